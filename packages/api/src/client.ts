@@ -1,0 +1,380 @@
+import type { z } from 'zod';
+import { type Endpoint, endpoints } from './endpoints.js';
+import { ConfigError, TimeoutError } from './errors.js';
+import { type CallInput, parseRetryAfter, Transport, type TransportOptions } from './http.js';
+import { itemsOf, iterateCursor, iteratePages, type Page, parseContentRange } from './pagination.js';
+import type { CheckSession } from './schemas/check-sessions.js';
+import type { RootCauseAnalysis } from './schemas/error-groups.js';
+
+type E = typeof endpoints;
+type Out<K extends keyof E> = E[K]['response'] extends z.ZodType ? z.output<E[K]['response']> : undefined;
+type Body<K extends keyof E> = E[K] extends { body: z.ZodType } ? z.input<E[K]['body']> : never;
+type Query<K extends keyof E> = E[K] extends { query: z.ZodType } ? z.input<E[K]['query']> : never;
+type Item<K extends keyof E> =
+  Out<K> extends (infer T)[] ? T : Out<K> extends { entries: (infer T)[] } ? T : never;
+
+export interface ClientOptions extends Partial<TransportOptions> {
+  /** Where `MONITOR_*` defaults are read from. @default process.env */
+  env?: Record<string, string | undefined>;
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+function required(value: string | undefined, variable: string, what: string): string {
+  if (value === undefined || value.trim() === '') {
+    throw new ConfigError(
+      `${variable} is not set: ${what} is needed to call the API`,
+      `set ${variable} in the environment, or pass it to createClient()`,
+    );
+  }
+  return value.trim();
+}
+
+/** Resolve credentials and base URL from options, then `MONITOR_*` variables; a clear ConfigError names what is missing. */
+export function resolveClientConfig(options: ClientOptions = {}): {
+  apiKey: string;
+  accountId: string;
+  baseUrl: string;
+} {
+  const env = options.env ?? process.env;
+  const apiKey = required(options.apiKey ?? env.MONITOR_API_KEY, 'MONITOR_API_KEY', 'an API key');
+  const accountId = required(
+    options.accountId ?? env.MONITOR_ACCOUNT_ID,
+    'MONITOR_ACCOUNT_ID',
+    'the account id',
+  );
+  const baseUrl = required(
+    options.baseUrl ?? env.MONITOR_BASE_URL,
+    'MONITOR_BASE_URL',
+    'the base URL of the service',
+  );
+  if (!UUID.test(accountId)) {
+    throw new ConfigError(
+      'MONITOR_ACCOUNT_ID is not a UUID',
+      'copy the account id (a UUID) from the account settings',
+    );
+  }
+  let url: URL;
+  try {
+    url = new URL(baseUrl);
+  } catch {
+    throw new ConfigError(
+      `MONITOR_BASE_URL is not a URL: ${baseUrl}`,
+      'use a full URL such as https://api.example.com',
+    );
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
+    throw new ConfigError(
+      `MONITOR_BASE_URL must be http or https, not ${url.protocol}`,
+      'use a full URL such as https://api.example.com',
+    );
+  }
+  return { apiKey, accountId, baseUrl };
+}
+
+export type Client = ReturnType<typeof buildClient>;
+
+/**
+ * A typed client of the whole service API. Credentials default to `MONITOR_API_KEY`,
+ * `MONITOR_ACCOUNT_ID` and `MONITOR_BASE_URL`; nothing is sent when one is missing.
+ */
+export function createClient(options: ClientOptions = {}): Client {
+  const config = resolveClientConfig(options);
+  return buildClient(new Transport({ ...options, ...config }));
+}
+
+function buildClient(t: Transport) {
+  const call = <K extends keyof E>(name: K, input: CallInput = {}) =>
+    t.call(endpoints[name], input) as Promise<Out<K>>;
+
+  /** One page of a page-based list, with the total from `Content-Range`. */
+  const page = async <K extends keyof E>(
+    name: K,
+    query: Record<string, unknown> = {},
+  ): Promise<Page<Item<K>>> => {
+    const raw = await t.send(endpoints[name], { query });
+    return { items: raw.data as Item<K>[], total: parseContentRange(raw.headers['content-range']).total };
+  };
+  const pages = <K extends keyof E>(name: K, query: Record<string, unknown> = {}) =>
+    iteratePages<Item<K>>(
+      (p, limit) => page(name, { ...query, page: p, limit }),
+      (query.limit as number) ?? 100,
+    );
+
+  const cursorPage = async <K extends keyof E>(
+    name: K,
+    query: Record<string, unknown> = {},
+  ): Promise<Page<Item<K>>> => {
+    const data = (await call(name, { query })) as { entries: Item<K>[]; nextId: string | null };
+    return { items: data.entries, nextId: data.nextId };
+  };
+  const cursorPages = <K extends keyof E>(name: K, query: Record<string, unknown> = {}) =>
+    iterateCursor<Item<K>>(
+      (nextId, limit) => cursorPage(name, { ...query, limit, ...(nextId === undefined ? {} : { nextId }) }),
+      (query.limit as number) ?? 100,
+    );
+
+  return {
+    /** Requests sent so far, retries included. */
+    get requestCount(): number {
+      return t.requestCount;
+    },
+    /** Close the client's connections. */
+    close: () => t.close(),
+
+    checkGroups: {
+      list: (query: Query<'checkGroupsList'> = {}) => page('checkGroupsList', query),
+      pages: (query: Query<'checkGroupsList'> = {}) => pages('checkGroupsList', query),
+      all: (query: Query<'checkGroupsList'> = {}) => itemsOf(pages('checkGroupsList', query)),
+      get: (id: number) => call('checkGroupsGet', { params: { id } }),
+      create: (body: Body<'checkGroupsCreate'>, query: Query<'checkGroupsCreate'> = {}) =>
+        call('checkGroupsCreate', { body, query }),
+      update: (id: number, body: Body<'checkGroupsUpdate'>, query: Query<'checkGroupsUpdate'> = {}) =>
+        call('checkGroupsUpdate', { params: { id }, body, query }),
+      delete: (id: number) => call('checkGroupsDelete', { params: { id } }),
+    },
+
+    dashboards: {
+      list: (query: Query<'dashboardsList'> = {}) => page('dashboardsList', query),
+      pages: (query: Query<'dashboardsList'> = {}) => pages('dashboardsList', query),
+      all: (query: Query<'dashboardsList'> = {}) => itemsOf(pages('dashboardsList', query)),
+      /** By `dashboardId`, or by custom URL/domain with `{ type: 'customUrl' | 'customDomain' }`. */
+      get: (dashboardId: string, query: Query<'dashboardsGet'> = {}) =>
+        call('dashboardsGet', { params: { dashboardId }, query }),
+      create: (body: Body<'dashboardsCreate'>) => call('dashboardsCreate', { body }),
+      update: (dashboardId: string, body: Body<'dashboardsUpdate'>) =>
+        call('dashboardsUpdate', { params: { dashboardId }, body }),
+      delete: (dashboardId: string) => call('dashboardsDelete', { params: { dashboardId } }),
+    },
+
+    statusPages: {
+      list: (query: Query<'statusPagesList'> = {}) => cursorPage('statusPagesList', query),
+      pages: (query: Query<'statusPagesList'> = {}) => cursorPages('statusPagesList', query),
+      all: (query: Query<'statusPagesList'> = {}) => itemsOf(cursorPages('statusPagesList', query)),
+      get: (statusPageId: string) => call('statusPagesGet', { params: { statusPageId } }),
+      create: (body: Body<'statusPagesCreate'>) => call('statusPagesCreate', { body }),
+      update: (statusPageId: string, body: Body<'statusPagesUpdate'>) =>
+        call('statusPagesUpdate', { params: { statusPageId }, body }),
+      delete: (statusPageId: string) => call('statusPagesDelete', { params: { statusPageId } }),
+      deleteSubscription: (statusPageId: string, subscriptionId: string) =>
+        call('statusPagesDeleteSubscription', { params: { statusPageId, subscriptionId } }),
+    },
+
+    statusPageServices: {
+      list: (query: Query<'statusPageServicesList'> = {}) => cursorPage('statusPageServicesList', query),
+      pages: (query: Query<'statusPageServicesList'> = {}) => cursorPages('statusPageServicesList', query),
+      all: (query: Query<'statusPageServicesList'> = {}) =>
+        itemsOf(cursorPages('statusPageServicesList', query)),
+      get: (serviceId: string) => call('statusPageServicesGet', { params: { serviceId } }),
+      create: (body: Body<'statusPageServicesCreate'>) => call('statusPageServicesCreate', { body }),
+      update: (serviceId: string, body: Body<'statusPageServicesUpdate'>) =>
+        call('statusPageServicesUpdate', { params: { serviceId }, body }),
+      delete: (serviceId: string) => call('statusPageServicesDelete', { params: { serviceId } }),
+    },
+
+    statusPageIncidents: {
+      list: (query: Query<'statusPageIncidentsList'> = {}) => cursorPage('statusPageIncidentsList', query),
+      pages: (query: Query<'statusPageIncidentsList'> = {}) => cursorPages('statusPageIncidentsList', query),
+      all: (query: Query<'statusPageIncidentsList'> = {}) =>
+        itemsOf(cursorPages('statusPageIncidentsList', query)),
+      get: (incidentId: string) => call('statusPageIncidentsGet', { params: { incidentId } }),
+      create: (body: Body<'statusPageIncidentsCreate'>) => call('statusPageIncidentsCreate', { body }),
+      update: (incidentId: string, body: Body<'statusPageIncidentsUpdate'>) =>
+        call('statusPageIncidentsUpdate', { params: { incidentId }, body }),
+      delete: (incidentId: string) => call('statusPageIncidentsDelete', { params: { incidentId } }),
+      /** The 100 latest updates. */
+      listUpdates: (incidentId: string) => call('statusPageIncidentsListUpdates', { params: { incidentId } }),
+      createUpdate: (incidentId: string, body: Body<'statusPageIncidentsCreateUpdate'>) =>
+        call('statusPageIncidentsCreateUpdate', { params: { incidentId }, body }),
+    },
+
+    maintenanceWindows: {
+      list: (query: Query<'maintenanceWindowsList'> = {}) => page('maintenanceWindowsList', query),
+      pages: (query: Query<'maintenanceWindowsList'> = {}) => pages('maintenanceWindowsList', query),
+      all: (query: Query<'maintenanceWindowsList'> = {}) => itemsOf(pages('maintenanceWindowsList', query)),
+      get: (id: number) => call('maintenanceWindowsGet', { params: { id } }),
+      create: (body: Body<'maintenanceWindowsCreate'>) => call('maintenanceWindowsCreate', { body }),
+      update: (id: number, body: Body<'maintenanceWindowsUpdate'>) =>
+        call('maintenanceWindowsUpdate', { params: { id }, body }),
+      delete: (id: number) => call('maintenanceWindowsDelete', { params: { id } }),
+    },
+
+    incidents: {
+      create: (body: Body<'incidentsCreate'>) => call('incidentsCreate', { body }),
+      get: (id: string, query: Query<'incidentsGet'> = {}) => call('incidentsGet', { params: { id }, query }),
+      update: (id: string, body: Body<'incidentsUpdate'>) =>
+        call('incidentsUpdate', { params: { id }, body }),
+      delete: (id: string) => call('incidentsDelete', { params: { id } }),
+      createUpdate: (incidentId: string, body: Body<'incidentsCreateUpdate'>) =>
+        call('incidentsCreateUpdate', { params: { incidentId }, body }),
+    },
+
+    alertChannels: {
+      list: (query: Query<'alertChannelsList'> = {}) => page('alertChannelsList', query),
+      pages: (query: Query<'alertChannelsList'> = {}) => pages('alertChannelsList', query),
+      all: (query: Query<'alertChannelsList'> = {}) => itemsOf(pages('alertChannelsList', query)),
+      get: (id: number) => call('alertChannelsGet', { params: { id } }),
+      create: (body: Body<'alertChannelsCreate'>) => call('alertChannelsCreate', { body }),
+      update: (id: number, body: Body<'alertChannelsUpdate'>) =>
+        call('alertChannelsUpdate', { params: { id }, body }),
+      delete: (id: number) => call('alertChannelsDelete', { params: { id } }),
+      upsertSubscription: (id: number, body: Body<'alertChannelsUpsertSubscription'>) =>
+        call('alertChannelsUpsertSubscription', { params: { id }, body }),
+    },
+
+    checks: {
+      list: (query: Query<'checksList'> = {}) => page('checksList', query),
+      pages: (query: Query<'checksList'> = {}) => pages('checksList', query),
+      all: (query: Query<'checksList'> = {}) => itemsOf(pages('checksList', query)),
+      get: (id: string, query: Query<'checksGet'> = {}) => call('checksGet', { params: { id }, query }),
+    },
+
+    checkSessions: {
+      trigger: (body: Body<'checkSessionsTrigger'> = {}) => call('checkSessionsTrigger', { body }),
+      get: (checkSessionId: string) => call('checkSessionsGet', { params: { checkSessionId } }),
+      /** One long poll: the session when final, or `null` when it still runs after `maxWaitSeconds`. */
+      completion: async (checkSessionId: string, query: Query<'checkSessionsCompletion'> = {}) => {
+        const raw = await t.send(
+          endpoints.checkSessionsCompletion,
+          { params: { checkSessionId }, query },
+          [408],
+        );
+        return raw.status === 408 ? null : (raw.data as CheckSession);
+      },
+      /** Long-poll until the session is final; a TimeoutError after `timeoutMs`. */
+      awaitCompletion: async (
+        checkSessionId: string,
+        options: { timeoutMs?: number; maxWaitSeconds?: number } = {},
+      ): Promise<CheckSession> => {
+        const deadline = Date.now() + (options.timeoutMs ?? 10 * 60_000);
+        for (;;) {
+          const remaining = deadline - Date.now();
+          const maxWaitSeconds = Math.max(
+            1,
+            Math.min(options.maxWaitSeconds ?? 30, Math.ceil(remaining / 1000)),
+          );
+          const raw = await t.send(
+            endpoints.checkSessionsCompletion,
+            { params: { checkSessionId }, query: { maxWaitSeconds } },
+            [408],
+          );
+          if (raw.status !== 408) return raw.data as CheckSession;
+          if (Date.now() >= deadline) {
+            throw new TimeoutError(
+              `check session ${checkSessionId} did not finish within ${options.timeoutMs ?? 600_000} ms`,
+              {
+                method: 'GET',
+                path: endpoints.checkSessionsCompletion.path,
+                phase: 'body',
+                hint: 'the session still runs; wait longer or read it later with checkSessions.get',
+              },
+            );
+          }
+          const retryAfter = parseRetryAfter(raw.headers['retry-after'], Date.now()) ?? 1000;
+          await new Promise((resolve) =>
+            setTimeout(resolve, Math.min(retryAfter, Math.max(0, deadline - Date.now()))),
+          );
+        }
+      },
+    },
+
+    checkResults: {
+      get: (checkId: string, checkResultId: string) =>
+        call('checkResultsGet', { params: { checkId, checkResultId } }),
+    },
+
+    testSessions: {
+      cancel: (testSessionId: string, body: Body<'testSessionsCancel'> = {}) =>
+        call('testSessionsCancel', { params: { testSessionId }, body }),
+    },
+
+    analytics: {
+      apiCheck: (id: string, query: Query<'analyticsApiCheck'>) =>
+        call('analyticsApiCheck', { params: { id }, query }),
+      summary: (body: Body<'analyticsSummary'>, query: Query<'analyticsSummary'> = {}) =>
+        call('analyticsSummary', { body, query }),
+    },
+
+    errorGroups: {
+      list: (query: Query<'errorGroupsList'> = {}) => page('errorGroupsList', query),
+      pages: (query: Query<'errorGroupsList'> = {}) => pages('errorGroupsList', query),
+      all: (query: Query<'errorGroupsList'> = {}) => itemsOf(pages('errorGroupsList', query)),
+      get: (id: string) => call('errorGroupsGet', { params: { id } }),
+    },
+
+    testSessionErrorGroups: {
+      get: (id: string) => call('testSessionErrorGroupsGet', { params: { id } }),
+    },
+
+    rootCauseAnalyses: {
+      /** Ask for an analysis of an error group or a test-session error group; 202 with a PENDING id. */
+      generate: (
+        target: { errorGroupId: string } | { testSessionErrorGroupId: string },
+        body: Body<'rootCauseAnalysesGenerateForErrorGroup'> = {},
+      ) =>
+        'errorGroupId' in target
+          ? call('rootCauseAnalysesGenerateForErrorGroup', {
+              params: { errorGroupId: target.errorGroupId },
+              body,
+            })
+          : call('rootCauseAnalysesGenerateForTestSessionErrorGroup', {
+              params: { testSessionErrorGroupId: target.testSessionErrorGroupId },
+              body,
+            }),
+      /** The analysis when COMPLETED, or `{ id, status: 'PENDING' }` while it is generated. */
+      get: (id: string) => call('rootCauseAnalysesGet', { params: { id } }),
+      /** Poll until COMPLETED; a TimeoutError after `timeoutMs`. */
+      awaitCompletion: async (
+        id: string,
+        options: { timeoutMs?: number; intervalMs?: number } = {},
+      ): Promise<RootCauseAnalysis> => {
+        const deadline = Date.now() + (options.timeoutMs ?? 5 * 60_000);
+        for (;;) {
+          const result = await call('rootCauseAnalysesGet', { params: { id } });
+          if (result.status === 'COMPLETED') return result as RootCauseAnalysis;
+          if (Date.now() >= deadline) {
+            throw new TimeoutError(
+              `root cause analysis ${id} is still PENDING after ${options.timeoutMs ?? 300_000} ms`,
+              {
+                method: 'GET',
+                path: endpoints.rootCauseAnalysesGet.path,
+                phase: 'body',
+                hint: 'read it again later with rootCauseAnalyses.get',
+              },
+            );
+          }
+          await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 2000));
+        }
+      },
+    },
+
+    privateLocations: {
+      /** `from` and `to` in unix seconds; `from` less than 15 days ago. */
+      metrics: (id: string, query: { from: number; to: number }) =>
+        call('privateLocationsMetrics', { params: { id }, query }),
+    },
+  };
+}
+
+export interface AgentHealthClientOptions
+  extends Pick<TransportOptions, 'timeouts' | 'dispatcher' | 'onRequest' | 'onResponse'> {
+  /** The agent's own address, e.g. `http://agent-host:8081`. */
+  baseUrl: string;
+}
+
+/** The private-location agent's health endpoints, on the agent's own base URL, without auth. */
+export function createAgentHealthClient(options: AgentHealthClientOptions) {
+  const t = new Transport({ ...options, rateLimit: false, routeRateLimits: false, retry: { attempts: 1 } });
+  const probe = async (endpoint: Endpoint) => {
+    const raw = await t.send(endpoint, {}, [503]);
+    return { status: raw.status, ok: raw.status === 200 };
+  };
+  return {
+    /** 200 when the agent is ready; `ok: false` with 503 while it shuts down. */
+    readiness: () => probe(endpoints.agentReadiness),
+    liveness: () => probe(endpoints.agentLiveness),
+    health: () => probe(endpoints.agentHealth),
+    close: () => t.close(),
+  };
+}
+export type AgentHealthClient = ReturnType<typeof createAgentHealthClient>;

@@ -1,0 +1,198 @@
+/** Stable codes of every error the client throws. */
+export type ApiErrorCode =
+  | 'config'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'conflict'
+  | 'validation'
+  | 'rate_limited'
+  | 'payment_required'
+  | 'server'
+  | 'http'
+  | 'network'
+  | 'timeout'
+  | 'contract'
+  | 'ambiguous_write';
+
+export interface ApiErrorDetails {
+  status?: number | undefined;
+  method?: string | undefined;
+  /** The request path (template values filled in, no query string). */
+  path?: string | undefined;
+  /** What the caller can do about it. */
+  hint?: string | undefined;
+  /** The server's own message, decoded from either error body shape. */
+  serverMessage?: string | undefined;
+  cause?: unknown;
+}
+
+/**
+ * Base of every error `@monitor/api` throws. Every field is safe to print: messages and fields
+ * never carry the API key or secret values, and the cause is kept out of `JSON.stringify`.
+ */
+export class ApiError extends Error {
+  override readonly name: string = 'ApiError';
+  readonly code: ApiErrorCode;
+  readonly status: number | undefined;
+  readonly method: string | undefined;
+  readonly path: string | undefined;
+  readonly hint: string | undefined;
+  readonly serverMessage: string | undefined;
+
+  constructor(code: ApiErrorCode, message: string, details: ApiErrorDetails = {}) {
+    super(message, details.cause === undefined ? undefined : { cause: details.cause });
+    this.code = code;
+    this.status = details.status;
+    this.method = details.method;
+    this.path = details.path;
+    this.hint = details.hint;
+    this.serverMessage = details.serverMessage;
+  }
+
+  toJSON(): Record<string, unknown> {
+    return {
+      name: this.name,
+      code: this.code,
+      message: this.message,
+      status: this.status,
+      method: this.method,
+      path: this.path,
+      hint: this.hint,
+      serverMessage: this.serverMessage,
+    };
+  }
+}
+
+export class ConfigError extends ApiError {
+  override readonly name = 'ConfigError';
+  constructor(message: string, hint: string) {
+    super('config', message, { hint });
+  }
+}
+export class UnauthorizedError extends ApiError {
+  override readonly name = 'UnauthorizedError';
+}
+export class ForbiddenError extends ApiError {
+  override readonly name = 'ForbiddenError';
+}
+export class NotFoundError extends ApiError {
+  override readonly name = 'NotFoundError';
+}
+export class ConflictError extends ApiError {
+  override readonly name = 'ConflictError';
+}
+export class PaymentRequiredError extends ApiError {
+  override readonly name = 'PaymentRequiredError';
+}
+
+/** One problem with a request, as a path into the request and a message. */
+export interface ValidationIssue {
+  /** Where: `body`, `query` or `params`, then the field path, e.g. `body.locations[2]`. */
+  path: string;
+  message: string;
+}
+/** A 400/415 from the server, or a request the client's own schemas rejected before sending it. */
+export class ValidationError extends ApiError {
+  override readonly name = 'ValidationError';
+  readonly issues: readonly ValidationIssue[];
+  constructor(message: string, details: ApiErrorDetails & { issues?: readonly ValidationIssue[] } = {}) {
+    super('validation', message, details);
+    this.issues = details.issues ?? [];
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), issues: this.issues };
+  }
+}
+export class RateLimitedError extends ApiError {
+  override readonly name = 'RateLimitedError';
+  readonly retryAfterMs: number | undefined;
+  constructor(message: string, details: ApiErrorDetails & { retryAfterMs?: number | undefined } = {}) {
+    super('rate_limited', message, details);
+    this.retryAfterMs = details.retryAfterMs;
+  }
+}
+export class ServerError extends ApiError {
+  override readonly name = 'ServerError';
+}
+/** Any other unexpected HTTP status. */
+export class HttpError extends ApiError {
+  override readonly name = 'HttpError';
+}
+/** The connection failed (refused, reset, DNS). `reachedServer` is false when the request provably never left. */
+export class NetworkError extends ApiError {
+  override readonly name = 'NetworkError';
+  readonly reachedServer: boolean;
+  constructor(message: string, details: ApiErrorDetails & { reachedServer: boolean }) {
+    super('network', message, details);
+    this.reachedServer = details.reachedServer;
+  }
+}
+export class TimeoutError extends ApiError {
+  override readonly name = 'TimeoutError';
+  readonly phase: 'connect' | 'headers' | 'body';
+  constructor(message: string, details: ApiErrorDetails & { phase: 'connect' | 'headers' | 'body' }) {
+    super('timeout', message, details);
+    this.phase = details.phase;
+  }
+}
+/** The server answered with a body that breaks the contract (wrong field type, not JSON). */
+export class ContractError extends ApiError {
+  override readonly name = 'ContractError';
+  readonly issues: readonly ValidationIssue[];
+  constructor(message: string, details: ApiErrorDetails & { issues?: readonly ValidationIssue[] } = {}) {
+    super('contract', message, details);
+    this.issues = details.issues ?? [];
+  }
+}
+/**
+ * A write (POST) whose outcome is unknown: the request may have reached the server and been
+ * processed before the connection failed or a 5xx came back. Never retried blindly; callers
+ * reconcile by reading the resource back.
+ */
+export class AmbiguousWriteError extends ApiError {
+  override readonly name = 'AmbiguousWriteError';
+}
+
+export function isApiError(e: unknown): e is ApiError {
+  return e instanceof ApiError;
+}
+
+const HINTS: Record<number, string> = {
+  401: 'check MONITOR_API_KEY: it must be a valid, unrevoked API key',
+  402: "the account's plan does not include this feature",
+  403: 'check MONITOR_ACCOUNT_ID and that the API key has access to that account with a role that allows this call',
+  404: 'the resource does not exist in this account (it may have been deleted outside monitor)',
+  409: 'another resource already uses this value, or the resource is still in use',
+  429: 'the account is rate limited: lower --parallelism or the client rate limit, or try again later',
+};
+
+/** The error class and hint for an HTTP status that was not a success. */
+export function errorForStatus(
+  status: number,
+  message: string,
+  details: ApiErrorDetails & { issues?: ValidationIssue[]; retryAfterMs?: number },
+): ApiError {
+  const withHint = { ...details, hint: details.hint ?? HINTS[status] };
+  switch (status) {
+    case 400:
+    case 415:
+    case 422:
+      return new ValidationError(message, withHint);
+    case 401:
+      return new UnauthorizedError('unauthorized', message, withHint);
+    case 402:
+      return new PaymentRequiredError('payment_required', message, withHint);
+    case 403:
+      return new ForbiddenError('forbidden', message, withHint);
+    case 404:
+      return new NotFoundError('not_found', message, withHint);
+    case 409:
+      return new ConflictError('conflict', message, withHint);
+    case 429:
+      return new RateLimitedError(message, withHint);
+    default:
+      if (status >= 500) return new ServerError('server', message, withHint);
+      return new HttpError('http', message, withHint);
+  }
+}

@@ -1,0 +1,482 @@
+import { createRequire } from 'node:module';
+import { Agent, type Dispatcher } from 'undici';
+import type { z } from 'zod';
+import { type Clock, systemClock } from './clock.js';
+import type { Endpoint } from './endpoints.js';
+import {
+  AmbiguousWriteError,
+  ContractError,
+  errorForStatus,
+  NetworkError,
+  RateLimitedError,
+  TimeoutError,
+  ValidationError,
+  type ValidationIssue,
+} from './errors.js';
+import { encodeQuery, fillPath } from './query.js';
+import { RateLimiter } from './rate-limiter.js';
+import { type RateLimit, type RouteRateLimit, rateLimitBucketFor } from './rate-limits.js';
+import { Redactor } from './redact.js';
+import { errorBodySchema } from './schemas/error-body.js';
+
+const packageJson = createRequire(import.meta.url)('../package.json') as { version: string };
+export const CLIENT_VERSION: string = packageJson.version;
+
+export interface Timeouts {
+  /** Establishing the TCP/TLS connection. @default 10_000 */
+  connectMs?: number;
+  /** Waiting for the response headers. @default 30_000 */
+  headersMs?: number;
+  /** Gap between chunks of the response body. @default 30_000 */
+  bodyMs?: number;
+}
+
+export interface RetryOptions {
+  /** Attempts in all for GET, PUT and DELETE on network errors and 502/503/504. @default 4 */
+  attempts?: number;
+  /** @default 250 */
+  baseDelayMs?: number;
+  /** @default 8_000 */
+  maxDelayMs?: number;
+  /** How many 429s in a row a call waits out before it gives up. @default 6 */
+  rateLimitRetries?: number;
+}
+
+/** A debug event: redacted, never a header or a body. */
+export interface RequestEvent {
+  method: string;
+  /** Path with query string, secrets redacted. */
+  path: string;
+  operation: string;
+  attempt: number;
+}
+export interface ResponseEvent extends RequestEvent {
+  /** HTTP status; undefined when no response arrived. */
+  status: number | undefined;
+  durationMs: number;
+  /** The error code when the attempt failed without a response. */
+  errorCode?: string | undefined;
+}
+
+export interface TransportOptions {
+  baseUrl: string;
+  /** Sent as `Authorization: Bearer`; omitted for the agent's health endpoints. */
+  apiKey?: string | undefined;
+  accountId?: string | undefined;
+  timeouts?: Timeouts;
+  retry?: RetryOptions;
+  /** The default bucket's limit (600 / 60 s); `false` turns client-side limiting off. */
+  rateLimit?: RateLimit | false;
+  /** Per-route limits of the addendum; `false` turns them off. */
+  routeRateLimits?: readonly RouteRateLimit[] | false;
+  /** Validate request bodies, queries and path params with the request schemas before sending. @default true */
+  validateRequests?: boolean;
+  /** An undici dispatcher to send through (tests: MockAgent). By default a keep-alive Agent owned by the client. */
+  dispatcher?: Dispatcher;
+  userAgent?: string;
+  onRequest?: (event: RequestEvent) => void;
+  onResponse?: (event: ResponseEvent) => void;
+  clock?: Clock;
+  random?: () => number;
+}
+
+export interface CallInput {
+  params?: Record<string, unknown> | undefined;
+  query?: Record<string, unknown> | undefined;
+  body?: unknown;
+}
+
+export interface RawResponse {
+  status: number;
+  headers: Record<string, string | undefined>;
+  /** Parsed JSON, or undefined for an empty body. */
+  data: unknown;
+}
+
+/** Errors of the connect phase: the request provably never reached the server. */
+const NOT_SENT_CODES = new Set([
+  'ECONNREFUSED',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+  'ENETUNREACH',
+  'EHOSTUNREACH',
+  'UND_ERR_CONNECT_TIMEOUT',
+]);
+const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+
+/**
+ * Sends one endpoint call: validation, rate limiting, retries, error mapping and response
+ * parsing. The only place that talks to the network.
+ */
+export class Transport {
+  readonly #origin: string;
+  readonly #prefix: string;
+  readonly #headers: Record<string, string>;
+  readonly #dispatcher: Dispatcher;
+  readonly #ownsDispatcher: boolean;
+  readonly #timeouts: Required<Timeouts>;
+  readonly #retry: Required<RetryOptions>;
+  readonly #validate: boolean;
+  readonly #limiter: RateLimiter;
+  readonly #redactor = new Redactor();
+  readonly #clock: Clock;
+  readonly #random: () => number;
+  readonly #onRequest: TransportOptions['onRequest'];
+  readonly #onResponse: TransportOptions['onResponse'];
+  /** Requests sent, retries included. */
+  requestCount = 0;
+
+  constructor(options: TransportOptions) {
+    const url = new URL(options.baseUrl);
+    this.#origin = url.origin;
+    this.#prefix = url.pathname.replace(/\/+$/, '');
+    this.#timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, ...options.timeouts };
+    this.#retry = { attempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, rateLimitRetries: 6, ...options.retry };
+    this.#validate = options.validateRequests ?? true;
+    this.#clock = options.clock ?? systemClock;
+    this.#random = options.random ?? Math.random;
+    this.#limiter = new RateLimiter({
+      default: options.rateLimit,
+      routes: options.routeRateLimits,
+      clock: this.#clock,
+    });
+    this.#onRequest = options.onRequest;
+    this.#onResponse = options.onResponse;
+    this.#headers = {
+      accept: 'application/json',
+      'user-agent': options.userAgent ?? `monitor/${CLIENT_VERSION}`,
+    };
+    if (options.apiKey !== undefined) {
+      this.#headers.authorization = `Bearer ${options.apiKey}`;
+      this.#redactor.add(options.apiKey);
+    }
+    if (options.accountId !== undefined) this.#headers['x-monitor-account'] = options.accountId;
+    this.#ownsDispatcher = options.dispatcher === undefined;
+    this.#dispatcher =
+      options.dispatcher ??
+      new Agent({
+        connect: { timeout: this.#timeouts.connectMs },
+        headersTimeout: this.#timeouts.headersMs,
+        bodyTimeout: this.#timeouts.bodyMs,
+        keepAliveTimeout: 10_000,
+      });
+  }
+
+  /** Remove known secrets from a text. */
+  redact(text: string): string {
+    return this.#redactor.redact(text);
+  }
+
+  async close(): Promise<void> {
+    if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  /** Call an endpoint and return its parsed body; any status outside `endpoint.success` throws. */
+  async call(endpoint: Endpoint, input: CallInput = {}): Promise<unknown> {
+    const raw = await this.send(endpoint, input);
+    return raw.data;
+  }
+
+  /** Call an endpoint; statuses in `accept` come back as they are instead of throwing. */
+  async send(
+    endpoint: Endpoint,
+    input: CallInput = {},
+    accept: readonly number[] = [],
+  ): Promise<RawResponse> {
+    const { method } = endpoint;
+    const label = `${method} ${endpoint.path}`;
+    this.#redactor.collectFrom(input.body);
+    if (this.#validate) this.#validateInput(endpoint, input, label);
+    const path = fillPath(endpoint.path, input.params);
+    const fullPath = `${this.#prefix}${path}${encodeQuery(input.query, endpoint.commaSeparated)}`;
+    const safePath = this.redact(fullPath);
+    const bucket = rateLimitBucketFor(method, path, this.#limiter.routes);
+    const body = input.body === undefined ? undefined : JSON.stringify(input.body);
+    const headers =
+      body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' };
+    const details = { method, path };
+
+    let failures = 0;
+    let rateLimited = 0;
+    for (let attempt = 1; ; attempt++) {
+      await this.#limiter.acquire(bucket);
+      const event = { method, path: safePath, operation: endpoint.operation, attempt };
+      this.#onRequest?.(event);
+      const started = this.#clock.now();
+      this.requestCount++;
+      let status: number;
+      let responseHeaders: Record<string, string | undefined>;
+      let text: string;
+      try {
+        const res = await this.#dispatcher.request({
+          origin: this.#origin,
+          path: fullPath,
+          method,
+          headers,
+          body,
+          headersTimeout: this.#timeouts.headersMs,
+          bodyTimeout: this.#timeouts.bodyMs,
+        });
+        status = res.statusCode;
+        responseHeaders = flattenHeaders(res.headers);
+        text = await res.body.text();
+      } catch (cause) {
+        const error = this.#networkError(cause, label, details);
+        this.#onResponse?.({
+          ...event,
+          status: undefined,
+          durationMs: this.#clock.now() - started,
+          errorCode: error.code,
+        });
+        const notSent =
+          error instanceof NetworkError ? !error.reachedServer : (error as TimeoutError).phase === 'connect';
+        if (method === 'POST' && !notSent) {
+          throw new AmbiguousWriteError(
+            'ambiguous_write',
+            `${label}: the connection failed after the request was sent (${error.message}); the write may or may not have happened`,
+            {
+              ...details,
+              cause: error,
+              hint: 'read the resource back before retrying, so that it is not created twice',
+            },
+          );
+        }
+        failures++;
+        if (failures >= this.#retry.attempts) throw error;
+        await this.#clock.sleep(this.#backoff(failures));
+        continue;
+      }
+      this.#onResponse?.({ ...event, status, durationMs: this.#clock.now() - started });
+
+      if (endpoint.success.includes(status) || accept.includes(status)) {
+        return {
+          status,
+          headers: responseHeaders,
+          data: this.#parseSuccess(endpoint, status, text, responseHeaders, label),
+        };
+      }
+      const errorBody = decodeErrorBody(text);
+      const serverMessage = errorBody.message === undefined ? undefined : this.redact(errorBody.message);
+      if (status === 429) {
+        const retryAfterMs = parseRetryAfter(responseHeaders['retry-after'], this.#clock.now());
+        rateLimited++;
+        const wait =
+          (retryAfterMs ?? this.#backoff(rateLimited)) +
+          this.#random() * Math.max(100, (retryAfterMs ?? 0) * 0.2);
+        this.#limiter.pause(bucket, this.#clock.now() + wait);
+        if (rateLimited <= this.#retry.rateLimitRetries) continue;
+        throw new RateLimitedError(
+          `${label} was rate limited ${rateLimited} times in a row (429${serverMessage ? `: ${serverMessage}` : ''})`,
+          {
+            ...details,
+            status,
+            serverMessage,
+            retryAfterMs,
+            hint: 'the account is rate limited: lower --parallelism or the client rate limit, or try again later',
+          },
+        );
+      }
+      const statusError = errorForStatus(
+        status,
+        `${label} failed: ${status} ${errorBody.reason ?? ''}${serverMessage ? `: ${serverMessage}` : ''}`
+          .replace(/ +:/, ':')
+          .trim(),
+        {
+          ...details,
+          status,
+          serverMessage,
+          issues: errorBody.keys?.map((key) => ({ path: key, message: serverMessage ?? 'invalid' })),
+        },
+      );
+      if (RETRYABLE_STATUSES.has(status) || status >= 500) {
+        if (method === 'POST') {
+          throw new AmbiguousWriteError(
+            'ambiguous_write',
+            `${label}: the server answered ${status} after the request was sent; the write may or may not have happened`,
+            {
+              ...details,
+              status,
+              serverMessage,
+              cause: statusError,
+              hint: 'read the resource back before retrying, so that it is not created twice',
+            },
+          );
+        }
+        if (RETRYABLE_STATUSES.has(status)) {
+          failures++;
+          if (failures < this.#retry.attempts) {
+            await this.#clock.sleep(this.#backoff(failures));
+            continue;
+          }
+        }
+      }
+      throw statusError;
+    }
+  }
+
+  #validateInput(endpoint: Endpoint, input: CallInput, label: string): void {
+    const issues: ValidationIssue[] = [];
+    const check = (where: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown) => {
+      if (schema === undefined) {
+        if (where === 'body' && value !== undefined)
+          issues.push({ path: 'body', message: 'this operation takes no body' });
+        return;
+      }
+      const result = schema.safeParse(where === 'body' ? value : (value ?? {}));
+      if (!result.success) {
+        for (const issue of result.error.issues)
+          issues.push({ path: formatPath(where, issue.path), message: issue.message });
+      }
+    };
+    check('params', endpoint.params, input.params);
+    check('query', endpoint.query, input.query);
+    check('body', endpoint.body, input.body);
+    if (issues.length > 0) {
+      const list = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
+      throw new ValidationError(this.redact(`${label}: invalid request: ${list}`), {
+        method: endpoint.method,
+        path: endpoint.path,
+        issues: issues.map((i) => ({ path: i.path, message: this.redact(i.message) })),
+        hint: 'fix the fields named above; the request was not sent',
+      });
+    }
+  }
+
+  #parseSuccess(
+    endpoint: Endpoint,
+    status: number,
+    text: string,
+    headers: Record<string, string | undefined>,
+    label: string,
+  ): unknown {
+    if (endpoint.response === null || text.length === 0) return undefined;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      const contentType = headers['content-type'] ?? 'none';
+      throw new ContractError(
+        `${label} returned ${status} with a body that is not JSON (content-type ${contentType}): ${this.redact(text.slice(0, 120))}`,
+        {
+          method: endpoint.method,
+          path: endpoint.path,
+          status,
+          hint: 'check MONITOR_BASE_URL: it must point at the service API',
+        },
+      );
+    }
+    this.#redactor.collectFrom(json);
+    const result = endpoint.response.safeParse(json);
+    if (!result.success) {
+      const issues = result.error.issues.map((i) => ({
+        path: formatPath('', i.path) || '(root)',
+        message: i.message,
+      }));
+      const list = issues
+        .slice(0, 5)
+        .map((i) => `${i.path}: ${i.message}`)
+        .join('; ');
+      throw new ContractError(`${label} returned a body that breaks the API contract: ${list}`, {
+        method: endpoint.method,
+        path: endpoint.path,
+        status,
+        issues,
+        hint: 'the service and this client disagree on the response shape; upgrade monitor or report it',
+      });
+    }
+    return result.data;
+  }
+
+  #networkError(
+    cause: unknown,
+    label: string,
+    details: { method: string; path: string },
+  ): NetworkError | TimeoutError {
+    const code = errorCode(cause);
+    const reason = this.redact(cause instanceof Error ? cause.message : String(cause));
+    if (code === 'UND_ERR_CONNECT_TIMEOUT') {
+      return new TimeoutError(`${label}: connecting timed out after ${this.#timeouts.connectMs} ms`, {
+        ...details,
+        phase: 'connect',
+        cause,
+        hint: 'check MONITOR_BASE_URL and the network, or raise the connect timeout',
+      });
+    }
+    if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
+      const phase = code === 'UND_ERR_HEADERS_TIMEOUT' ? 'headers' : 'body';
+      const ms = phase === 'headers' ? this.#timeouts.headersMs : this.#timeouts.bodyMs;
+      return new TimeoutError(`${label}: no response ${phase} within ${ms} ms`, {
+        ...details,
+        phase,
+        cause,
+        hint: 'the service is slow to answer; try again or raise the timeout',
+      });
+    }
+    const notSent = code !== undefined && NOT_SENT_CODES.has(code);
+    return new NetworkError(`${label}: ${code ?? 'network error'}: ${reason}`, {
+      ...details,
+      reachedServer: !notSent,
+      cause,
+      hint: notSent ? 'check MONITOR_BASE_URL: nothing answered there' : 'the connection broke; try again',
+    });
+  }
+
+  #backoff(failures: number): number {
+    const ceiling = Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** (failures - 1));
+    return this.#random() * ceiling;
+  }
+}
+
+function errorCode(cause: unknown): string | undefined {
+  let current: unknown = cause;
+  for (let depth = 0; depth < 4 && current !== null && typeof current === 'object'; depth++) {
+    const code = (current as { code?: unknown }).code;
+    if (typeof code === 'string') return code;
+    current = (current as { cause?: unknown }).cause;
+  }
+  return undefined;
+}
+
+function flattenHeaders(
+  headers: Record<string, string | string[] | undefined>,
+): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const [key, value] of Object.entries(headers))
+    out[key.toLowerCase()] = Array.isArray(value) ? value.join(', ') : value;
+  return out;
+}
+
+/** Decode an error body of either shape; tolerate non-JSON. */
+function decodeErrorBody(text: string): { message?: string; reason?: string; keys?: string[] } {
+  if (text.length === 0) return {};
+  try {
+    const parsed = errorBodySchema.safeParse(JSON.parse(text));
+    if (!parsed.success) return {};
+    const body = parsed.data;
+    return {
+      message: body.message ?? body.error,
+      reason: body.error,
+      keys: body.validation?.keys,
+    };
+  } catch {
+    return { message: text.slice(0, 200) };
+  }
+}
+
+/** `Retry-After` as seconds or an HTTP date, in ms from now. */
+export function parseRetryAfter(header: string | undefined, now: number): number | undefined {
+  if (header === undefined) return undefined;
+  const seconds = Number(header);
+  if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+function formatPath(prefix: string, path: readonly PropertyKey[]): string {
+  let out = prefix;
+  for (const key of path) {
+    if (typeof key === 'number') out += `[${key}]`;
+    else out += out.length === 0 ? String(key) : `.${String(key)}`;
+  }
+  return out;
+}

@@ -1,0 +1,68 @@
+/** One page of a list, whichever pagination style the endpoint uses. */
+export interface Page<T> {
+  items: T[];
+  /** Page-based lists: every match, from `Content-Range`, when the server sent it. */
+  total?: number | undefined;
+  /** Cursor-based lists: the cursor of the next page; null on the last page. */
+  nextId?: string | null | undefined;
+}
+
+/** Parse `Content-Range: START-END/TOTAL` or `*\/TOTAL`. */
+export function parseContentRange(header: string | undefined): {
+  start?: number;
+  end?: number;
+  total?: number;
+} {
+  if (header === undefined) return {};
+  const m = /(?:(\d+)-(\d+)|\*)\/(\d+|\*)/.exec(header);
+  if (m === null) return {};
+  const out: { start?: number; end?: number; total?: number } = {};
+  if (m[1] !== undefined && m[2] !== undefined) {
+    out.start = Number(m[1]);
+    out.end = Number(m[2]);
+  }
+  if (m[3] !== undefined && m[3] !== '*') out.total = Number(m[3]);
+  return out;
+}
+
+/** Iterate page-based lists: stop on a short page, an empty page, or once `total` items were seen. */
+export async function* iteratePages<T>(
+  fetchPage: (page: number, limit: number) => Promise<Page<T>>,
+  limit = 100,
+  firstPage = 1,
+): AsyncGenerator<Page<T>> {
+  let seen = 0;
+  for (let page = firstPage; ; page++) {
+    const result = await fetchPage(page, limit);
+    yield result;
+    seen += result.items.length;
+    if (result.items.length < limit) return;
+    if (result.total !== undefined && seen >= result.total) return;
+  }
+}
+
+/** Iterate cursor-based lists: follow `nextId` until it is null. */
+export async function* iterateCursor<T>(
+  fetchPage: (nextId: string | undefined, limit: number) => Promise<Page<T>>,
+  limit = 100,
+): AsyncGenerator<Page<T>> {
+  let cursor: string | undefined;
+  for (;;) {
+    const result = await fetchPage(cursor, limit);
+    yield result;
+    if (result.nextId === null || result.nextId === undefined || result.items.length === 0) return;
+    cursor = result.nextId;
+  }
+}
+
+/** Flatten an iterator of pages into one of items. */
+export async function* itemsOf<T>(pages: AsyncIterable<Page<T>>): AsyncGenerator<T> {
+  for await (const page of pages) yield* page.items;
+}
+
+/** Collect every item of an async iterable. */
+export async function collect<T>(iterable: AsyncIterable<T>): Promise<T[]> {
+  const out: T[] = [];
+  for await (const item of iterable) out.push(item);
+  return out;
+}

@@ -1,0 +1,202 @@
+import { z } from 'zod';
+import {
+  intIdSchema,
+  isoDateSchema,
+  isoDateTimeSchema,
+  keyValueSchema,
+  locationSchema,
+  optionalAll,
+  runtimeIdSchema,
+} from './common.js';
+
+export const ASSERTION_SOURCES = [
+  'STATUS_CODE',
+  'JSON_BODY',
+  'HEADERS',
+  'TEXT_BODY',
+  'RESPONSE_TIME',
+] as const;
+export const ASSERTION_COMPARISONS = [
+  'EQUALS',
+  'NOT_EQUALS',
+  'HAS_KEY',
+  'NOT_HAS_KEY',
+  'HAS_VALUE',
+  'NOT_HAS_VALUE',
+  'IS_EMPTY',
+  'NOT_EMPTY',
+  'IS_NULL',
+  'NOT_NULL',
+  'GREATER_THAN',
+  'LESS_THAN',
+  'CONTAINS',
+  'NOT_CONTAINS',
+] as const;
+
+export const assertionSchema = z.strictObject({
+  source: z.enum(ASSERTION_SOURCES),
+  comparison: z.enum(ASSERTION_COMPARISONS),
+  target: z.string(),
+  property: z.string().optional(),
+  regex: z.string().optional(),
+});
+
+export const apiCheckDefaultsSchema = z.strictObject({
+  url: z.string().optional(),
+  headers: z.array(keyValueSchema).optional(),
+  queryParameters: z.array(keyValueSchema).optional(),
+  assertions: z.array(assertionSchema).optional(),
+  basicAuth: z.strictObject({ username: z.string(), password: z.string() }).optional(),
+});
+export type ApiCheckDefaults = z.infer<typeof apiCheckDefaultsSchema>;
+
+export const ESCALATION_TYPES = ['RUN_BASED', 'TIME_BASED'] as const;
+export const MINUTES_FAILING_THRESHOLDS = [5, 10, 15, 30] as const;
+export const REMINDER_INTERVALS = [1, 2, 3, 4, 5, 10, 15, 30] as const;
+
+export const alertSettingsSchema = z.strictObject({
+  escalationType: z.enum(ESCALATION_TYPES).optional(),
+  runBasedEscalation: z.strictObject({ failedRunThreshold: z.number().int().min(1).max(5) }).optional(),
+  timeBasedEscalation: z
+    .strictObject({ minutesFailingThreshold: z.union(MINUTES_FAILING_THRESHOLDS.map((n) => z.literal(n))) })
+    .optional(),
+  reminders: z
+    .strictObject({
+      amount: z.union([z.number().int().min(0).max(5), z.literal(100000)]),
+      interval: z.union(REMINDER_INTERVALS.map((n) => z.literal(n))),
+    })
+    .optional(),
+  parallelRunFailureThreshold: z
+    .strictObject({
+      enabled: z.boolean(),
+      percentage: z
+        .number()
+        .int()
+        .min(10)
+        .max(100)
+        .refine((n) => n % 10 === 0, 'must be a multiple of 10'),
+    })
+    .optional(),
+});
+export type AlertSettings = z.infer<typeof alertSettingsSchema>;
+
+export const RETRY_STRATEGY_TYPES = ['FIXED', 'LINEAR', 'EXPONENTIAL', 'SINGLE_RETRY'] as const;
+export const retryStrategyObjectSchema = z.strictObject({
+  type: z.enum(RETRY_STRATEGY_TYPES),
+  baseBackoffSeconds: z.number().int().min(0).optional(),
+  sameRegion: z.boolean().optional(),
+  maxRetries: z.number().int().min(1).max(10).optional(),
+  maxDurationSeconds: z.number().int().min(0).max(600).optional(),
+  onlyOn: z.array(z.literal('NETWORK_ERROR')).optional(),
+});
+/** A retry strategy: an object, or the literal `FALLBACK` (the default). */
+export const retryStrategySchema = z.union([retryStrategyObjectSchema, z.literal('FALLBACK')]);
+export type RetryStrategy = z.infer<typeof retryStrategySchema>;
+
+export const environmentVariableSchema = z.strictObject({
+  key: z.string().min(1),
+  value: z.string(),
+  locked: z.boolean().optional(),
+  secret: z.boolean().optional(),
+});
+export type EnvironmentVariable = z.infer<typeof environmentVariableSchema>;
+
+export const checkGroupAlertChannelSubscriptionSchema = z.strictObject({
+  alertChannelId: intIdSchema,
+  activated: z.boolean().optional(),
+});
+
+/** Fields a client may send when creating or updating a check group. */
+const checkGroupFields = {
+  name: z.string().min(1),
+  activated: z.boolean(),
+  muted: z.boolean(),
+  tags: z.array(z.string()),
+  locations: z.array(locationSchema),
+  concurrency: z.number().int().min(1),
+  apiCheckDefaults: apiCheckDefaultsSchema,
+  browserCheckDefaults: z.string(),
+  runtimeId: runtimeIdSchema.nullable(),
+  environmentVariables: z.array(environmentVariableSchema).max(100).nullable(),
+  alertChannelSubscriptions: z.array(checkGroupAlertChannelSubscriptionSchema),
+  setupSnippetId: z.number().int().nullable(),
+  tearDownSnippetId: z.number().int().nullable(),
+  localSetupScript: z.string().nullable(),
+  localTearDownScript: z.string().nullable(),
+  privateLocations: z.array(z.string()).nullable(),
+  runParallel: z.boolean().nullable(),
+  alertSettings: alertSettingsSchema.nullable(),
+  retryStrategy: retryStrategySchema.nullable(),
+  useGlobalAlertSettings: z.boolean().nullable(),
+  doubleCheck: z.boolean(),
+};
+
+/** Request body of `POST /v2/check-groups`: only `name` is required. */
+export const checkGroupCreateSchema = z.strictObject({
+  ...checkGroupFields,
+  ...optionalAll(checkGroupFields, ['name']),
+});
+export type CheckGroupCreate = z.input<typeof checkGroupCreateSchema>;
+/** Request body of `PUT /v2/check-groups/{id}`: a partial update, `name` still required. */
+export const checkGroupUpdateSchema = checkGroupCreateSchema;
+export type CheckGroupUpdate = CheckGroupCreate;
+
+export const checkGroupSchema = z.looseObject({
+  id: intIdSchema,
+  name: z.string(),
+  activated: z.boolean(),
+  muted: z.boolean().optional(),
+  tags: z.array(z.string()).optional(),
+  locations: z.array(z.string()).optional(),
+  concurrency: z.number(),
+  apiCheckDefaults: z.looseObject({
+    url: z.string().optional(),
+    headers: z.array(z.looseObject({ key: z.string(), value: z.string() })).optional(),
+    queryParameters: z.array(z.looseObject({ key: z.string(), value: z.string() })).optional(),
+    assertions: z
+      .array(z.looseObject({ source: z.string(), comparison: z.string(), target: z.string() }))
+      .optional(),
+    basicAuth: z.looseObject({ username: z.string(), password: z.string() }).optional(),
+  }),
+  browserCheckDefaults: z.unknown().optional(),
+  runtimeId: z.string().nullable().optional(),
+  environmentVariables: z
+    .array(
+      z.looseObject({
+        key: z.string(),
+        value: z.string(),
+        locked: z.boolean().optional(),
+        secret: z.boolean().optional(),
+      }),
+    )
+    .nullable()
+    .optional(),
+  alertChannelSubscriptions: z
+    .array(z.looseObject({ alertChannelId: z.number(), activated: z.boolean().optional() }))
+    .optional(),
+  setupSnippetId: z.number().nullable().optional(),
+  tearDownSnippetId: z.number().nullable().optional(),
+  localSetupScript: z.string().nullable().optional(),
+  localTearDownScript: z.string().nullable().optional(),
+  privateLocations: z.array(z.string()).nullable().optional(),
+  runParallel: z.boolean().nullable().optional(),
+  alertSettings: z.looseObject({}).nullable().optional(),
+  retryStrategy: z
+    .union([z.looseObject({ type: z.string() }), z.literal('FALLBACK')])
+    .nullable()
+    .optional(),
+  useGlobalAlertSettings: z.boolean().nullable().optional(),
+  doubleCheck: z.boolean().optional(),
+  created_at: isoDateSchema,
+  updated_at: isoDateTimeSchema.nullable().optional(),
+});
+export type CheckGroup = z.infer<typeof checkGroupSchema>;
+
+export const checkGroupListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  page: z.coerce.number().int().min(0).optional(),
+  /** any of these tags */
+  tag: z.union([z.string(), z.array(z.string())]).optional(),
+  /** exact name, any of */
+  name: z.union([z.string(), z.array(z.string())]).optional(),
+});

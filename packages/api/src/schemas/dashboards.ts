@@ -1,0 +1,102 @@
+import { z } from 'zod';
+import {
+  dashboardWidthSchema,
+  intIdSchema,
+  isoDateSchema,
+  isoDateTimeSchema,
+  optionalAll,
+  paginationRateSchema,
+  refreshRateSchema,
+} from './common.js';
+
+/** A private dashboard key as the client may send it back; the server makes keys itself. */
+export const dashboardKeySchema = z.looseObject({
+  id: z.string(),
+  rawKey: z.string(),
+  maskedKey: z.string(),
+  created_at: isoDateSchema,
+  updated_at: isoDateSchema.nullable().optional(),
+});
+export type DashboardKey = z.infer<typeof dashboardKeySchema>;
+
+const dashboardFields = {
+  customDomain: z.string().min(1).nullable(),
+  customUrl: z
+    .string()
+    .min(1)
+    .max(63)
+    .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i, 'must be a subdomain name (letters, digits, hyphens)'),
+  logo: z.string().nullable(),
+  favicon: z.string().nullable(),
+  link: z.string().nullable(),
+  description: z.string().nullable(),
+  header: z.string(),
+  width: dashboardWidthSchema,
+  refreshRate: refreshRateSchema,
+  paginate: z.boolean(),
+  paginationRate: paginationRateSchema,
+  checksPerPage: z.number().int().min(1).max(20).nullable(),
+  useTagsAndOperator: z.boolean().nullable(),
+  hideTags: z.boolean(),
+  enableIncidents: z.boolean(),
+  expandChecks: z.boolean(),
+  tags: z.array(z.string()),
+  showHeader: z.boolean(),
+  showCheckRunLinks: z.boolean(),
+  showGroupNames: z.boolean(),
+  customCSS: z.string().nullable(),
+  isPrivate: z.boolean(),
+  showP95: z.boolean(),
+  showP99: z.boolean(),
+  sortByStatus: z.boolean(),
+  keys: z.array(dashboardKeySchema),
+};
+
+/** Request body of `POST /v1/dashboards`: `header` is required. */
+export const dashboardCreateSchema = z.strictObject({
+  header: dashboardFields.header,
+  ...optionalAll(dashboardFields, ['header']),
+});
+export type DashboardCreate = z.input<typeof dashboardCreateSchema>;
+/** Request body of `PUT /v1/dashboards/{dashboardId}`: every field optional. */
+export const dashboardUpdateSchema = z.strictObject(optionalAll(dashboardFields, []));
+export type DashboardUpdate = z.input<typeof dashboardUpdateSchema>;
+
+export const dashboardSchema = z.looseObject({
+  id: intIdSchema,
+  dashboardId: z.string(),
+  created_at: isoDateTimeSchema,
+  updated_at: isoDateTimeSchema.nullable().optional(),
+  customDomain: z.string().nullable().optional(),
+  customUrl: z.string().optional(),
+  logo: z.string().nullable().optional(),
+  favicon: z.string().nullable().optional(),
+  link: z.string().nullable().optional(),
+  description: z.string().nullable().optional(),
+  header: z.string().nullable().optional(),
+  width: z.string().optional(),
+  refreshRate: z.number().optional(),
+  paginate: z.boolean().optional(),
+  paginationRate: z.number().optional(),
+  checksPerPage: z.number().nullable().optional(),
+  useTagsAndOperator: z.boolean().nullable().optional(),
+  hideTags: z.boolean().optional(),
+  enableIncidents: z.boolean().optional(),
+  expandChecks: z.boolean().optional(),
+  tags: z.array(z.string()).optional(),
+  showHeader: z.boolean().optional(),
+  showCheckRunLinks: z.boolean().optional(),
+  showGroupNames: z.boolean().optional(),
+  customCSS: z.string().nullable().optional(),
+  isPrivate: z.boolean().optional(),
+  showP95: z.boolean().optional(),
+  showP99: z.boolean().optional(),
+  sortByStatus: z.boolean().optional(),
+  keys: z.array(dashboardKeySchema).optional(),
+});
+export type Dashboard = z.infer<typeof dashboardSchema>;
+
+/** `GET /v1/dashboards/{dashboardId}?type=customUrl|customDomain` looks a dashboard up by that value. */
+export const dashboardGetQuerySchema = z.strictObject({
+  type: z.enum(['customUrl', 'customDomain']).optional(),
+});

@@ -1,0 +1,107 @@
+import { z } from 'zod';
+import {
+  incidentSeveritySchema,
+  intIdSchema,
+  isoDateSchema,
+  optionalAll,
+  repeatUnitSchema,
+} from './common.js';
+
+export const statusPageVisibilitySchema = z.strictObject({
+  enabled: z.boolean().optional(),
+  affectAllServices: z.boolean().optional(),
+  suppressAutoIncidents: z.boolean().optional(),
+  notifyOnStart: z.boolean().optional(),
+  notifyOnEnd: z.boolean().optional(),
+  autoStart: z.boolean().optional(),
+  autoEnd: z.boolean().optional(),
+  showAffectedServices: z.boolean().optional(),
+  severity: incidentSeveritySchema.nullable().optional(),
+  reminderMinutesBefore: z.array(z.number().int().min(60).max(10080)).optional(),
+  statusPageIds: z.array(z.string()).optional(),
+  serviceIds: z.array(z.string()).optional(),
+});
+export type StatusPageVisibility = z.infer<typeof statusPageVisibilitySchema>;
+
+const maintenanceWindowFields = {
+  name: z.string().min(1).max(200),
+  startsAt: isoDateSchema,
+  endsAt: isoDateSchema,
+  repeatUnit: repeatUnitSchema.nullable(),
+  tags: z.array(z.string()),
+  repeatInterval: z.number().int().min(1).max(365).nullable(),
+  repeatEndsAt: isoDateSchema.nullable(),
+  description: z.string().max(2000).nullable(),
+  statusPageVisibility: statusPageVisibilitySchema,
+  pauseAllChecks: z.boolean(),
+  silenceAlertsTags: z.array(z.string()),
+  silenceAllAlerts: z.boolean(),
+  timezone: z.string().min(1).nullable(),
+};
+const required = ['name', 'startsAt', 'endsAt', 'repeatUnit'] as const;
+
+function endsAfterStart(v: { startsAt?: string; endsAt?: string }): boolean {
+  if (v.startsAt === undefined || v.endsAt === undefined) return true;
+  return Date.parse(v.endsAt) > Date.parse(v.startsAt);
+}
+const endsAfterStartIssue = { message: 'must be after startsAt', path: ['endsAt'] };
+
+/** Request body of `POST /v1/maintenance-windows`: name, startsAt, endsAt, repeatUnit (null = one-off). */
+export const maintenanceWindowCreateSchema = z
+  .strictObject({
+    name: maintenanceWindowFields.name,
+    startsAt: maintenanceWindowFields.startsAt,
+    endsAt: maintenanceWindowFields.endsAt,
+    repeatUnit: maintenanceWindowFields.repeatUnit,
+    ...optionalAll(maintenanceWindowFields, required),
+  })
+  .refine(endsAfterStart, endsAfterStartIssue);
+export type MaintenanceWindowCreate = z.input<typeof maintenanceWindowCreateSchema>;
+/** Request body of `PUT /v1/maintenance-windows/{id}`: a partial update. */
+export const maintenanceWindowUpdateSchema = z
+  .strictObject(optionalAll(maintenanceWindowFields, []))
+  .refine(endsAfterStart, endsAfterStartIssue);
+export type MaintenanceWindowUpdate = z.input<typeof maintenanceWindowUpdateSchema>;
+
+export const maintenanceWindowSchema = z.looseObject({
+  id: intIdSchema,
+  name: z.string(),
+  startsAt: isoDateSchema,
+  endsAt: isoDateSchema,
+  created_at: isoDateSchema,
+  updated_at: isoDateSchema.nullable(),
+  tags: z.array(z.string()).optional(),
+  repeatInterval: z.number().nullable().optional(),
+  repeatUnit: z.string().nullable().optional(),
+  repeatEndsAt: isoDateSchema.nullable().optional(),
+  description: z.string().nullable().optional(),
+  statusPageVisibility: z
+    .looseObject({
+      reminderMinutesBefore: z.array(z.number()).optional(),
+      statusPageIds: z.array(z.string()).optional(),
+      serviceIds: z.array(z.string()).optional(),
+    })
+    .optional(),
+  pauseAllChecks: z.boolean().optional(),
+  silenceAlertsTags: z.array(z.string()).optional(),
+  silenceAllAlerts: z.boolean().optional(),
+  timezone: z.string().nullable().optional(),
+});
+export type MaintenanceWindow = z.infer<typeof maintenanceWindowSchema>;
+
+const dateFilterSchema = z.union([
+  isoDateSchema,
+  z.strictObject({
+    gt: isoDateSchema.optional(),
+    gte: isoDateSchema.optional(),
+    lt: isoDateSchema.optional(),
+    lte: isoDateSchema.optional(),
+  }),
+]);
+/** `GET /v1/maintenance-windows` query; date filters travel as `startsAt[gte]=DATE`. */
+export const maintenanceWindowListQuerySchema = z.strictObject({
+  limit: z.coerce.number().int().min(1).max(100).optional(),
+  page: z.coerce.number().int().min(0).optional(),
+  startsAt: dateFilterSchema.optional(),
+  endsAt: dateFilterSchema.optional(),
+});
