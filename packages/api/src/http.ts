@@ -194,7 +194,7 @@ export class Transport {
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
     const headers =
       body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' };
-    const details = { method, path };
+    const details = { method, path: this.redact(path) };
 
     let failures = 0;
     let rateLimited = 0;

@@ -1,0 +1,554 @@
+import { createServer } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type ClientOptions, createAgentHealthClient, createClient } from './client.js';
+import type { Clock } from './clock.js';
+import {
+  AmbiguousWriteError,
+  ConfigError,
+  ContractError,
+  ForbiddenError,
+  NetworkError,
+  NotFoundError,
+  RateLimitedError,
+  ServerError,
+  UnauthorizedError,
+  ValidationError,
+} from './errors.js';
+import type { RequestEvent, ResponseEvent } from './http.js';
+import { collect } from './pagination.js';
+import * as f from './test-support/fixtures.js';
+import {
+  type Handler,
+  startTestServer,
+  TEST_ACCOUNT,
+  TEST_KEY,
+  type TestServer,
+} from './test-support/server.js';
+
+const servers: TestServer[] = [];
+const clients: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.close()));
+  await Promise.all(servers.splice(0).map((s) => s.close()));
+});
+
+/** A clock whose sleeps return at once and advance its time; records every sleep. */
+function fakeClock(): Clock & { slept: number[] } {
+  let t = 1_700_000_000_000;
+  const slept: number[] = [];
+  return {
+    slept,
+    now: () => t,
+    sleep: async (ms) => {
+      slept.push(ms);
+      t += ms;
+    },
+  };
+}
+
+async function setup(handler: Handler, options: ClientOptions = {}) {
+  const server = await startTestServer(handler);
+  servers.push(server);
+  const client = createClient({
+    baseUrl: server.url,
+    apiKey: TEST_KEY,
+    accountId: TEST_ACCOUNT,
+    env: {},
+    ...options,
+  });
+  clients.push(client);
+  return { server, client };
+}
+
+function groups(n: number, offset = 0) {
+  return Array.from({ length: n }, (_, i) => ({
+    ...f.checkGroup,
+    id: offset + i + 1,
+    name: `g${offset + i + 1}`,
+  }));
+}
+
+describe('auth and configuration', () => {
+  it('sends bearer key, account header and user agent', async () => {
+    const { server, client } = await setup(() => ({ json: f.checkGroup }));
+    await client.checkGroups.get(45);
+    const headers = server.requests[0]!.headers;
+    expect(headers.authorization).toBe(`Bearer ${TEST_KEY}`);
+    expect(headers['x-monitor-account']).toBe(TEST_ACCOUNT);
+    expect(headers['user-agent']).toMatch(/^monitor\/\d+\.\d+\.\d+/);
+  });
+
+  it('reads MONITOR_* variables by default', async () => {
+    const server = await startTestServer(() => ({ json: f.checkGroup }));
+    servers.push(server);
+    const client = createClient({
+      env: { MONITOR_API_KEY: TEST_KEY, MONITOR_ACCOUNT_ID: TEST_ACCOUNT, MONITOR_BASE_URL: server.url },
+    });
+    clients.push(client);
+    await client.checkGroups.get(45);
+    expect(server.requests[0]!.headers.authorization).toBe(`Bearer ${TEST_KEY}`);
+  });
+
+  it.each([
+    ['MONITOR_API_KEY', { MONITOR_ACCOUNT_ID: TEST_ACCOUNT, MONITOR_BASE_URL: 'http://127.0.0.1:1' }],
+    ['MONITOR_ACCOUNT_ID', { MONITOR_API_KEY: TEST_KEY, MONITOR_BASE_URL: 'http://127.0.0.1:1' }],
+    ['MONITOR_BASE_URL', { MONITOR_API_KEY: TEST_KEY, MONITOR_ACCOUNT_ID: TEST_ACCOUNT }],
+  ])('names a missing %s without sending anything', async (variable, env) => {
+    const server = await startTestServer(() => ({ json: {} }));
+    servers.push(server);
+    let error: unknown;
+    try {
+      createClient({ env });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    expect((error as ConfigError).message).toContain(variable);
+    expect((error as ConfigError).hint).toContain(variable);
+    expect(server.requests).toHaveLength(0);
+  });
+
+  it('rejects an account id that is not a UUID and a base URL that is not a URL', () => {
+    expect(() =>
+      createClient({
+        env: { MONITOR_API_KEY: 'k', MONITOR_ACCOUNT_ID: 'acme', MONITOR_BASE_URL: 'http://x' },
+      }),
+    ).toThrow(/MONITOR_ACCOUNT_ID is not a UUID/);
+    expect(() =>
+      createClient({
+        env: { MONITOR_API_KEY: 'k', MONITOR_ACCOUNT_ID: TEST_ACCOUNT, MONITOR_BASE_URL: 'not a url' },
+      }),
+    ).toThrow(/MONITOR_BASE_URL is not a URL/);
+  });
+});
+
+describe('pagination', () => {
+  /** Serves `items` page by page like the service, optionally with Content-Range. */
+  function pagedHandler(items: unknown[], contentRange: boolean): Handler {
+    return (req) => {
+      const limit = Number(req.query.get('limit') ?? 10);
+      const page = Math.max(1, Number(req.query.get('page') ?? 1));
+      const start = (page - 1) * limit;
+      const slice = items.slice(start, start + limit);
+      const range =
+        slice.length === 0 ? `*/${items.length}` : `${start}-${start + slice.length - 1}/${items.length}`;
+      const headers: Record<string, string> = contentRange ? { 'content-range': range } : {};
+      return { json: slice, headers };
+    };
+  }
+
+  it('walks page-based lists with limit=100 until the Content-Range total', async () => {
+    const { server, client } = await setup(pagedHandler(groups(250), true));
+    const all = await collect(client.checkGroups.all());
+    expect(all.map((g) => g.id)).toEqual(groups(250).map((g) => g.id));
+    expect(server.requests.map((r) => [r.query.get('page'), r.query.get('limit')])).toEqual([
+      ['1', '100'],
+      ['2', '100'],
+      ['3', '100'],
+    ]);
+  });
+
+  it('stops after exactly 100 items when Content-Range says so', async () => {
+    const { server, client } = await setup(pagedHandler(groups(100), true));
+    expect(await collect(client.checkGroups.all())).toHaveLength(100);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('asks once more after a full page without Content-Range and stops on the empty page', async () => {
+    const { server, client } = await setup(pagedHandler(groups(100), false));
+    expect(await collect(client.checkGroups.all())).toHaveLength(100);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('handles an empty page-based list', async () => {
+    const { server, client } = await setup(pagedHandler([], true));
+    expect(await collect(client.alertChannels.all())).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('follows nextId through cursor-based lists', async () => {
+    const services = Array.from({ length: 230 }, (_, i) => ({ ...f.service, id: `svc-${i}`, name: `s${i}` }));
+    const { server, client } = await setup((req) => {
+      const limit = Number(req.query.get('limit'));
+      const start = req.query.has('nextId') ? Number(req.query.get('nextId')!.slice(2)) : 0;
+      const entries = services.slice(start, start + limit);
+      const next = start + limit < services.length ? `c-${start + limit}` : null;
+      return { json: { length: entries.length, entries, nextId: next } };
+    });
+    const all = await collect(client.statusPageServices.all());
+    expect(all.map((s) => s.id)).toEqual(services.map((s) => s.id));
+    expect(server.requests.map((r) => r.query.get('nextId'))).toEqual([null, 'c-100', 'c-200']);
+  });
+
+  it('handles an empty cursor-based list', async () => {
+    const { server, client } = await setup(() => ({ json: { length: 0, entries: [], nextId: null } }));
+    expect(await collect(client.statusPages.all())).toEqual([]);
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('rate limits and retries', () => {
+  it('waits Retry-After (plus jitter) on 429, then succeeds', async () => {
+    const clock = fakeClock();
+    const { server, client } = await setup(
+      (_req, i) =>
+        i === 0
+          ? { status: 429, headers: { 'retry-after': '3' }, json: { message: 'slow down' } }
+          : { json: f.checkGroup },
+      { clock, random: () => 0.5 },
+    );
+    await expect(client.checkGroups.get(45)).resolves.toMatchObject({ id: 45 });
+    expect(server.requests).toHaveLength(2);
+    const waited = clock.slept.reduce((a, b) => a + b, 0);
+    expect(waited).toBeGreaterThanOrEqual(3000);
+    expect(waited).toBeLessThanOrEqual(3000 * 1.2 + 100);
+  });
+
+  it('gives up after repeated 429s with a RateLimitedError and a hint', async () => {
+    const clock = fakeClock();
+    const { server, client } = await setup(
+      () => ({ status: 429, headers: { 'retry-after': '1' }, json: { message: 'limit' } }),
+      {
+        clock,
+        retry: { rateLimitRetries: 2 },
+      },
+    );
+    const error = await client.checkGroups.get(45).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(RateLimitedError);
+    expect((error as RateLimitedError).hint).toMatch(/parallelism/);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('retries a 429 POST: the server did not process it', async () => {
+    const clock = fakeClock();
+    const { server, client } = await setup(
+      (_req, i) =>
+        i === 0 ? { status: 429, headers: { 'retry-after': '1' } } : { status: 201, json: f.checkGroup },
+      { clock },
+    );
+    await expect(client.checkGroups.create({ name: 'payments' })).resolves.toMatchObject({ id: 45 });
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('retries GET on 503 with backoff', async () => {
+    const clock = fakeClock();
+    const { server, client } = await setup(
+      (_req, i) => (i < 2 ? { status: 503, json: { message: 'busy' } } : { json: f.checkGroup }),
+      {
+        clock,
+      },
+    );
+    await expect(client.checkGroups.get(45)).resolves.toMatchObject({ id: 45 });
+    expect(server.requests).toHaveLength(3);
+    expect(clock.slept).toHaveLength(2);
+  });
+
+  it('stops retrying after the configured attempts with a ServerError', async () => {
+    const clock = fakeClock();
+    const { server, client } = await setup(() => ({ status: 502, raw: '<html>bad gateway</html>' }), {
+      clock,
+      retry: { attempts: 3 },
+    });
+    const error = await client.dashboards.get('d').catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ServerError);
+    expect((error as ServerError).status).toBe(502);
+    expect(server.requests).toHaveLength(3);
+  });
+
+  it('retries GET and PUT and DELETE when the connection is reset', async () => {
+    const clock = fakeClock();
+    const { server, client } = await setup((_req, i) => (i % 2 === 0 ? { destroy: true } : { status: 204 }), {
+      clock,
+    });
+    await client.checkGroups.delete(45);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('does not retry a POST the server read: AmbiguousWriteError', async () => {
+    const clock = fakeClock();
+    const { server, client } = await setup(() => ({ destroy: true }), { clock });
+    const error = await client.checkGroups.create({ name: 'payments' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousWriteError);
+    expect((error as AmbiguousWriteError).code).toBe('ambiguous_write');
+    expect((error as AmbiguousWriteError).hint).toMatch(/read the resource back/);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('does not retry a POST answered 503: AmbiguousWriteError', async () => {
+    const { server, client } = await setup(() => ({ status: 503 }), { clock: fakeClock() });
+    await expect(client.checkGroups.create({ name: 'payments' })).rejects.toBeInstanceOf(AmbiguousWriteError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('retries a POST whose connection was refused, once the server is up', async () => {
+    const port = await freePort();
+    let server: TestServer | undefined;
+    const clock: Clock = {
+      now: () => Date.now(),
+      sleep: async () => {
+        server ??= await startTestServerOn(port);
+      },
+    };
+    const client = createClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: TEST_KEY,
+      accountId: TEST_ACCOUNT,
+      env: {},
+      clock,
+    });
+    clients.push(client);
+    await expect(client.checkGroups.create({ name: 'payments' })).resolves.toMatchObject({ id: 45 });
+    expect(server?.requests).toHaveLength(1);
+  });
+
+  it('reports a refused connection as a NetworkError that never reached the server', async () => {
+    const port = await freePort();
+    const client = createClient({
+      baseUrl: `http://127.0.0.1:${port}`,
+      apiKey: TEST_KEY,
+      accountId: TEST_ACCOUNT,
+      env: {},
+      clock: fakeClock(),
+      retry: { attempts: 2 },
+    });
+    clients.push(client);
+    const error = await client.checkGroups.get(1).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(NetworkError);
+    expect((error as NetworkError).reachedServer).toBe(false);
+    expect((error as NetworkError).message).toContain('ECONNREFUSED');
+    expect((error as NetworkError).hint).toMatch(/MONITOR_BASE_URL/);
+  });
+});
+
+async function freePort(): Promise<number> {
+  const srv = createServer();
+  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+  const { port } = srv.address() as { port: number };
+  await new Promise<void>((resolve) => srv.close(() => resolve()));
+  return port;
+}
+
+async function startTestServerOn(port: number): Promise<TestServer> {
+  const { createServer: createHttpServer } = await import('node:http');
+  const requests: TestServer['requests'] = [];
+  const srv = createHttpServer((req, res) => {
+    requests.push({
+      method: req.method ?? '',
+      path: req.url ?? '',
+      query: new URLSearchParams(),
+      headers: req.headers,
+      body: undefined,
+      rawBody: '',
+    });
+    req.resume();
+    res.writeHead(201, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(f.checkGroup));
+  });
+  await new Promise<void>((resolve) => srv.listen(port, '127.0.0.1', resolve));
+  const server: TestServer = {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    close: () =>
+      new Promise<void>((resolve) => {
+        srv.closeAllConnections();
+        srv.close(() => resolve());
+      }),
+  };
+  servers.push(server);
+  return server;
+}
+
+describe('errors', () => {
+  it('decodes shape A bodies', async () => {
+    const { client } = await setup(() => ({
+      status: 404,
+      json: { statusCode: 404, error: 'Not Found', message: 'Check group 45 not found' },
+    }));
+    const error = (await client.checkGroups.get(45).catch((e: unknown) => e)) as NotFoundError;
+    expect(error).toBeInstanceOf(NotFoundError);
+    expect(error.code).toBe('not_found');
+    expect(error.status).toBe(404);
+    expect(error.method).toBe('GET');
+    expect(error.path).toBe('/v1/check-groups/45');
+    expect(error.serverMessage).toBe('Check group 45 not found');
+    expect(error.message).toContain('Check group 45 not found');
+  });
+
+  it('decodes shape B bodies', async () => {
+    const { client } = await setup(() => ({
+      status: 403,
+      json: { message: 'No access to account', attributes: {} },
+    }));
+    const error = (await client.statusPages
+      .deleteSubscription('sp', 'sub')
+      .catch((e: unknown) => e)) as ForbiddenError;
+    expect(error).toBeInstanceOf(ForbiddenError);
+    expect(error.serverMessage).toBe('No access to account');
+    expect(error.hint).toMatch(/MONITOR_ACCOUNT_ID/);
+  });
+
+  it('hints at MONITOR_API_KEY on 401', async () => {
+    const { client } = await setup(() => ({
+      status: 401,
+      json: { statusCode: 401, error: 'Unauthorized', message: 'Bad key' },
+    }));
+    const error = (await client.checks.get('c').catch((e: unknown) => e)) as UnauthorizedError;
+    expect(error).toBeInstanceOf(UnauthorizedError);
+    expect(error.hint).toMatch(/MONITOR_API_KEY/);
+  });
+
+  it('turns a 400 into a ValidationError with the server message', async () => {
+    const { client } = await setup(() => ({
+      status: 400,
+      json: {
+        statusCode: 400,
+        error: 'Bad Request',
+        message: '"concurrency" must be greater than or equal to 1',
+        validation: { source: 'payload', keys: ['concurrency'] },
+      },
+    }));
+    const error = (await client.checkGroups
+      .create({ name: 'x' }, {})
+      .catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toContain('"concurrency" must be greater than or equal to 1');
+    expect(error.issues).toEqual([
+      { path: 'concurrency', message: '"concurrency" must be greater than or equal to 1' },
+    ]);
+  });
+
+  it('names the endpoint and the field path when a response breaks the contract', async () => {
+    const { client } = await setup(() => ({ json: { ...f.checkGroup, apiCheckDefaults: { url: 42 } } }));
+    const error = (await client.checkGroups.get(45).catch((e: unknown) => e)) as ContractError;
+    expect(error).toBeInstanceOf(ContractError);
+    expect(error.code).toBe('contract');
+    expect(error.message).toContain('GET /v1/check-groups/{id}');
+    expect(error.message).toContain('apiCheckDefaults.url');
+    expect(error.issues[0]?.path).toBe('apiCheckDefaults.url');
+  });
+
+  it('names list element paths in contract errors', async () => {
+    const { client } = await setup(() => ({ json: [f.checkGroup, { ...f.checkGroup, name: 7 }] }));
+    const error = (await client.checkGroups.list().catch((e: unknown) => e)) as ContractError;
+    expect(error.issues[0]?.path).toBe('[1].name');
+  });
+
+  it('tolerates unknown extra fields in responses', async () => {
+    const { client } = await setup(() => ({ json: { ...f.checkGroup, brandNewField: { x: 1 } } }));
+    await expect(client.checkGroups.get(45)).resolves.toMatchObject({ brandNewField: { x: 1 } });
+  });
+
+  it('reports a non-JSON success body clearly instead of crashing', async () => {
+    const { client } = await setup(() => ({
+      raw: '<html>login</html>',
+      headers: { 'content-type': 'text/html' },
+    }));
+    const error = (await client.checkGroups.get(45).catch((e: unknown) => e)) as ContractError;
+    expect(error).toBeInstanceOf(ContractError);
+    expect(error.message).toMatch(/not JSON \(content-type text\/html\)/);
+    expect(error.hint).toMatch(/MONITOR_BASE_URL/);
+  });
+
+  it('validates requests before sending them', async () => {
+    const { server, client } = await setup(() => ({ json: {} }));
+    const error = (await client.checkGroups
+      // @ts-expect-error: an unknown location and concurrency 0 are rejected by the types too
+      .create({ name: 'x', concurrency: 0, locations: ['mars-1'] })
+      .catch((e: unknown) => e)) as ValidationError;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.issues.map((i) => i.path).sort()).toEqual(['body.concurrency', 'body.locations[0]']);
+    expect(error.hint).toMatch(/not sent/);
+    expect(server.requests).toHaveLength(0);
+  });
+});
+
+describe('secrets never leak', () => {
+  const SECRET = 'canary-secret-value-8c1f';
+  const RAW_KEY = 'dk_live_canary_rawkey_51d0';
+
+  it('keeps the API key, secret variable values and raw keys out of errors and debug events', async () => {
+    const events: (RequestEvent | ResponseEvent)[] = [];
+    const echo = `bad key ${TEST_KEY}, bad value ${SECRET}, key ${RAW_KEY}`;
+    const { client } = await setup(
+      (req) => {
+        if (req.path.startsWith('/v1/dashboards')) {
+          return {
+            status: 201,
+            json: {
+              ...f.dashboard,
+              keys: [{ id: 'k', rawKey: RAW_KEY, maskedKey: 'dk_…51d0', created_at: f.NOW }],
+            },
+          };
+        }
+        return {
+          status: 400,
+          json: { statusCode: 400, error: 'Bad Request', message: echo, attributes: { echo } },
+        };
+      },
+      { onRequest: (e) => events.push(e), onResponse: (e) => events.push(e) },
+    );
+    await client.dashboards.create({ header: 'x' });
+    const errors: unknown[] = [];
+    errors.push(
+      await client.checkGroups
+        .create({ name: 'g', environmentVariables: [{ key: 'TOKEN', value: SECRET, secret: true }] })
+        .catch((e: unknown) => e),
+    );
+    errors.push(
+      await client.checkGroups
+        // client-side validation error of a body holding the secret
+        .update(45, { name: '', environmentVariables: [{ key: 'TOKEN', value: SECRET, secret: true }] })
+        .catch((e: unknown) => e),
+    );
+    errors.push(await client.checks.get(`${TEST_KEY}`).catch((e: unknown) => e));
+    for (const error of errors) {
+      expect(error).toBeInstanceOf(Error);
+      const e = error as Error;
+      const texts = [
+        String(e),
+        e.message,
+        e.stack ?? '',
+        JSON.stringify(e),
+        JSON.stringify(Object.entries(e)),
+      ];
+      for (const text of texts) {
+        expect(text).not.toContain(TEST_KEY);
+        expect(text).not.toContain(SECRET);
+        expect(text).not.toContain(RAW_KEY);
+      }
+    }
+    const debug = JSON.stringify(events);
+    expect(events.length).toBeGreaterThan(0);
+    expect(debug).not.toContain(TEST_KEY);
+    expect(debug).not.toContain(SECRET);
+    expect(debug).not.toContain(RAW_KEY);
+    expect(events.some((e) => 'status' in e && e.status === 400 && typeof e.durationMs === 'number')).toBe(
+      true,
+    );
+  });
+});
+
+describe('agent health client', () => {
+  it('reads readiness, liveness and health without auth', async () => {
+    let shuttingDown = false;
+    const server = await startTestServer((req) => ({
+      status: req.path === '/-/readiness' && shuttingDown ? 503 : 200,
+      raw: 'OK',
+    }));
+    servers.push(server);
+    const agent = createAgentHealthClient({ baseUrl: server.url });
+    clients.push(agent);
+    expect(await agent.readiness()).toEqual({ status: 200, ok: true });
+    expect(await agent.liveness()).toEqual({ status: 200, ok: true });
+    expect(await agent.health()).toEqual({ status: 200, ok: true });
+    shuttingDown = true;
+    expect(await agent.readiness()).toEqual({ status: 503, ok: false });
+    expect(server.requests.map((r) => r.path)).toEqual([
+      '/-/readiness',
+      '/-/liveness',
+      '/health',
+      '/-/readiness',
+    ]);
+    expect(server.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
+  });
+});
