@@ -1,0 +1,108 @@
+#!/usr/bin/env node
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { z } from 'zod';
+import { startEmulator } from './index.js';
+
+const HELP = `monitor-emulator: the monitoring service API on loopback, for development and tests
+
+Usage: monitor-emulator [options]
+
+Options:
+  --port N               API port (default 4010; 0 picks a free port)
+  --host HOST            address to listen on (default 127.0.0.1)
+  --data FILE            persist to FILE (atomic writes) and reload it on start (default: in memory)
+  --fixture FILE         seed data of every account (default: the shipped realistic fixture)
+  --accounts FILE        JSON list of accounts: [{ "id": "<uuid>", "keys": ["..."], "readOnlyKeys": [], "paymentRequired": [] }]
+  --agent-health-port N  port of the agent's /-/readiness, /-/liveness, /health
+                         (default $AGENT_HEALTH_PORT or 8081)
+  --no-rate-limit        turn rate limits off
+  --quiet                no line per request
+  -h, --help             this help
+
+Then: export MONITOR_BASE_URL, MONITOR_API_KEY and MONITOR_ACCOUNT_ID as printed.`;
+
+const accountsSchema = z.array(
+  z.strictObject({
+    id: z.uuid(),
+    name: z.string().optional(),
+    keys: z.array(z.string().min(1)),
+    readOnlyKeys: z.array(z.string().min(1)).optional(),
+    paymentRequired: z.array(z.string()).optional(),
+  }),
+);
+
+function port(value: string | undefined, name: string, fallback: number): number {
+  if (value === undefined) return fallback;
+  const n = Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new Error(`${name} must be a port number (0–65535), not "${value}"`);
+  return n;
+}
+
+async function main(): Promise<void> {
+  const { values } = parseArgs({
+    options: {
+      port: { type: 'string' },
+      host: { type: 'string' },
+      data: { type: 'string' },
+      fixture: { type: 'string' },
+      accounts: { type: 'string' },
+      'agent-health-port': { type: 'string' },
+      'rate-limit': { type: 'boolean', default: true },
+      'no-rate-limit': { type: 'boolean', default: false },
+      quiet: { type: 'boolean', default: false },
+      help: { type: 'boolean', short: 'h', default: false },
+    },
+    strict: true,
+  });
+  if (values.help) {
+    process.stdout.write(`${HELP}\n`);
+    return;
+  }
+  let accounts: z.infer<typeof accountsSchema> | undefined;
+  if (values.accounts !== undefined) {
+    const parsed = accountsSchema.safeParse(JSON.parse(readFileSync(values.accounts, 'utf8')));
+    if (!parsed.success) throw new Error(`--accounts ${values.accounts}: ${z.prettifyError(parsed.error)}`);
+    accounts = parsed.data;
+  }
+  const emulator = await startEmulator({
+    port: port(values.port, '--port', 4010),
+    ...(values.host === undefined ? {} : { host: values.host }),
+    ...(values.data === undefined ? {} : { dataFile: values.data }),
+    ...(values.fixture === undefined ? {} : { fixture: values.fixture }),
+    ...(accounts === undefined ? {} : { accounts }),
+    agentHealthPort: port(
+      values['agent-health-port'] ?? process.env.AGENT_HEALTH_PORT,
+      '--agent-health-port',
+      8081,
+    ),
+    ...(values['no-rate-limit'] || !values['rate-limit'] ? { rateLimits: false as const } : {}),
+    ...(values.quiet ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
+  });
+  const [first] = emulator.accounts;
+  process.stdout.write(
+    [
+      `monitor emulator listening on ${emulator.url}`,
+      `agent health on ${emulator.agentHealthUrl ?? '(off)'}`,
+      `data: ${values.data ?? 'in memory'}`,
+      '',
+      `  export MONITOR_BASE_URL=${emulator.url}`,
+      `  export MONITOR_API_KEY=${first?.keys[0] ?? ''}`,
+      `  export MONITOR_ACCOUNT_ID=${first?.id ?? ''}`,
+      '',
+    ].join('\n'),
+  );
+  const stop = async () => {
+    process.stdout.write('shutting down: readiness answers 503 until the servers close\n');
+    await emulator.close();
+    process.exit(0);
+  };
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+}
+
+main().catch((error: unknown) => {
+  process.stderr.write(`monitor-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+});

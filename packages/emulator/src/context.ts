@@ -1,0 +1,107 @@
+import { randomUUID } from 'node:crypto';
+import type { EmulatorClock } from './clock.js';
+import { HttpProblem, notFound } from './problem.js';
+import type { AccountData, Row, Store, Table, TableName } from './store.js';
+
+export interface EmulatorState {
+  readonly store: Store;
+  readonly clock: EmulatorClock;
+  /** How long a root cause analysis stays PENDING, in emulator time. */
+  readonly rcaDurationMs: number;
+  /** Public base URL, for links in check sessions. */
+  url: string;
+}
+
+/** One validated request to a service route. */
+export interface Call {
+  // biome-ignore lint/suspicious/noExplicitAny: validated by the endpoint's schema before the handler runs
+  params: any;
+  // biome-ignore lint/suspicious/noExplicitAny: validated by the endpoint's schema before the handler runs
+  query: any;
+  // biome-ignore lint/suspicious/noExplicitAny: validated by the endpoint's schema before the handler runs
+  body: any;
+  accountId: string;
+  account: AccountData;
+  emu: EmulatorState;
+}
+
+export interface Answer {
+  status: number;
+  body?: unknown;
+  headers?: Record<string, string>;
+}
+
+export type Handler = (call: Call) => Answer | Promise<Answer>;
+
+export const ok = (body: unknown, status = 200, headers?: Record<string, string>): Answer => ({
+  status,
+  body,
+  ...(headers === undefined ? {} : { headers }),
+});
+export const noContent = (): Answer => ({ status: 204 });
+
+export const uuid = (): string => randomUUID();
+
+export function table(call: Call, name: TableName): Table {
+  return call.account.tables[name];
+}
+
+export function mustGet(t: Table, id: string | number, what: string): Row {
+  const row = t[String(id)];
+  if (row === undefined) throw notFound(`${what} ${id}`);
+  return row;
+}
+
+/** Sets come back sorted: a client must not depend on the order it sent. */
+export function asSet(values: unknown): unknown {
+  return Array.isArray(values) ? [...new Set(values as string[])].sort() : values;
+}
+
+/**
+ * A partial update, as the service does it: omitted fields stay, `null` clears a scalar or
+ * object, `null` for an array is ignored, a sent array or object replaces the old one whole.
+ */
+export function applyPartial(row: Row, body: Row, arrayFields: readonly string[]): void {
+  for (const [key, value] of Object.entries(body)) {
+    if (value === undefined) continue;
+    if (value === null && arrayFields.includes(key)) continue;
+    row[key] = value;
+  }
+}
+
+/** Page-based list answer: bare array plus `Content-Range`. */
+export function pageAnswer(rows: unknown[], query: { limit?: number; page?: number }): Answer {
+  const limit = query.limit ?? 10;
+  const page = Math.max(1, query.page ?? 1);
+  const start = (page - 1) * limit;
+  const slice = rows.slice(start, start + limit);
+  const range =
+    slice.length === 0 ? `*/${rows.length}` : `${start}-${start + slice.length - 1}/${rows.length}`;
+  return ok(slice, 200, { 'content-range': range });
+}
+
+/** Cursor-based list answer: `{length, entries, nextId}`; the cursor names the next entry. */
+export function cursorAnswer(rows: Row[], query: { limit?: number; nextId?: string }, all = false): Answer {
+  const limit = all ? rows.length : (query.limit ?? 20);
+  let start = 0;
+  if (query.nextId !== undefined) {
+    const id = Buffer.from(query.nextId, 'base64url').toString('utf8');
+    start = rows.findIndex((r) => r.id === id);
+    if (start < 0)
+      throw new HttpProblem(400, '"nextId" is not a valid cursor', {
+        validation: { source: 'query', keys: ['nextId'] },
+      });
+  }
+  const entries = rows.slice(start, start + limit);
+  const next = rows[start + limit];
+  return ok({
+    length: entries.length,
+    entries,
+    nextId: next === undefined ? null : Buffer.from(String(next.id), 'utf8').toString('base64url'),
+  });
+}
+
+/** Fill missing fields of `value` from `defaults`, one level deep. */
+export function withDefaults<T extends Row>(defaults: T, value: Row | undefined): T {
+  return { ...defaults, ...(value ?? {}) } as T;
+}

@@ -1,0 +1,79 @@
+import { seededRandom } from './random.js';
+
+/** "The Nth request matching METHOD PATH is processed, then its connection is dropped." */
+export interface DropRule {
+  method: string;
+  /** A concrete path or a route template (`/v2/check-groups`); any path when absent. */
+  path?: string;
+  /** Drop only the Nth matching request (1-based). */
+  nth?: number;
+  /** Drop every Nth matching request. */
+  every?: number;
+}
+
+export interface FaultConfig {
+  /** Seed of the fault dice; the same seed gives the same faults for the same request sequence. */
+  seed?: number;
+  /** Added latency in ms: a fixed value or [min, max]. */
+  latencyMs?: number | [number, number];
+  /** Share of requests answered 5xx before processing (0–1). */
+  serverErrorRate?: number;
+  /** @default 503 */
+  serverErrorStatus?: number;
+  /** Share of requests answered 429 before processing (0–1). */
+  rateLimitRate?: number;
+  /** Share of requests whose connection is reset before processing (0–1). */
+  resetRate?: number;
+  dropAfterProcessing?: DropRule[];
+}
+
+export type FaultDecision =
+  | { kind: 'none' }
+  | { kind: 'reset' }
+  | { kind: 'rateLimit' }
+  | { kind: 'serverError'; status: number };
+
+/** Rolls the configured faults, deterministically from the seed. */
+export class Faults {
+  config: FaultConfig = {};
+  #random: () => number = seededRandom(0);
+  #matches = new Map<DropRule, number>();
+
+  configure(config: FaultConfig): void {
+    this.config = config;
+    this.#random = seededRandom(config.seed ?? 0);
+    this.#matches = new Map();
+  }
+
+  latency(): number {
+    const l = this.config.latencyMs;
+    if (l === undefined) return 0;
+    if (typeof l === 'number') return l;
+    return l[0] + this.#random() * (l[1] - l[0]);
+  }
+
+  /** Faults that answer instead of processing. */
+  before(): FaultDecision {
+    const c = this.config;
+    if (c.resetRate !== undefined && this.#random() < c.resetRate) return { kind: 'reset' };
+    if (c.rateLimitRate !== undefined && this.#random() < c.rateLimitRate) return { kind: 'rateLimit' };
+    if (c.serverErrorRate !== undefined && this.#random() < c.serverErrorRate) {
+      return { kind: 'serverError', status: c.serverErrorStatus ?? 503 };
+    }
+    return { kind: 'none' };
+  }
+
+  /** Whether to drop the connection of this processed request instead of answering. */
+  dropAfter(method: string, path: string, template: string): boolean {
+    let drop = false;
+    for (const rule of this.config.dropAfterProcessing ?? []) {
+      if (rule.method.toUpperCase() !== method) continue;
+      if (rule.path !== undefined && rule.path !== path && rule.path !== template) continue;
+      const n = (this.#matches.get(rule) ?? 0) + 1;
+      this.#matches.set(rule, n);
+      if ((rule.nth !== undefined && n === rule.nth) || (rule.every !== undefined && n % rule.every === 0))
+        drop = true;
+    }
+    return drop;
+  }
+}

@@ -1,0 +1,153 @@
+import {
+  type Answer,
+  applyPartial,
+  asSet,
+  type Call,
+  mustGet,
+  noContent,
+  ok,
+  pageAnswer,
+  table,
+  withDefaults,
+} from '../context.js';
+import { conflict, notFound } from '../problem.js';
+import { nextId, type Row } from '../store.js';
+
+const SETS = ['tags', 'locations', 'privateLocations'];
+const ARRAYS = ['tags', 'locations', 'privateLocations', 'environmentVariables', 'alertChannelSubscriptions'];
+
+const API_CHECK_DEFAULTS = {
+  url: '',
+  headers: [],
+  queryParameters: [],
+  assertions: [],
+  basicAuth: { username: '', password: '' },
+};
+const ALERT_SETTINGS = {
+  escalationType: 'RUN_BASED',
+  runBasedEscalation: { failedRunThreshold: 1 },
+  timeBasedEscalation: { minutesFailingThreshold: 5 },
+  reminders: { amount: 0, interval: 5 },
+  parallelRunFailureThreshold: { enabled: false, percentage: 10 },
+};
+
+function normalise(body: Row): Row {
+  const out: Row = { ...body };
+  for (const key of SETS) if (Array.isArray(out[key])) out[key] = asSet(out[key]);
+  if (Array.isArray(out.environmentVariables)) {
+    out.environmentVariables = (out.environmentVariables as Row[]).map((v) => ({
+      locked: false,
+      secret: false,
+      ...v,
+    }));
+  }
+  if (Array.isArray(out.alertChannelSubscriptions)) {
+    out.alertChannelSubscriptions = (out.alertChannelSubscriptions as Row[]).map((s) => ({
+      activated: true,
+      ...s,
+    }));
+  }
+  if (out.retryStrategy !== null && typeof out.retryStrategy === 'object') {
+    out.retryStrategy = { baseBackoffSeconds: 60, sameRegion: true, ...(out.retryStrategy as Row) };
+  }
+  return out;
+}
+
+function checkSubscriptions(call: Call, body: Row): void {
+  const subs = body.alertChannelSubscriptions as { alertChannelId: number }[] | undefined | null;
+  for (const sub of subs ?? []) {
+    if (table(call, 'alertChannels')[String(sub.alertChannelId)] === undefined) {
+      throw notFound(`Alert channel ${sub.alertChannelId}`);
+    }
+  }
+}
+
+/** Secret values are stored but always come back empty. */
+export function renderCheckGroup(row: Row): Row {
+  const vars = row.environmentVariables as Row[] | null;
+  return {
+    ...row,
+    environmentVariables:
+      vars === null ? null : vars.map((v) => (v.secret === true ? { ...v, value: '' } : v)),
+  };
+}
+
+export const checkGroupHandlers = {
+  'checkGroups.list': (call: Call): Answer => {
+    const tags = [call.query.tag ?? []].flat() as string[];
+    const names = [call.query.name ?? []].flat() as string[];
+    const rows = Object.values(table(call, 'checkGroups')).filter(
+      (g) =>
+        (tags.length === 0 || tags.some((t) => (g.tags as string[]).includes(t))) &&
+        (names.length === 0 || names.includes(g.name as string)),
+    );
+    return pageAnswer(rows.map(renderCheckGroup), call.query);
+  },
+
+  'checkGroups.create': (call: Call): Answer => {
+    checkSubscriptions(call, call.body);
+    const id = nextId(call.account, 'checkGroup');
+    const body = normalise(call.body);
+    const row: Row = {
+      id,
+      activated: true,
+      muted: false,
+      doubleCheck: false,
+      runParallel: false,
+      concurrency: 3,
+      tags: [],
+      locations: [],
+      privateLocations: [],
+      environmentVariables: [],
+      alertChannelSubscriptions: [],
+      runtimeId: null,
+      setupSnippetId: null,
+      tearDownSnippetId: null,
+      localSetupScript: null,
+      localTearDownScript: null,
+      useGlobalAlertSettings: null,
+      retryStrategy: 'FALLBACK',
+      ...body,
+      apiCheckDefaults: withDefaults(API_CHECK_DEFAULTS, body.apiCheckDefaults as Row | undefined),
+      alertSettings:
+        body.alertSettings === null
+          ? null
+          : withDefaults(ALERT_SETTINGS, body.alertSettings as Row | undefined),
+      created_at: call.emu.clock.today(),
+      updated_at: null,
+    };
+    const subs = row.alertChannelSubscriptions as Row[];
+    if (call.query.autoAssignAlerts !== false && subs.length === 0) {
+      row.alertChannelSubscriptions = Object.keys(table(call, 'alertChannels')).map((channelId) => ({
+        alertChannelId: Number(channelId),
+        activated: true,
+      }));
+    }
+    table(call, 'checkGroups')[String(id)] = row;
+    return ok(renderCheckGroup(row), 201);
+  },
+
+  'checkGroups.get': (call: Call): Answer =>
+    ok(renderCheckGroup(mustGet(table(call, 'checkGroups'), call.params.id, 'Check group'))),
+
+  'checkGroups.update': (call: Call): Answer => {
+    const row = mustGet(table(call, 'checkGroups'), call.params.id, 'Check group');
+    checkSubscriptions(call, call.body);
+    applyPartial(row, normalise(call.body), ARRAYS);
+    row.updated_at = call.emu.clock.nowIso();
+    return ok(renderCheckGroup(row));
+  },
+
+  'checkGroups.delete': (call: Call): Answer => {
+    const groups = table(call, 'checkGroups');
+    mustGet(groups, call.params.id, 'Check group');
+    const inUse = Object.values(table(call, 'checks')).filter((c) => c.groupId === call.params.id);
+    if (inUse.length > 0) {
+      throw conflict(
+        `Check group ${call.params.id} still has ${inUse.length} check(s); move or delete them first`,
+      );
+    }
+    delete groups[String(call.params.id)];
+    return noContent();
+  },
+};

@@ -1,0 +1,140 @@
+import { randomBytes } from 'node:crypto';
+import {
+  type Answer,
+  applyPartial,
+  type Call,
+  mustGet,
+  noContent,
+  ok,
+  pageAnswer,
+  table,
+  uuid,
+} from '../context.js';
+import { conflict, notFound } from '../problem.js';
+import { nextId, type Row } from '../store.js';
+
+function makeKey(now: string): Row {
+  const raw = `dk_${randomBytes(16).toString('hex')}`;
+  return { id: uuid(), rawKey: raw, maskedKey: `dk_…${raw.slice(-4)}`, created_at: now, updated_at: now };
+}
+
+/** `rawKey` is shown only in the answer that made the key; afterwards it equals `maskedKey`. */
+function render(row: Row, revealKeyIds: readonly unknown[] = []): Row {
+  const keys = (row.keys as Row[]).map((k) =>
+    revealKeyIds.includes(k.id) ? k : { ...k, rawKey: k.maskedKey },
+  );
+  return { ...row, keys };
+}
+
+/** customUrl and customDomain are unique across every account. */
+function assertUnique(call: Call, body: Row, selfId?: number): void {
+  for (const field of ['customUrl', 'customDomain'] as const) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
+    for (const account of Object.values(call.emu.store.data.accounts)) {
+      for (const d of Object.values(account.tables.dashboards)) {
+        if (d[field] === value && !(account === call.account && d.id === selfId)) {
+          throw conflict(`${field} "${String(value)}" is already taken`);
+        }
+      }
+    }
+  }
+}
+
+function findDashboard(call: Call): Row {
+  const rows = Object.values(table(call, 'dashboards'));
+  const field = call.query.type ?? 'dashboardId';
+  const found = rows.find((d) => d[field] === call.params.dashboardId);
+  if (found === undefined) throw notFound(`Dashboard ${call.params.dashboardId}`);
+  return found;
+}
+
+export const dashboardHandlers = {
+  'dashboards.list': (call: Call): Answer =>
+    pageAnswer(
+      Object.values(table(call, 'dashboards')).map((d) => render(d)),
+      call.query,
+    ),
+
+  'dashboards.create': (call: Call): Answer => {
+    const { keys: _ignored, ...body } = call.body as Row;
+    const id = nextId(call.account, 'dashboard');
+    const customUrl =
+      (body.customUrl as string | undefined) ?? `dashboard-${id}-${randomBytes(3).toString('hex')}`;
+    assertUnique(call, { ...body, customUrl });
+    const now = call.emu.clock.nowIso();
+    const row: Row = {
+      id,
+      dashboardId: uuid(),
+      customDomain: null,
+      logo: null,
+      favicon: null,
+      link: null,
+      description: null,
+      width: 'FULL',
+      refreshRate: 60,
+      paginate: true,
+      paginationRate: 60,
+      checksPerPage: 15,
+      useTagsAndOperator: false,
+      hideTags: false,
+      enableIncidents: false,
+      expandChecks: false,
+      tags: [],
+      showHeader: true,
+      showCheckRunLinks: false,
+      showGroupNames: true,
+      customCSS: '',
+      isPrivate: false,
+      showP95: true,
+      showP99: true,
+      sortByStatus: false,
+      ...body,
+      customUrl,
+      keys: [],
+      created_at: now,
+      updated_at: null,
+    };
+    if (Array.isArray(row.tags)) row.tags = [...new Set(row.tags as string[])].sort();
+    const made: unknown[] = [];
+    if (row.isPrivate === true) {
+      const key = makeKey(now);
+      (row.keys as Row[]).push(key);
+      made.push(key.id);
+    }
+    table(call, 'dashboards')[String(id)] = row;
+    return ok(render(row, made), 201);
+  },
+
+  'dashboards.get': (call: Call): Answer => ok(render(findDashboard(call))),
+
+  'dashboards.update': (call: Call): Answer => {
+    const row = mustGet(
+      Object.fromEntries(Object.values(table(call, 'dashboards')).map((d) => [d.dashboardId as string, d])),
+      call.params.dashboardId,
+      'Dashboard',
+    );
+    const { keys: _ignored, ...body } = call.body as Row;
+    assertUnique(call, body, row.id as number);
+    const wasPrivate = row.isPrivate === true;
+    if (Array.isArray(body.tags)) body.tags = [...new Set(body.tags as string[])].sort();
+    applyPartial(row, body, ['tags']);
+    const now = call.emu.clock.nowIso();
+    row.updated_at = now;
+    const made: unknown[] = [];
+    if (!wasPrivate && row.isPrivate === true) {
+      const key = makeKey(now);
+      (row.keys as Row[]).push(key);
+      made.push(key.id);
+    }
+    return ok(render(row, made));
+  },
+
+  'dashboards.delete': (call: Call): Answer => {
+    const dashboards = table(call, 'dashboards');
+    const row = Object.values(dashboards).find((d) => d.dashboardId === call.params.dashboardId);
+    if (row === undefined) throw notFound(`Dashboard ${call.params.dashboardId}`);
+    delete dashboards[String(row.id)];
+    return noContent();
+  },
+};

@@ -1,0 +1,113 @@
+import { type Answer, type Call, mustGet, ok, pageAnswer, table, uuid } from '../context.js';
+import type { Row } from '../store.js';
+
+function completedAnalysis(rca: Row): Row {
+  return {
+    classification: 'application-error',
+    userImpact: 'Users hitting the failing step see an error page until the fix is deployed.',
+    rootCause: `The failure "${String(rca.errorMessage)}" starts at the step that waits for the response; the upstream call times out.`,
+    codeFix: 'Raise the client timeout of the upstream call and retry once on a timeout.',
+    evidence: [
+      {
+        description: 'The error first appears in the trace right after the upstream request is sent.',
+        artifacts: [
+          { name: 'trace.zip', type: 'trace' },
+          { name: 'screenshot.png', type: 'screenshot' },
+        ],
+      },
+    ],
+    referenceLinks: [
+      { url: 'https://developer.mozilla.org/en-US/docs/Web/HTTP/Status/504', title: '504 Gateway Timeout' },
+    ],
+  };
+}
+
+function isDone(call: Call, rca: Row): boolean {
+  return call.emu.clock.now() >= (rca.readyAt as number);
+}
+
+function generate(call: Call, kind: 'errorGroups' | 'testSessionErrorGroups', groupId: string): Answer {
+  const group = mustGet(
+    table(call, kind),
+    groupId,
+    kind === 'errorGroups' ? 'Error group' : 'Test session error group',
+  );
+  const id = uuid();
+  const now = call.emu.clock.now();
+  const rca: Row = {
+    id,
+    groupKind: kind,
+    groupId,
+    checkId: (group.checkId as string | undefined) ?? null,
+    errorMessage: group.cleanedErrorMessage,
+    userContext: call.body?.userContext ?? '',
+    startedAt: now,
+    readyAt: now + call.emu.rcaDurationMs,
+  };
+  table(call, 'rootCauseAnalyses')[id] = rca;
+  return ok({ id, status: 'PENDING' }, 202);
+}
+
+function renderRca(call: Call, rca: Row): Row {
+  return {
+    id: rca.id,
+    checkType: rca.groupKind === 'errorGroups' ? 'API' : 'PLAYWRIGHT',
+    provider: 'emulator-ai',
+    model: 'emulator-analyst-1',
+    durationMs: call.emu.rcaDurationMs,
+    status: 'COMPLETED',
+    checkId: rca.checkId,
+    errorGroupId: rca.groupKind === 'errorGroups' ? rca.groupId : null,
+    analysis: completedAnalysis(rca),
+    created_at: new Date(rca.startedAt as number).toISOString(),
+  };
+}
+
+/** Error groups list their completed analyses. */
+function renderGroup(call: Call, group: Row): Row {
+  const done = Object.values(table(call, 'rootCauseAnalyses')).filter(
+    (r) => r.groupId === group.id && isDone(call, r),
+  );
+  const embedded = done.map((r) => {
+    const full = renderRca(call, r);
+    return {
+      id: full.id,
+      created_at: full.created_at,
+      analysis: full.analysis,
+      provider: full.provider,
+      model: full.model,
+      durationMs: full.durationMs,
+      userContext: r.userContext,
+    };
+  });
+  return {
+    ...group,
+    rootCauseAnalyses: [...((group.rootCauseAnalyses as Row[] | undefined) ?? []), ...embedded],
+  };
+}
+
+export const errorGroupHandlers = {
+  'errorGroups.list': (call: Call): Answer =>
+    pageAnswer(
+      Object.values(table(call, 'errorGroups')).map((g) => renderGroup(call, g)),
+      call.query,
+    ),
+  'errorGroups.get': (call: Call): Answer =>
+    ok(renderGroup(call, mustGet(table(call, 'errorGroups'), call.params.id, 'Error group'))),
+  'testSessionErrorGroups.get': (call: Call): Answer =>
+    ok(
+      renderGroup(
+        call,
+        mustGet(table(call, 'testSessionErrorGroups'), call.params.id, 'Test session error group'),
+      ),
+    ),
+  'rootCauseAnalyses.generateForErrorGroup': (call: Call): Answer =>
+    generate(call, 'errorGroups', call.params.errorGroupId),
+  'rootCauseAnalyses.generateForTestSessionErrorGroup': (call: Call): Answer =>
+    generate(call, 'testSessionErrorGroups', call.params.testSessionErrorGroupId),
+  'rootCauseAnalyses.get': (call: Call): Answer => {
+    const rca = mustGet(table(call, 'rootCauseAnalyses'), call.params.id, 'Root cause analysis');
+    if (!isDone(call, rca)) return ok({ id: rca.id, status: 'PENDING' }, 202);
+    return ok(renderRca(call, rca));
+  },
+};

@@ -1,0 +1,110 @@
+import {
+  type Answer,
+  applyPartial,
+  asSet,
+  type Call,
+  mustGet,
+  noContent,
+  ok,
+  pageAnswer,
+  table,
+  withDefaults,
+} from '../context.js';
+import { badRequest } from '../problem.js';
+import { nextId, type Row } from '../store.js';
+
+const ARRAYS = ['tags', 'silenceAlertsTags'];
+const VISIBILITY = {
+  enabled: false,
+  affectAllServices: false,
+  suppressAutoIncidents: false,
+  notifyOnStart: false,
+  notifyOnEnd: false,
+  autoStart: true,
+  autoEnd: true,
+  showAffectedServices: true,
+  severity: null,
+  reminderMinutesBefore: [],
+  statusPageIds: [],
+  serviceIds: [],
+};
+
+function normalise(body: Row): Row {
+  const out: Row = { ...body };
+  for (const key of ARRAYS) if (Array.isArray(out[key])) out[key] = asSet(out[key]);
+  const vis = out.statusPageVisibility as Row | undefined;
+  if (vis !== undefined) {
+    out.statusPageVisibility = {
+      ...vis,
+      ...(vis.statusPageIds === undefined ? {} : { statusPageIds: asSet(vis.statusPageIds) }),
+      ...(vis.serviceIds === undefined ? {} : { serviceIds: asSet(vis.serviceIds) }),
+    };
+  }
+  return out;
+}
+
+type DateFilter = string | { gt?: string; gte?: string; lt?: string; lte?: string };
+function matches(value: string, filter: DateFilter | undefined): boolean {
+  if (filter === undefined) return true;
+  const v = Date.parse(value);
+  if (typeof filter === 'string') return v === Date.parse(filter);
+  return (
+    (filter.gt === undefined || v > Date.parse(filter.gt)) &&
+    (filter.gte === undefined || v >= Date.parse(filter.gte)) &&
+    (filter.lt === undefined || v < Date.parse(filter.lt)) &&
+    (filter.lte === undefined || v <= Date.parse(filter.lte))
+  );
+}
+
+export const maintenanceWindowHandlers = {
+  'maintenanceWindows.list': (call: Call): Answer => {
+    const rows = Object.values(table(call, 'maintenanceWindows')).filter(
+      (w) =>
+        matches(w.startsAt as string, call.query.startsAt) && matches(w.endsAt as string, call.query.endsAt),
+    );
+    return pageAnswer(rows, call.query);
+  },
+
+  'maintenanceWindows.create': (call: Call): Answer => {
+    const id = nextId(call.account, 'maintenanceWindow');
+    const body = normalise(call.body);
+    const row: Row = {
+      id,
+      tags: [],
+      silenceAlertsTags: [],
+      pauseAllChecks: false,
+      silenceAllAlerts: false,
+      repeatInterval: null,
+      repeatEndsAt: null,
+      description: null,
+      timezone: null,
+      ...body,
+      statusPageVisibility: withDefaults(VISIBILITY, body.statusPageVisibility as Row | undefined),
+      created_at: call.emu.clock.today(),
+      updated_at: null,
+    };
+    table(call, 'maintenanceWindows')[String(id)] = row;
+    return ok(row, 201);
+  },
+
+  'maintenanceWindows.get': (call: Call): Answer =>
+    ok(mustGet(table(call, 'maintenanceWindows'), call.params.id, 'Maintenance window')),
+
+  'maintenanceWindows.update': (call: Call): Answer => {
+    const row = mustGet(table(call, 'maintenanceWindows'), call.params.id, 'Maintenance window');
+    const merged = { ...row, ...call.body };
+    if (Date.parse(merged.endsAt as string) <= Date.parse(merged.startsAt as string)) {
+      throw badRequest('"endsAt" must be after startsAt', 'payload', ['endsAt']);
+    }
+    applyPartial(row, normalise(call.body), ARRAYS);
+    row.updated_at = call.emu.clock.today();
+    return ok(row);
+  },
+
+  'maintenanceWindows.delete': (call: Call): Answer => {
+    const rows = table(call, 'maintenanceWindows');
+    mustGet(rows, call.params.id, 'Maintenance window');
+    delete rows[String(call.params.id)];
+    return noContent();
+  },
+};

@@ -1,0 +1,98 @@
+import { z } from 'zod';
+import type { AgentHealth } from './agent-health.js';
+import type { FaultConfig } from './faults.js';
+import { applyFixture, type Fixture, fixtureSchema } from './fixture.js';
+import { HttpProblem } from './problem.js';
+import type { AccountConfig, App } from './server.js';
+import { parseOr400 } from './validation.js';
+
+/** The prefix of the emulator's own routes; not part of the service API. */
+export const INTROSPECTION_PREFIX = '/_emulator';
+
+const clockBody = z.union([
+  z.strictObject({ advanceMs: z.number().min(0) }),
+  z.strictObject({ set: z.iso.datetime({ offset: true }) }),
+]);
+const dropRule = z.strictObject({
+  method: z.string().min(1),
+  path: z.string().optional(),
+  nth: z.number().int().min(1).optional(),
+  every: z.number().int().min(1).optional(),
+});
+export const faultConfigSchema = z.strictObject({
+  seed: z.number().int().optional(),
+  latencyMs: z.union([z.number().min(0), z.tuple([z.number().min(0), z.number().min(0)])]).optional(),
+  serverErrorRate: z.number().min(0).max(1).optional(),
+  serverErrorStatus: z.number().int().min(500).max(599).optional(),
+  rateLimitRate: z.number().min(0).max(1).optional(),
+  resetRate: z.number().min(0).max(1).optional(),
+  dropAfterProcessing: z.array(dropRule).optional(),
+});
+const outcomesBody = z.strictObject({
+  accountId: z.string().optional(),
+  outcomes: z.record(z.string(), z.enum(['PASSED', 'FAILED', 'DEGRADED'])),
+});
+const seedBody = z.strictObject({ accountId: z.string().optional(), fixture: fixtureSchema });
+
+/** Routes for tests: the request log, clock control, faults, outcomes, seeding, reset. */
+export function registerIntrospection(
+  app: App,
+  accounts: AccountConfig[],
+  agent: AgentHealth | undefined,
+): void {
+  const { fastify, state } = app;
+  const p = INTROSPECTION_PREFIX;
+  const accountOf = (id: string | undefined) => {
+    const account = id === undefined ? accounts[0] : accounts.find((a) => a.id === id);
+    if (account === undefined) throw new HttpProblem(404, `Account ${id} not found`);
+    return account.id;
+  };
+
+  fastify.get(`${p}/requests`, async () => ({ requests: app.requests }));
+  fastify.delete(`${p}/requests`, async (_req, reply) => {
+    app.requests.length = 0;
+    return reply.code(204).send();
+  });
+  fastify.post(`${p}/reset`, async (_req, reply) => {
+    app.reset();
+    return reply.code(204).send();
+  });
+  fastify.get(`${p}/clock`, async () => ({ now: state.clock.nowIso(), epochMs: state.clock.now() }));
+  fastify.post(`${p}/clock`, async (req) => {
+    const body = parseOr400(clockBody, req.body, 'payload');
+    if ('advanceMs' in body) state.clock.advance(body.advanceMs);
+    else state.clock.set(Date.parse(body.set));
+    return { now: state.clock.nowIso(), epochMs: state.clock.now() };
+  });
+  fastify.get(`${p}/faults`, async () => app.faults.config);
+  fastify.put(`${p}/faults`, async (req) => {
+    const config = parseOr400(faultConfigSchema, req.body, 'payload') as FaultConfig;
+    app.faults.configure(config);
+    return app.faults.config;
+  });
+  fastify.delete(`${p}/faults`, async (_req, reply) => {
+    app.faults.configure({});
+    return reply.code(204).send();
+  });
+  fastify.put(`${p}/outcomes`, async (req) => {
+    const body = parseOr400(outcomesBody, req.body, 'payload');
+    const account = state.store.account(accountOf(body.accountId));
+    Object.assign(account.outcomes, body.outcomes);
+    state.store.save();
+    return { outcomes: account.outcomes };
+  });
+  fastify.post(`${p}/seed`, async (req, reply) => {
+    const body = parseOr400(seedBody, req.body, 'payload');
+    const id = accountOf(body.accountId);
+    applyFixture(state.store.account(id), id, body.fixture as Fixture, state.clock);
+    state.store.save();
+    return reply.code(204).send();
+  });
+  fastify.get(`${p}/accounts`, async () => ({ accounts }));
+  fastify.post(`${p}/agent`, async (req) => {
+    const body = parseOr400(z.strictObject({ ready: z.boolean() }), req.body, 'payload');
+    if (agent === undefined) throw new HttpProblem(404, 'the agent health server is not running');
+    agent.ready = body.ready;
+    return { ready: agent.ready };
+  });
+}

@@ -1,0 +1,330 @@
+import { type Endpoint, privateLocationMetricsQuerySchema, serviceEndpoints } from '@monitor/api';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { z } from 'zod';
+import { EmulatorClock } from './clock.js';
+import type { Answer, Call, EmulatorState } from './context.js';
+import { type FaultConfig, Faults } from './faults.js';
+import { applyFixture, type Fixture } from './fixture.js';
+import { handlers } from './handlers/index.js';
+import { openApiDocument, swaggerDocument } from './openapi.js';
+import { errorBody, HttpProblem } from './problem.js';
+import { parseQueryString } from './query-string.js';
+import { type RateLimitConfig, ServerRateLimiter } from './rate-limit.js';
+import { emptyAccount, Store } from './store.js';
+import { parseOr400 } from './validation.js';
+
+export interface AccountConfig {
+  /** The account id (a UUID), sent as `x-monitor-account`. */
+  id: string;
+  name?: string;
+  /** API keys with full access to this account. */
+  keys: string[];
+  /** API keys that may only read (GET). */
+  readOnlyKeys?: string[];
+  /** Operations (e.g. `alertChannels.create`) the account's plan lacks: answered 402. */
+  paymentRequired?: string[];
+}
+
+export interface RequestLogEntry {
+  method: string;
+  path: string;
+  /** Path template of the route, when it is a service route. */
+  route?: string;
+  operation?: string;
+  /** 0 when the connection was dropped without an answer. */
+  status: number;
+  accountId?: string;
+  fault?: string;
+  durationMs: number;
+}
+
+export interface AppOptions {
+  accounts: AccountConfig[];
+  fixture: Fixture;
+  dataFile?: string;
+  rateLimits: RateLimitConfig | false;
+  faults?: FaultConfig;
+  rcaDurationMs: number;
+  log?: (line: string) => void;
+}
+
+export interface App {
+  fastify: FastifyInstance;
+  state: EmulatorState;
+  faults: Faults;
+  requests: RequestLogEntry[];
+  reset(): void;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    endpoint?: Endpoint;
+  }
+  interface FastifyRequest {
+    accountId?: string;
+    faultNote?: string;
+  }
+}
+
+const WRITE_METHODS = new Set(['POST', 'PUT', 'DELETE']);
+
+function bearer(header: string | undefined): string | undefined {
+  if (header === undefined) return undefined;
+  const m = /^Bearer\s+(\S+)$/i.exec(header);
+  return m?.[1];
+}
+
+export function buildApp(options: AppOptions): App {
+  const clock = new EmulatorClock();
+  const store = new Store(options.dataFile);
+  const state: EmulatorState = { store, clock, rcaDurationMs: options.rcaDurationMs, url: '' };
+  const faults = new Faults();
+  if (options.faults !== undefined) faults.configure(options.faults);
+  const limiter = options.rateLimits === false ? undefined : new ServerRateLimiter(options.rateLimits);
+  const requests: RequestLogEntry[] = [];
+  const accountsById = new Map(options.accounts.map((a) => [a.id, a]));
+
+  const seed = (force: boolean) => {
+    for (const account of options.accounts) {
+      if (!force && store.data.accounts[account.id] !== undefined) continue;
+      store.data.accounts[account.id] = emptyAccount();
+      applyFixture(store.account(account.id), account.id, options.fixture, clock);
+    }
+    store.save();
+  };
+  seed(false);
+
+  const fastify = Fastify({
+    logger: false,
+    routerOptions: { querystringParser: parseQueryString },
+    bodyLimit: 5 * 1024 * 1024,
+  });
+
+  fastify.removeAllContentTypeParsers();
+  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (_req, body, done) => {
+    const text = String(body);
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text));
+    } catch {
+      done(new HttpProblem(400, 'Invalid request payload JSON format'), undefined);
+    }
+  });
+  fastify.addContentTypeParser('*', (_req, _payload, done) => {
+    done(
+      new HttpProblem(415, 'Unsupported Media Type: send JSON with Content-Type: application/json'),
+      undefined,
+    );
+  });
+
+  const send = (reply: FastifyReply, problem: HttpProblem) => {
+    reply
+      .code(problem.status)
+      .headers(problem.headers)
+      .send(errorBody(problem.status, problem.message, problem.extra));
+  };
+
+  fastify.setErrorHandler((raw, request, reply) => {
+    if (raw instanceof HttpProblem) return send(reply, raw);
+    const error = raw instanceof Error ? raw : new Error(String(raw));
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status === 415) return send(reply, new HttpProblem(415, 'Unsupported Media Type'));
+    if (status !== undefined && status >= 400 && status < 500)
+      return send(reply, new HttpProblem(status, error.message));
+    options.log?.(`error in ${request.method} ${request.url}: ${error.stack ?? error.message}`);
+    return send(reply, new HttpProblem(500, 'An internal server error occurred'));
+  });
+
+  fastify.setNotFoundHandler((request, reply) => {
+    send(reply, new HttpProblem(404, `Route ${request.method} ${request.url.split('?')[0]} not found`));
+  });
+
+  fastify.addHook('onResponse', async (request, reply) => {
+    const endpoint = request.routeOptions.config.endpoint;
+    const entry: RequestLogEntry = {
+      method: request.method,
+      path: request.url.split('?')[0] ?? request.url,
+      status: reply.raw.headersSent ? reply.statusCode : 0,
+      durationMs: Math.round(reply.elapsedTime * 10) / 10,
+    };
+    if (endpoint !== undefined) {
+      entry.route = endpoint.path;
+      entry.operation = endpoint.operation;
+    }
+    if (request.accountId !== undefined) entry.accountId = request.accountId;
+    if (request.faultNote !== undefined) entry.fault = request.faultNote;
+    requests.push(entry);
+    options.log?.(
+      `${entry.method} ${request.url} ${entry.status === 0 ? 'dropped' : entry.status} ${entry.durationMs}ms${entry.fault ? ` (${entry.fault})` : ''}`,
+    );
+  });
+
+  // Auth, rate limits and faults come before the body is parsed, as at the real edge.
+  fastify.addHook('onRequest', async (request: FastifyRequest, reply: FastifyReply) => {
+    const endpoint = request.routeOptions.config.endpoint;
+    const path = request.url.split('?')[0] ?? request.url;
+    if (endpoint === undefined && !path.startsWith('/v1/') && !path.startsWith('/v2/')) return;
+
+    const key = bearer(request.headers.authorization);
+    const accountHeader = request.headers['x-monitor-account'];
+    const accountId = typeof accountHeader === 'string' && accountHeader !== '' ? accountHeader : undefined;
+    const account = accountId === undefined ? undefined : accountsById.get(accountId);
+    const knownKey =
+      key !== undefined &&
+      options.accounts.some((a) => a.keys.includes(key) || a.readOnlyKeys?.includes(key));
+    const hasAccess =
+      account !== undefined &&
+      key !== undefined &&
+      (account.keys.includes(key) || account.readOnlyKeys?.includes(key));
+
+    const bucketAccount = knownKey && hasAccess && accountId !== undefined ? accountId : 'anonymous';
+    if (limiter !== undefined) {
+      const decision = limiter.take(bucketAccount, request.method, path, clock.now());
+      reply.headers({
+        'x-ratelimit-limit': String(decision.limit),
+        'x-ratelimit-remaining': String(decision.remaining),
+        'x-ratelimit-reset': String(decision.resetSeconds),
+      });
+      if (!decision.allowed) {
+        reply.header('retry-after', String(decision.resetSeconds));
+        return send(reply, new HttpProblem(429, 'Rate limit exceeded: too many requests'));
+      }
+    }
+
+    if (key === undefined)
+      return send(
+        reply,
+        new HttpProblem(401, 'Missing or malformed Authorization header: use "Bearer <API key>"'),
+      );
+    if (!knownKey) return send(reply, new HttpProblem(401, 'Invalid API key'));
+    if (accountId === undefined) return send(reply, new HttpProblem(401, 'Missing x-monitor-account header'));
+    if (!hasAccess || account === undefined)
+      return send(reply, new HttpProblem(403, 'The API key has no access to this account'));
+    if (
+      WRITE_METHODS.has(request.method) &&
+      account.readOnlyKeys?.includes(key) &&
+      !account.keys.includes(key)
+    ) {
+      return send(reply, new HttpProblem(403, 'The API key is read-only'));
+    }
+    request.accountId = accountId;
+    if (endpoint === undefined) return;
+    if (account.paymentRequired?.includes(endpoint.operation)) {
+      return send(reply, new HttpProblem(402, "This feature is not included in the account's plan"));
+    }
+
+    const latency = faults.latency();
+    if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+    const fault = faults.before();
+    if (fault.kind === 'reset') {
+      request.faultNote = 'reset';
+      reply.hijack();
+      request.raw.socket.destroy();
+      requests.push({
+        method: request.method,
+        path,
+        route: endpoint.path,
+        operation: endpoint.operation,
+        status: 0,
+        accountId,
+        fault: 'reset',
+        durationMs: 0,
+      });
+      return;
+    }
+    if (fault.kind === 'rateLimit') {
+      request.faultNote = 'injected 429';
+      reply.header('retry-after', '1');
+      return send(reply, new HttpProblem(429, 'Rate limit exceeded: too many requests'));
+    }
+    if (fault.kind === 'serverError') {
+      request.faultNote = `injected ${fault.status}`;
+      return send(
+        reply,
+        new HttpProblem(
+          fault.status,
+          fault.status === 503 ? 'Service Unavailable' : 'An internal server error occurred',
+        ),
+      );
+    }
+  });
+
+  const querySchemas = new Map<string, z.ZodType>([
+    ['privateLocations.metrics', privateLocationMetricsQuerySchema(() => clock.now())],
+  ]);
+
+  for (const endpoint of serviceEndpoints) {
+    const handler = handlers[endpoint.operation];
+    if (handler === undefined) throw new Error(`no emulator handler for ${endpoint.operation}`);
+    fastify.route({
+      method: endpoint.method,
+      url: endpoint.path.replace(/\{(\w+)\}/g, ':$1'),
+      config: { endpoint },
+      handler: async (request, reply) => {
+        const accountId = request.accountId as string;
+        const params =
+          endpoint.params === undefined ? {} : parseOr400(endpoint.params, request.params, 'params');
+        const querySchema = querySchemas.get(endpoint.operation) ?? endpoint.query;
+        const rawQuery = (request.query ?? {}) as Record<string, unknown>;
+        let query: unknown = {};
+        if (querySchema !== undefined) query = parseOr400(querySchema, rawQuery, 'query');
+        else if (Object.keys(rawQuery).length > 0) {
+          const [first] = Object.keys(rawQuery);
+          throw new HttpProblem(400, `"${first}" is not allowed`, {
+            validation: { source: 'query', keys: Object.keys(rawQuery) },
+          });
+        }
+        const body =
+          endpoint.body === undefined ? undefined : parseOr400(endpoint.body, request.body ?? {}, 'payload');
+        const call: Call = { params, query, body, accountId, account: store.account(accountId), emu: state };
+        let answer: Answer;
+        try {
+          answer = await handler(call);
+        } catch (e) {
+          if (e instanceof HttpProblem && endpoint.operation === 'statusPages.deleteSubscription') {
+            e.extra.attributes ??= {};
+          }
+          throw e;
+        }
+        if (WRITE_METHODS.has(endpoint.method) && answer.status < 400) store.save();
+        if (faults.dropAfter(endpoint.method, request.url.split('?')[0] ?? '', endpoint.path)) {
+          request.faultNote = 'dropped after processing';
+          reply.hijack();
+          request.raw.socket.destroy();
+          requests.push({
+            method: endpoint.method,
+            path: request.url.split('?')[0] ?? '',
+            route: endpoint.path,
+            operation: endpoint.operation,
+            status: 0,
+            accountId,
+            fault: 'dropped after processing',
+            durationMs: 0,
+          });
+          return reply;
+        }
+        reply.code(answer.status);
+        if (answer.headers !== undefined) reply.headers(answer.headers);
+        if (answer.status === 204 || answer.body === undefined) return reply.send();
+        return reply.send(answer.body);
+      },
+    });
+  }
+
+  // Contract documents: no auth, not rate limited.
+  const openapi = openApiDocument();
+  fastify.get('/openapi.json', async () => openapi);
+  const swagger = swaggerDocument();
+  fastify.get('/swagger.json', async (_request, reply) => {
+    reply.headers({ deprecation: 'true', link: '</openapi.json>; rel="successor-version"' });
+    return swagger;
+  });
+
+  const reset = () => {
+    seed(true);
+    limiter?.reset();
+    requests.length = 0;
+  };
+
+  return { fastify, state, faults, requests, reset };
+}
