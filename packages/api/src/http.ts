@@ -248,7 +248,7 @@ export class Transport {
       }
       this.#onResponse?.({ ...event, status, durationMs: this.#clock.now() - started });
 
-      if (endpoint.success.includes(status) || accept.includes(status)) {
+      if (endpoint.success.includes(status)) {
         return {
           status,
           headers: responseHeaders,
@@ -256,6 +256,8 @@ export class Transport {
         };
       }
       const errorBody = decodeErrorBody(text);
+      // A status the caller expects (a 408 of the completion long poll, a 503 of readiness) is an answer, not an error.
+      if (accept.includes(status)) return { status, headers: responseHeaders, data: errorBody };
       const serverMessage = errorBody.message === undefined ? undefined : this.redact(errorBody.message);
       if (status === 429) {
         const retryAfterMs = parseRetryAfter(responseHeaders['retry-after'], this.#clock.now());

@@ -187,6 +187,7 @@ export {
   METRIC_NAMES,
   type MetricName,
   metricNameSchema,
+  nullableArrays,
   optionalAll,
   PAGINATION_RATES,
   pageQuerySchema,

@@ -1,9 +1,21 @@
-/** The emulator's clock: real time plus an offset that tests move forward or set. */
+/**
+ * The emulator's clock. Running (default): real time plus an offset that tests move forward or
+ * set. Manual: time stands still except when moved, so lifecycles are exact in tests.
+ */
 export class EmulatorClock {
   #offsetMs = 0;
+  #frozenAt: number | undefined;
+
+  constructor(mode: 'running' | 'manual' = 'running') {
+    if (mode === 'manual') this.#frozenAt = Date.now();
+  }
+
+  get mode(): 'running' | 'manual' {
+    return this.#frozenAt === undefined ? 'running' : 'manual';
+  }
 
   now(): number {
-    return Date.now() + this.#offsetMs;
+    return this.#frozenAt ?? Date.now() + this.#offsetMs;
   }
 
   nowIso(): string {
@@ -17,10 +29,12 @@ export class EmulatorClock {
 
   advance(ms: number): void {
     if (!Number.isFinite(ms) || ms < 0) throw new RangeError('the clock only moves forward');
-    this.#offsetMs += ms;
+    if (this.#frozenAt === undefined) this.#offsetMs += ms;
+    else this.#frozenAt += ms;
   }
 
   set(epochMs: number): void {
-    this.#offsetMs = epochMs - Date.now();
+    if (this.#frozenAt === undefined) this.#offsetMs = epochMs - Date.now();
+    else this.#frozenAt = epochMs;
   }
 }

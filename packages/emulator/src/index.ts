@@ -26,6 +26,8 @@ export interface EmulatorOptions {
   faults?: FaultConfig;
   /** Port of the agent health endpoints; `false` to not start them. @default 0 */
   agentHealthPort?: number | false;
+  /** `manual`: emulator time moves only through `/_emulator/clock`, for exact lifecycle tests. @default 'running' */
+  clock?: 'running' | 'manual';
   /** How long a root cause analysis stays PENDING. @default 3000 */
   rcaDurationMs?: number;
   /** One line per request; off when absent. */
@@ -61,6 +63,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     rateLimits: options.rateLimits === undefined ? DEFAULT_RATE_LIMITS : options.rateLimits,
     ...(options.faults === undefined ? {} : { faults: options.faults }),
     rcaDurationMs: options.rcaDurationMs ?? 3000,
+    clock: options.clock ?? 'running',
     ...(options.log === undefined ? {} : { log: options.log }),
   });
   let agent: AgentHealth | undefined;

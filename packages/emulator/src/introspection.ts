@@ -57,7 +57,11 @@ export function registerIntrospection(
     app.reset();
     return reply.code(204).send();
   });
-  fastify.get(`${p}/clock`, async () => ({ now: state.clock.nowIso(), epochMs: state.clock.now() }));
+  fastify.get(`${p}/clock`, async () => ({
+    now: state.clock.nowIso(),
+    epochMs: state.clock.now(),
+    mode: state.clock.mode,
+  }));
   fastify.post(`${p}/clock`, async (req) => {
     const body = parseOr400(clockBody, req.body, 'payload');
     if ('advanceMs' in body) state.clock.advance(body.advanceMs);

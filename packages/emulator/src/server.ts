@@ -45,6 +45,7 @@ export interface AppOptions {
   rateLimits: RateLimitConfig | false;
   faults?: FaultConfig;
   rcaDurationMs: number;
+  clock: 'running' | 'manual';
   log?: (line: string) => void;
 }
 
@@ -75,7 +76,7 @@ function bearer(header: string | undefined): string | undefined {
 }
 
 export function buildApp(options: AppOptions): App {
-  const clock = new EmulatorClock();
+  const clock = new EmulatorClock(options.clock);
   const store = new Store(options.dataFile);
   const state: EmulatorState = { store, clock, rcaDurationMs: options.rcaDurationMs, url: '' };
   const faults = new Faults();

@@ -5,6 +5,7 @@ import {
   isoDateTimeSchema,
   keyValueSchema,
   locationSchema,
+  nullableArrays,
   optionalAll,
   runtimeIdSchema,
 } from './common.js';
@@ -137,9 +138,18 @@ export const checkGroupCreateSchema = z.strictObject({
   ...optionalAll(checkGroupFields, ['name']),
 });
 export type CheckGroupCreate = z.input<typeof checkGroupCreateSchema>;
-/** Request body of `PUT /v2/check-groups/{id}`: a partial update, `name` still required. */
-export const checkGroupUpdateSchema = checkGroupCreateSchema;
-export type CheckGroupUpdate = CheckGroupCreate;
+/** Request body of `PUT /v2/check-groups/{id}`: a partial update, `name` still required; null arrays are ignored. */
+export const checkGroupUpdateSchema = z.strictObject({
+  ...checkGroupFields,
+  ...optionalAll(
+    {
+      ...checkGroupFields,
+      ...nullableArrays(checkGroupFields, ['tags', 'locations', 'alertChannelSubscriptions']),
+    },
+    ['name'],
+  ),
+});
+export type CheckGroupUpdate = z.input<typeof checkGroupUpdateSchema>;
 
 export const checkGroupSchema = z.looseObject({
   id: intIdSchema,

@@ -236,6 +236,19 @@ export const queryBooleanSchema = z.union([
   z.enum(['true', 'false']).transform((v) => v === 'true'),
 ]);
 
+/**
+ * PUT bodies: `null` for an array field is accepted and ignored by the service (addendum §3),
+ * so those fields also take null.
+ */
+export function nullableArrays<S extends Record<string, z.ZodType>, const K extends keyof S>(
+  shape: S,
+  keys: readonly K[],
+): { [P in K]: z.ZodNullable<S[P]> } {
+  const out: Record<string, z.ZodType> = {};
+  for (const key of keys) out[key as string] = (shape[key] as z.ZodType).nullable();
+  return out as { [P in K]: z.ZodNullable<S[P]> };
+}
+
 /** Make every field optional except the named ones. */
 export function optionalAll<S extends Record<string, z.ZodType>, K extends keyof S>(
   shape: S,

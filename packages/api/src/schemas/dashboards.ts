@@ -4,6 +4,7 @@ import {
   intIdSchema,
   isoDateSchema,
   isoDateTimeSchema,
+  nullableArrays,
   optionalAll,
   paginationRateSchema,
   refreshRateSchema,
@@ -59,7 +60,9 @@ export const dashboardCreateSchema = z.strictObject({
 });
 export type DashboardCreate = z.input<typeof dashboardCreateSchema>;
 /** Request body of `PUT /v1/dashboards/{dashboardId}`: every field optional. */
-export const dashboardUpdateSchema = z.strictObject(optionalAll(dashboardFields, []));
+export const dashboardUpdateSchema = z.strictObject(
+  optionalAll({ ...dashboardFields, ...nullableArrays(dashboardFields, ['tags', 'keys']) }, []),
+);
 export type DashboardUpdate = z.input<typeof dashboardUpdateSchema>;
 
 export const dashboardSchema = z.looseObject({

@@ -3,6 +3,7 @@ import {
   incidentSeveritySchema,
   intIdSchema,
   isoDateSchema,
+  nullableArrays,
   optionalAll,
   repeatUnitSchema,
 } from './common.js';
@@ -59,7 +60,15 @@ export const maintenanceWindowCreateSchema = z
 export type MaintenanceWindowCreate = z.input<typeof maintenanceWindowCreateSchema>;
 /** Request body of `PUT /v1/maintenance-windows/{id}`: a partial update. */
 export const maintenanceWindowUpdateSchema = z
-  .strictObject(optionalAll(maintenanceWindowFields, []))
+  .strictObject(
+    optionalAll(
+      {
+        ...maintenanceWindowFields,
+        ...nullableArrays(maintenanceWindowFields, ['tags', 'silenceAlertsTags']),
+      },
+      [],
+    ),
+  )
   .refine(endsAfterStart, endsAfterStartIssue);
 export type MaintenanceWindowUpdate = z.input<typeof maintenanceWindowUpdateSchema>;
 

@@ -138,7 +138,7 @@ function eligibleChecks(call: Call): Row[] {
 export const checkSessionHandlers = {
   'checkSessions.trigger': (call: Call): Answer => {
     const checks = eligibleChecks(call);
-    if (checks.length === 0) throw notFound('No matching checks were found.');
+    if (checks.length === 0) throw new HttpProblem(404, 'No matching checks were found.');
     const now = call.emu.clock.now();
     const testSessionId = uuid();
     const sessions = checks.map((check) => {

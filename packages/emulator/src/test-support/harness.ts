@@ -33,7 +33,7 @@ export async function harness(
   options: EmulatorOptions = {},
   clientOptions: ClientOptions = {},
 ): Promise<Harness> {
-  const emulator = await startEmulator({ rcaDurationMs: 3000, ...options });
+  const emulator = await startEmulator({ rcaDurationMs: 3000, clock: 'manual', ...options });
   running.push(emulator);
   const clientFor = (o: ClientOptions) => {
     const c = createClient({
