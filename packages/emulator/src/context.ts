@@ -69,12 +69,16 @@ export function applyPartial(row: Row, body: Row, arrayFields: readonly string[]
   }
 }
 
-/** Page-based list answer: bare array plus `Content-Range`. */
-export function pageAnswer(rows: unknown[], query: { limit?: number; page?: number }): Answer {
+/** Page-based list answer: bare array plus `Content-Range`; only the page's rows are rendered. */
+export function pageAnswer(
+  rows: Row[],
+  query: { limit?: number; page?: number },
+  render: (row: Row) => unknown = (row) => row,
+): Answer {
   const limit = query.limit ?? 10;
   const page = Math.max(1, query.page ?? 1);
   const start = (page - 1) * limit;
-  const slice = rows.slice(start, start + limit);
+  const slice = rows.slice(start, start + limit).map(render);
   const range =
     slice.length === 0 ? `*/${rows.length}` : `${start}-${start + slice.length - 1}/${rows.length}`;
   return ok(slice, 200, { 'content-range': range });

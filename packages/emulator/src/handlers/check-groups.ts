@@ -81,7 +81,7 @@ export const checkGroupHandlers = {
         (tags.length === 0 || tags.some((t) => (g.tags as string[]).includes(t))) &&
         (names.length === 0 || names.includes(g.name as string)),
     );
-    return pageAnswer(rows.map(renderCheckGroup), call.query);
+    return pageAnswer(rows, call.query, renderCheckGroup);
   },
 
   'checkGroups.create': (call: Call): Answer => {

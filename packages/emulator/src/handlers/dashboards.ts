@@ -51,10 +51,7 @@ function findDashboard(call: Call): Row {
 
 export const dashboardHandlers = {
   'dashboards.list': (call: Call): Answer =>
-    pageAnswer(
-      Object.values(table(call, 'dashboards')).map((d) => render(d)),
-      call.query,
-    ),
+    pageAnswer(Object.values(table(call, 'dashboards')), call.query, (d) => render(d)),
 
   'dashboards.create': (call: Call): Answer => {
     const { keys: _ignored, ...body } = call.body as Row;

@@ -88,10 +88,7 @@ function renderGroup(call: Call, group: Row): Row {
 
 export const errorGroupHandlers = {
   'errorGroups.list': (call: Call): Answer =>
-    pageAnswer(
-      Object.values(table(call, 'errorGroups')).map((g) => renderGroup(call, g)),
-      call.query,
-    ),
+    pageAnswer(Object.values(table(call, 'errorGroups')), call.query, (g) => renderGroup(call, g)),
   'errorGroups.get': (call: Call): Answer =>
     ok(renderGroup(call, mustGet(table(call, 'errorGroups'), call.params.id, 'Error group'))),
   'testSessionErrorGroups.get': (call: Call): Answer =>
