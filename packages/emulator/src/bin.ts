@@ -40,6 +40,11 @@ function port(value: string | undefined, name: string, fallback: number): number
   return n;
 }
 
+// A reader that goes away (\`| head\`) is not an error of the emulator.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error;
+});
+
 async function main(): Promise<void> {
   const { values } = parseArgs({
     options: {
