@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { ALERT_CHANNEL_DEFAULTS } from '@monitor/api';
 import { z } from 'zod';
 import type { EmulatorClock } from './clock.js';
 import type { AccountData, Row } from './store.js';
@@ -76,12 +77,7 @@ export function applyFixture(
   }
   for (const a of f.alertChannels) {
     t.alertChannels[String(a.id)] = {
-      sendRecovery: true,
-      sendFailure: true,
-      sendDegraded: false,
-      sslExpiry: false,
-      sslExpiryThreshold: 30,
-      autoSubscribe: false,
+      ...ALERT_CHANNEL_DEFAULTS,
       subscriptions: [],
       created_at: now,
       updated_at: null,

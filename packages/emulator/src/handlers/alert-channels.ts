@@ -1,3 +1,4 @@
+import { ALERT_CHANNEL_DEFAULTS } from '@monitor/api';
 import { type Answer, type Call, mustGet, noContent, ok, pageAnswer, table } from '../context.js';
 import { notFound } from '../problem.js';
 import { nextId, type Row } from '../store.js';
@@ -10,12 +11,7 @@ export const alertChannelHandlers = {
     const id = nextId(call.account, 'alertChannel');
     const row: Row = {
       id,
-      sendRecovery: true,
-      sendFailure: true,
-      sendDegraded: false,
-      sslExpiry: false,
-      sslExpiryThreshold: 30,
-      autoSubscribe: false,
+      ...ALERT_CHANNEL_DEFAULTS,
       ...call.body,
       subscriptions: [],
       created_at: call.emu.clock.nowIso(),

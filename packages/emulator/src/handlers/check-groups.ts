@@ -1,4 +1,12 @@
 import {
+  ALERT_SETTINGS_DEFAULT,
+  API_CHECK_DEFAULTS_DEFAULT,
+  CHECK_GROUP_DEFAULTS,
+  ENVIRONMENT_VARIABLE_DEFAULTS,
+  RETRY_STRATEGY_OBJECT_DEFAULTS,
+  SUBSCRIPTION_DEFAULTS,
+} from '@monitor/api';
+import {
   type Answer,
   applyPartial,
   asSet,
@@ -16,39 +24,23 @@ import { nextId, type Row } from '../store.js';
 const SETS = ['tags', 'locations', 'privateLocations'];
 const ARRAYS = ['tags', 'locations', 'privateLocations', 'environmentVariables', 'alertChannelSubscriptions'];
 
-const API_CHECK_DEFAULTS = {
-  url: '',
-  headers: [],
-  queryParameters: [],
-  assertions: [],
-  basicAuth: { username: '', password: '' },
-};
-const ALERT_SETTINGS = {
-  escalationType: 'RUN_BASED',
-  runBasedEscalation: { failedRunThreshold: 1 },
-  timeBasedEscalation: { minutesFailingThreshold: 5 },
-  reminders: { amount: 0, interval: 5 },
-  parallelRunFailureThreshold: { enabled: false, percentage: 10 },
-};
-
 function normalise(body: Row): Row {
   const out: Row = { ...body };
   for (const key of SETS) if (Array.isArray(out[key])) out[key] = asSet(out[key]);
   if (Array.isArray(out.environmentVariables)) {
     out.environmentVariables = (out.environmentVariables as Row[]).map((v) => ({
-      locked: false,
-      secret: false,
+      ...ENVIRONMENT_VARIABLE_DEFAULTS,
       ...v,
     }));
   }
   if (Array.isArray(out.alertChannelSubscriptions)) {
     out.alertChannelSubscriptions = (out.alertChannelSubscriptions as Row[]).map((s) => ({
-      activated: true,
+      ...SUBSCRIPTION_DEFAULTS,
       ...s,
     }));
   }
   if (out.retryStrategy !== null && typeof out.retryStrategy === 'object') {
-    out.retryStrategy = { baseBackoffSeconds: 60, sameRegion: true, ...(out.retryStrategy as Row) };
+    out.retryStrategy = { ...RETRY_STRATEGY_OBJECT_DEFAULTS, ...(out.retryStrategy as Row) };
   }
   return out;
 }
@@ -90,29 +82,13 @@ export const checkGroupHandlers = {
     const body = normalise(call.body);
     const row: Row = {
       id,
-      activated: true,
-      muted: false,
-      doubleCheck: false,
-      runParallel: false,
-      concurrency: 3,
-      tags: [],
-      locations: [],
-      privateLocations: [],
-      environmentVariables: [],
-      alertChannelSubscriptions: [],
-      runtimeId: null,
-      setupSnippetId: null,
-      tearDownSnippetId: null,
-      localSetupScript: null,
-      localTearDownScript: null,
-      useGlobalAlertSettings: null,
-      retryStrategy: 'FALLBACK',
+      ...CHECK_GROUP_DEFAULTS,
       ...body,
-      apiCheckDefaults: withDefaults(API_CHECK_DEFAULTS, body.apiCheckDefaults as Row | undefined),
+      apiCheckDefaults: withDefaults(API_CHECK_DEFAULTS_DEFAULT, body.apiCheckDefaults as Row | undefined),
       alertSettings:
         body.alertSettings === null
           ? null
-          : withDefaults(ALERT_SETTINGS, body.alertSettings as Row | undefined),
+          : withDefaults(ALERT_SETTINGS_DEFAULT, body.alertSettings as Row | undefined),
       created_at: call.emu.clock.today(),
       updated_at: null,
     };

@@ -1,3 +1,4 @@
+import { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from '@monitor/api';
 import {
   type Answer,
   applyPartial,
@@ -14,20 +15,6 @@ import { badRequest } from '../problem.js';
 import { nextId, type Row } from '../store.js';
 
 const ARRAYS = ['tags', 'silenceAlertsTags'];
-const VISIBILITY = {
-  enabled: false,
-  affectAllServices: false,
-  suppressAutoIncidents: false,
-  notifyOnStart: false,
-  notifyOnEnd: false,
-  autoStart: true,
-  autoEnd: true,
-  showAffectedServices: true,
-  severity: null,
-  reminderMinutesBefore: [],
-  statusPageIds: [],
-  serviceIds: [],
-};
 
 function normalise(body: Row): Row {
   const out: Row = { ...body };
@@ -70,16 +57,12 @@ export const maintenanceWindowHandlers = {
     const body = normalise(call.body);
     const row: Row = {
       id,
-      tags: [],
-      silenceAlertsTags: [],
-      pauseAllChecks: false,
-      silenceAllAlerts: false,
-      repeatInterval: null,
-      repeatEndsAt: null,
-      description: null,
-      timezone: null,
+      ...MAINTENANCE_WINDOW_DEFAULTS,
       ...body,
-      statusPageVisibility: withDefaults(VISIBILITY, body.statusPageVisibility as Row | undefined),
+      statusPageVisibility: withDefaults(
+        STATUS_PAGE_VISIBILITY_DEFAULTS,
+        body.statusPageVisibility as Row | undefined,
+      ),
       created_at: call.emu.clock.today(),
       updated_at: null,
     };

@@ -1,8 +1,7 @@
+import { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from '@monitor/api';
 import { type Answer, type Call, cursorAnswer, mustGet, noContent, ok, table, uuid } from '../context.js';
 import { conflict, HttpProblem, notFound } from '../problem.js';
 import type { Row } from '../store.js';
-
-const NULLABLE = ['description', 'customDomain', 'logo', 'logoDark', 'redirectTo', 'favicon', 'themeColors'];
 
 /** Cards as stored: service ids only; rendered with the services' current fields. */
 function storeCards(call: Call, cards: Row[], statusPageId: string, previous: Row[] = []): Row[] {
@@ -72,10 +71,8 @@ export const statusPageHandlers = {
     const now = call.emu.clock.today();
     const row: Row = {
       id,
-      ...Object.fromEntries(NULLABLE.map((k) => [k, null])),
-      defaultTheme: 'AUTO',
-      isPrivate: false,
-      whiteLabel: false,
+      ...STATUS_PAGE_DEFAULTS,
+      ...STATUS_PAGE_SERVER_DEFAULTS,
       ...body,
       cards: storeCards(call, body.cards as Row[], id),
       created_at: now,
