@@ -81,7 +81,6 @@ export const STATUS_PAGE_DEFAULTS = {
   logoDark: null,
   redirectTo: null,
   favicon: null,
-  themeColors: null,
   defaultTheme: 'AUTO' as const,
 };
 /** Response-only fields of a status page the service sets. */

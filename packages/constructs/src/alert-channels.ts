@@ -1,0 +1,182 @@
+import { ALERT_CHANNEL_DEFAULTS, type AlertChannelType } from '@monitor/api';
+import {
+  Construct,
+  type ConstructOptions,
+  type RemoteRef,
+  remoteRef,
+  type SynthContext,
+} from './construct.js';
+import { SYNTHESIZE } from './session.js';
+
+/** The switches every alert channel has. */
+export interface AlertChannelSwitches {
+  /** Send a notification when a check recovers. @default true */
+  sendRecovery?: boolean;
+  /** Send a notification when a check fails. @default true */
+  sendFailure?: boolean;
+  /** Send a notification when a check degrades. @default false */
+  sendDegraded?: boolean;
+  /** Alert on expiring SSL certificates. @default false */
+  sslExpiry?: boolean;
+  /** Days before expiry to alert, 1 to 30. @default 30 */
+  sslExpiryThreshold?: number;
+  /** Subscribe new checks to this channel automatically. @default false */
+  autoSubscribe?: boolean;
+}
+
+const SWITCHES = [
+  'sendRecovery',
+  'sendFailure',
+  'sendDegraded',
+  'sslExpiry',
+  'sslExpiryThreshold',
+  'autoSubscribe',
+] as const;
+
+/** Anything a group's `alertChannels` accepts: an alert-channel construct or `AlertChannel.fromId(id)`. */
+export type AlertChannelRef = AlertChannel<object> | RemoteRef<'AlertChannel'>;
+
+/** The base of the alert-channel constructs; `AlertChannel.fromId(123)` refers to an existing one. */
+export abstract class AlertChannel<P extends object> extends Construct<P & AlertChannelSwitches> {
+  readonly kind = 'AlertChannel' as const;
+  /** The channel type the service knows it by. */
+  abstract readonly channelType: AlertChannelType;
+
+  /** An existing alert channel, by id: referred to, never created, changed or deleted. */
+  static fromId(id: number): RemoteRef<'AlertChannel'> {
+    return remoteRef('AlertChannel', id);
+  }
+
+  [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {
+    const all = { ...ctx.defaults, ...this.props } as Record<string, unknown>;
+    const payload: Record<string, unknown> = { type: this.channelType, ...ALERT_CHANNEL_DEFAULTS };
+    const config: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(all)) {
+      if ((SWITCHES as readonly string[]).includes(key)) payload[key] = value;
+      else if (value !== undefined) config[key] = value;
+    }
+    payload.config = config;
+    return payload;
+  }
+}
+
+type Props<P> = P & AlertChannelSwitches & ConstructOptions;
+
+export interface EmailAlertChannelProps {
+  /** Email address notifications go to. */
+  address: string;
+}
+/** Notifications by email. */
+export class EmailAlertChannel extends AlertChannel<EmailAlertChannelProps> {
+  readonly channelType = 'EMAIL' as const;
+  constructor(logicalId: string, props: Props<EmailAlertChannelProps>) {
+    super(logicalId, props);
+  }
+}
+
+export interface SlackAlertChannelProps {
+  /** Incoming-webhook URL. */
+  url: string;
+  /** Channel to post in, overriding the webhook's. */
+  channel?: string;
+}
+/** Notifications to a Slack incoming webhook. */
+export class SlackAlertChannel extends AlertChannel<SlackAlertChannelProps> {
+  readonly channelType = 'SLACK' as const;
+  constructor(logicalId: string, props: Props<SlackAlertChannelProps>) {
+    super(logicalId, props);
+  }
+}
+
+export interface SlackAppAlertChannelProps {
+  /** Slack channels to post in; at least one. */
+  slackChannels: string[];
+}
+/** Notifications through the Slack app. */
+export class SlackAppAlertChannel extends AlertChannel<SlackAppAlertChannelProps> {
+  readonly channelType = 'SLACK_APP' as const;
+  constructor(logicalId: string, props: Props<SlackAppAlertChannelProps>) {
+    super(logicalId, props);
+  }
+}
+
+export interface WebhookAlertChannelProps {
+  /** Name shown for the webhook. */
+  name: string;
+  /** URL called on each notification. */
+  url: string;
+  /** HTTP method. @default 'POST' */
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD';
+  /** Body template. */
+  template?: string;
+  /** Kind of webhook, e.g. a preset integration. */
+  webhookType?: string;
+  /** Secret used to sign the payload. Never printed. */
+  webhookSecret?: string;
+  /** Headers sent with the call. @default [] */
+  headers?: { key: string; value: string }[];
+  /** Query parameters sent with the call. @default [] */
+  queryParameters?: { key: string; value: string }[];
+}
+/** Notifications to any HTTP endpoint. */
+export class WebhookAlertChannel extends AlertChannel<WebhookAlertChannelProps> {
+  readonly channelType = 'WEBHOOK' as const;
+  constructor(logicalId: string, props: Props<WebhookAlertChannelProps>) {
+    super(logicalId, props);
+  }
+}
+
+export interface PhoneAlertChannelProps {
+  /** Phone number in E.164 form, e.g. +31612345678. */
+  number: string;
+  /** Name shown for the number. */
+  name?: string;
+}
+/** Notifications by text message. */
+export class SmsAlertChannel extends AlertChannel<PhoneAlertChannelProps> {
+  readonly channelType = 'SMS' as const;
+  constructor(logicalId: string, props: Props<PhoneAlertChannelProps>) {
+    super(logicalId, props);
+  }
+}
+/** Notifications by phone call. */
+export class PhoneCallAlertChannel extends AlertChannel<PhoneAlertChannelProps> {
+  readonly channelType = 'CALL' as const;
+  constructor(logicalId: string, props: Props<PhoneAlertChannelProps>) {
+    super(logicalId, props);
+  }
+}
+
+export interface PagerdutyAlertChannelProps {
+  /** Integration key of the PagerDuty service. Never printed. */
+  serviceKey: string;
+  /** PagerDuty account name. */
+  account?: string;
+  /** PagerDuty service name. */
+  serviceName?: string;
+}
+/** Notifications as PagerDuty incidents. */
+export class PagerdutyAlertChannel extends AlertChannel<PagerdutyAlertChannelProps> {
+  readonly channelType = 'PAGERDUTY' as const;
+  constructor(logicalId: string, props: Props<PagerdutyAlertChannelProps>) {
+    super(logicalId, props);
+  }
+}
+
+export interface OpsgenieAlertChannelProps {
+  /** Name shown for the integration. */
+  name: string;
+  /** Opsgenie API key. Never printed. */
+  apiKey: string;
+  /** Opsgenie region. */
+  region: 'EU' | 'US';
+  /** Priority of the alerts, P1 (highest) to P5. */
+  priority: 'P1' | 'P2' | 'P3' | 'P4' | 'P5';
+}
+/** Notifications as Opsgenie alerts. */
+export class OpsgenieAlertChannel extends AlertChannel<OpsgenieAlertChannelProps> {
+  readonly channelType = 'OPSGENIE' as const;
+  constructor(logicalId: string, props: Props<OpsgenieAlertChannelProps>) {
+    super(logicalId, props);
+  }
+}

@@ -1,0 +1,137 @@
+import {
+  ALERT_SETTINGS_DEFAULT,
+  type AlertSettings,
+  API_CHECK_DEFAULTS_DEFAULT,
+  type ApiCheckDefaults,
+  CHECK_GROUP_DEFAULTS,
+  ENVIRONMENT_VARIABLE_DEFAULTS,
+  type Location,
+  RETRY_STRATEGY_OBJECT_DEFAULTS,
+  type RetryStrategy,
+  type RuntimeId,
+} from '@monitor/api';
+import type { AlertChannelRef } from './alert-channels.js';
+import {
+  Construct,
+  type ConstructOptions,
+  type FileRef,
+  type RemoteRef,
+  remoteRef,
+  type SynthContext,
+} from './construct.js';
+import { SYNTHESIZE } from './session.js';
+
+/** An environment variable of the group's checks. */
+export interface EnvironmentVariableProps {
+  /** Variable name. */
+  key: string;
+  /** Value. Never printed when `secret` is true. */
+  value: string;
+  /** Locked variables are hidden in the UI. @default false */
+  locked?: boolean;
+  /** Secret variables come back empty from the API and are never printed by monitor. @default false */
+  secret?: boolean;
+}
+
+/** A subscription of the group to an alert channel, with its own switch. */
+export interface AlertChannelSubscriptionProps {
+  channel: AlertChannelRef;
+  /** @default true */
+  activated?: boolean;
+}
+
+export interface CheckGroupProps {
+  /** Name of the group; also what maintenance-window tags match. Required. */
+  name: string;
+  /** Whether the group's checks run. @default true */
+  activated?: boolean;
+  /** When true no notifications are sent on failure or recovery. @default false */
+  muted?: boolean;
+  /** Tags of the group. A set: order does not matter. @default [] */
+  tags?: string[];
+  /** Data-center locations the checks run in. A set. @default [] */
+  locations?: Location[];
+  /** How many checks run at once when triggered from CI/CD or the API. Minimum 1. @default 3 */
+  concurrency?: number;
+  /** Defaults for the group's API checks; fields left out take the service's defaults. @default { url: '', headers: [], queryParameters: [], assertions: [], basicAuth: { username: '', password: '' } } */
+  apiCheckDefaults?: ApiCheckDefaults;
+  /** Defaults for the group's browser checks. */
+  browserCheckDefaults?: string;
+  /** Runtime of the checks; null uses the account's default. @default null */
+  runtimeId?: RuntimeId | null;
+  /** Environment variables of the checks, at most 100. @default [] */
+  environmentVariables?: EnvironmentVariableProps[];
+  /** Alert channels the group is subscribed to: constructs, `AlertChannel.fromId(id)`, or `{ channel, activated }`. @default [] */
+  alertChannels?: (AlertChannelRef | AlertChannelSubscriptionProps)[];
+  /** Snippet run in the setup phase of the group's API checks. @default null */
+  setupSnippetId?: number | null;
+  /** Snippet run in the teardown phase. @default null */
+  tearDownSnippetId?: number | null;
+  /** Node.js code for the setup phase, or `{ file }` relative to this source file. @default null */
+  localSetupScript?: string | FileRef | null;
+  /** Node.js code for the teardown phase, or `{ file }`. @default null */
+  localTearDownScript?: string | FileRef | null;
+  /** Private locations to run in. A set. @default [] */
+  privateLocations?: string[];
+  /** When true, checks run in parallel in all selected locations. @default false */
+  runParallel?: boolean;
+  /** Alert settings; fields left out take the service's defaults; null uses none. @default RUN_BASED, failedRunThreshold 1 */
+  alertSettings?: AlertSettings | null;
+  /** A retry strategy object or `FALLBACK`. @default 'FALLBACK' */
+  retryStrategy?: RetryStrategy | null;
+  /** When true, account-level alert settings apply instead of the group's. @default null */
+  useGlobalAlertSettings?: boolean | null;
+  /** Deprecated: superseded by `retryStrategy`. @default false */
+  doubleCheck?: boolean;
+}
+
+function fill<T extends object>(defaults: T, value: object | null | undefined): T {
+  return { ...defaults, ...(value ?? {}) } as T;
+}
+
+/** A check group: `new CheckGroup('payments-api', { name: 'Payments API', locations: ['eu-west-1'] })`. */
+export class CheckGroup extends Construct<CheckGroupProps> {
+  readonly kind = 'CheckGroup' as const;
+
+  constructor(logicalId: string, props: CheckGroupProps & ConstructOptions) {
+    super(logicalId, props);
+  }
+
+  /** An existing group, by id: referred to, never created, changed or deleted. */
+  static fromId(id: number): RemoteRef<'CheckGroup'> {
+    return remoteRef('CheckGroup', id);
+  }
+
+  /** The group's name, which is what maintenance-window tags match. */
+  get name(): string {
+    return this.props.name;
+  }
+
+  [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {
+    const { alertChannels, environmentVariables, localSetupScript, localTearDownScript, ...rest } = {
+      ...ctx.defaults,
+      ...this.props,
+    } as CheckGroupProps;
+    const payload: Record<string, unknown> = { ...CHECK_GROUP_DEFAULTS, ...rest };
+    payload.apiCheckDefaults = fill(API_CHECK_DEFAULTS_DEFAULT, rest.apiCheckDefaults);
+    if (rest.alertSettings !== null) payload.alertSettings = fill(ALERT_SETTINGS_DEFAULT, rest.alertSettings);
+    if (typeof rest.retryStrategy === 'object' && rest.retryStrategy !== null) {
+      payload.retryStrategy = { ...RETRY_STRATEGY_OBJECT_DEFAULTS, ...rest.retryStrategy };
+    }
+    payload.environmentVariables = (environmentVariables ?? []).map((v) => ({
+      ...ENVIRONMENT_VARIABLE_DEFAULTS,
+      ...v,
+    }));
+    payload.alertChannelSubscriptions = (alertChannels ?? []).map((entry, i) => {
+      const subscription =
+        typeof entry === 'object' && entry !== null && 'channel' in entry ? entry : { channel: entry };
+      return {
+        alertChannelId: ctx.ref(subscription.channel, 'AlertChannel', `alertChannels[${i}]`),
+        activated: subscription.activated ?? true,
+      };
+    });
+    payload.localSetupScript = ctx.text(localSetupScript, 'localSetupScript') ?? null;
+    payload.localTearDownScript = ctx.text(localTearDownScript, 'localTearDownScript') ?? null;
+    return payload;
+  }
+}

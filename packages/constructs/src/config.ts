@@ -1,0 +1,38 @@
+import type { AlertChannelSwitches } from './alert-channels.js';
+import type { CheckGroupProps } from './check-group.js';
+import type { DashboardProps } from './dashboard.js';
+import type { MaintenanceWindowProps } from './maintenance-window.js';
+import type { StatusPageProps } from './status-page.js';
+
+/** Props applied to every construct of a kind where the construct does not set them. */
+export interface ProjectDefaults {
+  CheckGroup?: Partial<Omit<CheckGroupProps, 'name'>>;
+  Dashboard?: Partial<Omit<DashboardProps, 'header' | 'customUrl' | 'customDomain'>>;
+  StatusPage?: Partial<Omit<StatusPageProps, 'name' | 'url' | 'cards' | 'customDomain'>>;
+  MaintenanceWindow?: Partial<Omit<MaintenanceWindowProps, 'name' | 'startsAt' | 'endsAt'>>;
+  AlertChannel?: AlertChannelSwitches;
+}
+
+export interface MonitorConfig {
+  /** Name of the project, shown in plans and used to tell projects apart. */
+  projectName: string;
+  /** Globs of construct files, relative to the config file. @default ['**\/*.monitor.ts'] */
+  include?: string | string[];
+  /** Globs left out. `node_modules` is always left out. @default [] */
+  exclude?: string | string[];
+  /** Props applied per construct kind where a construct does not set them. @default {} */
+  defaults?: ProjectDefaults;
+  state?: {
+    /** Directory of the state files (one per account), relative to the config file. @default '.monitor/state' */
+    path?: string;
+  };
+  api?: {
+    /** Base URL of the service; `MONITOR_BASE_URL` wins when set. */
+    baseUrl?: string;
+  };
+}
+
+/** The config of a project, in `monitor.config.ts`: `export default defineConfig({ projectName: 'acme' })`. */
+export function defineConfig(config: MonitorConfig): MonitorConfig {
+  return config;
+}

@@ -1,0 +1,134 @@
+import {
+  CONSTRUCT_BRAND,
+  type ConstructLike,
+  callerLocation,
+  currentSession,
+  isConstruct,
+  isRemote,
+  type ResourceKind,
+  type SourceLocation,
+  SYNTHESIZE,
+} from './session.js';
+
+/** Options every construct takes beside its props. */
+export interface ConstructOptions {
+  /**
+   * Never delete this resource, even when it is removed from code.
+   * @default false
+   */
+  protect?: boolean;
+  /**
+   * Logical ids this construct had before a rename. Its state entry moves to the new id and the
+   * resource keeps its physical id: no delete, no create.
+   * @default []
+   */
+  aliases?: string[];
+}
+
+/** A reference inside a desired payload, resolved to the physical id at deploy time. */
+export interface PayloadRef {
+  $ref: string;
+}
+export function refKey(kind: ResourceKind, logicalId: string): string {
+  return `${kind}:${logicalId}`;
+}
+export function isPayloadRef(value: unknown): value is PayloadRef {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as PayloadRef).$ref === 'string' &&
+    Object.keys(value).length === 1
+  );
+}
+
+/** A prop whose value is read from a file, relative to the file that made the construct. */
+export interface FileRef {
+  /** Path relative to the source file that creates the construct. */
+  file: string;
+}
+
+/** What synthesis gives each construct: plain JSON, fully defaulted. */
+export interface DesiredResource {
+  kind: ResourceKind;
+  /** The construct class, e.g. `SlackAlertChannel`. */
+  construct: string;
+  logicalId: string;
+  /** The request payload, fully defaulted; references as `{ "$ref": "Kind:logicalId" }`. */
+  payload: Record<string, unknown>;
+  /** Resources this one references, as `Kind:logicalId`. */
+  dependsOn: string[];
+  options: { protect: boolean; aliases: string[] };
+  location?: SourceLocation | undefined;
+}
+
+export interface Diagnostic {
+  severity: 'error' | 'warning';
+  /** The construct class, when the problem belongs to one. */
+  construct?: string;
+  logicalId?: string;
+  /** Property path, e.g. `locations[2]`; empty for the construct as a whole. */
+  path: string;
+  message: string;
+  location?: SourceLocation | undefined;
+}
+
+/** What a construct gets while it synthesizes itself. */
+export interface SynthContext {
+  /** Props the config's `defaults` give this construct's kind. */
+  readonly defaults: Record<string, unknown>;
+  problem(path: string, message: string): void;
+  /** A reference to a construct or `fromId` of `expected` kind, as a payload value. */
+  ref(value: unknown, expected: ResourceKind, path: string): PayloadRef | string | number | undefined;
+  /** A string prop or the content of the file it names. */
+  text(value: string | FileRef | null | undefined, path: string): string | null | undefined;
+}
+
+/**
+ * The base of every construct: a logical id, props, options, and where it was made.
+ * Registers itself in the open session.
+ */
+export abstract class Construct<P extends object> implements ConstructLike {
+  readonly [CONSTRUCT_BRAND] = true;
+  abstract readonly kind: ResourceKind;
+  readonly logicalId: string;
+  readonly props: P;
+  readonly options: { protect: boolean; aliases: string[] };
+  /** Where `new` was called, as the runtime saw it (the loader maps it to the TypeScript source). */
+  readonly location: SourceLocation | undefined;
+
+  constructor(logicalId: string, props: P & ConstructOptions) {
+    const session = currentSession();
+    this.logicalId = logicalId;
+    const { protect, aliases, ...rest } = (props ?? {}) as P & ConstructOptions;
+    this.props = rest as P;
+    this.options = { protect: protect === true, aliases: aliases ?? [] };
+    this.location = callerLocation();
+    session.constructs.push(this);
+  }
+
+  /** The request payload. Problems go to `ctx.problem`; never throws for bad props. */
+  abstract [SYNTHESIZE](ctx: SynthContext): Record<string, unknown>;
+
+  /** Logical ids this construct references. */
+  toString(): string {
+    return `${this.constructor.name} "${this.logicalId}"`;
+  }
+}
+
+/** A resource that exists in the account and is only referred to; never created, changed or deleted. */
+export interface RemoteRef<K extends ResourceKind> {
+  readonly kind: K;
+  readonly logicalId: string;
+  readonly physicalId: K extends 'StatusPageService' ? string : number;
+}
+
+export function remoteRef<K extends ResourceKind>(kind: K, physicalId: string | number): RemoteRef<K> {
+  return Object.freeze({
+    [Symbol.for('@monitor/constructs.remote')]: true,
+    kind,
+    logicalId: `fromId(${String(physicalId)})`,
+    physicalId,
+  }) as unknown as RemoteRef<K>;
+}
+
+export { isConstruct, isRemote };

@@ -1,0 +1,246 @@
+import { CHECK_GROUP_DEFAULTS, DASHBOARD_DEFAULTS, MAINTENANCE_WINDOW_DEFAULTS } from '@monitor/api';
+import { beforeEach, describe, expect, it } from 'vitest';
+import {
+  AlertChannel,
+  CheckGroup,
+  createSession,
+  Dashboard,
+  EmailAlertChannel,
+  MaintenanceWindow,
+  OpsgenieAlertChannel,
+  SlackAlertChannel,
+  StatusPage,
+  StatusPageService,
+  synth,
+  WebhookAlertChannel,
+} from './index.js';
+
+beforeEach(() => {
+  createSession();
+});
+
+describe('CheckGroup', () => {
+  it('synthesizes a minimal group, fully defaulted', () => {
+    new CheckGroup('payments', { name: 'Payments' });
+    const { resources, diagnostics } = synth();
+    expect(diagnostics).toEqual([]);
+    expect(resources).toHaveLength(1);
+    const [group] = resources;
+    expect(group).toMatchObject({
+      kind: 'CheckGroup',
+      construct: 'CheckGroup',
+      logicalId: 'payments',
+      dependsOn: [],
+    });
+    expect(group?.payload).toEqual({
+      ...CHECK_GROUP_DEFAULTS,
+      name: 'Payments',
+      environmentVariables: [],
+      alertChannelSubscriptions: [],
+    });
+    expect(group?.options).toEqual({ protect: false, aliases: [] });
+    expect(group?.location?.file).toMatch(/constructs\.test\.ts$/);
+  });
+
+  it('synthesizes full props, references and nested defaults', () => {
+    const slack = new SlackAlertChannel('slack', { url: 'https://hooks.slack.com/x', channel: '#ops' });
+    new CheckGroup('payments', {
+      name: 'Payments',
+      tags: ['api'],
+      locations: ['eu-west-1', 'us-east-1'],
+      concurrency: 5,
+      runtimeId: '2025.04',
+      apiCheckDefaults: { url: 'https://api.example.com' },
+      alertSettings: { escalationType: 'TIME_BASED' },
+      retryStrategy: { type: 'EXPONENTIAL', maxRetries: 3 },
+      environmentVariables: [{ key: 'TOKEN', value: 's3cret', secret: true }],
+      alertChannels: [slack, { channel: AlertChannel.fromId(77), activated: false }],
+      protect: true,
+      aliases: ['payments-old'],
+    });
+    const { resources, diagnostics } = synth();
+    expect(diagnostics).toEqual([]);
+    const group = resources.find((r) => r.kind === 'CheckGroup');
+    expect(group?.payload).toMatchObject({
+      apiCheckDefaults: {
+        url: 'https://api.example.com',
+        headers: [],
+        assertions: [],
+        basicAuth: { username: '', password: '' },
+      },
+      alertSettings: { escalationType: 'TIME_BASED', runBasedEscalation: { failedRunThreshold: 1 } },
+      retryStrategy: { type: 'EXPONENTIAL', maxRetries: 3, baseBackoffSeconds: 60, sameRegion: true },
+      environmentVariables: [{ key: 'TOKEN', value: 's3cret', secret: true, locked: false }],
+      alertChannelSubscriptions: [
+        { alertChannelId: { $ref: 'AlertChannel:slack' }, activated: true },
+        { alertChannelId: 77, activated: false },
+      ],
+    });
+    expect(group?.dependsOn).toEqual(['AlertChannel:slack']);
+    expect(group?.options).toEqual({ protect: true, aliases: ['payments-old'] });
+    expect(group?.payload).not.toHaveProperty('protect');
+  });
+
+  it('applies config defaults where the construct does not set the prop', () => {
+    new CheckGroup('a', { name: 'A' });
+    new CheckGroup('b', { name: 'B', locations: ['ap-south-1'] });
+    const { resources } = synth({
+      defaults: { CheckGroup: { locations: ['eu-west-1'], runtimeId: '2026.04', tags: ['team-x'] } },
+    });
+    expect(resources.map((r) => [r.payload.locations, r.payload.runtimeId, r.payload.tags])).toEqual([
+      [['eu-west-1'], '2026.04', ['team-x']],
+      [['ap-south-1'], '2026.04', ['team-x']],
+    ]);
+  });
+
+  it('reads a file prop relative to the file that made the construct', () => {
+    new Dashboard('d', { header: 'x', customCSS: { file: './fixtures/theme.css' } });
+    new Dashboard('missing', { header: 'y', customCSS: { file: './nope.css' } });
+    const { resources, diagnostics } = synth();
+    expect(resources[0]?.payload.customCSS).toBe('.banner { color: red; }\n');
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]).toMatchObject({ logicalId: 'missing', path: 'customCSS' });
+    expect(diagnostics[0]?.message).toMatch(/cannot read file "\.\/nope\.css".*ENOENT/);
+  });
+});
+
+describe('other constructs', () => {
+  it('dashboard: fully defaulted', () => {
+    new Dashboard('status', { header: 'Status', customUrl: 'acme-status' });
+    expect(synth().resources[0]?.payload).toEqual({
+      ...DASHBOARD_DEFAULTS,
+      header: 'Status',
+      customUrl: 'acme-status',
+    });
+  });
+
+  it('status page: cards reference services by logical id or fromId, url lower-cased', () => {
+    const api = new StatusPageService('api', { name: 'API' });
+    new StatusPage('public', {
+      name: 'Acme',
+      url: 'Acme',
+      cards: [{ name: 'Core', services: [api, StatusPageService.fromId('svc-existing')] }],
+    });
+    const { resources, diagnostics } = synth();
+    expect(diagnostics).toEqual([]);
+    const page = resources.find((r) => r.kind === 'StatusPage');
+    expect(page?.payload).toMatchObject({
+      url: 'acme',
+      defaultTheme: 'AUTO',
+      description: null,
+      cards: [
+        { name: 'Core', services: [{ id: { $ref: 'StatusPageService:api' } }, { id: 'svc-existing' }] },
+      ],
+    });
+    expect(page?.dependsOn).toEqual(['StatusPageService:api']);
+    expect(resources.find((r) => r.kind === 'StatusPageService')?.payload).toEqual({ name: 'API' });
+  });
+
+  it('maintenance window: group tags become names, dates become ISO strings, visibility refs', () => {
+    const group = new CheckGroup('g', { name: 'Payments API' });
+    const page = new StatusPage('p', { name: 'P', url: 'p' });
+    new MaintenanceWindow('upgrade', {
+      name: 'Upgrade',
+      startsAt: new Date('2026-12-01T10:00:00Z'),
+      endsAt: '2026-12-01T12:00:00.000Z',
+      tags: ['db', group],
+      statusPageVisibility: { enabled: true, statusPages: [page] },
+    });
+    const { resources, diagnostics } = synth();
+    expect(diagnostics).toEqual([]);
+    const window = resources.find((r) => r.kind === 'MaintenanceWindow');
+    expect(window?.payload).toMatchObject({
+      ...MAINTENANCE_WINDOW_DEFAULTS,
+      name: 'Upgrade',
+      repeatUnit: null,
+      startsAt: '2026-12-01T10:00:00.000Z',
+      tags: ['db', 'Payments API'],
+      statusPageVisibility: {
+        enabled: true,
+        autoStart: true,
+        statusPageIds: [{ $ref: 'StatusPage:p' }],
+        serviceIds: [],
+      },
+    });
+    expect(window?.dependsOn).toEqual(['StatusPage:p']);
+  });
+
+  it('alert channels: config from props, switches defaulted', () => {
+    new EmailAlertChannel('mail', { address: 'ops@example.com', sendDegraded: true });
+    new WebhookAlertChannel('hook', { name: 'hook', url: 'https://example.com/hook', method: 'POST' });
+    new OpsgenieAlertChannel('og', { name: 'og', apiKey: 'k', region: 'EU', priority: 'P1' });
+    const { resources, diagnostics } = synth();
+    expect(diagnostics).toEqual([]);
+    expect(resources[0]?.payload).toEqual({
+      type: 'EMAIL',
+      config: { address: 'ops@example.com' },
+      sendRecovery: true,
+      sendFailure: true,
+      sendDegraded: true,
+      sslExpiry: false,
+      sslExpiryThreshold: 30,
+      autoSubscribe: false,
+    });
+    expect(resources.map((r) => r.payload.type)).toEqual(['EMAIL', 'WEBHOOK', 'OPSGENIE']);
+  });
+});
+
+describe('diagnostics', () => {
+  it('collects every problem at once, with the prop path and the location of the new call', () => {
+    new CheckGroup('bad', {
+      name: 'Bad',
+      concurrency: 0,
+      locations: ['eu-west-1', 'mars-1' as never],
+    });
+    new EmailAlertChannel('mail', { address: 'not-an-email', sslExpiryThreshold: 31 });
+    const { diagnostics } = synth();
+    expect(diagnostics.map((d) => [d.construct, d.logicalId, d.path])).toEqual([
+      ['CheckGroup', 'bad', 'concurrency'],
+      ['CheckGroup', 'bad', 'locations[1]'],
+      ['EmailAlertChannel', 'mail', 'address'],
+      ['EmailAlertChannel', 'mail', 'sslExpiryThreshold'],
+    ]);
+    expect(diagnostics[0]?.location?.file).toMatch(/constructs\.test\.ts$/);
+    expect(diagnostics[0]?.location?.line).toBeGreaterThan(0);
+  });
+
+  it('reports unknown props, even though esbuild does not type-check', () => {
+    new CheckGroup('g', { name: 'G', frequncy: 5 } as never);
+    new SlackAlertChannel('s', { url: 'https://x.example.com', chanel: '#x' } as never);
+    expect(synth().diagnostics.map((d) => [d.path, d.message])).toEqual([
+      ['frequncy', 'unknown property "frequncy" of CheckGroup'],
+      ['chanel', 'unknown property "chanel" of SlackAlertChannel'],
+    ]);
+  });
+
+  it('reports duplicate and invalid logical ids, wrong reference types and clashing aliases', () => {
+    const group = new CheckGroup('dup', { name: 'A' });
+    new CheckGroup('dup', { name: 'B' });
+    new CheckGroup('has space', { name: 'C' });
+    new CheckGroup('refs', { name: 'D', alertChannels: [group as never] });
+    new CheckGroup('renamed', { name: 'E', aliases: ['dup'] });
+    new Dashboard('dup', { header: 'same id, other kind: fine' });
+    const messages = synth().diagnostics.map((d) => `${d.logicalId} ${d.path}: ${d.message}`);
+    expect(messages).toEqual([
+      expect.stringMatching(/^dup : duplicate logical id "dup"/),
+      expect.stringMatching(/^has space : logical id "has space" is invalid/),
+      'refs alertChannels[0]: expected a AlertChannel, got CheckGroup "dup"',
+      'renamed aliases: alias "dup" clashes with the logical id of another CheckGroup',
+    ]);
+  });
+
+  it('registers constructs made by a second copy of the package in the same session', async () => {
+    const session = createSession();
+    // The built package is a second module instance, as a construct library that bundles its own copy loads.
+    const copy = (await import('../dist/index.js')) as unknown as typeof import('./index.js');
+    expect(copy.CheckGroup).not.toBe(CheckGroup);
+    new copy.CheckGroup('from-copy', { name: 'Copy' });
+    new CheckGroup('from-here', {
+      name: 'Here',
+      alertChannels: [new copy.EmailAlertChannel('m', { address: 'a@b.co' })],
+    });
+    const { resources, diagnostics } = synth({}, session);
+    expect(diagnostics).toEqual([]);
+    expect(resources.map((r) => r.logicalId)).toEqual(['from-copy', 'm', 'from-here']);
+  });
+});

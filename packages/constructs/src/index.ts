@@ -1,0 +1,65 @@
+export {
+  AlertChannel,
+  type AlertChannelRef,
+  type AlertChannelSwitches,
+  EmailAlertChannel,
+  type EmailAlertChannelProps,
+  OpsgenieAlertChannel,
+  type OpsgenieAlertChannelProps,
+  PagerdutyAlertChannel,
+  type PagerdutyAlertChannelProps,
+  type PhoneAlertChannelProps,
+  PhoneCallAlertChannel,
+  SlackAlertChannel,
+  type SlackAlertChannelProps,
+  SlackAppAlertChannel,
+  type SlackAppAlertChannelProps,
+  SmsAlertChannel,
+  WebhookAlertChannel,
+  type WebhookAlertChannelProps,
+} from './alert-channels.js';
+export {
+  type AlertChannelSubscriptionProps,
+  CheckGroup,
+  type CheckGroupProps,
+  type EnvironmentVariableProps,
+} from './check-group.js';
+export { defineConfig, type MonitorConfig, type ProjectDefaults } from './config.js';
+export {
+  Construct,
+  type ConstructOptions,
+  type DesiredResource,
+  type Diagnostic,
+  type FileRef,
+  isPayloadRef,
+  type PayloadRef,
+  type RemoteRef,
+  refKey,
+  type SynthContext,
+} from './construct.js';
+export { Dashboard, type DashboardProps } from './dashboard.js';
+export {
+  MaintenanceWindow,
+  type MaintenanceWindowProps,
+  type StatusPageVisibilityProps,
+} from './maintenance-window.js';
+export {
+  type ConstructLike,
+  closeSession,
+  createSession,
+  currentSession,
+  isConstruct,
+  isRemote,
+  type ResourceKind,
+  type Session,
+  type SourceLocation,
+} from './session.js';
+export {
+  StatusPage,
+  type StatusPageCardProps,
+  type StatusPageProps,
+  StatusPageService,
+  type StatusPageServiceProps,
+  type StatusPageServiceRef,
+} from './status-page.js';
+export { LOGICAL_ID_PATTERN, type SynthOptions, type SynthResult, synth } from './synth.js';

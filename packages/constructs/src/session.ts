@@ -1,0 +1,111 @@
+import { fileURLToPath } from 'node:url';
+
+/** The kinds of service resource a construct stands for. Logical ids are unique per kind. */
+export type ResourceKind =
+  | 'CheckGroup'
+  | 'Dashboard'
+  | 'StatusPage'
+  | 'StatusPageService'
+  | 'MaintenanceWindow'
+  | 'AlertChannel';
+
+/** A position in a source file; 1-based line and column. */
+export interface SourceLocation {
+  file: string;
+  line: number;
+  column: number;
+}
+
+/** What every construct and every `fromId` reference carries, whichever copy of this package made it. */
+export interface ConstructLike {
+  readonly kind: ResourceKind;
+  readonly logicalId: string;
+}
+
+/** The brand of constructs: a registered symbol, so that `instanceof` is never needed across package copies. */
+export const CONSTRUCT_BRAND: unique symbol = Symbol.for('@monitor/constructs.construct') as never;
+/** The brand of references to existing remote resources (`fromId`). */
+export const REMOTE_BRAND: unique symbol = Symbol.for('@monitor/constructs.remote') as never;
+/** The method a construct synthesizes itself with. */
+export const SYNTHESIZE: unique symbol = Symbol.for('@monitor/constructs.synthesize') as never;
+
+export interface Session {
+  readonly constructs: ConstructLike[];
+}
+
+interface Registry {
+  current: Session | undefined;
+}
+
+const REGISTRY_KEY = Symbol.for('@monitor/constructs.registry');
+const globalRecord = globalThis as unknown as Record<symbol, Registry | undefined>;
+function registry(): Registry {
+  let r = globalRecord[REGISTRY_KEY];
+  if (r === undefined) {
+    r = { current: undefined };
+    globalRecord[REGISTRY_KEY] = r;
+  }
+  return r;
+}
+
+/** Open a new session: constructs made from now on register in it. Replaces any open session. */
+export function createSession(): Session {
+  const session: Session = { constructs: [] };
+  registry().current = session;
+  return session;
+}
+
+/** The open session; one is opened on first use, so constructs work in a plain unit test. */
+export function currentSession(): Session {
+  const r = registry();
+  r.current ??= createSession();
+  return r.current;
+}
+
+/** Close the open session (the loader does this after collecting). */
+export function closeSession(): void {
+  registry().current = undefined;
+}
+
+export function isConstruct(value: unknown): value is ConstructLike {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    (value as Record<symbol, unknown>)[CONSTRUCT_BRAND] === true
+  );
+}
+
+export function isRemote(value: unknown): value is ConstructLike & { physicalId: string | number } {
+  return (
+    typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[REMOTE_BRAND] === true
+  );
+}
+
+/**
+ * Where the construct being made was created: the first stack frame that is not a constructor
+ * (the base class, the construct class, and any user subclasses all are), so a factory in a
+ * construct library reports its own `new` call.
+ */
+export function callerLocation(): SourceLocation | undefined {
+  const originalPrepare = Error.prepareStackTrace;
+  const originalLimit = Error.stackTraceLimit;
+  let sites: NodeJS.CallSite[] = [];
+  try {
+    Error.stackTraceLimit = 20;
+    Error.prepareStackTrace = (_error, callSites) => callSites;
+    const holder: { stack?: NodeJS.CallSite[] } = {};
+    Error.captureStackTrace(holder, callerLocation);
+    sites = holder.stack ?? [];
+  } finally {
+    Error.prepareStackTrace = originalPrepare;
+    Error.stackTraceLimit = originalLimit;
+  }
+  for (const site of sites) {
+    if (site.isConstructor()) continue;
+    let file = site.getFileName() ?? undefined;
+    if (file === undefined || file.startsWith('node:')) return undefined;
+    if (file.startsWith('file://')) file = fileURLToPath(file);
+    return { file, line: site.getLineNumber() ?? 0, column: site.getColumnNumber() ?? 0 };
+  }
+  return undefined;
+}

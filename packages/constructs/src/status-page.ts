@@ -1,0 +1,91 @@
+import { STATUS_PAGE_DEFAULTS, type ThemeColors } from '@monitor/api';
+import {
+  Construct,
+  type ConstructOptions,
+  type RemoteRef,
+  remoteRef,
+  type SynthContext,
+} from './construct.js';
+import { SYNTHESIZE } from './session.js';
+
+export interface StatusPageServiceProps {
+  /** Name of the service shown on status pages. Required; unique per account is wise (it is the natural key). */
+  name: string;
+}
+
+/** A service shown on status pages and named by incidents. */
+export class StatusPageService extends Construct<StatusPageServiceProps> {
+  readonly kind = 'StatusPageService' as const;
+
+  constructor(logicalId: string, props: StatusPageServiceProps & ConstructOptions) {
+    super(logicalId, props);
+  }
+
+  /** An existing service, by id: referred to, never created, changed or deleted. */
+  static fromId(id: string): RemoteRef<'StatusPageService'> {
+    return remoteRef('StatusPageService', id);
+  }
+
+  [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {
+    return { ...ctx.defaults, ...this.props };
+  }
+}
+
+export type StatusPageServiceRef = StatusPageService | RemoteRef<'StatusPageService'>;
+
+export interface StatusPageCardProps {
+  /** Title of the card. Cards are matched by name, so keep names unique on a page. */
+  name: string;
+  /** Services shown on the card. @default [] */
+  services?: StatusPageServiceRef[];
+}
+
+export interface StatusPageProps {
+  /** Name of the page. Required. */
+  name: string;
+  /** Subdomain of the page; lower-cased by the service, unique across all users. Required. */
+  url: string;
+  /** Cards of the page, in order. @default [] */
+  cards?: StatusPageCardProps[];
+  /** Text under the title, at most 500 characters. @default null */
+  description?: string | null;
+  /** A custom domain. @default null */
+  customDomain?: string | null;
+  /** Colours of the light and dark themes. @default null (the service's theme) */
+  themeColors?: ThemeColors | null;
+  /** URL of the logo. @default null */
+  logo?: string | null;
+  /** URL of the logo on the dark theme. @default null */
+  logoDark?: string | null;
+  /** URL visitors are redirected to. @default null */
+  redirectTo?: string | null;
+  /** URL of the favicon. @default null */
+  favicon?: string | null;
+  /** Theme shown first. @default 'AUTO' */
+  defaultTheme?: 'LIGHT' | 'DARK' | 'AUTO';
+}
+
+/** A status page with cards of services. */
+export class StatusPage extends Construct<StatusPageProps> {
+  readonly kind = 'StatusPage' as const;
+
+  constructor(logicalId: string, props: StatusPageProps & ConstructOptions) {
+    super(logicalId, props);
+  }
+
+  [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {
+    const { cards, url, ...rest } = { ...ctx.defaults, ...this.props } as StatusPageProps;
+    return {
+      ...STATUS_PAGE_DEFAULTS,
+      ...rest,
+      // The service lower-cases urls; desired says what will be read back.
+      url: typeof url === 'string' ? url.toLowerCase() : url,
+      cards: (cards ?? []).map((card, i) => ({
+        name: card.name,
+        services: (card.services ?? []).map((service, j) => ({
+          id: ctx.ref(service, 'StatusPageService', `cards[${i}].services[${j}]`),
+        })),
+      })),
+    };
+  }
+}

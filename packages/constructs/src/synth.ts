@@ -1,0 +1,241 @@
+import { readFileSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import {
+  alertChannelCreateSchema,
+  checkGroupCreateSchema,
+  dashboardCreateSchema,
+  maintenanceWindowCreateSchema,
+  statusPageCreateSchema,
+  statusPageServiceCreateSchema,
+} from '@monitor/api';
+import type { z } from 'zod';
+import type { ProjectDefaults } from './config.js';
+import {
+  type Construct,
+  type DesiredResource,
+  type Diagnostic,
+  type FileRef,
+  isPayloadRef,
+  type PayloadRef,
+  refKey,
+  type SynthContext,
+} from './construct.js';
+import {
+  currentSession,
+  isConstruct,
+  isRemote,
+  type ResourceKind,
+  type Session,
+  type SourceLocation,
+  SYNTHESIZE,
+} from './session.js';
+
+export const LOGICAL_ID_PATTERN = /^[A-Za-z0-9_\-/#.]+$/;
+
+const SCHEMAS: Record<ResourceKind, z.ZodType> = {
+  CheckGroup: checkGroupCreateSchema,
+  Dashboard: dashboardCreateSchema,
+  StatusPage: statusPageCreateSchema,
+  StatusPageService: statusPageServiceCreateSchema,
+  MaintenanceWindow: maintenanceWindowCreateSchema,
+  AlertChannel: alertChannelCreateSchema,
+};
+
+/** Valid stand-ins for references, so that the schemas can check the rest of a payload. */
+const PLACEHOLDER: Record<ResourceKind, string | number> = {
+  CheckGroup: 1,
+  AlertChannel: 1,
+  Dashboard: 1,
+  MaintenanceWindow: 1,
+  StatusPage: 'ref',
+  StatusPageService: 'ref',
+};
+
+export interface SynthOptions {
+  /** The config's per-kind defaults. */
+  defaults?: ProjectDefaults;
+  /** Map where the runtime saw a `new` call to the source position (the loader's source maps). */
+  mapLocation?: (location: SourceLocation) => SourceLocation;
+  /** Read a file prop's file. @default fs.readFileSync(path, 'utf8') */
+  readFile?: (path: string) => string;
+}
+
+export interface SynthResult {
+  resources: DesiredResource[];
+  diagnostics: Diagnostic[];
+}
+
+function withPlaceholders(value: unknown): unknown {
+  if (isPayloadRef(value)) return PLACEHOLDER[value.$ref.split(':')[0] as ResourceKind] ?? 1;
+  if (Array.isArray(value)) return value.map(withPlaceholders);
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPlaceholders(v)]));
+  }
+  return value;
+}
+
+function pathText(path: readonly PropertyKey[]): string {
+  let out = '';
+  for (const key of path)
+    out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
+  return out;
+}
+
+/** Payload paths back to the props users wrote. */
+function propPath(kind: ResourceKind, path: string): string {
+  if (kind === 'AlertChannel') return path.replace(/^config\./, '');
+  if (kind === 'CheckGroup')
+    return path
+      .replace(/^alertChannelSubscriptions\[(\d+)\]\.alertChannelId$/, 'alertChannels[$1]')
+      .replace(/^alertChannelSubscriptions/, 'alertChannels');
+  if (kind === 'StatusPage') return path.replace(/(services\[\d+\])\.id$/, '$1');
+  if (kind === 'MaintenanceWindow') {
+    return path
+      .replace('statusPageVisibility.statusPageIds', 'statusPageVisibility.statusPages')
+      .replace('statusPageVisibility.serviceIds', 'statusPageVisibility.services');
+  }
+  return path;
+}
+
+/**
+ * Turn the session's constructs into desired resources: plain JSON, fully defaulted, references
+ * as logical ids. Collects every problem as a diagnostic instead of stopping at the first.
+ */
+export function synth(options: SynthOptions = {}, session: Session = currentSession()): SynthResult {
+  const readFile = options.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
+  const mapLocation = options.mapLocation ?? ((l: SourceLocation) => l);
+  const resources: DesiredResource[] = [];
+  const diagnostics: Diagnostic[] = [];
+  const seen = new Map<string, Construct<object>>();
+  const aliasOwners = new Map<string, Construct<object>>();
+  const constructs = session.constructs.filter(
+    (c): c is Construct<object> => isConstruct(c) && SYNTHESIZE in c,
+  );
+
+  for (const c of constructs) {
+    const key = refKey(c.kind, c.logicalId);
+    const existing = seen.get(key);
+    if (existing === undefined) seen.set(key, c);
+  }
+
+  for (const c of constructs) {
+    const construct = c.constructor.name;
+    const location = c.location === undefined ? undefined : mapLocation(c.location);
+    const base = { construct, logicalId: c.logicalId, location };
+    const problem = (path: string, message: string, severity: 'error' | 'warning' = 'error') =>
+      diagnostics.push({ severity, ...base, path, message });
+
+    if (!LOGICAL_ID_PATTERN.test(c.logicalId)) {
+      problem('', `logical id "${c.logicalId}" is invalid: use letters, digits and _ - / # . only`);
+    }
+    const key = refKey(c.kind, c.logicalId);
+    const first = seen.get(key);
+    if (first !== c) {
+      const where =
+        first?.location === undefined ? '' : ` (first declared at ${fmt(mapLocation(first.location))})`;
+      problem('', `duplicate logical id "${c.logicalId}": another ${c.kind} already uses it${where}`);
+    }
+    for (const alias of c.options.aliases) {
+      const aliasKey = refKey(c.kind, alias);
+      if (alias === c.logicalId) problem('aliases', `alias "${alias}" is the construct's own logical id`);
+      else if (seen.has(aliasKey))
+        problem('aliases', `alias "${alias}" clashes with the logical id of another ${c.kind}`);
+      else if (aliasOwners.has(aliasKey) && aliasOwners.get(aliasKey) !== c) {
+        problem('aliases', `alias "${alias}" is also an alias of ${aliasOwners.get(aliasKey)?.toString()}`);
+      } else aliasOwners.set(aliasKey, c);
+    }
+
+    const dependsOn = new Set<string>();
+    const ctx: SynthContext = {
+      defaults: (options.defaults?.[c.kind as keyof ProjectDefaults] ?? {}) as Record<string, unknown>,
+      problem: (path, message) => problem(path, message),
+      ref: (value, expected, path): PayloadRef | string | number | undefined => {
+        // Reported once here; a stand-in of the right type keeps the schema from reporting it again.
+        const invalidRef = { $ref: `${expected}:` };
+        if (isRemote(value)) {
+          if (value.kind === expected) return value.physicalId;
+          problem(path, `expected a ${expected}, got ${value.kind}.fromId(${String(value.physicalId)})`);
+          return invalidRef;
+        }
+        if (isConstruct(value)) {
+          if (value.kind === expected) {
+            const target = refKey(expected, value.logicalId);
+            dependsOn.add(target);
+            return { $ref: target };
+          }
+          problem(path, `expected a ${expected}, got ${String(value)}`);
+          return invalidRef;
+        }
+        problem(path, `expected a ${expected} construct or ${expected}.fromId(...), got ${typeof value}`);
+        return invalidRef;
+      },
+      text: (value, path) => {
+        if (value === null || value === undefined || typeof value === 'string') return value;
+        const file = (value as FileRef).file;
+        if (typeof file !== 'string') {
+          problem(path, 'must be a string or { file: "relative/path" }');
+          return undefined;
+        }
+        const from = location?.file;
+        const absolute = from === undefined ? resolve(file) : resolve(dirname(from), file);
+        try {
+          return readFile(absolute);
+        } catch (e) {
+          problem(
+            path,
+            `cannot read file "${file}" (resolved to ${absolute}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+          );
+          return undefined;
+        }
+      },
+    };
+
+    let payload: Record<string, unknown>;
+    try {
+      payload = c[SYNTHESIZE](ctx);
+    } catch (e) {
+      problem('', `could not be synthesized: ${(e as Error).message}`);
+      continue;
+    }
+    const result = SCHEMAS[c.kind].safeParse(withPlaceholders(payload));
+    if (!result.success) {
+      for (const issue of result.error.issues) {
+        if (issue.code === 'unrecognized_keys') {
+          for (const k of issue.keys)
+            problem(
+              propPath(c.kind, pathText([...issue.path, k])),
+              `unknown property "${k}" of ${construct}`,
+            );
+        } else {
+          problem(propPath(c.kind, pathText(issue.path)), issue.message);
+        }
+      }
+    }
+    resources.push({
+      kind: c.kind,
+      construct,
+      logicalId: c.logicalId,
+      payload,
+      dependsOn: [...dependsOn].sort(),
+      options: { protect: c.options.protect, aliases: [...c.options.aliases] },
+      location,
+    });
+  }
+  return { resources, diagnostics: diagnostics.sort(byPosition) };
+}
+
+/** Diagnostics in source order, then by property path: stable output for people and snapshots. */
+function byPosition(a: Diagnostic, b: Diagnostic): number {
+  const fa = a.location?.file ?? '';
+  const fb = b.location?.file ?? '';
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  const line = (a.location?.line ?? 0) - (b.location?.line ?? 0);
+  if (line !== 0) return line;
+  const column = (a.location?.column ?? 0) - (b.location?.column ?? 0);
+  if (column !== 0) return column;
+  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
+}
+
+function fmt(l: SourceLocation): string {
+  return `${l.file}:${l.line}:${l.column}`;
+}
