@@ -97,7 +97,7 @@ describe('CheckGroup', () => {
     new Dashboard('d', { header: 'x', customCSS: { file: './fixtures/theme.css' } });
     new Dashboard('missing', { header: 'y', customCSS: { file: './nope.css' } });
     const { resources, diagnostics } = synth();
-    expect(resources[0]?.payload.customCSS).toBe('.banner { color: red; }\n');
+    expect(resources[0]?.payload.customCSS).toBe('.banner {\n  color: red;\n}\n');
     expect(diagnostics).toHaveLength(1);
     expect(diagnostics[0]).toMatchObject({ logicalId: 'missing', path: 'customCSS' });
     expect(diagnostics[0]?.message).toMatch(/cannot read file "\.\/nope\.css".*ENOENT/);
