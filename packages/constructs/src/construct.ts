@@ -70,6 +70,8 @@ export interface Diagnostic {
   path: string;
   message: string;
   location?: SourceLocation | undefined;
+  /** More lines for people, e.g. a stack trace mapped to the TypeScript sources. */
+  detail?: string | undefined;
 }
 
 /** What a construct gets while it synthesizes itself. */

@@ -1,0 +1,49 @@
+import {
+  type AlertChannelRef,
+  CheckGroup,
+  type CheckGroupProps,
+  EmailAlertChannel,
+  SlackAlertChannel,
+} from '@monitor/constructs';
+
+export interface TeamAlerting {
+  email: EmailAlertChannel;
+  slack: SlackAlertChannel;
+}
+
+/** The alert channels every Acme team gets: an on-call mailbox and the team's Slack channel. */
+export function teamAlerting(team: string, options: { slackWebhook: string }): TeamAlerting {
+  return {
+    email: new EmailAlertChannel(`${team}-oncall-email`, {
+      address: `${team}-oncall@acme.example`,
+      sslExpiry: true,
+    }),
+    slack: new SlackAlertChannel(`${team}-slack`, { url: options.slackWebhook, channel: `#${team}-alerts` }),
+  };
+}
+
+export interface StandardApiGroupOptions extends Partial<Omit<CheckGroupProps, 'name' | 'alertChannels'>> {
+  /** Base URL the group's API checks call. */
+  baseUrl: string;
+  alertChannels: AlertChannelRef[];
+}
+
+/** Acme's standard API check group: EU and US locations, retries on network errors, team alerting. */
+export function standardApiGroup(name: string, options: StandardApiGroupOptions): CheckGroup {
+  const { baseUrl, alertChannels, ...rest } = options;
+  const logicalId = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
+  return new CheckGroup(logicalId, {
+    name,
+    locations: ['eu-west-1', 'us-east-1'],
+    concurrency: 5,
+    retryStrategy: { type: 'LINEAR', maxRetries: 2, onlyOn: ['NETWORK_ERROR'] },
+    apiCheckDefaults: {
+      url: baseUrl,
+      headers: [{ key: 'x-acme-monitor', value: 'true' }],
+      assertions: [{ source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' }],
+    },
+    ...rest,
+    alertChannels,
+    tags: ['acme', ...(rest.tags ?? [])],
+  });
+}

@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { dirname, join, relative, resolve } from 'node:path';
+import type { Diagnostic } from '@monitor/constructs';
+import { type BuildFailure, build, type Message, type Plugin } from 'esbuild';
+import { SourceMap } from './source-map.js';
+
+/** Always loaded from the project, never bundled: one instance of the session for every file. */
+const ALWAYS_EXTERNAL = new Set(['@monitor/constructs']);
+const TS_SOURCE = /\.(c|m)?tsx?$/;
+
+function packageName(specifier: string): string {
+  const parts = specifier.split('/');
+  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
+}
+
+/**
+ * Bare imports: Node builtins and installed JavaScript packages stay external (loaded from the
+ * project's node_modules at run time); packages that resolve to TypeScript sources (a workspace
+ * construct library, tsconfig paths) are bundled; a package that cannot be found is an error
+ * naming the package and the importing file.
+ */
+function externalsPlugin(projectDir: string): Plugin {
+  return {
+    name: 'monitor-externals',
+    setup(b) {
+      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+        if ((args.pluginData as { inner?: boolean } | undefined)?.inner) return undefined;
+        const name = packageName(args.path);
+        if (args.path.startsWith('node:') || builtinModules.includes(name))
+          return { path: args.path, external: true };
+        if (ALWAYS_EXTERNAL.has(name)) return { path: args.path, external: true };
+        const resolved = await b.resolve(args.path, {
+          kind: args.kind,
+          resolveDir: args.resolveDir,
+          importer: args.importer,
+          pluginData: { inner: true },
+        });
+        if (resolved.errors.length > 0) {
+          const importer = args.importer === '' ? 'the project' : relative(projectDir, args.importer);
+          return {
+            errors: [
+              {
+                text: `Cannot find package "${name}" imported from ${importer}`,
+                notes: [{ text: `install it in the project (npm install ${name}) or fix the import` }],
+              },
+            ],
+          };
+        }
+        if (TS_SOURCE.test(resolved.path)) return { path: resolved.path };
+        return { path: args.path, external: true };
+      });
+    },
+  };
+}
+
+export interface Bundle {
+  /** Where the bundle was written (inside the project, so its imports resolve there). */
+  file: string;
+  map: SourceMap;
+  /** Remove the bundle file. */
+  dispose(): void;
+}
+
+export function messageToDiagnostic(message: Message, projectDir: string): Diagnostic {
+  const notes = message.notes.map((n) => n.text).filter((t) => t.length > 0);
+  return {
+    severity: 'error',
+    path: '',
+    message: message.text + (notes.length > 0 ? ` (${notes.join('; ')})` : ''),
+    location:
+      message.location === null
+        ? undefined
+        : {
+            file: resolve(projectDir, message.location.file),
+            line: message.location.line,
+            column: message.location.column + 1,
+          },
+    detail: message.location?.lineText,
+  };
+}
+
+export class BundleError extends Error {
+  readonly diagnostics: Diagnostic[];
+  constructor(diagnostics: Diagnostic[]) {
+    super(`the project does not build: ${diagnostics.length} error(s)`);
+    this.diagnostics = diagnostics;
+  }
+}
+
+/** Bundle `entry` (JavaScript source importing the project's files) in one esbuild build. */
+export async function bundle(entry: string, projectDir: string): Promise<Bundle> {
+  const cacheDir = join(projectDir, '.monitor', 'cache');
+  const file = join(cacheDir, `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
+  let outputs: { path: string; text: string }[];
+  try {
+    const result = await build({
+      stdin: { contents: entry, resolveDir: projectDir, sourcefile: 'monitor-entry.mjs', loader: 'js' },
+      absWorkingDir: projectDir,
+      bundle: true,
+      platform: 'node',
+      format: 'esm',
+      target: 'node20',
+      outfile: file,
+      write: false,
+      sourcemap: 'external',
+      sourcesContent: false,
+      keepNames: true,
+      logLevel: 'silent',
+      plugins: [externalsPlugin(projectDir)],
+    });
+    outputs = result.outputFiles;
+  } catch (e) {
+    const failure = e as BuildFailure;
+    if (Array.isArray(failure.errors))
+      throw new BundleError(failure.errors.map((m) => messageToDiagnostic(m, projectDir)));
+    throw e;
+  }
+  const js = outputs.find((o) => o.path.endsWith('.mjs'));
+  const map = outputs.find((o) => o.path.endsWith('.map'));
+  if (js === undefined || map === undefined) throw new Error('esbuild produced no bundle');
+  mkdirSync(cacheDir, { recursive: true });
+  writeFileSync(join(cacheDir, '.gitignore'), '*\n');
+  writeFileSync(file, js.text);
+  const raw = JSON.parse(map.text) as { sources: string[]; mappings: string };
+  return {
+    file,
+    map: new SourceMap(raw, (source) => resolve(dirname(file), source)),
+    dispose: () => rmSync(file, { force: true }),
+  };
+}

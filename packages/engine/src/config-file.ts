@@ -1,0 +1,82 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { z } from 'zod';
+import { EngineError } from './errors.js';
+
+export const CONFIG_FILE_NAMES = [
+  'monitor.config.ts',
+  'monitor.config.mts',
+  'monitor.config.js',
+  'monitor.config.mjs',
+];
+
+/** The config file: `explicit` (relative to `cwd`), else the nearest one from `cwd` upwards. */
+export function findConfig(cwd: string, explicit?: string): string {
+  if (explicit !== undefined) {
+    const path = resolve(cwd, explicit);
+    if (!existsSync(path)) {
+      throw new EngineError(
+        'config_not_found',
+        `config file ${path} does not exist`,
+        'check the --config path',
+      );
+    }
+    return path;
+  }
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    for (const name of CONFIG_FILE_NAMES) {
+      const path = join(dir, name);
+      if (existsSync(path)) return path;
+    }
+    if (dirname(dir) === dir) break;
+  }
+  throw new EngineError(
+    'config_not_found',
+    `no monitor.config.ts found in ${resolve(cwd)} or any directory above it`,
+    "create monitor.config.ts there: import { defineConfig } from '@monitor/constructs'; export default defineConfig({ projectName: 'my-project' })",
+  );
+}
+
+const stringOrList = z.union([z.string().min(1), z.array(z.string().min(1))]);
+
+/** The shape a config's default export must have. */
+export const configSchema = z.strictObject({
+  projectName: z.string().min(1),
+  include: stringOrList.optional(),
+  exclude: stringOrList.optional(),
+  defaults: z
+    .strictObject({
+      CheckGroup: z.record(z.string(), z.unknown()).optional(),
+      Dashboard: z.record(z.string(), z.unknown()).optional(),
+      StatusPage: z.record(z.string(), z.unknown()).optional(),
+      MaintenanceWindow: z.record(z.string(), z.unknown()).optional(),
+      AlertChannel: z.record(z.string(), z.unknown()).optional(),
+    })
+    .optional(),
+  state: z.strictObject({ path: z.string().min(1).optional() }).optional(),
+  api: z.strictObject({ baseUrl: z.url().optional() }).optional(),
+});
+
+export interface ResolvedConfig {
+  projectName: string;
+  include: string[];
+  exclude: string[];
+  defaults: Record<string, Record<string, unknown>>;
+  /** Absolute directory of the state files. */
+  stateDir: string;
+  baseUrl: string | undefined;
+}
+
+export const DEFAULT_INCLUDE = ['**/*.monitor.ts'];
+
+export function resolveConfig(config: z.infer<typeof configSchema>, projectDir: string): ResolvedConfig {
+  const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  return {
+    projectName: config.projectName,
+    include: config.include === undefined ? DEFAULT_INCLUDE : list(config.include),
+    exclude: list(config.exclude),
+    defaults: (config.defaults ?? {}) as Record<string, Record<string, unknown>>,
+    stateDir: resolve(projectDir, config.state?.path ?? '.monitor/state'),
+    baseUrl: config.api?.baseUrl,
+  };
+}
