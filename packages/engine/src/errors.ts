@@ -20,6 +20,8 @@ export class EngineError extends Error {
  */
 export class ProjectLoadError extends EngineError {
   readonly diagnostics: Diagnostic[];
+  /** The config file of the project, when it was found. */
+  configPath: string | undefined;
   constructor(message: string, diagnostics: Diagnostic[], hint?: string) {
     super('invalid_project', message, hint);
     this.diagnostics = diagnostics;

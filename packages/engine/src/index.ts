@@ -9,3 +9,4 @@ export {
 export { EngineError, type EngineErrorCode, ProjectLoadError } from './errors.js';
 export { type LoadedProject, type LoadOptions, load, mapStack } from './load.js';
 export { type OriginalPosition, SourceMap } from './source-map.js';
+export { type ValidationReport, validateProject } from './validate.js';

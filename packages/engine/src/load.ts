@@ -89,7 +89,11 @@ function configDiagnostic(configPath: string, message: string): Diagnostic {
 async function readConfig(configPath: string, projectDir: string): Promise<ResolvedConfig> {
   let b: Bundle;
   try {
-    b = await bundle(`export { default } from ${JSON.stringify(configPath)};`, projectDir);
+    // A namespace import, so that a config without a default export is our diagnostic, not a bundling error.
+    b = await bundle(
+      `import * as config from ${JSON.stringify(configPath)};\nexport { config };`,
+      projectDir,
+    );
   } catch (e) {
     if (e instanceof BundleError) throw new ProjectLoadError(e.message, e.diagnostics);
     throw e;
@@ -97,7 +101,8 @@ async function readConfig(configPath: string, projectDir: string): Promise<Resol
   createSession();
   let mod: Record<string, unknown>;
   try {
-    mod = await importBundle(b, projectDir, relative(projectDir, configPath));
+    const entry = await importBundle(b, projectDir, relative(projectDir, configPath));
+    mod = entry.config as Record<string, unknown>;
   } finally {
     closeSession();
   }
@@ -128,6 +133,15 @@ export async function load(options: LoadOptions = {}): Promise<LoadedProject> {
   const cwd = options.cwd ?? process.cwd();
   const configPath = findConfig(cwd, options.config);
   const projectDir = dirname(configPath);
+  try {
+    return await loadFrom(configPath, projectDir);
+  } catch (e) {
+    if (e instanceof ProjectLoadError) e.configPath = configPath;
+    throw e;
+  }
+}
+
+async function loadFrom(configPath: string, projectDir: string): Promise<LoadedProject> {
   const config = await readConfig(configPath, projectDir);
 
   const files = (

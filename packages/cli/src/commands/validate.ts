@@ -1,0 +1,74 @@
+import { relative } from 'node:path';
+import { validateProject } from '@monitor/engine';
+import type { Argv } from 'yargs';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { diagnosticsToJson, formatDiagnostic } from '../format-diagnostics.js';
+import { type Io, paint } from '../io.js';
+
+export interface ValidateArgs {
+  config?: string | undefined;
+  json?: boolean | undefined;
+  verbose?: boolean | undefined;
+}
+
+/** `monitor validate`: load the project and report every problem; exit 3 when it is invalid. */
+export async function runValidate(args: ValidateArgs, io: Io): Promise<ExitCode> {
+  const report = await validateProject({
+    cwd: io.cwd,
+    ...(args.config === undefined ? {} : { config: args.config }),
+  });
+  const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = report.diagnostics.length - errors;
+  const constructs = report.project?.resources.length ?? 0;
+  const files = report.project?.files.length ?? 0;
+  if (args.json === true) {
+    io.stdout(
+      `${JSON.stringify(
+        {
+          formatVersion: 1,
+          valid: report.valid,
+          project: report.project?.config.projectName ?? null,
+          config: report.configPath === undefined ? null : relative(io.cwd, report.configPath),
+          files,
+          constructs,
+          summary: { errors, warnings },
+          diagnostics: diagnosticsToJson(report.diagnostics, io.cwd),
+        },
+        null,
+        2,
+      )}\n`,
+    );
+    return report.valid ? EXIT.ok : EXIT.invalid;
+  }
+  const p = paint(io.color);
+  for (const d of report.diagnostics) io.stdout(`${formatDiagnostic(d, io.cwd, p, args.verbose === true)}\n`);
+  const counts = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  if (report.valid) {
+    const name = report.project?.config.projectName ?? '';
+    io.stdout(
+      `${p.green('✓')} ${name}: ${constructs} construct${constructs === 1 ? '' : 's'} valid in ${files} file${files === 1 ? '' : 's'}${warnings > 0 ? ` (${counts})` : ''}\n`,
+    );
+    return EXIT.ok;
+  }
+  const scope =
+    report.project === undefined
+      ? 'the project could not be loaded'
+      : `${constructs} constructs in ${files} files`;
+  io.stdout(`${p.red('✗')} ${counts}: ${scope}\n`);
+  return EXIT.invalid;
+}
+
+export const validateCommand = {
+  command: 'validate',
+  describe: 'Load the project and check every construct; exit 3 when something is wrong',
+  builder: (y: Argv) =>
+    y
+      .option('config', {
+        type: 'string',
+        describe: 'Path of monitor.config.ts (default: the nearest one upwards)',
+      })
+      .option('json', { type: 'boolean', describe: 'Print the diagnostics as JSON (formatVersion 1)' })
+      .option('verbose', { type: 'boolean', describe: 'Print whole stack traces of files that throw' })
+      .example('$0 validate', 'check the project in this directory')
+      .example('$0 validate --json > diagnostics.json', 'diagnostics for a script or CI annotation'),
+};

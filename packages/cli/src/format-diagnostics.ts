@@ -1,0 +1,37 @@
+import { relative } from 'node:path';
+import type { Diagnostic } from '@monitor/constructs';
+import type { Paint } from './io.js';
+
+function where(d: Diagnostic, cwd: string): string {
+  if (d.location === undefined) return '(project)';
+  return `${relative(cwd, d.location.file) || d.location.file}:${d.location.line}:${d.location.column}`;
+}
+
+/** `file:line:col  error  CheckGroup "payments"  locations[2]: message`, one line per diagnostic. */
+export function formatDiagnostic(d: Diagnostic, cwd: string, p: Paint, verbose = false): string {
+  const severity = d.severity === 'error' ? p.red('error') : p.yellow('warning');
+  const subject = d.construct === undefined ? '' : `${d.construct} "${d.logicalId ?? ''}"  `;
+  const message = d.path === '' ? d.message : `${d.path}: ${d.message}`;
+  let line = `${where(d, cwd)}  ${severity}  ${p.bold(subject)}${message}`;
+  if (d.detail !== undefined && d.detail.trim() !== '') {
+    const lines = d.detail.trimEnd().split('\n');
+    const shown = verbose ? lines : lines.slice(0, 6);
+    line += `\n${shown.map((l) => p.dim(`    ${l.trim()}`)).join('\n')}`;
+  }
+  return line;
+}
+
+/** Diagnostics as data, with file paths relative to `cwd`. */
+export function diagnosticsToJson(diagnostics: Diagnostic[], cwd: string): Record<string, unknown>[] {
+  return diagnostics.map((d) => ({
+    severity: d.severity,
+    construct: d.construct ?? null,
+    logicalId: d.logicalId ?? null,
+    path: d.path,
+    message: d.message,
+    file: d.location === undefined ? null : relative(cwd, d.location.file),
+    line: d.location?.line ?? null,
+    column: d.location?.column ?? null,
+    ...(d.detail === undefined ? {} : { detail: d.detail }),
+  }));
+}

@@ -1,0 +1,3 @@
+export { EXIT, type ExitCode } from './exit-codes.js';
+export { type Io, processIo } from './io.js';
+export { CLI_VERSION, main } from './main.js';

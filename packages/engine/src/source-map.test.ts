@@ -1,0 +1,43 @@
+import { transform } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { SourceMap } from './source-map.js';
+
+describe('SourceMap', () => {
+  it('maps generated positions back to the TypeScript source, as esbuild wrote them', async () => {
+    const source = [
+      'interface A {', // 1: vanishes
+      '  x: number;',
+      '}',
+      'type B = string;', // 4: vanishes
+      'export const first: A = { x: 1 };', // 5
+      '',
+      'export function second(b: B): B {', // 7
+      '  return b.toUpperCase();', // 8
+      '}',
+    ].join('\n');
+    const out = await transform(source, {
+      loader: 'ts',
+      sourcemap: 'external',
+      sourcefile: 'input.ts',
+      format: 'esm',
+    });
+    const map = new SourceMap(
+      JSON.parse(out.map) as { sources: string[]; mappings: string },
+      (s) => `/abs/${s}`,
+    );
+    const lines = out.code.split('\n');
+    const find = (needle: string) => {
+      const line = lines.findIndex((l) => l.includes(needle));
+      return { line: line + 1, column: (lines[line]?.indexOf(needle) ?? 0) + 1 };
+    };
+    const first = find('const first');
+    expect(map.lookup(first.line, first.column)).toEqual({ source: '/abs/input.ts', line: 5, column: 8 });
+    const upper = find('b.toUpperCase');
+    expect(map.lookup(upper.line, upper.column)).toEqual({ source: '/abs/input.ts', line: 8, column: 10 });
+    expect(map.lookup(999, 1)).toBeUndefined();
+  });
+
+  it('rejects a malformed mappings string', () => {
+    expect(() => new SourceMap({ sources: ['a'], mappings: 'AA!A' })).toThrow(/invalid source map/);
+  });
+});
