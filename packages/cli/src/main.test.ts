@@ -1,0 +1,58 @@
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from 'vitest';
+import { EXIT } from './exit-codes.js';
+import type { Io } from './io.js';
+import { main } from './main.js';
+
+const fixtures = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
+
+function captureIo(cwd: string, color = false): Io & { out: string; err: string } {
+  const io = {
+    out: '',
+    err: '',
+    stdout: (t: string) => {
+      io.out += t;
+    },
+    stderr: (t: string) => {
+      io.err += t;
+    },
+    color,
+    interactive: false,
+    cwd,
+    env: {},
+  };
+  return io;
+}
+
+describe('main', () => {
+  it('returns the exit code instead of exiting, and writes results to stdout only', async () => {
+    const io = captureIo(join(fixtures, 'valid'));
+    expect(await main(['validate'], io)).toBe(EXIT.ok);
+    expect(io.out).toBe('✓ valid: 2 constructs valid in 1 file\n');
+    expect(io.err).toBe('');
+  });
+
+  it('exits 3 for an invalid project and colours only when asked', async () => {
+    const plain = captureIo(join(fixtures, 'invalid-constructs'));
+    expect(await main(['validate'], plain)).toBe(EXIT.invalid);
+    expect(plain.out).not.toContain('\u001b[');
+    const coloured = captureIo(join(fixtures, 'invalid-constructs'), true);
+    await main(['validate'], coloured);
+    expect(coloured.out).toContain('\u001b[31merror\u001b[39m');
+  });
+
+  it('turns a usage error into exit 1 with a hint on stderr', async () => {
+    const io = captureIo(fixtures);
+    expect(await main(['validate', '--no-such-flag'], io)).toBe(EXIT.error);
+    expect(io.err).toMatch(/^error: Unknown argument/);
+    expect(io.err).toContain('hint: run monitor --help');
+  });
+
+  it('turns an engine error into exit 1 with its hint', async () => {
+    const io = captureIo('/');
+    expect(await main(['validate', '--config', 'nope/monitor.config.ts'], io)).toBe(EXIT.error);
+    expect(io.err).toContain('error: config file /nope/monitor.config.ts does not exist');
+    expect(io.err).toContain('hint: check the --config path');
+  });
+});
