@@ -66,8 +66,11 @@ describe('load', () => {
     expect(relative(examples, fromLibrary?.location?.file ?? '')).toBe('acme-constructs/src/index.ts');
     expect(fromLibrary?.payload.runtimeId).toBe('2026.04'); // from the config's defaults
     // File props resolve against the file that made the construct.
-    const dashboard = project.resources.find((r) => r.kind === 'Dashboard');
+    const dashboard = project.resources.find((r) => r.logicalId === 'ops-dashboard');
     expect(dashboard?.payload.customCSS).toContain('.header');
+    // ... also when the construct is made inside the library: the library's own theme file.
+    const branded = project.resources.find((r) => r.logicalId === 'acme-branded');
+    expect(branded?.payload.customCSS).toContain('.acme-brand');
     const checkout = project.resources.find((r) => r.logicalId === 'checkout');
     expect(checkout?.payload.localSetupScript).toContain('x-request-id');
     expect(checkout?.options.protect).toBe(true);

@@ -2,6 +2,7 @@ import {
   type AlertChannelRef,
   CheckGroup,
   type CheckGroupProps,
+  Dashboard,
   EmailAlertChannel,
   SlackAlertChannel,
 } from '@monitor/constructs';
@@ -46,4 +47,9 @@ export function standardApiGroup(name: string, options: StandardApiGroupOptions)
     alertChannels,
     tags: ['acme', ...(rest.tags ?? [])],
   });
+}
+
+/** A dashboard in Acme's brand: the theme file ships with this library and resolves against it. */
+export function brandedDashboard(logicalId: string, header: string, tags: string[]): Dashboard {
+  return new Dashboard(logicalId, { header, tags, customCSS: { file: './acme-theme.css' } });
 }

@@ -1,3 +1,4 @@
+import { brandedDashboard } from '@acme/monitor-constructs';
 import { Dashboard, MaintenanceWindow, StatusPage, StatusPageService } from '@monitor/constructs';
 import { checkout, paymentsApi } from '../monitors/groups.monitor';
 
@@ -22,6 +23,8 @@ export const dashboard = new Dashboard('ops-dashboard', {
   refreshRate: 300,
   customCSS: { file: '../assets/dashboard.css' },
 });
+
+export const branded = brandedDashboard('acme-branded', 'Acme (branded)', ['acme']);
 
 export const upgrade = new MaintenanceWindow('db-upgrade', {
   name: 'Database upgrade',
