@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { EmulatorClock } from './clock.js';
-import { HttpProblem, notFound } from './problem.js';
+import { conflict, HttpProblem, notFound } from './problem.js';
 import type { AccountData, Row, Store, Table, TableName } from './store.js';
 
 export interface EmulatorState {
@@ -50,6 +50,36 @@ export function mustGet(t: Table, id: string | number, what: string): Row {
   const row = t[String(id)];
   if (row === undefined) throw notFound(`${what} ${id}`);
   return row;
+}
+
+/** Delete a row, 404 when it is not there; answers 204. */
+export function removeOr404(t: Table, id: string | number, what: string): Answer {
+  mustGet(t, id, what);
+  delete t[String(id)];
+  return noContent();
+}
+
+/**
+ * Some values are unique across every account (dashboard customUrl/customDomain, status page
+ * url/customDomain): 409 when another resource of `tableName`, in any account, has one.
+ */
+export function assertUniqueAcrossAccounts(
+  call: Call,
+  tableName: TableName,
+  fields: readonly string[],
+  body: Row,
+  self?: Row,
+): void {
+  for (const field of fields) {
+    const value = body[field];
+    if (value === undefined || value === null) continue;
+    for (const account of Object.values(call.emu.store.data.accounts)) {
+      for (const row of Object.values(account.tables[tableName])) {
+        if (row !== self && row[field] === value)
+          throw conflict(`${field} "${String(value)}" is already taken`);
+      }
+    }
+  }
 }
 
 /** Sets come back sorted: a client must not depend on the order it sent. */

@@ -1,5 +1,5 @@
 import { ALERT_CHANNEL_DEFAULTS } from '@monitor/api';
-import { type Answer, type Call, mustGet, noContent, ok, pageAnswer, table } from '../context.js';
+import { type Answer, type Call, mustGet, ok, pageAnswer, removeOr404, table } from '../context.js';
 import { notFound } from '../problem.js';
 import { nextId, type Row } from '../store.js';
 
@@ -32,16 +32,14 @@ export const alertChannelHandlers = {
   },
 
   'alertChannels.delete': (call: Call): Answer => {
-    const rows = table(call, 'alertChannels');
-    mustGet(rows, call.params.id, 'Alert channel');
-    delete rows[String(call.params.id)];
+    const answer = removeOr404(table(call, 'alertChannels'), call.params.id, 'Alert channel');
     // A deleted channel is no longer subscribed anywhere.
     for (const group of Object.values(table(call, 'checkGroups'))) {
       group.alertChannelSubscriptions = (group.alertChannelSubscriptions as Row[]).filter(
         (s) => s.alertChannelId !== call.params.id,
       );
     }
-    return noContent();
+    return answer;
   },
 
   'alertChannels.upsertSubscription': (call: Call): Answer => {

@@ -12,9 +12,9 @@ import {
   asSet,
   type Call,
   mustGet,
-  noContent,
   ok,
   pageAnswer,
+  removeOr404,
   table,
   withDefaults,
 } from '../context.js';
@@ -115,15 +115,13 @@ export const checkGroupHandlers = {
   },
 
   'checkGroups.delete': (call: Call): Answer => {
-    const groups = table(call, 'checkGroups');
-    mustGet(groups, call.params.id, 'Check group');
+    mustGet(table(call, 'checkGroups'), call.params.id, 'Check group');
     const inUse = Object.values(table(call, 'checks')).filter((c) => c.groupId === call.params.id);
     if (inUse.length > 0) {
       throw conflict(
         `Check group ${call.params.id} still has ${inUse.length} check(s); move or delete them first`,
       );
     }
-    delete groups[String(call.params.id)];
-    return noContent();
+    return removeOr404(table(call, 'checkGroups'), call.params.id, 'Check group');
   },
 };

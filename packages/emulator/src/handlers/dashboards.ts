@@ -3,15 +3,15 @@ import { DASHBOARD_DEFAULTS } from '@monitor/api';
 import {
   type Answer,
   applyPartial,
+  assertUniqueAcrossAccounts,
   type Call,
-  mustGet,
-  noContent,
   ok,
   pageAnswer,
+  removeOr404,
   table,
   uuid,
 } from '../context.js';
-import { conflict, notFound } from '../problem.js';
+import { notFound } from '../problem.js';
 import { nextId, type Row } from '../store.js';
 
 function makeKey(now: string): Row {
@@ -27,25 +27,11 @@ function render(row: Row, revealKeyIds: readonly unknown[] = []): Row {
   return { ...row, keys };
 }
 
-/** customUrl and customDomain are unique across every account. */
-function assertUnique(call: Call, body: Row, selfId?: number): void {
-  for (const field of ['customUrl', 'customDomain'] as const) {
-    const value = body[field];
-    if (value === undefined || value === null) continue;
-    for (const account of Object.values(call.emu.store.data.accounts)) {
-      for (const d of Object.values(account.tables.dashboards)) {
-        if (d[field] === value && !(account === call.account && d.id === selfId)) {
-          throw conflict(`${field} "${String(value)}" is already taken`);
-        }
-      }
-    }
-  }
-}
+const UNIQUE = ['customUrl', 'customDomain'] as const;
 
-function findDashboard(call: Call): Row {
-  const rows = Object.values(table(call, 'dashboards'));
-  const field = call.query.type ?? 'dashboardId';
-  const found = rows.find((d) => d[field] === call.params.dashboardId);
+/** The dashboard the path names: by dashboardId, or by customUrl/customDomain with `?type`. */
+function findDashboard(call: Call, field: string = call.query?.type ?? 'dashboardId'): Row {
+  const found = Object.values(table(call, 'dashboards')).find((d) => d[field] === call.params.dashboardId);
   if (found === undefined) throw notFound(`Dashboard ${call.params.dashboardId}`);
   return found;
 }
@@ -59,7 +45,7 @@ export const dashboardHandlers = {
     const id = nextId(call.account, 'dashboard');
     const customUrl =
       (body.customUrl as string | undefined) ?? `dashboard-${id}-${randomBytes(3).toString('hex')}`;
-    assertUnique(call, { ...body, customUrl });
+    assertUniqueAcrossAccounts(call, 'dashboards', UNIQUE, { ...body, customUrl });
     const now = call.emu.clock.nowIso();
     const row: Row = {
       id,
@@ -85,13 +71,9 @@ export const dashboardHandlers = {
   'dashboards.get': (call: Call): Answer => ok(render(findDashboard(call))),
 
   'dashboards.update': (call: Call): Answer => {
-    const row = mustGet(
-      Object.fromEntries(Object.values(table(call, 'dashboards')).map((d) => [d.dashboardId as string, d])),
-      call.params.dashboardId,
-      'Dashboard',
-    );
+    const row = findDashboard(call, 'dashboardId');
     const { keys: _ignored, ...body } = call.body as Row;
-    assertUnique(call, body, row.id as number);
+    assertUniqueAcrossAccounts(call, 'dashboards', UNIQUE, body, row);
     const wasPrivate = row.isPrivate === true;
     if (Array.isArray(body.tags)) body.tags = [...new Set(body.tags as string[])].sort();
     applyPartial(row, body, ['tags']);
@@ -107,10 +89,10 @@ export const dashboardHandlers = {
   },
 
   'dashboards.delete': (call: Call): Answer => {
-    const dashboards = table(call, 'dashboards');
-    const row = Object.values(dashboards).find((d) => d.dashboardId === call.params.dashboardId);
-    if (row === undefined) throw notFound(`Dashboard ${call.params.dashboardId}`);
-    delete dashboards[String(row.id)];
-    return noContent();
+    return removeOr404(
+      table(call, 'dashboards'),
+      findDashboard(call, 'dashboardId').id as number,
+      'Dashboard',
+    );
   },
 };

@@ -1,4 +1,4 @@
-import { type Answer, type Call, cursorAnswer, mustGet, noContent, ok, table, uuid } from '../context.js';
+import { type Answer, type Call, cursorAnswer, mustGet, ok, removeOr404, table, uuid } from '../context.js';
 import { notFound } from '../problem.js';
 import type { Row } from '../store.js';
 
@@ -77,10 +77,7 @@ export const incidentHandlers = {
   },
 
   'statusPageIncidents.delete': (call: Call): Answer => {
-    const rows = table(call, 'statusPageIncidents');
-    mustGet(rows, call.params.incidentId, 'Incident');
-    delete rows[call.params.incidentId];
-    return noContent();
+    return removeOr404(table(call, 'statusPageIncidents'), call.params.incidentId, 'Incident');
   },
 
   'statusPageIncidents.listUpdates': (call: Call): Answer => {
@@ -133,10 +130,7 @@ export const incidentHandlers = {
   },
 
   'incidents.delete': (call: Call): Answer => {
-    const rows = table(call, 'incidents');
-    mustGet(rows, call.params.id, 'Incident');
-    delete rows[call.params.id];
-    return noContent();
+    return removeOr404(table(call, 'incidents'), call.params.id, 'Incident');
   },
 
   'incidents.createUpdate': (call: Call): Answer => {

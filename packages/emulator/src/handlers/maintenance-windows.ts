@@ -5,9 +5,9 @@ import {
   asSet,
   type Call,
   mustGet,
-  noContent,
   ok,
   pageAnswer,
+  removeOr404,
   table,
   withDefaults,
 } from '../context.js';
@@ -85,9 +85,6 @@ export const maintenanceWindowHandlers = {
   },
 
   'maintenanceWindows.delete': (call: Call): Answer => {
-    const rows = table(call, 'maintenanceWindows');
-    mustGet(rows, call.params.id, 'Maintenance window');
-    delete rows[String(call.params.id)];
-    return noContent();
+    return removeOr404(table(call, 'maintenanceWindows'), call.params.id, 'Maintenance window');
   },
 };

@@ -1,5 +1,16 @@
 import { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from '@monitor/api';
-import { type Answer, type Call, cursorAnswer, mustGet, noContent, ok, table, uuid } from '../context.js';
+import {
+  type Answer,
+  assertUniqueAcrossAccounts,
+  type Call,
+  cursorAnswer,
+  mustGet,
+  noContent,
+  ok,
+  removeOr404,
+  table,
+  uuid,
+} from '../context.js';
 import { conflict, HttpProblem, notFound } from '../problem.js';
 import type { Row } from '../store.js';
 
@@ -36,20 +47,6 @@ function render(call: Call, row: Row): Row {
   };
 }
 
-/** url and customDomain are unique across every account. */
-function assertUnique(call: Call, body: Row, selfId?: string): void {
-  for (const field of ['url', 'customDomain'] as const) {
-    const value = body[field];
-    if (value === undefined || value === null) continue;
-    for (const account of Object.values(call.emu.store.data.accounts)) {
-      for (const p of Object.values(account.tables.statusPages)) {
-        if (p[field] === value && p.id !== selfId)
-          throw conflict(`status page ${field} "${String(value)}" is already taken`);
-      }
-    }
-  }
-}
-
 function servicesInUse(call: Call, serviceId: string): boolean {
   return Object.values(table(call, 'statusPages')).some((p) =>
     (p.cards as Row[]).some((c) => (c.serviceIds as string[]).includes(serviceId)),
@@ -66,7 +63,7 @@ export const statusPageHandlers = {
 
   'statusPages.create': (call: Call): Answer => {
     const body: Row = { ...(call.body as Row), url: (call.body.url as string).toLowerCase() };
-    assertUnique(call, body);
+    assertUniqueAcrossAccounts(call, 'statusPages', ['url', 'customDomain'], body);
     const id = uuid();
     const now = call.emu.clock.today();
     const row: Row = {
@@ -88,7 +85,7 @@ export const statusPageHandlers = {
   'statusPages.update': (call: Call): Answer => {
     const row = mustGet(table(call, 'statusPages'), call.params.statusPageId, 'Status page');
     const body: Row = { ...(call.body as Row), url: (call.body.url as string).toLowerCase() };
-    assertUnique(call, body, row.id as string);
+    assertUniqueAcrossAccounts(call, 'statusPages', ['url', 'customDomain'], body, row);
     const cards = storeCards(call, body.cards as Row[], row.id as string, row.cards as Row[]);
     for (const [key, value] of Object.entries(body))
       if (key !== 'cards' && value !== undefined) row[key] = value;
@@ -98,10 +95,7 @@ export const statusPageHandlers = {
   },
 
   'statusPages.delete': (call: Call): Answer => {
-    const pages = table(call, 'statusPages');
-    mustGet(pages, call.params.statusPageId, 'Status page');
-    delete pages[call.params.statusPageId];
-    return noContent();
+    return removeOr404(table(call, 'statusPages'), call.params.statusPageId, 'Status page');
   },
 
   'statusPages.deleteSubscription': (call: Call): Answer => {
