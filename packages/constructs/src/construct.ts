@@ -5,6 +5,7 @@ import {
   currentSession,
   isConstruct,
   isRemote,
+  REMOTE_BRAND,
   type ResourceKind,
   type SourceLocation,
   SYNTHESIZE,
@@ -111,7 +112,7 @@ export abstract class Construct<P extends object> implements ConstructLike {
   /** The request payload. Problems go to `ctx.problem`; never throws for bad props. */
   abstract [SYNTHESIZE](ctx: SynthContext): Record<string, unknown>;
 
-  /** Logical ids this construct references. */
+  /** `CheckGroup "payments"`, as diagnostics name a construct. */
   toString(): string {
     return `${this.constructor.name} "${this.logicalId}"`;
   }
@@ -126,7 +127,7 @@ export interface RemoteRef<K extends ResourceKind> {
 
 export function remoteRef<K extends ResourceKind>(kind: K, physicalId: string | number): RemoteRef<K> {
   return Object.freeze({
-    [Symbol.for('@monitor/constructs.remote')]: true,
+    [REMOTE_BRAND]: true,
     kind,
     logicalId: `fromId(${String(physicalId)})`,
     physicalId,
