@@ -1,6 +1,6 @@
 import type { Diagnostic } from '@monitor/constructs';
 
-export type EngineErrorCode = 'config_not_found' | 'invalid_project';
+export type EngineErrorCode = 'config_not_found' | 'invalid_project' | 'invalid_state' | 'locked';
 
 /** An engine failure with a stable code, a message naming what failed, and a hint at the fix. */
 export class EngineError extends Error {

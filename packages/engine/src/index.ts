@@ -7,6 +7,18 @@ export {
   type ResolvedConfig,
 } from './config-file.js';
 export { EngineError, type EngineErrorCode, ProjectLoadError } from './errors.js';
+export { canonicalJson, hashJson, hashSecret } from './hash.js';
 export { type LoadedProject, type LoadOptions, load, mapStack } from './load.js';
 export { type OriginalPosition, SourceMap } from './source-map.js';
+export { FileStateStore, type StateStore } from './state/file-store.js';
+export { acquireLock, LockHeldError, type LockHolder, type LockOptions } from './state/lock.js';
+export {
+  emptyState,
+  STATE_FORMAT_VERSION,
+  type State,
+  type StateEntry,
+  serializeState,
+  stateKey,
+  stateSchema,
+} from './state/state.js';
 export { type ValidationReport, validateProject } from './validate.js';

@@ -1,0 +1,95 @@
+import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { dirname } from 'node:path';
+import { EngineError } from '../errors.js';
+
+export interface LockHolder {
+  pid: number;
+  host: string;
+  startedAt: string;
+  command: string;
+}
+
+/** Another deploy or destroy holds the lock (exit code 6). */
+export class LockHeldError extends EngineError {
+  readonly holder: LockHolder | undefined;
+  constructor(path: string, holder: LockHolder | undefined) {
+    const who =
+      holder === undefined
+        ? 'an unknown process'
+        : `${holder.command} (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt})`;
+    super(
+      'locked',
+      `another run holds the state lock: ${who}`,
+      `wait for it to finish (--lock-timeout), or remove ${path} if that process is gone`,
+    );
+    this.holder = holder;
+  }
+}
+
+export interface LockOptions {
+  /** How long to wait for a held lock. @default 0 */
+  timeoutMs?: number;
+  /** What holds the lock, shown to whoever finds it held. @default 'monitor' */
+  command?: string;
+  pollMs?: number;
+}
+
+function readHolder(path: string): LockHolder | undefined {
+  try {
+    return JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A lock on this host whose process is gone is stale. Locks of other hosts are never guessed stale. */
+function isStale(holder: LockHolder | undefined): boolean {
+  if (holder === undefined || holder.host !== hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return false;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+/**
+ * Take the lock file (created exclusively, holding pid, host and start time). Resolves to the
+ * release function; a held lock is a LockHeldError after `timeoutMs`.
+ */
+export async function acquireLock(path: string, options: LockOptions = {}): Promise<() => void> {
+  const deadline = Date.now() + (options.timeoutMs ?? 0);
+  const me: LockHolder = {
+    pid: process.pid,
+    host: hostname(),
+    startedAt: new Date().toISOString(),
+    command: options.command ?? 'monitor',
+  };
+  mkdirSync(dirname(path), { recursive: true });
+  for (;;) {
+    try {
+      const fd = openSync(path, 'wx');
+      try {
+        writeSync(fd, `${JSON.stringify(me)}\n`);
+      } finally {
+        closeSync(fd);
+      }
+      let released = false;
+      return () => {
+        if (released) return;
+        released = true;
+        if (readHolder(path)?.pid === me.pid) rmSync(path, { force: true });
+      };
+    } catch (e) {
+      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+    }
+    const holder = readHolder(path);
+    if (isStale(holder)) {
+      rmSync(path, { force: true });
+      continue;
+    }
+    if (Date.now() >= deadline) throw new LockHeldError(path, holder);
+    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+  }
+}

@@ -1,0 +1,131 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { EngineError } from '../errors.js';
+import { FileStateStore } from './file-store.js';
+import { acquireLock, LockHeldError } from './lock.js';
+import { emptyState, serializeState } from './state.js';
+
+const ACCOUNT = '00000000-0000-4000-8000-00000000de00';
+const dir = () => mkdtempSync(join(tmpdir(), 'monitor-state-'));
+
+describe('FileStateStore', () => {
+  it('reads an empty state when there is no file, and writes one that reads back with the serial moved', () => {
+    const store = new FileStateStore(join(dir(), 'state'), ACCOUNT);
+    const empty = store.read();
+    expect(empty).toMatchObject({ formatVersion: 1, accountId: ACCOUNT, serial: 0, resources: {} });
+    const saved = store.write({
+      ...empty,
+      resources: {
+        'CheckGroup:b': {
+          kind: 'CheckGroup',
+          logicalId: 'b',
+          physicalId: 2,
+          appliedHash: 'h2',
+          secretHashes: {},
+          protect: false,
+        },
+        'CheckGroup:a': {
+          kind: 'CheckGroup',
+          logicalId: 'a',
+          physicalId: 1,
+          appliedHash: 'h1',
+          secretHashes: { 'environmentVariables.Z': 'z', 'environmentVariables.A': 'a' },
+          protect: true,
+        },
+      },
+    });
+    expect(saved.serial).toBe(1);
+    expect(store.read()).toEqual(saved);
+    expect(store.location.endsWith(`${ACCOUNT}.json`)).toBe(true);
+  });
+
+  it('stores keys sorted and stable, so it diffs well in git', () => {
+    const state = emptyState(ACCOUNT);
+    state.resources['Dashboard:z'] = {
+      kind: 'Dashboard',
+      logicalId: 'z',
+      physicalId: 'd',
+      appliedHash: 'x',
+      secretHashes: {},
+      protect: false,
+    };
+    state.resources['AlertChannel:a'] = {
+      kind: 'AlertChannel',
+      logicalId: 'a',
+      physicalId: 3,
+      appliedHash: 'y',
+      secretHashes: {},
+      protect: false,
+    };
+    const text = serializeState(state);
+    expect(text.indexOf('AlertChannel:a')).toBeLessThan(text.indexOf('Dashboard:z'));
+    expect(serializeState(JSON.parse(text))).toBe(text);
+    expect(text.endsWith('}\n')).toBe(true);
+  });
+
+  it('leaves no temp file behind and never a partial file', () => {
+    const d = join(dir(), 'state');
+    const store = new FileStateStore(d, ACCOUNT);
+    for (let i = 0; i < 5; i++) store.write(store.read());
+    expect(readdirSync(d)).toEqual([`${ACCOUNT}.json`]);
+  });
+
+  it('refuses a corrupt file, a foreign format and another account, without touching the file', () => {
+    const d = dir();
+    const store = new FileStateStore(d, ACCOUNT);
+    writeFileSync(store.location, '{"formatVersion":1,');
+    expect(() => store.read()).toThrow(EngineError);
+    expect(() => store.read()).toThrow(/not valid JSON/);
+    writeFileSync(store.location, JSON.stringify({ formatVersion: 9, accountId: ACCOUNT }));
+    expect(() => store.read()).toThrow(/not a monitor state \(format 9\)/);
+    writeFileSync(store.location, serializeState(emptyState('someone-else')));
+    expect(() => store.read()).toThrow(/belongs to account someone-else/);
+    expect(readFileSync(store.location, 'utf8')).toContain('someone-else');
+  });
+});
+
+describe('acquireLock', () => {
+  it('holds the lock with pid, host and start time; a second taker is refused, naming the holder', async () => {
+    const path = join(dir(), 'x.lock');
+    const release = await acquireLock(path, { command: 'monitor deploy' });
+    const holder = JSON.parse(readFileSync(path, 'utf8'));
+    expect(holder).toMatchObject({ pid: process.pid, host: hostname(), command: 'monitor deploy' });
+    const error = (await acquireLock(path).catch((e: unknown) => e)) as LockHeldError;
+    expect(error).toBeInstanceOf(LockHeldError);
+    expect(error.code).toBe('locked');
+    expect(error.message).toContain(`monitor deploy (pid ${process.pid} on ${hostname()}`);
+    expect(error.hint).toContain(path);
+    release();
+    expect(existsSync(path)).toBe(false);
+  });
+
+  it('waits up to the timeout for a held lock', async () => {
+    const path = join(dir(), 'x.lock');
+    const release = await acquireLock(path);
+    setTimeout(release, 100);
+    const second = await acquireLock(path, { timeoutMs: 2000, pollMs: 20 });
+    second();
+  });
+
+  it('takes over a stale lock whose process is gone', async () => {
+    const path = join(dir(), 'x.lock');
+    const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
+      encoding: 'utf8',
+    });
+    writeFileSync(
+      path,
+      JSON.stringify({
+        pid: Number(dead.stdout),
+        host: hostname(),
+        startedAt: '2026-01-01T00:00:00Z',
+        command: 'monitor deploy',
+      }),
+    );
+    const release = await acquireLock(path);
+    expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
+    release();
+  });
+});

@@ -1,0 +1,103 @@
+import { randomBytes } from 'node:crypto';
+import type { ResourceKind } from '@monitor/constructs';
+import { z } from 'zod';
+
+export const STATE_FORMAT_VERSION = 1;
+
+/** What monitor remembers of one resource it owns: ids and hashes, never an attribute or a secret. */
+export interface StateEntry {
+  kind: ResourceKind;
+  logicalId: string;
+  physicalId: string | number;
+  /** Hash of the payload last applied, to tell drift (changed outside) from code changes. */
+  appliedHash: string;
+  /** Salted hashes of secret values by payload path (e.g. `environmentVariables.TOKEN`). */
+  secretHashes: Record<string, string>;
+  /** Remembered so that a construct removed from code is still never deleted. */
+  protect: boolean;
+}
+
+export interface State {
+  formatVersion: typeof STATE_FORMAT_VERSION;
+  accountId: string;
+  /** Incremented on every write; a saved plan records the serial it was made against. */
+  serial: number;
+  /** Salt of the secret hashes. */
+  salt: string;
+  /** By `Kind:logicalId`. */
+  resources: Record<string, StateEntry>;
+}
+
+export const stateSchema = z.strictObject({
+  formatVersion: z.literal(STATE_FORMAT_VERSION),
+  accountId: z.string().min(1),
+  serial: z.number().int().min(0),
+  salt: z.string().min(8),
+  resources: z.record(
+    z.string(),
+    z.strictObject({
+      kind: z.enum([
+        'CheckGroup',
+        'Dashboard',
+        'StatusPage',
+        'StatusPageService',
+        'MaintenanceWindow',
+        'AlertChannel',
+      ]),
+      logicalId: z.string().min(1),
+      physicalId: z.union([z.string().min(1), z.number().int()]),
+      appliedHash: z.string(),
+      secretHashes: z.record(z.string(), z.string()),
+      protect: z.boolean(),
+    }),
+  ),
+});
+
+export function emptyState(accountId: string): State {
+  return {
+    formatVersion: STATE_FORMAT_VERSION,
+    accountId,
+    serial: 0,
+    salt: randomBytes(16).toString('hex'),
+    resources: {},
+  };
+}
+
+export function stateKey(kind: ResourceKind, logicalId: string): string {
+  return `${kind}:${logicalId}`;
+}
+
+/** The state as stored: keys sorted, two-space indent, newline at the end, so it diffs well in git. */
+export function serializeState(state: State): string {
+  const resources = Object.fromEntries(
+    Object.keys(state.resources)
+      .sort()
+      .map((key) => {
+        const e = state.resources[key] as StateEntry;
+        const secretHashes = Object.fromEntries(
+          Object.keys(e.secretHashes)
+            .sort()
+            .map((k) => [k, e.secretHashes[k]]),
+        );
+        return [
+          key,
+          {
+            kind: e.kind,
+            logicalId: e.logicalId,
+            physicalId: e.physicalId,
+            appliedHash: e.appliedHash,
+            secretHashes,
+            protect: e.protect,
+          },
+        ];
+      }),
+  );
+  const ordered = {
+    formatVersion: state.formatVersion,
+    accountId: state.accountId,
+    serial: state.serial,
+    salt: state.salt,
+    resources,
+  };
+  return `${JSON.stringify(ordered, null, 2)}\n`;
+}
