@@ -1,0 +1,291 @@
+import {
+  CheckGroup,
+  createSession,
+  type DesiredResource,
+  EmailAlertChannel,
+  MaintenanceWindow,
+  type ResourceKind,
+  StatusPage,
+  StatusPageService,
+  synth,
+} from '@monitor/constructs';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { hashSecret } from '../hash.js';
+import { emptyState, type State, stateKey } from '../state/state.js';
+import {
+  appliedHash,
+  type Live,
+  type LiveResource,
+  plan,
+  resolveRefs,
+  secretValues,
+  type UpdateOperation,
+} from './plan.js';
+
+const NOW = { now: new Date('2026-11-21T00:00:00Z') };
+const ACCOUNT = 'acct';
+
+function desired(): DesiredResource[] {
+  const { resources, diagnostics } = synth();
+  expect(diagnostics).toEqual([]);
+  return resources;
+}
+
+function noLive(): Live {
+  return {
+    CheckGroup: [],
+    Dashboard: [],
+    StatusPage: [],
+    StatusPageService: [],
+    MaintenanceWindow: [],
+    AlertChannel: [],
+  };
+}
+
+/** What the service sends back for an applied payload: ids, server fields, sets reordered, secrets emptied. */
+function asLive(
+  d: DesiredResource,
+  id: string | number,
+  ids = new Map<string, string | number>(),
+): LiveResource {
+  const payload = resolveRefs(d.payload, ids) as Record<string, unknown>;
+  const out: Record<string, unknown> = { ...payload, id, created_at: '2026-11-01', updated_at: null };
+  if (Array.isArray(out.tags)) out.tags = [...(out.tags as string[])].sort().reverse();
+  if (Array.isArray(out.environmentVariables)) {
+    out.environmentVariables = (out.environmentVariables as { secret?: boolean }[])
+      .map((v) => (v.secret ? { ...v, value: '' } : v))
+      .reverse();
+  }
+  return out as LiveResource;
+}
+
+/** State as after a deploy of `d` with physical id `id`. */
+function record(state: State, d: DesiredResource, id: string | number, protect = d.options.protect): void {
+  const secretHashes = Object.fromEntries(
+    Object.entries(secretValues(d.kind, d.payload)).map(([path, value]) => [
+      path,
+      hashSecret(value, state.salt),
+    ]),
+  );
+  state.resources[stateKey(d.kind, d.logicalId)] = {
+    kind: d.kind,
+    logicalId: d.logicalId,
+    physicalId: id,
+    appliedHash: appliedHash(d.kind, d.payload, state.salt),
+    secretHashes,
+    protect,
+  };
+}
+
+function deployed(resources: DesiredResource[]): { live: Live; state: State } {
+  const live = noLive();
+  const state = emptyState(ACCOUNT);
+  const ids = new Map<string, string | number>();
+  for (const [i, d] of resources.entries()) {
+    ids.set(
+      stateKey(d.kind, d.logicalId),
+      d.kind === 'StatusPage' || d.kind === 'StatusPageService' ? `sp-${i}` : i + 1,
+    );
+  }
+  for (const d of resources) {
+    const id = ids.get(stateKey(d.kind, d.logicalId)) as string | number;
+    live[d.kind as ResourceKind].push(asLive(d, id, ids));
+    record(state, d, id);
+  }
+  return { live, state };
+}
+
+beforeEach(() => {
+  createSession();
+});
+
+describe('plan', () => {
+  it('creates everything on an empty account, referenced resources listed as dependencies', () => {
+    const mail = new EmailAlertChannel('mail', { address: 'a@example.com' });
+    new CheckGroup('g', { name: 'G', alertChannels: [mail] });
+    const p = plan(desired(), noLive(), emptyState(ACCOUNT), NOW);
+    expect(p.operations.map((o) => [o.action, o.kind, o.logicalId])).toEqual([
+      ['create', 'AlertChannel', 'mail'],
+      ['create', 'CheckGroup', 'g'],
+    ]);
+    const group = p.operations[1];
+    expect(group?.action === 'create' && group.dependsOn).toEqual(['AlertChannel:mail']);
+    // Unknown until the channel exists: the reference stays for the deployer to resolve.
+    expect(group?.action === 'create' && group.payload.alertChannelSubscriptions).toEqual([
+      { alertChannelId: { $ref: 'AlertChannel:mail' }, activated: true },
+    ]);
+    expect(p.summary).toEqual({ create: 2, update: 0, delete: 0, adopt: 0, move: 0, unchanged: 0 });
+  });
+
+  it('says nothing changed after a deploy, despite reordered sets, keyed lists, empty secrets and server fields', () => {
+    new CheckGroup('g', {
+      name: 'G',
+      tags: ['b', 'a', 'c'],
+      environmentVariables: [
+        { key: 'PLAIN', value: 'x' },
+        { key: 'TOKEN', value: 'canary-secret', secret: true },
+      ],
+    });
+    new MaintenanceWindow('w', {
+      name: 'W',
+      startsAt: '2026-12-01T10:00:00Z',
+      endsAt: '2026-12-01T12:00:00Z',
+    });
+    const d = desired();
+    const { live, state } = deployed(d);
+    // The service echoes dates in its own form.
+    (live.MaintenanceWindow[0] as Record<string, unknown>).startsAt = '2026-12-01T10:00:00.000Z';
+    const p = plan(d, live, state, NOW);
+    expect(p.operations).toEqual([]);
+    expect(p.unchanged).toBe(2);
+  });
+
+  it('sends a removed prop back to its default, explicitly', () => {
+    new CheckGroup('g', { name: 'G', concurrency: 7, muted: true });
+    const before = desired();
+    const { live, state } = deployed(before);
+    createSession();
+    new CheckGroup('g', { name: 'G' });
+    const p = plan(desired(), live, state, NOW);
+    const update = p.operations[0] as UpdateOperation;
+    expect(update.action).toBe('update');
+    expect(update.drift).toBe(false);
+    expect(update.changes).toEqual([
+      { path: 'muted', before: true, after: false },
+      { path: 'concurrency', before: 7, after: 3 },
+    ]);
+    expect(update.payload.concurrency).toBe(3);
+    expect(update.unchangedAttributes).toBeGreaterThan(10);
+  });
+
+  it('matches records by key, not position, and names them in paths', () => {
+    const api = new StatusPageService('api', { name: 'API' });
+    const web = new StatusPageService('web', { name: 'Web' });
+    new StatusPage('p', { name: 'P', url: 'p', cards: [{ name: 'A', services: [api, web] }, { name: 'B' }] });
+    const { live, state } = deployed(desired());
+    const page = live.StatusPage[0] as Record<string, unknown>;
+    // Live cards come back reordered, with server ids and full service objects.
+    const cards = page.cards as { name: string; services: { id: unknown }[] }[];
+    page.cards = [...cards].reverse().map((c, i) => ({
+      ...c,
+      id: `card-${i}`,
+      services: [...c.services].reverse().map((s) => ({ ...s, name: 'x', accountId: 'a' })),
+    }));
+    expect(plan(desired(), live, state, NOW).operations).toEqual([]);
+    page.cards = [{ name: 'A', id: 'card-0', services: [] }];
+    const update = plan(desired(), live, state, NOW).operations[0] as UpdateOperation;
+    expect(update.changes.map((c) => c.path)).toEqual([
+      'cards[A].services[sp-0]',
+      'cards[A].services[sp-1]',
+      'cards[B]',
+    ]);
+  });
+
+  it('compares secrets by hash from state: never printed, a change shows as sensitive', () => {
+    new CheckGroup('g', {
+      name: 'G',
+      environmentVariables: [{ key: 'TOKEN', value: 'old-canary-secret', secret: true }],
+    });
+    const { live, state } = deployed(desired());
+    createSession();
+    new CheckGroup('g', {
+      name: 'G',
+      environmentVariables: [{ key: 'TOKEN', value: 'new-canary-secret', secret: true }],
+    });
+    const p = plan(desired(), live, state, NOW);
+    const update = p.operations[0] as UpdateOperation;
+    expect(update.changes).toEqual([
+      {
+        path: 'environmentVariables[TOKEN].value',
+        before: '(sensitive value)',
+        after: '(sensitive value)',
+        sensitive: true,
+      },
+    ]);
+    const text = JSON.stringify(update.changes);
+    expect(text).not.toContain('canary-secret');
+  });
+
+  it('adopts a live resource nobody owns by its natural key, instead of creating a twin', () => {
+    new CheckGroup('g', { name: 'Payments', tags: ['x'] });
+    const d = desired();
+    const live = noLive();
+    live.CheckGroup.push({ ...asLive(d[0] as DesiredResource, 45), tags: [] });
+    live.CheckGroup.push({ ...asLive(d[0] as DesiredResource, 46), name: 'Someone else', tags: [] });
+    const p = plan(d, live, emptyState(ACCOUNT), NOW);
+    expect(p.operations).toHaveLength(1);
+    const adopt = p.operations[0] as UpdateOperation;
+    expect(adopt).toMatchObject({ action: 'adopt', physicalId: 45, drift: false });
+    expect(adopt.changes).toEqual([{ path: 'tags', before: [], after: ['x'] }]);
+    expect(p.summary.adopt).toBe(1);
+  });
+
+  it('moves the state entry of a renamed construct: no create, no delete', () => {
+    new CheckGroup('old-id', { name: 'G' });
+    const { live, state } = deployed(desired());
+    createSession();
+    new CheckGroup('new-id', { name: 'G', aliases: ['old-id'] });
+    const p = plan(desired(), live, state, NOW);
+    expect(p.operations.map((o) => [o.action, o.logicalId])).toEqual([['move', 'new-id']]);
+    expect(p.operations[0]).toMatchObject({ from: 'old-id', physicalId: 1, changes: [] });
+  });
+
+  it('deletes only what state owns; keeps protected resources; forgets what is already gone', () => {
+    new CheckGroup('keep', { name: 'Keep' });
+    new CheckGroup('drop', { name: 'Drop' });
+    new CheckGroup('guarded', { name: 'Guarded', protect: true });
+    new CheckGroup('vanished', { name: 'Vanished' });
+    const { live, state } = deployed(desired());
+    live.CheckGroup = live.CheckGroup.filter((g) => g.name !== 'Vanished');
+    live.CheckGroup.push({ id: 99, name: 'Not ours', activated: true, concurrency: 3, apiCheckDefaults: {} });
+    createSession();
+    new CheckGroup('keep', { name: 'Keep' });
+    const p = plan(desired(), live, state, NOW);
+    expect(p.operations.map((o) => [o.action, o.logicalId])).toEqual([['delete', 'drop']]);
+    expect(p.protectedKept).toEqual(['CheckGroup:guarded']);
+    expect(p.forget).toEqual(['CheckGroup:vanished']);
+  });
+
+  it('tells drift (changed outside) from code changes', () => {
+    new CheckGroup('g', { name: 'G', concurrency: 3 });
+    const { live, state } = deployed(desired());
+    (live.CheckGroup[0] as Record<string, unknown>).concurrency = 9; // someone edited it in the UI
+    const drift = plan(desired(), live, state, NOW).operations[0] as UpdateOperation;
+    expect(drift).toMatchObject({
+      action: 'update',
+      drift: true,
+      changes: [{ path: 'concurrency', before: 9, after: 3 }],
+    });
+    createSession();
+    new CheckGroup('g', { name: 'G', concurrency: 4 });
+    const code = plan(desired(), live, state, NOW).operations[0] as UpdateOperation;
+    expect(code.drift).toBe(false);
+  });
+
+  it('recreates a resource in state that is gone from the account', () => {
+    new CheckGroup('g', { name: 'G' });
+    const { state } = deployed(desired());
+    const p = plan(desired(), noLive(), state, NOW);
+    expect(p.operations).toMatchObject([{ action: 'create', logicalId: 'g', recreate: true }]);
+  });
+
+  it("resolves references to the target's physical id for updates", () => {
+    const mail = new EmailAlertChannel('mail', { address: 'a@example.com' });
+    new CheckGroup('g', { name: 'G' });
+    const { live, state } = deployed(desired());
+    createSession();
+    const mail2 = new EmailAlertChannel('mail', { address: 'a@example.com' });
+    new CheckGroup('g', { name: 'G', alertChannels: [mail2] });
+    expect(mail).not.toBe(mail2);
+    const update = plan(desired(), live, state, NOW).operations[0] as UpdateOperation;
+    expect(update.changes).toEqual([
+      { path: 'alertChannelSubscriptions[1]', before: null, after: { alertChannelId: 1, activated: true } },
+    ]);
+  });
+
+  it('records the state serial it was made against', () => {
+    const state = emptyState(ACCOUNT);
+    state.serial = 17;
+    expect(plan([], noLive(), state, NOW).stateSerial).toBe(17);
+  });
+});

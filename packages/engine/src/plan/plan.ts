@@ -1,0 +1,255 @@
+import { type DesiredResource, isPayloadRef, type ResourceKind } from '@monitor/constructs';
+import { hashJson, hashSecret } from '../hash.js';
+import { type State, type StateEntry, stateKey } from '../state/state.js';
+import { type Change, diffPayload } from './diff.js';
+import { KIND_RULES, liveNaturalKey } from './rules.js';
+
+export const PLAN_FORMAT_VERSION = 1;
+
+/** A live resource as read from the API. */
+export type LiveResource = Record<string, unknown> & { id: string | number };
+/** Every live resource of each managed kind, as read from the list endpoints. */
+export type Live = Record<ResourceKind, LiveResource[]>;
+
+interface Base {
+  kind: ResourceKind;
+  logicalId: string;
+  /** The construct class; absent for deletes of constructs removed from code. */
+  construct?: string;
+}
+export interface CreateOperation extends Base {
+  action: 'create';
+  payload: Record<string, unknown>;
+  dependsOn: string[];
+  /** A state entry existed but the resource is gone from the account. */
+  recreate: boolean;
+}
+export interface UpdateOperation extends Base {
+  action: 'update' | 'adopt' | 'move';
+  physicalId: string | number;
+  changes: Change[];
+  /** The live values changed outside monitor since the last deploy: the code did not change. */
+  drift: boolean;
+  unchangedAttributes: number;
+  payload: Record<string, unknown>;
+  dependsOn: string[];
+  /** For `move`: the logical id in state before the rename. */
+  from?: string;
+}
+export interface DeleteOperation extends Base {
+  action: 'delete';
+  physicalId: string | number;
+}
+export type Operation = CreateOperation | UpdateOperation | DeleteOperation;
+
+export interface Plan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  operations: Operation[];
+  /** Resources in code whose live values match. */
+  unchanged: number;
+  /** State entries whose resource is gone from the account and from code: dropped from state, no call. */
+  forget: string[];
+  /** Resources removed from code but kept because they are protected. */
+  protectedKept: string[];
+  summary: { create: number; update: number; delete: number; adopt: number; move: number; unchanged: number };
+  stateSerial: number;
+}
+
+export interface PlanOptions {
+  /** The planner is pure: the clock comes in. */
+  now: Date;
+}
+
+/** Secret values in a payload, by the path the diff names them with. */
+export function secretValues(kind: ResourceKind, payload: Record<string, unknown>): Record<string, string> {
+  if (kind !== 'CheckGroup') return {};
+  const out: Record<string, string> = {};
+  for (const v of (payload.environmentVariables as
+    | { key: string; value: string; secret?: boolean }[]
+    | undefined) ?? []) {
+    if (v.secret === true) out[`environmentVariables[${v.key}]`] = v.value;
+  }
+  return out;
+}
+
+/** The payload with secret values replaced by their hashes: what `appliedHash` is computed over. */
+export function appliedHash(kind: ResourceKind, payload: Record<string, unknown>, salt: string): string {
+  const secrets = secretValues(kind, payload);
+  if (Object.keys(secrets).length === 0) return hashJson(payload);
+  const masked = {
+    ...payload,
+    environmentVariables: (
+      payload.environmentVariables as { key: string; value: string; secret?: boolean }[]
+    ).map((v) => (v.secret === true ? { ...v, value: hashSecret(v.value, salt) } : v)),
+  };
+  return hashJson(masked);
+}
+
+/** Replace `{ $ref }` by physical ids where known; unknown ones stay refs ("known after create"). */
+export function resolveRefs(value: unknown, ids: ReadonlyMap<string, string | number>): unknown {
+  if (isPayloadRef(value)) return ids.get(value.$ref) ?? value;
+  if (Array.isArray(value)) return value.map((v) => resolveRefs(v, ids));
+  if (value !== null && typeof value === 'object') {
+    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveRefs(v, ids)]));
+  }
+  return value;
+}
+
+/**
+ * The plan: what to create, update, adopt, move and delete so that the account matches the code.
+ * Pure: no I/O, no clock, no environment.
+ */
+export function plan(
+  desired: readonly DesiredResource[],
+  live: Live,
+  state: State,
+  _options: PlanOptions,
+): Plan {
+  const operations: Operation[] = [];
+  const forget: string[] = [];
+  const protectedKept: string[] = [];
+  let unchanged = 0;
+
+  const liveById = new Map<string, LiveResource>();
+  for (const kind of Object.keys(live) as ResourceKind[]) {
+    for (const r of live[kind]) liveById.set(`${kind}#${String(r.id)}`, r);
+  }
+  const liveOf = (kind: ResourceKind, id: string | number) => liveById.get(`${kind}#${String(id)}`);
+  const ownedIds = new Set(Object.values(state.resources).map((e) => `${e.kind}#${String(e.physicalId)}`));
+
+  // Which state entry each construct takes: its own, or one of its aliases (a move).
+  const claimed = new Map<string, StateEntry>();
+  const entryFor = new Map<DesiredResource, { entry: StateEntry; from?: string }>();
+  for (const d of desired) {
+    const own = state.resources[stateKey(d.kind, d.logicalId)];
+    if (own !== undefined) {
+      entryFor.set(d, { entry: own });
+      claimed.set(stateKey(d.kind, d.logicalId), own);
+      continue;
+    }
+    for (const alias of d.options.aliases) {
+      const aliased = state.resources[stateKey(d.kind, alias)];
+      if (aliased !== undefined && !claimed.has(stateKey(d.kind, alias))) {
+        entryFor.set(d, { entry: aliased, from: alias });
+        claimed.set(stateKey(d.kind, alias), aliased);
+        break;
+      }
+    }
+  }
+
+  // Adoption: constructs without state whose natural key matches a live resource nobody owns.
+  const adopted = new Map<DesiredResource, LiveResource>();
+  const taken = new Set<string>();
+  for (const d of desired) {
+    if (entryFor.has(d)) continue;
+    const key = KIND_RULES[d.kind].naturalKey?.(d.payload);
+    if (key === undefined) continue;
+    const match = live[d.kind].find(
+      (r) =>
+        !ownedIds.has(`${d.kind}#${String(r.id)}`) &&
+        !taken.has(`${d.kind}#${String(r.id)}`) &&
+        liveNaturalKey(d.kind, r) === key,
+    );
+    if (match !== undefined) {
+      adopted.set(d, match);
+      taken.add(`${d.kind}#${String(match.id)}`);
+    }
+  }
+
+  // Physical ids known before anything is applied, to resolve references.
+  const ids = new Map<string, string | number>();
+  for (const d of desired) {
+    const entry = entryFor.get(d)?.entry;
+    const physical =
+      entry !== undefined && liveOf(d.kind, entry.physicalId) !== undefined
+        ? entry.physicalId
+        : adopted.get(d)?.id;
+    if (physical !== undefined) ids.set(stateKey(d.kind, d.logicalId), physical);
+  }
+
+  for (const d of desired) {
+    const payload = resolveRefs(d.payload, ids) as Record<string, unknown>;
+    const claim = entryFor.get(d);
+    const adopt = adopted.get(d);
+    const current = claim !== undefined ? liveOf(d.kind, claim.entry.physicalId) : adopt;
+    const base = { kind: d.kind, logicalId: d.logicalId, construct: d.construct };
+    if (current === undefined) {
+      operations.push({
+        ...base,
+        action: 'create',
+        payload,
+        dependsOn: d.dependsOn,
+        recreate: claim !== undefined,
+      });
+      continue;
+    }
+    const changes: Change[] = [];
+    const secretHashes = claim?.entry.secretHashes ?? {};
+    const unchangedAttributes = diffPayload(
+      payload,
+      current,
+      {
+        rules: KIND_RULES[d.kind],
+        secretUnchanged: (path, value) => secretHashes[path] === hashSecret(value, state.salt),
+      },
+      changes,
+    );
+    const action = claim?.from !== undefined ? 'move' : adopt !== undefined ? 'adopt' : 'update';
+    if (action === 'update' && changes.length === 0) {
+      unchanged++;
+      continue;
+    }
+    const drift =
+      claim !== undefined &&
+      changes.length > 0 &&
+      claim.entry.appliedHash === appliedHash(d.kind, d.payload, state.salt);
+    operations.push({
+      ...base,
+      action,
+      physicalId: current.id,
+      changes,
+      drift,
+      unchangedAttributes,
+      payload,
+      dependsOn: d.dependsOn,
+      ...(claim?.from === undefined ? {} : { from: claim.from }),
+    });
+  }
+
+  // Deletes: only what state owns and code no longer declares; never protected resources.
+  for (const [key, entry] of Object.entries(state.resources)) {
+    if (claimed.has(key)) continue;
+    if (liveOf(entry.kind, entry.physicalId) === undefined) {
+      forget.push(key);
+      continue;
+    }
+    if (entry.protect) {
+      protectedKept.push(key);
+      continue;
+    }
+    operations.push({
+      kind: entry.kind,
+      logicalId: entry.logicalId,
+      action: 'delete',
+      physicalId: entry.physicalId,
+    });
+  }
+
+  const count = (a: Operation['action']) => operations.filter((o) => o.action === a).length;
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    operations,
+    unchanged,
+    forget,
+    protectedKept,
+    summary: {
+      create: count('create'),
+      update: count('update'),
+      delete: count('delete'),
+      adopt: count('adopt'),
+      move: count('move'),
+      unchanged,
+    },
+    stateSerial: state.serial,
+  };
+}
