@@ -72,7 +72,11 @@ export function secretValues(kind: ResourceKind, payload: Record<string, unknown
   return out;
 }
 
-/** The payload with secret values replaced by their hashes: what `appliedHash` is computed over. */
+/**
+ * The hash recorded in state after a write: over the desired payload as synthesized (references
+ * still as logical ids, so a recreated target does not look like drift), with secret values
+ * replaced by their salted hashes. The deployer must record exactly this.
+ */
 export function appliedHash(kind: ResourceKind, payload: Record<string, unknown>, salt: string): string {
   const secrets = secretValues(kind, payload);
   if (Object.keys(secrets).length === 0) return hashJson(payload);
