@@ -329,31 +329,7 @@ async function freePort(): Promise<number> {
 }
 
 async function startTestServerOn(port: number): Promise<TestServer> {
-  const { createServer: createHttpServer } = await import('node:http');
-  const requests: TestServer['requests'] = [];
-  const srv = createHttpServer((req, res) => {
-    requests.push({
-      method: req.method ?? '',
-      path: req.url ?? '',
-      query: new URLSearchParams(),
-      headers: req.headers,
-      body: undefined,
-      rawBody: '',
-    });
-    req.resume();
-    res.writeHead(201, { 'content-type': 'application/json' });
-    res.end(JSON.stringify(f.checkGroup));
-  });
-  await new Promise<void>((resolve) => srv.listen(port, '127.0.0.1', resolve));
-  const server: TestServer = {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    close: () =>
-      new Promise<void>((resolve) => {
-        srv.closeAllConnections();
-        srv.close(() => resolve());
-      }),
-  };
+  const server = await startTestServer(() => ({ status: 201, json: f.checkGroup }), port);
   servers.push(server);
   return server;
 }

@@ -28,8 +28,8 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** A real HTTP server on port 0 that records each request and answers from `handler`. */
-export async function startTestServer(handler: Handler): Promise<TestServer> {
+/** A real HTTP server that records each request and answers from `handler`; on port 0 unless given one. */
+export async function startTestServer(handler: Handler, port = 0): Promise<TestServer> {
   const requests: RecordedRequest[] = [];
   const server = createServer(async (req: IncomingMessage, res: ServerResponse) => {
     const chunks: Buffer[] = [];
@@ -57,10 +57,10 @@ export async function startTestServer(handler: Handler): Promise<TestServer> {
     });
     res.end(body);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const { port: bound } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     requests,
     close: () =>
       new Promise<void>((resolve) => {
