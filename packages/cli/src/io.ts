@@ -1,12 +1,23 @@
+import { createInterface } from 'node:readline/promises';
+import { type Style, style } from '@monitor/engine';
+
 /** Where a command reads and writes: the process by default, buffers in tests. */
 export interface Io {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
-  /** Colour and live progress only on a TTY, and never with NO_COLOR. */
+  /** Colour only on a TTY, and never with NO_COLOR. */
   color: boolean;
+  /** A person at a terminal: prompts and a live progress line. False in CI and without a TTY. */
   interactive: boolean;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** Ask a question on the terminal; only called when `interactive`. */
+  prompt?: (question: string) => Promise<string>;
+  /**
+   * Trap Ctrl-C/SIGTERM while long work runs: the first aborts the signal (finish in-flight work,
+   * start nothing new), a second one exits at once. Call `release` when done.
+   */
+  trapInterrupts?: () => { signal: AbortSignal; release: () => void };
 }
 
 export function processIo(): Io {
@@ -16,31 +27,41 @@ export function processIo(): Io {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
     color: tty && env.NO_COLOR === undefined && env.TERM !== 'dumb',
-    interactive: tty && process.stdin.isTTY === true && env.CI === undefined,
+    interactive: tty && process.stdin.isTTY === true && (env.CI === undefined || env.CI === 'false'),
     cwd: process.cwd(),
     env,
+    prompt: async (question) => {
+      const rl = createInterface({ input: process.stdin, output: process.stderr });
+      try {
+        return await rl.question(question);
+      } finally {
+        rl.close();
+      }
+    },
+    trapInterrupts: () => {
+      const controller = new AbortController();
+      const onSignal = () => {
+        if (controller.signal.aborted) process.exit(130);
+        process.stderr.write(
+          '\ninterrupted: finishing the operations in flight, starting nothing new (again to quit now)\n',
+        );
+        controller.abort();
+      };
+      process.on('SIGINT', onSignal);
+      process.on('SIGTERM', onSignal);
+      return {
+        signal: controller.signal,
+        release: () => {
+          process.off('SIGINT', onSignal);
+          process.off('SIGTERM', onSignal);
+        },
+      };
+    },
   };
 }
 
-export interface Paint {
-  red(s: string): string;
-  yellow(s: string): string;
-  green(s: string): string;
-  dim(s: string): string;
-  bold(s: string): string;
-}
+export type Paint = Style;
 
-const wrap = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
 export function paint(color: boolean): Paint {
-  if (!color) {
-    const same = (s: string) => s;
-    return { red: same, yellow: same, green: same, dim: same, bold: same };
-  }
-  return {
-    red: wrap(31, 39),
-    yellow: wrap(33, 39),
-    green: wrap(32, 39),
-    dim: wrap(2, 22),
-    bold: wrap(1, 22),
-  };
+  return style(color);
 }

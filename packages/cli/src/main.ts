@@ -2,6 +2,10 @@ import { createRequire } from 'node:module';
 import { isApiError } from '@monitor/api';
 import { EngineError } from '@monitor/engine';
 import yargs, { type Argv } from 'yargs';
+import { type DeployArgs, deployCommand, runDeploy } from './commands/deploy.js';
+import { type DestroyArgs, destroyCommand, runDestroy } from './commands/destroy.js';
+import { type DiffArgs, diffCommand, runDiff } from './commands/diff.js';
+import { type EmulatorArgs, emulatorCommand, runEmulator, untilSignal } from './commands/emulator.js';
 import { runValidate, type ValidateArgs, validateCommand } from './commands/validate.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
@@ -21,7 +25,9 @@ function report(error: unknown, io: Io): ExitCode {
   if (error instanceof EngineError || isApiError(error)) {
     io.stderr(`${p.red('error')}: ${error.message}\n`);
     if (error.hint !== undefined) io.stderr(`${p.dim('hint')}: ${error.hint}\n`);
-    return error instanceof EngineError && error.code === 'invalid_project' ? EXIT.invalid : EXIT.error;
+    if (error instanceof EngineError && error.code === 'invalid_project') return EXIT.invalid;
+    if (error instanceof EngineError && error.code === 'locked') return EXIT.locked;
+    return EXIT.error;
   }
   const e = error instanceof Error ? error : new Error(String(error));
   io.stderr(`${p.red('error')}: ${e.message}\n${p.dim(e.stack ?? '')}\n`);
@@ -40,6 +46,30 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       ...validateCommand,
       handler: async (args: ValidateArgs) => {
         code = await runValidate(args, io);
+      },
+    })
+    .command({
+      ...diffCommand,
+      handler: async (args: DiffArgs) => {
+        code = await runDiff(args, io);
+      },
+    })
+    .command({
+      ...deployCommand,
+      handler: async (args: DeployArgs) => {
+        code = await runDeploy(args, io);
+      },
+    })
+    .command({
+      ...destroyCommand,
+      handler: async (args: DestroyArgs) => {
+        code = await runDestroy(args, io);
+      },
+    })
+    .command({
+      ...emulatorCommand,
+      handler: async (args: EmulatorArgs) => {
+        code = await runEmulator(args, io, untilSignal());
       },
     })
     .demandCommand(1, 'name a command')

@@ -1,8 +1,6 @@
 #!/usr/bin/env node
-import { readFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { z } from 'zod';
-import { startEmulator } from './index.js';
+import { serve } from './serve.js';
 
 const HELP = `monitor-emulator: the monitoring service API on loopback, for development and tests
 
@@ -21,16 +19,6 @@ Options:
   -h, --help             this help
 
 Then: export MONITOR_BASE_URL, MONITOR_API_KEY and MONITOR_ACCOUNT_ID as printed.`;
-
-const accountsSchema = z.array(
-  z.strictObject({
-    id: z.uuid(),
-    name: z.string().optional(),
-    keys: z.array(z.string().min(1)),
-    readOnlyKeys: z.array(z.string().min(1)).optional(),
-    paymentRequired: z.array(z.string()).optional(),
-  }),
-);
 
 function port(value: string | undefined, name: string, fallback: number): number {
   if (value === undefined) return fallback;
@@ -65,38 +53,22 @@ async function main(): Promise<void> {
     process.stdout.write(`${HELP}\n`);
     return;
   }
-  let accounts: z.infer<typeof accountsSchema> | undefined;
-  if (values.accounts !== undefined) {
-    const parsed = accountsSchema.safeParse(JSON.parse(readFileSync(values.accounts, 'utf8')));
-    if (!parsed.success) throw new Error(`--accounts ${values.accounts}: ${z.prettifyError(parsed.error)}`);
-    accounts = parsed.data;
-  }
-  const emulator = await startEmulator({
-    port: port(values.port, '--port', 4010),
-    ...(values.host === undefined ? {} : { host: values.host }),
-    ...(values.data === undefined ? {} : { dataFile: values.data }),
-    ...(values.fixture === undefined ? {} : { fixture: values.fixture }),
-    ...(accounts === undefined ? {} : { accounts }),
-    agentHealthPort: port(
-      values['agent-health-port'] ?? process.env.AGENT_HEALTH_PORT,
-      '--agent-health-port',
-      8081,
-    ),
-    ...(values['no-rate-limit'] || !values['rate-limit'] ? { rateLimits: false as const } : {}),
-    ...(values.quiet ? {} : { log: (line: string) => process.stdout.write(`${line}\n`) }),
-  });
-  const [first] = emulator.accounts;
-  process.stdout.write(
-    [
-      `monitor emulator listening on ${emulator.url}`,
-      `agent health on ${emulator.agentHealthUrl ?? '(off)'}`,
-      `data: ${values.data ?? 'in memory'}`,
-      '',
-      `  export MONITOR_BASE_URL=${emulator.url}`,
-      `  export MONITOR_API_KEY=${first?.keys[0] ?? ''}`,
-      `  export MONITOR_ACCOUNT_ID=${first?.id ?? ''}`,
-      '',
-    ].join('\n'),
+  const emulator = await serve(
+    {
+      port: port(values.port, '--port', 4010),
+      ...(values.host === undefined ? {} : { host: values.host }),
+      ...(values.data === undefined ? {} : { data: values.data }),
+      ...(values.fixture === undefined ? {} : { fixture: values.fixture }),
+      ...(values.accounts === undefined ? {} : { accounts: values.accounts }),
+      agentHealthPort: port(
+        values['agent-health-port'] ?? process.env.AGENT_HEALTH_PORT,
+        '--agent-health-port',
+        8081,
+      ),
+      rateLimit: !(values['no-rate-limit'] || !values['rate-limit']),
+      quiet: values.quiet,
+    },
+    (text) => process.stdout.write(text),
   );
   const stop = async () => {
     process.stdout.write('shutting down: readiness answers 503 until the servers close\n');

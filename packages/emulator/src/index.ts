@@ -94,5 +94,6 @@ export { applyFixture, DEFAULT_FIXTURE_PATH, type Fixture, fixtureSchema, readFi
 export { faultConfigSchema, INTROSPECTION_PREFIX } from './introspection.js';
 export { openApiDocument, swaggerDocument } from './openapi.js';
 export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './rate-limit.js';
+export { type ServeOptions, serve } from './serve.js';
 export type { AccountConfig, App, RequestLogEntry } from './server.js';
 export { Store, type StoreData } from './store.js';

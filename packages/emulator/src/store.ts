@@ -1,4 +1,13 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, writeSync } from 'node:fs';
+import {
+  closeSync,
+  existsSync,
+  fsyncSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  writeSync,
+} from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 
 /** A stored record: JSON only, so the whole store persists as one file. */
@@ -108,6 +117,7 @@ export class Store {
   /** Save after a write. A no-op in memory. */
   save(): void {
     if (this.#file === undefined) return;
+    mkdirSync(dirname(this.#file), { recursive: true });
     const tmp = join(dirname(this.#file), `.${basename(this.#file)}.${process.pid}.tmp`);
     const fd = openSync(tmp, 'w');
     try {

@@ -1,6 +1,11 @@
 import type { Diagnostic } from '@monitor/constructs';
 
-export type EngineErrorCode = 'config_not_found' | 'invalid_project' | 'invalid_state' | 'locked';
+export type EngineErrorCode =
+  | 'config_not_found'
+  | 'invalid_project'
+  | 'invalid_state'
+  | 'invalid_plan'
+  | 'locked';
 
 /** An engine failure with a stable code, a message naming what failed, and a hint at the fix. */
 export class EngineError extends Error {

@@ -1,3 +1,11 @@
+export {
+  type ApplyEvent,
+  type ApplyOptions,
+  type ApplyResult,
+  apply,
+  type OperationResult,
+  type OperationStatus,
+} from './apply/apply.js';
 export { type Bundle, BundleError, bundle } from './bundle.js';
 export {
   CONFIG_FILE_NAMES,
@@ -8,6 +16,7 @@ export {
 } from './config-file.js';
 export { EngineError, type EngineErrorCode, ProjectLoadError } from './errors.js';
 export { canonicalJson, hashJson, hashSecret } from './hash.js';
+export { readKind, readLive } from './live.js';
 export { type LoadedProject, type LoadOptions, load, mapStack } from './load.js';
 export { type Change, type DiffContext, diffPayload } from './plan/diff.js';
 export {
@@ -26,8 +35,27 @@ export {
   type UpdateOperation,
 } from './plan/plan.js';
 export { KIND_RULES, type KindRules, liveNaturalKey } from './plan/rules.js';
+export {
+  hasChanges,
+  type PlanJson,
+  planToJson,
+  redactPayload,
+  renderPlanText,
+  SENSITIVE_VALUE,
+  type Style,
+  style,
+  summaryLine,
+} from './render/render.js';
+export { KIND_API, type KindApi, RESOURCE_KINDS } from './resources.js';
+export {
+  checkSavedPlan,
+  parseSavedPlan,
+  SAVED_PLAN_FORMAT_VERSION,
+  type SavedPlan,
+  savePlan,
+} from './saved-plan.js';
 export { type OriginalPosition, SourceMap } from './source-map.js';
-export { FileStateStore, type StateStore } from './state/file-store.js';
+export { FileStateStore, type StateChanges, type StateStore } from './state/file-store.js';
 export { acquireLock, LockHeldError, type LockHolder, type LockOptions } from './state/lock.js';
 export {
   emptyState,
@@ -35,6 +63,7 @@ export {
   type State,
   type StateEntry,
   serializeState,
+  stateEntrySchema,
   stateKey,
   stateSchema,
 } from './state/state.js';

@@ -17,22 +17,28 @@ interface Base {
   /** The construct class; absent for deletes of constructs removed from code. */
   construct?: string;
 }
-export interface CreateOperation extends Base {
-  action: 'create';
+/** What a create or an update records in state once written. */
+interface Desired {
+  /** The payload to send, references resolved where the physical id is known. Holds secrets: never print it. */
   payload: Record<string, unknown>;
+  /** State keys (`Kind:logicalId`) this resource refers to. */
   dependsOn: string[];
+  /** `appliedHash` of the desired payload: recorded in state after the write. */
+  desiredHash: string;
+  protect: boolean;
+}
+export interface CreateOperation extends Base, Desired {
+  action: 'create';
   /** A state entry existed but the resource is gone from the account. */
   recreate: boolean;
 }
-export interface UpdateOperation extends Base {
+export interface UpdateOperation extends Base, Desired {
   action: 'update' | 'adopt' | 'move';
   physicalId: string | number;
   changes: Change[];
   /** The live values changed outside monitor since the last deploy: the code did not change. */
   drift: boolean;
   unchangedAttributes: number;
-  payload: Record<string, unknown>;
-  dependsOn: string[];
   /** For `move`: the logical id in state before the rename. */
   from?: string;
 }
@@ -176,15 +182,18 @@ export function plan(
     const claim = entryFor.get(d);
     const adopt = adopted.get(d);
     const current = claim !== undefined ? liveOf(d.kind, claim.entry.physicalId) : adopt;
-    const base = { kind: d.kind, logicalId: d.logicalId, construct: d.construct };
+    const desiredHash = appliedHash(d.kind, d.payload, state.salt);
+    const base = {
+      kind: d.kind,
+      logicalId: d.logicalId,
+      construct: d.construct,
+      payload,
+      dependsOn: d.dependsOn,
+      desiredHash,
+      protect: d.options.protect,
+    };
     if (current === undefined) {
-      operations.push({
-        ...base,
-        action: 'create',
-        payload,
-        dependsOn: d.dependsOn,
-        recreate: claim !== undefined,
-      });
+      operations.push({ ...base, action: 'create', recreate: claim !== undefined });
       continue;
     }
     const changes: Change[] = [];
@@ -203,10 +212,7 @@ export function plan(
       unchanged++;
       continue;
     }
-    const drift =
-      claim !== undefined &&
-      changes.length > 0 &&
-      claim.entry.appliedHash === appliedHash(d.kind, d.payload, state.salt);
+    const drift = claim !== undefined && changes.length > 0 && claim.entry.appliedHash === desiredHash;
     operations.push({
       ...base,
       action,
@@ -214,15 +220,19 @@ export function plan(
       changes,
       drift,
       unchangedAttributes,
-      payload,
-      dependsOn: d.dependsOn,
       ...(claim?.from === undefined ? {} : { from: claim.from }),
     });
   }
 
-  // Deletes: only what state owns and code no longer declares; never protected resources.
+  // Deletes: only what state owns and code no longer declares; never protected resources, and
+  // never a resource another entry still claims (two keys for one id after a hand-edited state).
+  const claimedIds = new Set([...claimed.values()].map((e) => `${e.kind}#${String(e.physicalId)}`));
   for (const [key, entry] of Object.entries(state.resources)) {
     if (claimed.has(key)) continue;
+    if (claimedIds.has(`${entry.kind}#${String(entry.physicalId)}`)) {
+      forget.push(key);
+      continue;
+    }
     if (liveOf(entry.kind, entry.physicalId) === undefined) {
       forget.push(key);
       continue;

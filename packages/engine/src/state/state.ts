@@ -28,29 +28,28 @@ export interface State {
   resources: Record<string, StateEntry>;
 }
 
+export const stateEntrySchema = z.strictObject({
+  kind: z.enum([
+    'CheckGroup',
+    'Dashboard',
+    'StatusPage',
+    'StatusPageService',
+    'MaintenanceWindow',
+    'AlertChannel',
+  ]),
+  logicalId: z.string().min(1),
+  physicalId: z.union([z.string().min(1), z.number().int()]),
+  appliedHash: z.string(),
+  secretHashes: z.record(z.string(), z.string()),
+  protect: z.boolean(),
+});
+
 export const stateSchema = z.strictObject({
   formatVersion: z.literal(STATE_FORMAT_VERSION),
   accountId: z.string().min(1),
   serial: z.number().int().min(0),
   salt: z.string().min(8),
-  resources: z.record(
-    z.string(),
-    z.strictObject({
-      kind: z.enum([
-        'CheckGroup',
-        'Dashboard',
-        'StatusPage',
-        'StatusPageService',
-        'MaintenanceWindow',
-        'AlertChannel',
-      ]),
-      logicalId: z.string().min(1),
-      physicalId: z.union([z.string().min(1), z.number().int()]),
-      appliedHash: z.string(),
-      secretHashes: z.record(z.string(), z.string()),
-      protect: z.boolean(),
-    }),
-  ),
+  resources: z.record(z.string(), stateEntrySchema),
 });
 
 export function emptyState(accountId: string): State {

@@ -1,0 +1,74 @@
+import { readFileSync } from 'node:fs';
+import { z } from 'zod';
+import { type RunningEmulator, startEmulator } from './index.js';
+
+/** What `monitor-emulator` and `monitor emulator` take. */
+export interface ServeOptions {
+  /** @default 4010 */
+  port?: number;
+  host?: string;
+  /** Persist to this file and reload it on start. */
+  data?: string;
+  /** Seed data file of every account. */
+  fixture?: string;
+  /** File with a JSON list of accounts and their keys. */
+  accounts?: string;
+  /** @default 8081 */
+  agentHealthPort?: number;
+  /** @default true */
+  rateLimit?: boolean;
+  /** No line per request. @default false */
+  quiet?: boolean;
+}
+
+const accountsSchema = z.array(
+  z.strictObject({
+    id: z.uuid(),
+    name: z.string().optional(),
+    keys: z.array(z.string().min(1)),
+    readOnlyKeys: z.array(z.string().min(1)).optional(),
+    paymentRequired: z.array(z.string()).optional(),
+  }),
+);
+
+function readAccounts(path: string): z.infer<typeof accountsSchema> {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(readFileSync(path, 'utf8'));
+  } catch (e) {
+    throw new Error(`--accounts ${path}: ${(e as Error).message}`);
+  }
+  const parsed = accountsSchema.safeParse(raw);
+  if (!parsed.success) throw new Error(`--accounts ${path}: ${z.prettifyError(parsed.error)}`);
+  return parsed.data;
+}
+
+/** Start the emulator for a person at a terminal: print where it listens and the variables to export. */
+export async function serve(options: ServeOptions, out: (text: string) => void): Promise<RunningEmulator> {
+  const accounts = options.accounts === undefined ? undefined : readAccounts(options.accounts);
+  const emulator = await startEmulator({
+    port: options.port ?? 4010,
+    ...(options.host === undefined ? {} : { host: options.host }),
+    ...(options.data === undefined ? {} : { dataFile: options.data }),
+    ...(options.fixture === undefined ? {} : { fixture: options.fixture }),
+    ...(accounts === undefined ? {} : { accounts }),
+    agentHealthPort: options.agentHealthPort ?? 8081,
+    ...(options.rateLimit === false ? { rateLimits: false as const } : {}),
+    ...(options.quiet === true ? {} : { log: (line: string) => out(`${line}\n`) }),
+  });
+  const [first] = emulator.accounts;
+  out(
+    [
+      `monitor emulator listening on ${emulator.url}`,
+      `agent health on ${emulator.agentHealthUrl ?? '(off)'}`,
+      `data: ${options.data ?? 'in memory'}`,
+      '',
+      `  export MONITOR_BASE_URL=${emulator.url}`,
+      `  export MONITOR_API_KEY=${first?.keys[0] ?? ''}`,
+      `  export MONITOR_ACCOUNT_ID=${first?.id ?? ''}`,
+      '',
+      '',
+    ].join('\n'),
+  );
+  return emulator;
+}

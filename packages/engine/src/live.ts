@@ -1,0 +1,29 @@
+import type { Client } from '@monitor/api';
+import type { ResourceKind } from '@monitor/constructs';
+import type { Live, LiveResource } from './plan/plan.js';
+import { KIND_API, RESOURCE_KINDS } from './resources.js';
+
+/** Every live resource of one kind, through its list endpoint (`limit=100`, one call per page). */
+export async function readKind(client: Client, kind: ResourceKind): Promise<LiveResource[]> {
+  const out: LiveResource[] = [];
+  for await (const page of KIND_API[kind].pages(client)) out.push(...page.items);
+  return out;
+}
+
+/**
+ * Read the live account: every resource of `kinds` (by default every managed kind), the kinds in
+ * parallel. The list endpoints return whole resources, so no per-resource GET is needed.
+ * Kinds not read are empty.
+ */
+export async function readLive(
+  client: Client,
+  kinds: readonly ResourceKind[] = RESOURCE_KINDS,
+): Promise<Live> {
+  const live = Object.fromEntries(RESOURCE_KINDS.map((k) => [k, [] as LiveResource[]])) as unknown as Live;
+  await Promise.all(
+    kinds.map(async (kind) => {
+      live[kind] = await readKind(client, kind);
+    }),
+  );
+  return live;
+}

@@ -1,0 +1,252 @@
+import type { ResourceKind } from '@monitor/constructs';
+import { structuredPatch } from 'diff';
+import type { Change } from '../plan/diff.js';
+import { type Operation, PLAN_FORMAT_VERSION, type Plan, type UpdateOperation } from '../plan/plan.js';
+
+export interface Style {
+  red(s: string): string;
+  yellow(s: string): string;
+  green(s: string): string;
+  cyan(s: string): string;
+  dim(s: string): string;
+  bold(s: string): string;
+}
+
+const ansi = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
+
+/** ANSI colours, or none: the caller decides (TTY, `NO_COLOR`). */
+export function style(color: boolean): Style {
+  if (!color) {
+    const same = (s: string) => s;
+    return { red: same, yellow: same, green: same, cyan: same, dim: same, bold: same };
+  }
+  return {
+    red: ansi(31, 39),
+    yellow: ansi(33, 39),
+    green: ansi(32, 39),
+    cyan: ansi(36, 39),
+    dim: ansi(2, 22),
+    bold: ansi(1, 22),
+  };
+}
+
+export const SENSITIVE_VALUE = '(sensitive value)';
+
+/** A payload fit to show: secret values replaced. */
+export function redactPayload(kind: ResourceKind, payload: Record<string, unknown>): Record<string, unknown> {
+  if (kind !== 'CheckGroup' || !Array.isArray(payload.environmentVariables)) return payload;
+  return {
+    ...payload,
+    environmentVariables: (payload.environmentVariables as { secret?: boolean; value?: unknown }[]).map(
+      (v) => (v.secret === true ? { ...v, value: SENSITIVE_VALUE } : v),
+    ),
+  };
+}
+
+const SYMBOL: Record<Operation['action'], string> = {
+  create: '+',
+  update: '~',
+  delete: '-',
+  adopt: '=',
+  move: '>',
+};
+
+function colorOf(action: Operation['action'], s: Style): (text: string) => string {
+  if (action === 'create') return s.green;
+  if (action === 'delete') return s.red;
+  if (action === 'update') return s.yellow;
+  return s.cyan;
+}
+
+/** Strings longer than this, or with a newline, are shown as a unified diff. */
+const LONG_STRING = 80;
+
+function formatValue(v: unknown): string {
+  if (v === undefined || v === null) return 'null';
+  return JSON.stringify(v);
+}
+
+function isLong(v: unknown): v is string {
+  return typeof v === 'string' && (v.length > LONG_STRING || v.includes('\n'));
+}
+
+function unifiedDiff(before: string, after: string, s: Style, indent: string): string[] {
+  // Long single-line strings are split at spaces so the diff shows what moved, not one huge line.
+  const lines = (text: string) => (text.includes('\n') ? text : text.replace(/ /g, ' \n'));
+  const patch = structuredPatch(
+    'live',
+    'code',
+    `${lines(before)}\n`,
+    `${lines(after)}\n`,
+    undefined,
+    undefined,
+    {
+      context: 3,
+    },
+  );
+  const out: string[] = [];
+  for (const hunk of patch.hunks) {
+    out.push(s.cyan(`${indent}@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`));
+    for (const line of hunk.lines) {
+      if (line.startsWith('\\')) continue;
+      const paint = line.startsWith('+') ? s.green : line.startsWith('-') ? s.red : (x: string) => x;
+      out.push(paint(`${indent}${line}`));
+    }
+  }
+  return out;
+}
+
+function changeLines(change: Change, s: Style, indent: string): string[] {
+  if (change.sensitive === true && change.before === SENSITIVE_VALUE && change.after === SENSITIVE_VALUE) {
+    return [`${indent}${change.path}: ${s.yellow('(sensitive value changed)')}`];
+  }
+  if (isLong(change.before) || isLong(change.after)) {
+    const before = typeof change.before === 'string' ? change.before : '';
+    const after = typeof change.after === 'string' ? change.after : '';
+    return [`${indent}${change.path}:`, ...unifiedDiff(before, after, s, `${indent}  `)];
+  }
+  return [
+    `${indent}${change.path}: ${s.red(formatValue(change.before))} → ${s.green(formatValue(change.after))}`,
+  ];
+}
+
+function physical(op: Operation): string {
+  return op.action === 'create' ? '' : ` (id ${String(op.physicalId)})`;
+}
+
+function operationLines(op: Operation, s: Style): string[] {
+  const paint = colorOf(op.action, s);
+  const head = `  ${paint(SYMBOL[op.action])} ${op.kind} ${s.bold(op.logicalId)}${s.dim(physical(op))}`;
+  if (op.action === 'create') {
+    return [
+      `${head}${op.recreate ? s.dim('  recreate: the resource in state is gone from the account') : ''}`,
+    ];
+  }
+  if (op.action === 'delete') return [head];
+  const note =
+    op.action === 'adopt'
+      ? s.dim('  adopt: found in the account by its natural key')
+      : op.action === 'move' && op.from !== undefined
+        ? s.dim(`  move: renamed from "${op.from}"`)
+        : '';
+  const lines = [`${head}${note}`];
+  for (const change of op.changes) lines.push(...changeLines(change, s, '      '));
+  if (op.changes.length > 0 && op.unchangedAttributes > 0) {
+    lines.push(
+      s.dim(
+        `      (${op.unchangedAttributes} unchanged attribute${op.unchangedAttributes === 1 ? '' : 's'} hidden)`,
+      ),
+    );
+  }
+  return lines;
+}
+
+/** `Plan: 3 to create, 2 to update, 1 to delete, 1 to adopt, 40 unchanged.` */
+export function summaryLine(plan: Plan): string {
+  const { summary } = plan;
+  const parts = [
+    `${summary.create} to create`,
+    `${summary.update} to update`,
+    `${summary.delete} to delete`,
+    `${summary.adopt} to adopt`,
+    ...(summary.move > 0 ? [`${summary.move} to move`] : []),
+    `${summary.unchanged} unchanged`,
+  ];
+  return `Plan: ${parts.join(', ')}.`;
+}
+
+export function hasChanges(plan: Plan): boolean {
+  return plan.operations.length > 0 || plan.forget.length > 0;
+}
+
+/**
+ * The plan for people: deletes first under a warning, then changes from the code, then drift
+ * (changed outside monitor), each update with only its changed paths; a summary line at the end.
+ */
+export function renderPlanText(plan: Plan, s: Style): string {
+  const out: string[] = [];
+  const deletes = plan.operations.filter((o) => o.action === 'delete');
+  const drift = plan.operations.filter((o): o is UpdateOperation => o.action === 'update' && o.drift);
+  const code = plan.operations.filter((o) => o.action !== 'delete' && !(o.action === 'update' && o.drift));
+  if (deletes.length > 0) {
+    out.push(
+      s.red(
+        s.bold(
+          `! ${deletes.length} resource${deletes.length === 1 ? '' : 's'} will be DELETED from the account:`,
+        ),
+      ),
+    );
+    for (const op of deletes) out.push(...operationLines(op, s));
+    out.push('');
+  }
+  if (code.length > 0) {
+    out.push(s.bold('Changes from the code:'));
+    for (const op of code) out.push(...operationLines(op, s));
+    out.push('');
+  }
+  if (drift.length > 0) {
+    out.push(
+      s.bold("Drift: changed outside monitor since the last deploy (deploy restores the code's values):"),
+    );
+    for (const op of drift) out.push(...operationLines(op, s));
+    out.push('');
+  }
+  if (plan.protectedKept.length > 0) {
+    out.push(s.dim(`Kept (protect: true, removed from code): ${plan.protectedKept.join(', ')}`));
+  }
+  if (plan.forget.length > 0) {
+    out.push(s.dim(`Dropped from state (gone from the account and the code): ${plan.forget.join(', ')}`));
+  }
+  if (!hasChanges(plan)) {
+    out.push(
+      `${s.green('No changes.')} ${plan.unchanged} resource${plan.unchanged === 1 ? '' : 's'} match the code.`,
+    );
+  } else {
+    out.push(s.bold(summaryLine(plan)));
+  }
+  return `${out.join('\n')}\n`;
+}
+
+export interface PlanJson {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  summary: Plan['summary'];
+  changes: boolean;
+  operations: Record<string, unknown>[];
+  forget: string[];
+  protectedKept: string[];
+  stateSerial: number;
+}
+
+/** The plan for scripts: every operation with its change paths, before and after; secrets redacted. */
+export function planToJson(plan: Plan): PlanJson {
+  return {
+    formatVersion: PLAN_FORMAT_VERSION,
+    summary: plan.summary,
+    changes: hasChanges(plan),
+    operations: plan.operations.map((op) => {
+      const base = { action: op.action, kind: op.kind, logicalId: op.logicalId };
+      if (op.action === 'delete') return { ...base, physicalId: op.physicalId };
+      const desired = { construct: op.construct, dependsOn: op.dependsOn, protect: op.protect };
+      if (op.action === 'create') {
+        return { ...base, ...desired, recreate: op.recreate, after: redactPayload(op.kind, op.payload) };
+      }
+      return {
+        ...base,
+        physicalId: op.physicalId,
+        ...desired,
+        ...(op.from === undefined ? {} : { from: op.from }),
+        drift: op.drift,
+        changes: op.changes.map((c) => ({
+          path: c.path,
+          before: c.before ?? null,
+          after: c.after ?? null,
+          ...(c.sensitive ? { sensitive: true } : {}),
+        })),
+        unchangedAttributes: op.unchangedAttributes,
+      };
+    }),
+    forget: plan.forget,
+    protectedKept: plan.protectedKept,
+    stateSerial: plan.stateSerial,
+  };
+}

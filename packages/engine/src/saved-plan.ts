@@ -1,0 +1,161 @@
+import { z } from 'zod';
+import { EngineError } from './errors.js';
+import { hashJson } from './hash.js';
+import type { Live, Operation, Plan } from './plan/plan.js';
+import { type PlanJson, planToJson } from './render/render.js';
+import type { State } from './state/state.js';
+
+export const SAVED_PLAN_FORMAT_VERSION = 1;
+
+/** A plan saved by `monitor diff --out`, applied later by `monitor deploy --plan`. */
+export interface SavedPlan {
+  kind: 'monitor-plan';
+  formatVersion: typeof SAVED_PLAN_FORMAT_VERSION;
+  createdAt: string;
+  accountId: string;
+  projectName: string;
+  /** The state serial the plan was made against. */
+  stateSerial: number;
+  /** Per operation (`Kind:logicalId`): the hash of the live resource it touches, `null` for creates. */
+  fingerprints: Record<string, string | null>;
+  /** Per operation: the hash of the desired payload (secrets salted), to notice code changed since. */
+  desiredHashes: Record<string, string>;
+  plan: PlanJson;
+}
+
+const savedPlanSchema = z.looseObject({
+  kind: z.literal('monitor-plan'),
+  formatVersion: z.literal(SAVED_PLAN_FORMAT_VERSION),
+  createdAt: z.string(),
+  accountId: z.string(),
+  projectName: z.string(),
+  stateSerial: z.number().int(),
+  fingerprints: z.record(z.string(), z.string().nullable()),
+  desiredHashes: z.record(z.string(), z.string()),
+  plan: z.looseObject({
+    operations: z.array(z.looseObject({ action: z.string(), kind: z.string(), logicalId: z.string() })),
+  }),
+});
+
+const keyOf = (op: { kind: string; logicalId: string }) => `${op.kind}:${op.logicalId}`;
+
+function liveIndex(live: Live): Map<string, unknown> {
+  const index = new Map<string, unknown>();
+  for (const [kind, resources] of Object.entries(live)) {
+    for (const r of resources) index.set(`${kind}#${String(r.id)}`, r);
+  }
+  return index;
+}
+
+function fingerprintOf(op: Operation, live: Map<string, unknown>): string | null {
+  if (op.action === 'create') return null;
+  const resource = live.get(`${op.kind}#${String(op.physicalId)}`);
+  return resource === undefined ? 'absent' : hashJson(resource);
+}
+
+export function savePlan(
+  plan: Plan,
+  live: Live,
+  context: { accountId: string; projectName: string; now: Date },
+): SavedPlan {
+  const index = liveIndex(live);
+  return {
+    kind: 'monitor-plan',
+    formatVersion: SAVED_PLAN_FORMAT_VERSION,
+    createdAt: context.now.toISOString(),
+    accountId: context.accountId,
+    projectName: context.projectName,
+    stateSerial: plan.stateSerial,
+    fingerprints: Object.fromEntries(plan.operations.map((op) => [keyOf(op), fingerprintOf(op, index)])),
+    desiredHashes: Object.fromEntries(
+      plan.operations.flatMap((op) => (op.action === 'delete' ? [] : [[keyOf(op), op.desiredHash]])),
+    ),
+    plan: planToJson(plan),
+  };
+}
+
+/** Parse a saved plan file's text; a clear error when it is not one. */
+export function parseSavedPlan(text: string, path: string): SavedPlan {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new EngineError(
+      'invalid_plan',
+      `${path} is not JSON: ${(e as Error).message}`,
+      'save a plan with monitor diff --out',
+    );
+  }
+  const parsed = savedPlanSchema.safeParse(raw);
+  if (!parsed.success) {
+    throw new EngineError(
+      'invalid_plan',
+      `${path} is not a saved monitor plan: ${z.prettifyError(parsed.error).split('\n')[0] ?? ''}`,
+      'save a plan with monitor diff --out plan.json',
+    );
+  }
+  return parsed.data as unknown as SavedPlan;
+}
+
+/**
+ * Check a saved plan against a fresh one (made now from the code, the live account and state).
+ * Returns what moved since it was saved (empty: it still holds) and the fresh plan narrowed to
+ * exactly the saved operations.
+ */
+export function checkSavedPlan(
+  saved: SavedPlan,
+  fresh: Plan,
+  live: Live,
+  state: State,
+): { stale: string[]; plan: Plan } {
+  const stale: string[] = [];
+  if (saved.accountId !== state.accountId) {
+    stale.push(`the plan is for account ${saved.accountId}, not ${state.accountId}`);
+  }
+  if (saved.stateSerial !== state.serial) {
+    stale.push(
+      `state changed since the plan was saved (serial ${saved.stateSerial} → ${state.serial}): another deploy ran`,
+    );
+  }
+  const index = liveIndex(live);
+  const freshByKey = new Map(fresh.operations.map((op) => [keyOf(op), op]));
+  const operations: Operation[] = [];
+  for (const op of saved.plan.operations as { action: string; kind: string; logicalId: string }[]) {
+    const key = keyOf(op);
+    const now = freshByKey.get(key);
+    if (now === undefined) {
+      stale.push(`${key}: the plan would ${op.action} it, but it needs no change now`);
+      continue;
+    }
+    if (now.action !== op.action) {
+      stale.push(`${key}: the plan would ${op.action} it, but now it needs ${now.action}`);
+      continue;
+    }
+    const fingerprint = fingerprintOf(now, index);
+    if (fingerprint !== saved.fingerprints[key]) {
+      stale.push(`${key}: the live resource changed since the plan was saved`);
+      continue;
+    }
+    if (now.action !== 'delete' && now.desiredHash !== saved.desiredHashes[key]) {
+      stale.push(`${key}: the code changed since the plan was saved`);
+      continue;
+    }
+    operations.push(now);
+  }
+  const count = (a: Operation['action']) => operations.filter((o) => o.action === a).length;
+  return {
+    stale,
+    plan: {
+      ...fresh,
+      operations,
+      summary: {
+        create: count('create'),
+        update: count('update'),
+        delete: count('delete'),
+        adopt: count('adopt'),
+        move: count('move'),
+        unchanged: fresh.unchanged,
+      },
+    },
+  };
+}
