@@ -1,0 +1,413 @@
+import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
+import { join } from 'node:path';
+import { DEV_ACCOUNT_ID } from '@monitor/emulator';
+import { FileStateStore } from '@monitor/engine';
+import { afterEach, describe, expect, it } from 'vitest';
+import { cleanup, emulatorForTests, monitor, writeFiles, writeProject } from './support/harness.js';
+
+type Harness = Awaited<ReturnType<typeof emulatorForTests>>;
+const open: { dirs: string[]; harnesses: Harness[] } = { dirs: [], harnesses: [] };
+afterEach(async () => {
+  for (const h of open.harnesses.splice(0)) await h.close();
+  for (const d of open.dirs.splice(0)) cleanup(d);
+});
+
+async function setup(files: Record<string, string>, options: Parameters<typeof emulatorForTests>[0] = {}) {
+  const h = await emulatorForTests(options);
+  const dir = writeProject(files);
+  open.harnesses.push(h);
+  open.dirs.push(dir);
+  const run = (...args: string[]) => monitor(args, { cwd: dir, env: h.env });
+  return { h, dir, run };
+}
+
+const IMPORTS = `import { CheckGroup, EmailAlertChannel, StatusPage, StatusPageService } from '@monitor/constructs';\n`;
+
+/** `n` check groups `g0…`, subscribed to one email channel. */
+function groups(n: number, extra = ''): string {
+  let out = `${IMPORTS}export const mail = new EmailAlertChannel('mail', { address: 'ops@acme.example' });\n`;
+  for (let i = 0; i < n; i++) {
+    out += `new CheckGroup('g${i}', { name: 'Group ${i}', tags: ['t${i % 3}', 'prod'], locations: ['eu-west-1', 'us-east-1'], alertChannels: [mail]${extra} });\n`;
+  }
+  return out;
+}
+
+const stateFile = (dir: string) => join(dir, '.monitor', 'state', `${DEV_ACCOUNT_ID}.json`);
+const writeCount = (h: Harness) => h.writes().length;
+
+describe('deploy then diff', () => {
+  it('converges: a second diff says No changes and a second deploy writes nothing', async () => {
+    const { h, dir, run } = await setup({ 'a.monitor.ts': groups(3) });
+    const first = await run('deploy', '--yes');
+    expect(first.stderr).toContain('✓ + CheckGroup g0');
+    expect(first.stdout).toMatch(/✓ Applied in .*: 4 created, 0 updated/);
+    expect(first.code).toBe(0);
+    const diff = await run('diff', '--detailed-exitcode');
+    expect(diff.stdout).toContain('No changes. 4 resources match the code.');
+    expect(diff.code).toBe(0);
+    const writes = writeCount(h);
+    const again = await run('deploy', '--yes');
+    expect(again.code).toBe(0);
+    expect(writeCount(h)).toBe(writes);
+    // State: ids and hashes only, sorted, no journal left behind.
+    const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
+    expect(Object.keys(state.resources)).toEqual([
+      'AlertChannel:mail',
+      'CheckGroup:g0',
+      'CheckGroup:g1',
+      'CheckGroup:g2',
+    ]);
+    expect(readdirSync(join(dir, '.monitor', 'state')).sort()).toEqual([`${DEV_ACCOUNT_ID}.json`]);
+  });
+
+  it('shows a field change as before → after, long text as a unified diff, and exits 2 with --detailed-exitcode', async () => {
+    const page = (description: string) =>
+      `${IMPORTS}const api = new StatusPageService('api', { name: 'API' });\nnew StatusPage('status', { name: 'Status', url: 'acme-e2e-status', description: ${JSON.stringify(description)}, cards: [{ name: 'Core', services: [api] }] });\n`;
+    const lines = Array.from({ length: 10 }, (_, i) => `line ${i}`);
+    const { dir, run } = await setup({ 'a.monitor.ts': page(lines.join('\n')) });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    lines[5] = 'line five, edited';
+    writeFiles(dir, { 'a.monitor.ts': page(lines.join('\n')).replace("name: 'Status'", "name: 'Status 2'") });
+    const diff = await run('diff', '--detailed-exitcode');
+    expect(diff.code).toBe(2);
+    expect(diff.stdout).toContain('~ StatusPage status (id ');
+    expect(diff.stdout).toContain('name: "Status" → "Status 2"');
+    expect(diff.stdout).toContain('description:');
+    expect(diff.stdout).toContain('@@ -3,7 +3,7 @@');
+    expect(diff.stdout).toContain('-line 5');
+    expect(diff.stdout).toContain('+line five, edited');
+    expect(diff.stdout).toMatch(/\(\d+ unchanged attributes hidden\)/);
+    expect(diff.stdout).toContain('Plan: 0 to create, 1 to update, 0 to delete, 0 to adopt, 1 unchanged.');
+    const json = JSON.parse((await run('diff', '--json')).stdout);
+    expect(json.formatVersion).toBe(1);
+    expect(json.operations).toHaveLength(1);
+    expect(json.operations[0]).toMatchObject({ action: 'update', kind: 'StatusPage', drift: false });
+    expect(json.operations[0].changes.map((c: { path: string }) => c.path).sort()).toEqual([
+      'description',
+      'name',
+    ]);
+  });
+});
+
+describe('drift', () => {
+  it('reports a change made through the API as drift, apart from code changes; deploy restores it', async () => {
+    const { h, run } = await setup({ 'a.monitor.ts': groups(2) });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const [g] = (await h.client.checkGroups.list()).items.filter((g) => g.name === 'Group 1');
+    await h.client.checkGroups.update(Number(g?.id), { name: 'Group 1', muted: true, tags: ['changed'] });
+    const diff = await run('diff', '--detailed-exitcode');
+    expect(diff.code).toBe(2);
+    expect(diff.stdout).toContain('Drift: changed outside monitor');
+    expect(diff.stdout).not.toContain('Changes from the code:');
+    expect(diff.stdout).toContain('muted: true → false');
+    const json = JSON.parse((await run('diff', '--json')).stdout);
+    expect(json.operations).toMatchObject([{ action: 'update', logicalId: 'g1', drift: true }]);
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
+    expect((await h.client.checkGroups.get(Number(g?.id))).muted).toBe(false);
+  });
+});
+
+describe('identity', () => {
+  it('a rename with aliases moves the state entry: no POST and no DELETE', async () => {
+    const { h, dir, run } = await setup({ 'a.monitor.ts': groups(1) });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const before = h.emulator.requests.length;
+    writeFiles(dir, {
+      'a.monitor.ts': groups(1)
+        .replace("new CheckGroup('g0', {", "new CheckGroup('payments', {")
+        .replace('alertChannels: [mail] }', "alertChannels: [mail], aliases: ['g0'] }"),
+    });
+    const diff = await run('diff');
+    expect(diff.stdout).toContain('> CheckGroup payments (id ');
+    expect(diff.stdout).toContain('move: renamed from "g0"');
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const writes = h.emulator.requests
+      .slice(before)
+      .filter((r) => r.method === 'POST' || r.method === 'DELETE');
+    expect(writes).toEqual([]);
+    const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
+    expect(Object.keys(state.resources)).toEqual(['AlertChannel:mail', 'CheckGroup:payments']);
+    expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('adopts resources created outside monitor by natural key: no POST for them', async () => {
+    const { h, run } = await setup({ 'a.monitor.ts': groups(2) });
+    await h.client.checkGroups.create({ name: 'Group 0', tags: ['other'] });
+    await h.client.checkGroups.create({ name: 'Group 1' });
+    const diff = await run('diff');
+    expect(diff.stdout).toContain('= CheckGroup g0 (id ');
+    expect(diff.stdout).toContain('adopt: found in the account by its natural key');
+    expect(diff.stdout).toContain('Plan: 1 to create, 0 to update, 0 to delete, 2 to adopt, 0 unchanged.');
+    const before = h.emulator.requests.length;
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const posts = h.emulator.requests.slice(before).filter((r) => r.method === 'POST');
+    expect(posts.map((r) => r.route)).toEqual(['/v1/alert-channels']);
+    expect((await h.client.checkGroups.list()).items).toHaveLength(2);
+    expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
+  });
+});
+
+describe('deletion guard', () => {
+  it('refuses deletes without --allow-deletes in a non-interactive run (exit 5, no write), then deletes with it', async () => {
+    const { h, dir, run } = await setup({ 'a.monitor.ts': groups(3) });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    writeFiles(dir, { 'a.monitor.ts': groups(2) });
+    const writes = writeCount(h);
+    const refused = await run('deploy', '--yes');
+    expect(refused.code).toBe(5);
+    expect(refused.stdout).toContain('! 1 resource will be DELETED from the account:');
+    expect(refused.stdout).toContain('- CheckGroup g2 (id ');
+    expect(refused.stderr).toContain('--allow-deletes');
+    expect(writeCount(h)).toBe(writes);
+    const noYes = await run('deploy');
+    expect(noYes.code).toBe(5);
+    expect(noYes.stderr).toContain('--yes');
+    const done = await run('deploy', '--yes', '--allow-deletes');
+    expect(done.code).toBe(0);
+    expect((await h.client.checkGroups.list()).items.map((g) => g.name).sort()).toEqual([
+      'Group 0',
+      'Group 1',
+    ]);
+  });
+
+  it('never deletes protect: true, by deploy or destroy, unless destroy --force-protected', async () => {
+    const { h, dir, run } = await setup({
+      'a.monitor.ts': groups(2, '').replace("name: 'Group 1',", "name: 'Group 1', protect: true,"),
+    });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    writeFiles(dir, { 'a.monitor.ts': groups(1) });
+    const deploy = await run('deploy', '--yes', '--allow-deletes');
+    expect(deploy.code).toBe(0);
+    expect(deploy.stdout).toContain('Kept (protect: true, removed from code): CheckGroup:g1');
+    expect(h.emulator.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
+    const destroy = await run('destroy', '--yes', '--allow-deletes');
+    expect(destroy.code).toBe(0);
+    expect((await h.client.checkGroups.list()).items.map((g) => g.name)).toEqual(['Group 1']);
+    expect((await h.client.alertChannels.list()).items).toEqual([]);
+    const forced = await run('destroy', '--yes', '--allow-deletes', '--force-protected');
+    expect(forced.code).toBe(0);
+    expect((await h.client.checkGroups.list()).items).toEqual([]);
+    expect(JSON.parse(readFileSync(stateFile(dir), 'utf8')).resources).toEqual({});
+  });
+});
+
+describe('saved plans', () => {
+  it('deploy --plan applies exactly the saved plan, and refuses with exit 4 when a touched resource moved', async () => {
+    const { h, dir, run } = await setup({ 'a.monitor.ts': groups(2) });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    writeFiles(dir, { 'a.monitor.ts': groups(2, ', muted: true') });
+    const saved = await run('diff', '--out', 'plan.json');
+    expect(saved.code).toBe(0);
+    expect(saved.stdout).toContain('monitor deploy --plan plan.json');
+    const [g] = (await h.client.checkGroups.list()).items.filter((g) => g.name === 'Group 0');
+    await h.client.checkGroups.update(Number(g?.id), { name: 'Group 0', concurrency: 5 });
+    const writes = writeCount(h);
+    const stale = await run('deploy', '--plan', 'plan.json', '--yes');
+    expect(stale.code).toBe(4);
+    expect(stale.stderr).toContain('CheckGroup:g0: the live resource changed since the plan was saved');
+    expect(writeCount(h)).toBe(writes);
+    // A fresh plan applies.
+    expect((await run('diff', '--out', 'plan.json')).code).toBe(0);
+    const applied = await run('deploy', '--plan', 'plan.json', '--yes');
+    expect(applied.code).toBe(0);
+    expect(applied.stdout).toContain('2 updated');
+    // The same plan again: state moved on.
+    const again = await run('deploy', '--plan', 'plan.json', '--yes');
+    expect(again.code).toBe(4);
+    expect(again.stderr).toMatch(/state changed since the plan was saved \(serial \d+ → \d+\)/);
+  });
+
+  it('a file that is not a saved plan is a clear error', async () => {
+    const { dir, run } = await setup({ 'a.monitor.ts': groups(1) });
+    writeFileSync(join(dir, 'plan.json'), '{"hello": 1}');
+    const r = await run('deploy', '--plan', 'plan.json', '--yes');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('plan.json is not a saved monitor plan');
+    expect(r.stderr).toContain('hint: save a plan with monitor diff --out plan.json');
+  });
+});
+
+describe('secrets', () => {
+  it('a canary secret never appears in stdout, stderr, --json, the saved plan, the state file or --debug output', async () => {
+    const CANARY = 'canary-7f3a9c-do-not-print';
+    const project = (value: string) =>
+      groups(
+        1,
+        `, environmentVariables: [{ key: 'TOKEN', value: '${value}', secret: true }, { key: 'PLAIN', value: 'visible' }]`,
+      );
+    const { dir, run } = await setup({ 'a.monitor.ts': project(CANARY) });
+    const outputs: string[] = [];
+    const keep = <R extends { stdout: string; stderr: string }>(r: R): R => {
+      outputs.push(r.stdout, r.stderr);
+      return r;
+    };
+    keep(await run('diff', '--json', '--debug'));
+    expect(keep(await run('deploy', '--yes', '--debug', '--json')).stdout).toContain('"applied": true');
+    const clean = keep(await run('diff', '--detailed-exitcode', '--debug'));
+    expect(clean.code).toBe(0);
+    writeFiles(dir, { 'a.monitor.ts': project(`${CANARY}-rotated`) });
+    const changed = keep(await run('diff', '--out', 'plan.json'));
+    expect(changed.stdout).toContain('environmentVariables[TOKEN].value: (sensitive value changed)');
+    keep(await run('diff', '--json'));
+    keep(await run('deploy', '--yes', '--debug'));
+    expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
+    outputs.push(readFileSync(join(dir, 'plan.json'), 'utf8'), readFileSync(stateFile(dir), 'utf8'));
+    for (const text of outputs) expect(text).not.toContain(CANARY);
+    expect(outputs.join('\n')).toContain('visible');
+  });
+});
+
+describe('exit codes', () => {
+  it('1 on an API error (a wrong key), with the hint', async () => {
+    const { h, run } = await setup({ 'a.monitor.ts': groups(1) });
+    const r = await monitor(['diff'], {
+      cwd: open.dirs[0] as string,
+      env: { ...h.env, MONITOR_API_KEY: 'wrong' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toMatch(/^error: .*401/m);
+    expect((await run('diff')).code).toBe(0);
+  });
+
+  it('1 when credentials are missing, pointing at --local', async () => {
+    const dir = writeProject({ 'a.monitor.ts': groups(1) });
+    open.dirs.push(dir);
+    const r = await monitor(['diff'], {
+      cwd: dir,
+      env: { MONITOR_API_KEY: '', MONITOR_ACCOUNT_ID: '', MONITOR_BASE_URL: '' },
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('MONITOR_API_KEY is not set');
+    expect(r.stderr).toContain('--local');
+  });
+
+  it('3 on an invalid project, before any request', async () => {
+    const { h, run } = await setup({
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('g', { name: 'G', concurrency: 0 });\n`,
+    });
+    const r = await run('deploy', '--yes');
+    expect(r.code).toBe(3);
+    expect(r.stderr).toContain('concurrency');
+    expect(h.emulator.requests).toEqual([]);
+  });
+
+  it('6 when another deploy holds the lock, naming the holder; --lock-timeout waits for it', async () => {
+    const { dir, run } = await setup({ 'a.monitor.ts': groups(1) });
+    const lock = join(dir, '.monitor', 'state', `${DEV_ACCOUNT_ID}.lock`);
+    writeFiles(dir, {
+      [`.monitor/state/${DEV_ACCOUNT_ID}.lock`]: JSON.stringify({
+        pid: process.pid,
+        host: hostname(),
+        startedAt: '2026-11-21T10:00:00.000Z',
+        command: 'monitor deploy',
+      }),
+    });
+    const held = await run('deploy', '--yes');
+    expect(held.code).toBe(6);
+    expect(held.stderr).toContain(`monitor deploy (pid ${process.pid} on ${hostname()}`);
+    const destroy = await run('destroy', '--yes', '--allow-deletes');
+    expect(destroy.code).toBe(6);
+    // diff takes no lock.
+    expect((await run('diff')).code).toBe(0);
+    // A lock of a process that is gone is stale and taken over.
+    writeFiles(dir, {
+      [`.monitor/state/${DEV_ACCOUNT_ID}.lock`]: JSON.stringify({
+        pid: 2 ** 22 + 12345,
+        host: hostname(),
+        startedAt: '2026-11-21T10:00:00.000Z',
+        command: 'monitor deploy',
+      }),
+    });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    expect(existsSync(lock)).toBe(false);
+  });
+
+  it('is 0/2/3/4/5/6/1 as the table says (covered above); a usage error is 1 with a hint', async () => {
+    const { run } = await setup({ 'a.monitor.ts': groups(1) });
+    const r = await run('deploy', '--no-such-flag');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('hint: run monitor --help');
+  });
+});
+
+describe('faults and crashes', () => {
+  const many = (n: number) => {
+    let out = `${IMPORTS}\n`;
+    for (let i = 0; i < n; i++) {
+      out += `new CheckGroup('g${i}', { name: 'Group ${i}', tags: ['bulk'] });\n`;
+      if (i % 4 === 0) out += `new EmailAlertChannel('c${i}', { address: 'c${i}@acme.example' });\n`;
+    }
+    return out;
+  };
+
+  async function exactlyDeclared(h: Harness, groupsWanted: number, channelsWanted: number) {
+    const groups = await h.client.checkGroups.all();
+    const names: string[] = [];
+    for await (const g of groups) names.push(g.name);
+    expect(names.length).toBe(groupsWanted);
+    expect(new Set(names).size).toBe(groupsWanted);
+    const channels: string[] = [];
+    for await (const c of h.client.alertChannels.all())
+      channels.push(String((c.config as { address?: string }).address));
+    expect(channels.length).toBe(channelsWanted);
+    expect(new Set(channels).size).toBe(channelsWanted);
+  }
+
+  it('a 200-resource deploy under 10% 429, 10% 503 and a dropped connection after every 5th POST converges with no duplicates', async () => {
+    const { h, run } = await setup(
+      { 'a.monitor.ts': many(160) },
+      {
+        faults: {
+          seed: 7,
+          rateLimitRate: 0.1,
+          serverErrorRate: 0.1,
+          dropAfterProcessing: [{ method: 'POST', every: 5 }],
+        },
+      },
+    );
+    const runs: number[] = [];
+    for (let i = 0; i < 6; i++) {
+      const r = await run('deploy', '--yes', '--allow-deletes');
+      runs.push(r.code ?? -1);
+      // Either done or a clean failure with the result table.
+      if (r.code !== 0) expect(r.stdout).toContain('run the same command again to continue');
+      if (r.code === 0) break;
+    }
+    expect(runs.at(-1)).toBe(0);
+    expect(h.emulator.requests.some((r) => r.fault === 'injected 429')).toBe(true);
+    expect(h.emulator.requests.some((r) => r.status === 0)).toBe(true);
+    h.emulator.app.faults.configure({});
+    await exactlyDeclared(h, 160, 40);
+    expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('a deploy killed with SIGKILL leaves state that loads, and a re-run converges with no duplicates', async () => {
+    const { h, dir } = await setup({ 'a.monitor.ts': many(120) }, { faults: { latencyMs: 15 } });
+    const env = h.env;
+    let killed = false;
+    const first = await monitor(['deploy', '--yes', '--parallelism', '4'], {
+      cwd: dir,
+      env,
+      onSpawn: (child) => {
+        const timer = setInterval(() => {
+          const posts = h.emulator.requests.filter((r) => r.method === 'POST').length;
+          if (posts >= 40) {
+            clearInterval(timer);
+            killed = child.kill('SIGKILL');
+          }
+        }, 5);
+      },
+    });
+    expect(killed).toBe(true);
+    expect(first.code).toBe(null);
+    const state = new FileStateStore(join(dir, '.monitor', 'state'), DEV_ACCOUNT_ID).read();
+    expect(Object.keys(state.resources).length).toBeGreaterThan(0);
+    expect(Object.keys(state.resources).length).toBeLessThan(150);
+    const second = await monitor(['deploy', '--yes'], { cwd: dir, env });
+    expect(second.code).toBe(0);
+    await exactlyDeclared(h, 120, 30);
+    expect((await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
+  });
+});
