@@ -31,6 +31,18 @@ const body = (payload: Payload) => payload as never;
 const live = (value: unknown) => value as LiveResource;
 const pagesOf = (iterable: AsyncIterable<Page<unknown>>) => iterable as AsyncIterable<Page<LiveResource>>;
 
+/**
+ * Dashboards carry a numeric `id` and a string `dashboardId`; their endpoints take `dashboardId`.
+ * Live dashboards get it as `id` (the planner's physical id) and keep the number as `numericId`.
+ */
+function dashboard(value: unknown): LiveResource {
+  const d = value as LiveResource & { dashboardId: string };
+  return { ...d, id: d.dashboardId, numericId: d.id };
+}
+async function* dashboardPages(c: Client): AsyncIterable<Page<LiveResource>> {
+  for await (const page of c.dashboards.pages(LIMIT)) yield { ...page, items: page.items.map(dashboard) };
+}
+
 export const KIND_API: Record<ResourceKind, KindApi> = {
   CheckGroup: {
     pages: (c) => pagesOf(c.checkGroups.pages(LIMIT)),
@@ -42,9 +54,9 @@ export const KIND_API: Record<ResourceKind, KindApi> = {
     },
   },
   Dashboard: {
-    pages: (c) => pagesOf(c.dashboards.pages(LIMIT)),
-    create: async (c, p) => live(await c.dashboards.create(body(p))),
-    update: async (c, id, p) => live(await c.dashboards.update(String(id), body(p))),
+    pages: dashboardPages,
+    create: async (c, p) => dashboard(await c.dashboards.create(body(p))),
+    update: async (c, id, p) => dashboard(await c.dashboards.update(String(id), body(p))),
     delete: async (c, id) => {
       await c.dashboards.delete(String(id));
     },
