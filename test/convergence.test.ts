@@ -54,7 +54,6 @@ const text = fc.array(fc.constantFrom('status', 'of', 'the', 'Acme', 'APIs', 'an
   minLength: 1,
   maxLength: 30,
 });
-const optional = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: undefined });
 const indices = (n: number) => fc.uniqueArray(fc.nat({ max: Math.max(0, n - 1) }), { maxLength: n });
 
 const channelArb: fc.Arbitrary<Channel> = fc.record(

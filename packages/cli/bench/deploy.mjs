@@ -1,0 +1,109 @@
+// `monitor deploy` and `monitor diff` end to end against the emulator (in this process; the CLI is
+// a subprocess as users run it), for synthetic projects of 1,000 and 5,000 resources.
+// - deploy of N creates with the emulator's rate limit on, scaled to 1,000 requests / 10 s
+//   (100 requests/s, the service's 600/60 s rate made ten times faster), the client's limiter set
+//   to match: achieved requests/s as a share of the limit, and the 429s the emulator answered;
+// - diff of the deployed project (no changes): wall time, peak memory, API calls.
+import { spawn } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DEFAULT_RATE_LIMITS, DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } from '@monitor/emulator';
+import { generateProject } from './generate-project.mjs';
+
+const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const PRELOAD = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
+const LIMIT = { limit: 1000, windowMs: 10_000 };
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
+
+/** Run the CLI without blocking this process's event loop (the emulator lives here). */
+function monitor(args, cwd, env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['--import', PRELOAD, BIN, ...args], {
+      cwd,
+      env: { ...process.env, ...env, NO_COLOR: '1', CI: 'true' },
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => {
+      stdout += d;
+    });
+    child.stderr.on('data', (d) => {
+      stderr += d;
+    });
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
+
+const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
+
+console.log(
+  `monitor deploy / diff against the emulator, rate limit ${LIMIT.limit} requests / ${LIMIT.windowMs / 1000} s (${(LIMIT.limit / LIMIT.windowMs) * 1000} requests/s) on both sides`,
+);
+for (const n of sizes.length > 0 ? sizes : [1000, 5000]) {
+  const project = generateProject(n);
+  const emulator = await startEmulator({
+    port: 0,
+    fixture: {},
+    agentHealthPort: false,
+    rateLimits: { default: LIMIT, routes: DEFAULT_RATE_LIMITS.routes },
+  });
+  const rssFile = join(tmpdir(), `monitor-bench-rss-${process.pid}`);
+  const env = {
+    MONITOR_BASE_URL: emulator.url,
+    MONITOR_API_KEY: DEV_API_KEY,
+    MONITOR_ACCOUNT_ID: DEV_ACCOUNT_ID,
+    MONITOR_BENCH_RSS_FILE: rssFile,
+  };
+  try {
+    const deploy = await monitor(
+      ['deploy', '--yes', '--json', '--rate-limit', `${LIMIT.limit}/${LIMIT.windowMs / 1000}`],
+      project.dir,
+      env,
+    );
+    if (deploy.code !== 0) {
+      console.error(deploy.stdout.slice(-2000), deploy.stderr.slice(-2000));
+      throw new Error(`deploy failed for N=${n}`);
+    }
+    const { result } = JSON.parse(deploy.stdout);
+    const deployRss = Number(readFileSync(rssFile, 'utf8'));
+    const rate = result.requests / (result.elapsedMs / 1000);
+    const limitRate = (LIMIT.limit / LIMIT.windowMs) * 1000;
+    const rejected = emulator.requests.filter((r) => r.status === 429).length;
+    console.log(
+      `N=${String(n).padStart(5)} deploy: ${result.results.length} creates, ${result.requests} write calls in ${(result.elapsedMs / 1000).toFixed(1)} s = ${rate.toFixed(1)} requests/s, ${((rate / limitRate) * 100).toFixed(1)}% of the limit; 429s: ${rejected}; peak RSS ${(deployRss / 1024).toFixed(0)} MB`,
+    );
+
+    // Let the server's window close so the diff measures the diff, not a wait for the limit.
+    await sleep(LIMIT.windowMs + 500);
+    const before = emulator.requests.length;
+    const times = [];
+    let peak = 0;
+    let calls = 0;
+    for (let run = 0; run < 3; run++) {
+      const started = performance.now();
+      const diff = await monitor(['diff', '--json', '--detailed-exitcode'], project.dir, env);
+      times.push(performance.now() - started);
+      if (diff.code !== 0) {
+        console.error(diff.stdout.slice(-2000), diff.stderr.slice(-2000));
+        throw new Error(`diff after deploy is not empty for N=${n}`);
+      }
+      calls = JSON.parse(diff.stdout).requests;
+      peak = Math.max(peak, Number(readFileSync(rssFile, 'utf8')));
+    }
+    times.sort((a, b) => a - b);
+    const lists = emulator.requests.slice(before).filter((r) => r.method === 'GET').length / 3;
+    console.log(
+      `N=${String(n).padStart(5)} diff (no changes): wall ${(times[1] / 1000).toFixed(3)} s (median of 3, node start included), peak RSS ${(peak / 1024).toFixed(0)} MB, ${calls} API calls (${lists} list pages; 6 kinds, limit=100)`,
+    );
+  } finally {
+    rmSync(rssFile, { force: true });
+    await emulator.close();
+    project.cleanup();
+  }
+}

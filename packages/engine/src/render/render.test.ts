@@ -1,0 +1,150 @@
+import { describe, expect, it } from 'vitest';
+import type { Operation, Plan } from '../plan/plan.js';
+import { planToJson, renderPlanText, SENSITIVE_VALUE, style } from './render.js';
+
+const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
+
+function planOf(operations: Operation[], unchanged = 3): Plan {
+  const count = (a: Operation['action']) => operations.filter((o) => o.action === a).length;
+  return {
+    formatVersion: 1,
+    operations,
+    unchanged,
+    forget: [],
+    protectedKept: [],
+    summary: {
+      create: count('create'),
+      update: count('update'),
+      delete: count('delete'),
+      adopt: count('adopt'),
+      move: count('move'),
+      unchanged,
+    },
+    stateSerial: 4,
+  };
+}
+
+const secretGroup: Operation = {
+  ...desired,
+  kind: 'CheckGroup',
+  logicalId: 'g',
+  action: 'create',
+  recreate: false,
+  payload: { name: 'G', environmentVariables: [{ key: 'TOKEN', value: 'hunter2', secret: true }] },
+};
+
+describe('renderPlanText', () => {
+  it('lists deletes first under a warning, code changes, then drift apart, and ends with the summary', () => {
+    const text = renderPlanText(
+      planOf([
+        secretGroup,
+        {
+          ...desired,
+          kind: 'CheckGroup',
+          logicalId: 'drifted',
+          action: 'update',
+          physicalId: 7,
+          drift: true,
+          unchangedAttributes: 12,
+          payload: {},
+          changes: [{ path: 'muted', before: true, after: false }],
+        },
+        {
+          ...desired,
+          kind: 'CheckGroup',
+          logicalId: 'edited',
+          action: 'update',
+          physicalId: 8,
+          drift: false,
+          unchangedAttributes: 1,
+          payload: {},
+          changes: [
+            {
+              path: 'environmentVariables[TOKEN].value',
+              before: SENSITIVE_VALUE,
+              after: SENSITIVE_VALUE,
+              sensitive: true,
+            },
+            { path: 'tags', before: ['a'], after: ['a', 'b'] },
+          ],
+        },
+        { kind: 'Dashboard', logicalId: 'old', action: 'delete', physicalId: 'd-1' },
+      ]),
+      style(false),
+    );
+    expect(text).toBe(
+      [
+        '! 1 resource will be DELETED from the account:',
+        '  - Dashboard old (id d-1)',
+        '',
+        'Changes from the code:',
+        '  + CheckGroup g',
+        '  ~ CheckGroup edited (id 8)',
+        '      environmentVariables[TOKEN].value: (sensitive value changed)',
+        '      tags: ["a"] → ["a","b"]',
+        '      (1 unchanged attribute hidden)',
+        '',
+        "Drift: changed outside monitor since the last deploy (deploy restores the code's values):",
+        '  ~ CheckGroup drifted (id 7)',
+        '      muted: true → false',
+        '      (12 unchanged attributes hidden)',
+        '',
+        'Plan: 1 to create, 2 to update, 1 to delete, 0 to adopt, 3 unchanged.',
+        '',
+      ].join('\n'),
+    );
+    expect(text).not.toContain('hunter2');
+  });
+
+  it('shows multi-line strings as a unified diff with 3 lines of context', () => {
+    const before = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h'].join('\n');
+    const after = before.replace('e', 'E');
+    const text = renderPlanText(
+      planOf([
+        {
+          ...desired,
+          kind: 'StatusPage',
+          logicalId: 'p',
+          action: 'update',
+          physicalId: 'x',
+          drift: false,
+          unchangedAttributes: 0,
+          payload: {},
+          changes: [{ path: 'description', before, after }],
+        },
+      ]),
+      style(false),
+    );
+    expect(text).toContain(
+      [
+        '      description:',
+        '        @@ -2,7 +2,7 @@',
+        '         b',
+        '         c',
+        '         d',
+        '        -e',
+        '        +E',
+        '         f',
+      ].join('\n'),
+    );
+  });
+
+  it('says No changes when there is nothing to do, and colours only when asked', () => {
+    expect(renderPlanText(planOf([], 40), style(false))).toBe('No changes. 40 resources match the code.\n');
+    expect(renderPlanText(planOf([secretGroup]), style(true))).toContain('\u001b[32m+\u001b[39m');
+    expect(renderPlanText(planOf([secretGroup]), style(false))).not.toContain('\u001b[');
+  });
+});
+
+describe('planToJson', () => {
+  it('is versioned, carries creates with secrets redacted, and holds no secret value', () => {
+    const json = planToJson(planOf([secretGroup]));
+    expect(json.formatVersion).toBe(1);
+    expect(json.changes).toBe(true);
+    expect(json.operations[0]).toMatchObject({
+      action: 'create',
+      after: { environmentVariables: [{ key: 'TOKEN', value: SENSITIVE_VALUE, secret: true }] },
+    });
+    expect(JSON.stringify(json)).not.toContain('hunter2');
+  });
+});
