@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { type Io, main } from '@monitor/cli';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { FileStateStore } from '@monitor/engine';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -87,6 +88,49 @@ describe('deploy then diff', () => {
       'description',
       'name',
     ]);
+  });
+});
+
+describe('on a terminal', () => {
+  function terminal(cwd: string, env: Record<string, string>, answer: string) {
+    const io: Io & { out: string; err: string; asked: string[] } = {
+      out: '',
+      err: '',
+      asked: [],
+      stdout: (t) => {
+        io.out += t;
+      },
+      stderr: (t) => {
+        io.err += t;
+      },
+      color: false,
+      interactive: true,
+      cwd,
+      env,
+      prompt: async (question) => {
+        io.asked.push(question);
+        return answer;
+      },
+    };
+    return io;
+  }
+
+  it('asks before applying: anything but "yes" changes nothing (exit 5); "yes" applies', async () => {
+    const { h, dir } = await setup({ 'a.monitor.ts': groups(1) });
+    const declined = terminal(dir, h.env, 'y');
+    expect(await main(['deploy'], declined)).toBe(5);
+    expect(declined.asked[0]).toContain(`Apply these changes to account ${DEV_ACCOUNT_ID}?`);
+    expect(declined.err).toContain('Cancelled: nothing was changed.');
+    expect(h.writes()).toEqual([]);
+    const accepted = terminal(dir, h.env, 'yes');
+    expect(await main(['deploy'], accepted)).toBe(0);
+    expect(accepted.out).toContain('Plan: 2 to create');
+    expect(h.writes()).toHaveLength(2);
+    // Nothing to do: no question.
+    const again = terminal(dir, h.env, 'yes');
+    expect(await main(['deploy'], again)).toBe(0);
+    expect(again.asked).toEqual([]);
+    expect(again.out).toContain('No changes.');
   });
 });
 
