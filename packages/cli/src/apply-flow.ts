@@ -1,8 +1,11 @@
 import {
+  ACTION_SYMBOL,
   type ApplyEvent,
   type ApplyResult,
+  acquireLock,
   apply,
   hasChanges,
+  type LoadedProject,
   type Operation,
   type OperationResult,
   type Plan,
@@ -12,7 +15,44 @@ import {
 } from '@monitor/engine';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, type Paint, paint } from './io.js';
-import type { Connection } from './project.js';
+import { type Connection, connect, loadProject, type ProjectArgs } from './project.js';
+
+/**
+ * Load the project, connect, hold the state lock while `body` runs; the lock is released and the
+ * connection closed whatever happens. Prints `monitor <command>: project → account` first.
+ */
+export async function withLockedProject(
+  command: 'deploy' | 'destroy',
+  args: ProjectArgs & { lockTimeout?: number | undefined },
+  io: Io,
+  body: (project: LoadedProject, connection: Connection) => Promise<ExitCode>,
+  headerNote = '',
+): Promise<ExitCode> {
+  const project = await loadProject(args, io);
+  if (typeof project === 'number') return project;
+  const connection = await connect(args, io, project);
+  try {
+    const release = await acquireLock(connection.lockPath, {
+      timeoutMs: (args.lockTimeout ?? 0) * 1000,
+      command: `monitor ${command}`,
+    });
+    try {
+      if (args.json !== true) {
+        const where = `account ${connection.accountId}${connection.local ? ' (local emulator)' : ''}`;
+        io.stdout(
+          paint(io.color).dim(
+            `monitor ${command}: ${project.config.projectName} → ${where}${headerNote}\n\n`,
+          ),
+        );
+      }
+      return await body(project, connection);
+    } finally {
+      release();
+    }
+  } finally {
+    await connection.close();
+  }
+}
 
 export interface ApplyFlowArgs {
   yes?: boolean | undefined;
@@ -20,14 +60,6 @@ export interface ApplyFlowArgs {
   parallelism?: number | undefined;
   json?: boolean | undefined;
 }
-
-const SYMBOL: Record<Operation['action'], string> = {
-  create: '+',
-  update: '~',
-  delete: '-',
-  adopt: '=',
-  move: '>',
-};
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -42,7 +74,7 @@ function progressReporter(io: Io, p: Paint, total: number) {
       if (event.type !== 'finish') return;
       const { result } = event;
       const id = result.physicalId === undefined ? '' : ` (id ${String(result.physicalId)})`;
-      const what = `${SYMBOL[result.action]} ${result.kind} ${result.logicalId}${id}`;
+      const what = `${ACTION_SYMBOL[result.action]} ${result.kind} ${result.logicalId}${id}`;
       if (io.interactive) {
         const rate = event.done / Math.max(0.001, (Date.now() - started) / 1000);
         lastLine = `[${event.done}/${total}] ${rate.toFixed(1)} ops/s  ${what}`;
@@ -75,7 +107,7 @@ function resultLine(r: OperationResult, p: Paint): string[] {
         : r.status === 'skipped'
           ? p.yellow('skipped    ')
           : p.dim('not started');
-  const lines = [`  ${status}  ${SYMBOL[r.action]} ${r.kind} ${r.logicalId}${id}`];
+  const lines = [`  ${status}  ${ACTION_SYMBOL[r.action]} ${r.kind} ${r.logicalId}${id}`];
   if (r.error !== undefined) {
     lines.push(`               ${r.error.message}`);
     if (r.error.hint !== undefined) lines.push(p.dim(`               hint: ${r.error.hint}`));

@@ -32,10 +32,12 @@ export {
   plan,
   resolveRefs,
   secretValues,
+  summarize,
   type UpdateOperation,
 } from './plan/plan.js';
 export { KIND_RULES, type KindRules, liveNaturalKey } from './plan/rules.js';
 export {
+  ACTION_SYMBOL,
   hasChanges,
   type PlanJson,
   planToJson,

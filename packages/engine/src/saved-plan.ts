@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EngineError } from './errors.js';
 import { hashJson } from './hash.js';
-import type { Live, Operation, Plan } from './plan/plan.js';
+import { type Live, type Operation, type Plan, summarize } from './plan/plan.js';
 import { type PlanJson, planToJson } from './render/render.js';
 import type { State } from './state/state.js';
 
@@ -142,20 +142,5 @@ export function checkSavedPlan(
     }
     operations.push(now);
   }
-  const count = (a: Operation['action']) => operations.filter((o) => o.action === a).length;
-  return {
-    stale,
-    plan: {
-      ...fresh,
-      operations,
-      summary: {
-        create: count('create'),
-        update: count('update'),
-        delete: count('delete'),
-        adopt: count('adopt'),
-        move: count('move'),
-        unchanged: fresh.unchanged,
-      },
-    },
-  };
+  return { stale, plan: { ...fresh, operations, summary: summarize(operations, fresh.unchanged) } };
 }

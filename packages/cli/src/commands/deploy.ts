@@ -1,11 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { acquireLock, checkSavedPlan, EngineError, parseSavedPlan, plan, readLive } from '@monitor/engine';
+import { checkSavedPlan, EngineError, parseSavedPlan, plan, readLive } from '@monitor/engine';
 import type { Argv } from 'yargs';
-import { type ApplyFlowArgs, confirmAndApply } from '../apply-flow.js';
+import { type ApplyFlowArgs, confirmAndApply, withLockedProject } from '../apply-flow.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { type Io, paint } from '../io.js';
-import { connect, loadProject, type ProjectArgs, withProjectOptions } from '../project.js';
+import { type ProjectArgs, withProjectOptions } from '../project.js';
 
 export interface DeployArgs extends ProjectArgs, ApplyFlowArgs {
   plan?: string | undefined;
@@ -28,49 +28,35 @@ export async function runDeploy(args: DeployArgs, io: Io): Promise<ExitCode> {
     }
   }
   const saved = savedText === undefined ? undefined : parseSavedPlan(savedText, args.plan ?? '');
-  const project = await loadProject(args, io);
-  if (typeof project === 'number') return project;
-  const connection = await connect(args, io, project);
-  const p = paint(io.color);
-  try {
-    const release = await acquireLock(connection.lockPath, {
-      timeoutMs: (args.lockTimeout ?? 0) * 1000,
-      command: 'monitor deploy',
-    });
-    try {
+  const note = saved === undefined ? '' : `, saved plan ${args.plan}`;
+  return withLockedProject(
+    'deploy',
+    args,
+    io,
+    async (project, connection) => {
       const state = connection.store.read();
       const live = await readLive(connection.client);
       let result = plan(project.resources, live, state, { now: new Date() });
       if (saved !== undefined) {
         const checked = checkSavedPlan(saved, result, live, state);
         if (checked.stale.length > 0) {
-          const lines = checked.stale.map((s) => `  - ${s}`).join('\n');
+          const p = paint(io.color);
           if (args.json === true) {
             io.stdout(
               `${JSON.stringify({ formatVersion: 1, stale: checked.stale, applied: false }, null, 2)}\n`,
             );
           }
           io.stderr(
-            `${p.red('error')}: the saved plan ${args.plan} is stale; nothing was changed:\n${lines}\n${p.dim('hint')}: make a new one with monitor diff --out ${args.plan}\n`,
+            `${p.red('error')}: the saved plan ${args.plan} is stale; nothing was changed:\n${checked.stale.map((s) => `  - ${s}`).join('\n')}\n${p.dim('hint')}: make a new one with monitor diff --out ${args.plan}\n`,
           );
           return EXIT.stalePlan;
         }
         result = checked.plan;
       }
-      if (args.json !== true) {
-        io.stdout(
-          p.dim(
-            `monitor deploy: ${project.config.projectName} → account ${connection.accountId}${connection.local ? ' (local emulator)' : ''}${saved === undefined ? '' : `, saved plan ${args.plan}`}\n\n`,
-          ),
-        );
-      }
-      return await confirmAndApply('deploy', result, state, connection, args, io);
-    } finally {
-      release();
-    }
-  } finally {
-    await connection.close();
-  }
+      return confirmAndApply('deploy', result, state, connection, args, io);
+    },
+    note,
+  );
 }
 
 export function withApplyOptions<T>(y: Argv<T>) {

@@ -1,9 +1,9 @@
-import { acquireLock, plan, readLive } from '@monitor/engine';
+import { plan, readLive } from '@monitor/engine';
 import type { Argv } from 'yargs';
-import { type ApplyFlowArgs, confirmAndApply } from '../apply-flow.js';
+import { type ApplyFlowArgs, confirmAndApply, withLockedProject } from '../apply-flow.js';
 import type { ExitCode } from '../exit-codes.js';
-import { type Io, paint } from '../io.js';
-import { connect, loadProject, type ProjectArgs, withProjectOptions } from '../project.js';
+import type { Io } from '../io.js';
+import { type ProjectArgs, withProjectOptions } from '../project.js';
 import { withApplyOptions } from './deploy.js';
 
 export interface DestroyArgs extends ProjectArgs, ApplyFlowArgs {
@@ -12,43 +12,23 @@ export interface DestroyArgs extends ProjectArgs, ApplyFlowArgs {
 }
 
 /** `monitor destroy`: delete every resource in state, referrers first; `protect` is kept unless forced. */
-export async function runDestroy(args: DestroyArgs, io: Io): Promise<ExitCode> {
-  const project = await loadProject(args, io);
-  if (typeof project === 'number') return project;
-  const connection = await connect(args, io, project);
-  try {
-    const release = await acquireLock(connection.lockPath, {
-      timeoutMs: (args.lockTimeout ?? 0) * 1000,
-      command: 'monitor destroy',
-    });
-    try {
-      const state = connection.store.read();
-      const planned =
-        args.forceProtected === true
-          ? {
-              ...state,
-              resources: Object.fromEntries(
-                Object.entries(state.resources).map(([k, e]) => [k, { ...e, protect: false }]),
-              ),
-            }
-          : state;
-      const live = await readLive(connection.client);
-      const result = plan([], live, planned, { now: new Date() });
-      if (args.json !== true) {
-        const p = paint(io.color);
-        io.stdout(
-          p.dim(
-            `monitor destroy: ${project.config.projectName} → account ${connection.accountId}${connection.local ? ' (local emulator)' : ''}\n\n`,
-          ),
-        );
-      }
-      return await confirmAndApply('destroy', result, state, connection, args, io);
-    } finally {
-      release();
-    }
-  } finally {
-    await connection.close();
-  }
+export function runDestroy(args: DestroyArgs, io: Io): Promise<ExitCode> {
+  return withLockedProject('destroy', args, io, async (_project, connection) => {
+    const state = connection.store.read();
+    const planned =
+      args.forceProtected === true
+        ? {
+            ...state,
+            resources: Object.fromEntries(
+              Object.entries(state.resources).map(([k, e]) => [k, { ...e, protect: false }]),
+            ),
+          }
+        : state;
+    const live = await readLive(connection.client);
+    // Nothing is desired: every entry in state becomes a delete (or is kept when protected).
+    const result = plan([], live, planned, { now: new Date() });
+    return confirmAndApply('destroy', result, state, connection, args, io);
+  });
 }
 
 export const destroyCommand = {

@@ -1,6 +1,14 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { hasChanges, plan, planToJson, readLive, renderPlanText, savePlan } from '@monitor/engine';
+import {
+  EngineError,
+  hasChanges,
+  plan,
+  planToJson,
+  readLive,
+  renderPlanText,
+  savePlan,
+} from '@monitor/engine';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { type Io, paint } from '../io.js';
@@ -28,7 +36,16 @@ export async function runDiff(args: DiffArgs, io: Io): Promise<ExitCode> {
         projectName: project.config.projectName,
         now,
       });
-      writeFileSync(resolve(io.cwd, args.out), `${JSON.stringify(saved, null, 2)}\n`);
+      const path = resolve(io.cwd, args.out);
+      try {
+        writeFileSync(path, `${JSON.stringify(saved, null, 2)}\n`);
+      } catch (e) {
+        throw new EngineError(
+          'invalid_plan',
+          `cannot write the plan to ${path}: ${(e as Error).message}`,
+          'check that the directory exists and is writable',
+        );
+      }
     }
     if (args.json === true) {
       io.stdout(

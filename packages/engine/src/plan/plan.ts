@@ -249,21 +249,26 @@ export function plan(
     });
   }
 
-  const count = (a: Operation['action']) => operations.filter((o) => o.action === a).length;
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     operations,
     unchanged,
     forget,
     protectedKept,
-    summary: {
-      create: count('create'),
-      update: count('update'),
-      delete: count('delete'),
-      adopt: count('adopt'),
-      move: count('move'),
-      unchanged,
-    },
+    summary: summarize(operations, unchanged),
     stateSerial: state.serial,
+  };
+}
+
+/** How many operations of each action, and the unchanged count. */
+export function summarize(operations: readonly Operation[], unchanged: number): Plan['summary'] {
+  const count = (a: Operation['action']) => operations.filter((o) => o.action === a).length;
+  return {
+    create: count('create'),
+    update: count('update'),
+    delete: count('delete'),
+    adopt: count('adopt'),
+    move: count('move'),
+    unchanged,
   };
 }

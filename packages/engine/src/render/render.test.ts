@@ -1,25 +1,17 @@
 import { describe, expect, it } from 'vitest';
-import type { Operation, Plan } from '../plan/plan.js';
+import { type Operation, type Plan, summarize } from '../plan/plan.js';
 import { planToJson, renderPlanText, SENSITIVE_VALUE, style } from './render.js';
 
 const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
 
 function planOf(operations: Operation[], unchanged = 3): Plan {
-  const count = (a: Operation['action']) => operations.filter((o) => o.action === a).length;
   return {
     formatVersion: 1,
     operations,
     unchanged,
     forget: [],
     protectedKept: [],
-    summary: {
-      create: count('create'),
-      update: count('update'),
-      delete: count('delete'),
-      adopt: count('adopt'),
-      move: count('move'),
-      unchanged,
-    },
+    summary: summarize(operations, unchanged),
     stateSerial: 4,
   };
 }

@@ -43,7 +43,8 @@ export function redactPayload(kind: ResourceKind, payload: Record<string, unknow
   };
 }
 
-const SYMBOL: Record<Operation['action'], string> = {
+/** `+` create, `~` update, `-` delete, `=` adopt, `>` move. */
+export const ACTION_SYMBOL: Record<Operation['action'], string> = {
   create: '+',
   update: '~',
   delete: '-',
@@ -116,7 +117,7 @@ function physical(op: Operation): string {
 
 function operationLines(op: Operation, s: Style): string[] {
   const paint = colorOf(op.action, s);
-  const head = `  ${paint(SYMBOL[op.action])} ${op.kind} ${s.bold(op.logicalId)}${s.dim(physical(op))}`;
+  const head = `  ${paint(ACTION_SYMBOL[op.action])} ${op.kind} ${s.bold(op.logicalId)}${s.dim(physical(op))}`;
   if (op.action === 'create') {
     return [
       `${head}${op.recreate ? s.dim('  recreate: the resource in state is gone from the account') : ''}`,
