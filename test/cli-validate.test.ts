@@ -1,34 +1,23 @@
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { monitor } from './support/harness.js';
 
-const BIN = fileURLToPath(new URL('../packages/cli/dist/bin.js', import.meta.url));
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
-/** The built CLI as a subprocess, as users and CI run it. */
-function monitor(args: string[], cwd: string) {
-  const result = spawnSync(process.execPath, [BIN, ...args], {
-    cwd,
-    encoding: 'utf8',
-    env: { ...process.env, NO_COLOR: '1', CI: 'true' },
-  });
-  return { code: result.status, stdout: result.stdout, stderr: result.stderr };
-}
-
 describe('monitor validate', () => {
-  it('exits 0 on a valid project with a one-line summary', () => {
-    const r = monitor(['validate'], join(fixtures, 'valid'));
+  it('exits 0 on a valid project with a one-line summary', async () => {
+    const r = await monitor(['validate'], { cwd: join(fixtures, 'valid') });
     expect(r.stderr).toBe('');
     expect(r.stdout).toBe('✓ valid: 2 constructs valid in 1 file\n');
     expect(r.code).toBe(0);
   });
 
-  it('exits 3 and prints file:line:col  error  Construct "id"  path: message', () => {
+  it('exits 3 and prints file:line:col  error  Construct "id"  path: message', async () => {
     const cwd = join(fixtures, 'invalid-constructs');
-    const r = monitor(['validate'], cwd);
+    const r = await monitor(['validate'], { cwd: cwd });
     expect(r.code).toBe(3);
     const lines = r.stdout.trimEnd().split('\n');
     expect(lines[0]).toMatch(
@@ -41,8 +30,8 @@ describe('monitor validate', () => {
     expect(lines.at(-1)).toBe('✗ 4 errors, 0 warnings: 3 constructs in 1 files');
   });
 
-  it('prints the same diagnostics as JSON with --json', () => {
-    const r = monitor(['validate', '--json'], join(fixtures, 'invalid-constructs'));
+  it('prints the same diagnostics as JSON with --json', async () => {
+    const r = await monitor(['validate', '--json'], { cwd: join(fixtures, 'invalid-constructs') });
     expect(r.code).toBe(3);
     const out = JSON.parse(r.stdout) as {
       formatVersion: number;
@@ -63,38 +52,40 @@ describe('monitor validate', () => {
     });
   });
 
-  it('takes --config', () => {
-    const r = monitor(['validate', '--config', join(fixtures, 'mts-config', 'monitor.config.mts')], tmpdir());
+  it('takes --config', async () => {
+    const r = await monitor(['validate', '--config', join(fixtures, 'mts-config', 'monitor.config.mts')], {
+      cwd: tmpdir(),
+    });
     expect(r.code).toBe(0);
     expect(r.stdout).toContain('mts: 2 constructs valid');
   });
 
-  it('exits 3 on a project that does not load, with the reason', () => {
-    const syntax = monitor(['validate'], join(fixtures, 'syntax-error'));
+  it('exits 3 on a project that does not load, with the reason', async () => {
+    const syntax = await monitor(['validate'], { cwd: join(fixtures, 'syntax-error') });
     expect(syntax.code).toBe(3);
     expect(syntax.stdout).toMatch(/^broken\.monitor\.ts:7:\d+ {2}error {2}Expected "}" but found "\)"/);
-    const throws = monitor(['validate'], join(fixtures, 'throws'));
+    const throws = await monitor(['validate'], { cwd: join(fixtures, 'throws') });
     expect(throws.code).toBe(3);
     expect(throws.stdout).toMatch(/^throws\.monitor\.ts:7:\d+ {2}error {2}.*unknown region "mars"/);
-    const missing = monitor(['validate'], join(fixtures, 'missing-package'));
+    const missing = await monitor(['validate'], { cwd: join(fixtures, 'missing-package') });
     expect(missing.stdout).toContain('Cannot find package "monitor-package-that-does-not-exist"');
   });
 
-  it('exits 1 with a hint when there is no config', () => {
-    const r = monitor(['validate'], mkdtempSync(join(tmpdir(), 'monitor-none-')));
+  it('exits 1 with a hint when there is no config', async () => {
+    const r = await monitor(['validate'], { cwd: mkdtempSync(join(tmpdir(), 'monitor-none-')) });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: no monitor\.config\.ts found in /);
     expect(r.stderr).toMatch(/\nhint: create monitor\.config\.ts there/);
   });
 
-  it('answers --help and --version, and rejects an unknown command', () => {
-    const help = monitor(['--help'], tmpdir());
+  it('answers --help and --version, and rejects an unknown command', async () => {
+    const help = await monitor(['--help'], { cwd: tmpdir() });
     expect(help.code).toBe(0);
     expect(help.stdout).toContain('monitor validate');
     expect(help.stdout).toContain('Exit codes');
-    const version = monitor(['--version'], tmpdir());
+    const version = await monitor(['--version'], { cwd: tmpdir() });
     expect(version.stdout.trim()).toMatch(/^\d+\.\d+\.\d+$/);
-    const unknown = monitor(['frobnicate'], tmpdir());
+    const unknown = await monitor(['frobnicate'], { cwd: tmpdir() });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('hint: run monitor --help');
   });

@@ -30,6 +30,7 @@ export {
   type Plan,
   type PlanOptions,
   plan,
+  replaceSecrets,
   resolveRefs,
   secretValues,
   summarize,

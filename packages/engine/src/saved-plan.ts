@@ -1,9 +1,10 @@
+import type { ResourceKind } from '@monitor/constructs';
 import { z } from 'zod';
 import { EngineError } from './errors.js';
 import { hashJson } from './hash.js';
 import { type Live, type Operation, type Plan, summarize } from './plan/plan.js';
 import { type PlanJson, planToJson } from './render/render.js';
-import type { State } from './state/state.js';
+import { type State, stateKey } from './state/state.js';
 
 export const SAVED_PLAN_FORMAT_VERSION = 1;
 
@@ -37,7 +38,7 @@ const savedPlanSchema = z.looseObject({
   }),
 });
 
-const keyOf = (op: { kind: string; logicalId: string }) => `${op.kind}:${op.logicalId}`;
+const keyOf = (op: { kind: string; logicalId: string }) => stateKey(op.kind as ResourceKind, op.logicalId);
 
 function liveIndex(live: Live): Map<string, unknown> {
   const index = new Map<string, unknown>();

@@ -11,7 +11,7 @@ import {
   secretValues,
   type UpdateOperation,
 } from '../plan/plan.js';
-import { KIND_RULES } from '../plan/rules.js';
+import { KIND_RULES, liveNaturalKey } from '../plan/rules.js';
 import { KIND_API, RESOURCE_KINDS } from '../resources.js';
 import type { StateChanges, StateStore } from '../state/file-store.js';
 import { type State, type StateEntry, stateKey } from '../state/state.js';
@@ -119,7 +119,7 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
       (r) => !owned.has(`${op.kind}#${String(r.id)}`),
     );
     return candidates.find((r) => {
-      if (key !== undefined) return rules.naturalKey?.(r) === key;
+      if (key !== undefined) return liveNaturalKey(op.kind, r) === key;
       const changes: never[] = [];
       diffPayload(payload, r, { rules, secretUnchanged: () => true }, changes);
       return changes.length === 0;

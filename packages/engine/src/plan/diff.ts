@@ -17,7 +17,8 @@ export interface DiffContext {
   secretUnchanged: (path: string, value: string) => boolean;
 }
 
-const SENSITIVE = '(sensitive value)';
+/** What stands in for a secret value wherever a value is shown. */
+export const SENSITIVE = '(sensitive value)';
 
 function isRecord(v: unknown): v is Record<string, unknown> {
   return v !== null && typeof v === 'object' && !Array.isArray(v);

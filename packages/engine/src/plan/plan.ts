@@ -78,21 +78,28 @@ export function secretValues(kind: ResourceKind, payload: Record<string, unknown
   return out;
 }
 
+/** The payload with each secret value replaced by `replace(value)`; the payload itself when it has none. */
+export function replaceSecrets(
+  kind: ResourceKind,
+  payload: Record<string, unknown>,
+  replace: (value: string) => string,
+): Record<string, unknown> {
+  if (Object.keys(secretValues(kind, payload)).length === 0) return payload;
+  return {
+    ...payload,
+    environmentVariables: (
+      payload.environmentVariables as { key: string; value: string; secret?: boolean }[]
+    ).map((v) => (v.secret === true ? { ...v, value: replace(v.value) } : v)),
+  };
+}
+
 /**
  * The hash recorded in state after a write: over the desired payload as synthesized (references
  * still as logical ids, so a recreated target does not look like drift), with secret values
  * replaced by their salted hashes. The deployer must record exactly this.
  */
 export function appliedHash(kind: ResourceKind, payload: Record<string, unknown>, salt: string): string {
-  const secrets = secretValues(kind, payload);
-  if (Object.keys(secrets).length === 0) return hashJson(payload);
-  const masked = {
-    ...payload,
-    environmentVariables: (
-      payload.environmentVariables as { key: string; value: string; secret?: boolean }[]
-    ).map((v) => (v.secret === true ? { ...v, value: hashSecret(v.value, salt) } : v)),
-  };
-  return hashJson(masked);
+  return hashJson(replaceSecrets(kind, payload, (value) => hashSecret(value, salt)));
 }
 
 /** Replace `{ $ref }` by physical ids where known; unknown ones stay refs ("known after create"). */

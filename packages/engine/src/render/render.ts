@@ -1,7 +1,13 @@
 import type { ResourceKind } from '@monitor/constructs';
 import { structuredPatch } from 'diff';
-import type { Change } from '../plan/diff.js';
-import { type Operation, PLAN_FORMAT_VERSION, type Plan, type UpdateOperation } from '../plan/plan.js';
+import { type Change, SENSITIVE } from '../plan/diff.js';
+import {
+  type Operation,
+  PLAN_FORMAT_VERSION,
+  type Plan,
+  replaceSecrets,
+  type UpdateOperation,
+} from '../plan/plan.js';
 
 export interface Style {
   red(s: string): string;
@@ -30,17 +36,11 @@ export function style(color: boolean): Style {
   };
 }
 
-export const SENSITIVE_VALUE = '(sensitive value)';
+export const SENSITIVE_VALUE = SENSITIVE;
 
 /** A payload fit to show: secret values replaced. */
 export function redactPayload(kind: ResourceKind, payload: Record<string, unknown>): Record<string, unknown> {
-  if (kind !== 'CheckGroup' || !Array.isArray(payload.environmentVariables)) return payload;
-  return {
-    ...payload,
-    environmentVariables: (payload.environmentVariables as { secret?: boolean; value?: unknown }[]).map(
-      (v) => (v.secret === true ? { ...v, value: SENSITIVE_VALUE } : v),
-    ),
-  };
+  return replaceSecrets(kind, payload, () => SENSITIVE);
 }
 
 /** `+` create, `~` update, `-` delete, `=` adopt, `>` move. */
