@@ -1,6 +1,7 @@
 import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { type Io, main } from '@monitor/cli';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { FileStateStore } from '@monitor/engine';
@@ -425,6 +426,46 @@ describe('faults and crashes', () => {
     h.emulator.app.faults.configure({});
     await exactlyDeclared(h, 160, 40);
     expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('a deploy killed after a create was processed but before its answer arrived: the re-run adopts it, no twin', async () => {
+    // Alert channels have no natural key: only the pending create in state can find this one again.
+    const { h, dir } = await setup(
+      { 'a.monitor.ts': many(12) },
+      { faults: { holdAfterProcessing: [{ method: 'POST', path: '/v1/alert-channels', nth: 2, ms: 3000 }] } },
+    );
+    const env = h.env;
+    let killed = false;
+    const first = await monitor(['deploy', '--yes', '--parallelism', '1'], {
+      cwd: dir,
+      env,
+      onSpawn: (child) => {
+        const poll = async () => {
+          const channels = async () => {
+            let n = 0;
+            for await (const _ of h.client.alertChannels.all()) n++;
+            return n;
+          };
+          while ((await channels()) < 2) await sleep(5);
+          killed = child.kill('SIGKILL');
+        };
+        void poll();
+      },
+    });
+    expect(killed).toBe(true);
+    expect(first.code).toBe(null);
+    const state = new FileStateStore(join(dir, '.monitor', 'state'), DEV_ACCOUNT_ID).read();
+    expect(state.pendingCreates).toHaveLength(1);
+    h.emulator.app.faults.configure({});
+    const diff = await monitor(['diff'], { cwd: dir, env });
+    expect(diff.stdout).toMatch(/= AlertChannel c\d+ \(id \d+\)\s+adopt: created by an interrupted deploy/);
+    const second = await monitor(['deploy', '--yes'], { cwd: dir, env });
+    expect(second.code).toBe(0);
+    await exactlyDeclared(h, 12, 3);
+    expect(new FileStateStore(join(dir, '.monitor', 'state'), DEV_ACCOUNT_ID).read().pendingCreates).toEqual(
+      [],
+    );
+    expect((await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
   });
 
   it('a deploy killed with SIGKILL leaves state that loads, and a re-run converges with no duplicates', async () => {

@@ -70,6 +70,28 @@ describe('fault injection', () => {
     expect(h.emulator.requests.filter((r) => r.fault === 'dropped after processing')).toHaveLength(1);
   });
 
+  it('processes the Nth matching request, then holds its answer: the write is visible before the answer', async () => {
+    const h = await harness({
+      faults: { holdAfterProcessing: [{ method: 'POST', path: '/v2/check-groups', nth: 1, ms: 400 }] },
+    });
+    let answered = false;
+    const created = h.client.checkGroups.create({ name: 'held' }).then((g) => {
+      answered = true;
+      return g;
+    });
+    let seen: string[] = [];
+    while (seen.length === 0) {
+      seen = (await collect(h.client.checkGroups.all())).map((g) => g.name).filter((n) => n === 'held');
+    }
+    expect(answered).toBe(false);
+    expect((await created).name).toBe('held');
+    expect(h.emulator.requests.find((r) => r.method === 'POST')?.fault).toBe('held 400ms after processing');
+    const bad = await h.raw('PUT', '/_emulator/faults', {
+      body: { holdAfterProcessing: [{ method: 'POST' }] },
+    });
+    expect(bad.status).toBe(400);
+  });
+
   it('drops every Nth matching request when asked, and faults can be changed at run time', async () => {
     const h = await harness();
     const set = await h.raw('PUT', '/_emulator/faults', {

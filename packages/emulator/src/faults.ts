@@ -25,6 +25,13 @@ export interface FaultConfig {
   /** Share of requests whose connection is reset before processing (0–1). */
   resetRate?: number;
   dropAfterProcessing?: DropRule[];
+  /** Matching requests are processed, then answered only after `ms`: a client that dies meanwhile wrote without hearing back. */
+  holdAfterProcessing?: HoldRule[];
+}
+
+/** "The Nth request matching METHOD PATH is processed, then its answer waits `ms`." */
+export interface HoldRule extends DropRule {
+  ms: number;
 }
 
 export type FaultDecision =
@@ -37,7 +44,7 @@ export type FaultDecision =
 export class Faults {
   config: FaultConfig = {};
   #random: () => number = seededRandom(0);
-  #matches = new Map<DropRule, number>();
+  #matches = new Map<DropRule | HoldRule, number>();
 
   configure(config: FaultConfig): void {
     this.config = config;
@@ -67,13 +74,26 @@ export class Faults {
   dropAfter(method: string, path: string, template: string): boolean {
     let drop = false;
     for (const rule of this.config.dropAfterProcessing ?? []) {
-      if (rule.method.toUpperCase() !== method) continue;
-      if (rule.path !== undefined && rule.path !== path && rule.path !== template) continue;
-      const n = (this.#matches.get(rule) ?? 0) + 1;
-      this.#matches.set(rule, n);
-      if ((rule.nth !== undefined && n === rule.nth) || (rule.every !== undefined && n % rule.every === 0))
-        drop = true;
+      if (this.#hits(rule, method, path, template)) drop = true;
     }
     return drop;
+  }
+
+  /** How long to hold the answer of this processed request (0: answer now). */
+  holdAfter(method: string, path: string, template: string): number {
+    let ms = 0;
+    for (const rule of this.config.holdAfterProcessing ?? []) {
+      if (this.#hits(rule, method, path, template)) ms = Math.max(ms, rule.ms);
+    }
+    return ms;
+  }
+
+  /** Counts a request matching the rule's method and path; true when the rule's nth/every is hit. */
+  #hits(rule: DropRule, method: string, path: string, template: string): boolean {
+    if (rule.method.toUpperCase() !== method) return false;
+    if (rule.path !== undefined && rule.path !== path && rule.path !== template) return false;
+    const n = (this.#matches.get(rule) ?? 0) + 1;
+    this.#matches.set(rule, n);
+    return (rule.nth !== undefined && n === rule.nth) || (rule.every !== undefined && n % rule.every === 0);
   }
 }

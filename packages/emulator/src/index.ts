@@ -89,7 +89,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
 
 export type { AgentHealth } from './agent-health.js';
 export { EmulatorClock } from './clock.js';
-export type { DropRule, FaultConfig } from './faults.js';
+export type { DropRule, FaultConfig, HoldRule } from './faults.js';
 export { applyFixture, DEFAULT_FIXTURE_PATH, type Fixture, fixtureSchema, readFixture } from './fixture.js';
 export { faultConfigSchema, INTROSPECTION_PREFIX } from './introspection.js';
 export { openApiDocument, swaggerDocument } from './openapi.js';

@@ -27,6 +27,7 @@ export const faultConfigSchema = z.strictObject({
   rateLimitRate: z.number().min(0).max(1).optional(),
   resetRate: z.number().min(0).max(1).optional(),
   dropAfterProcessing: z.array(dropRule).optional(),
+  holdAfterProcessing: z.array(dropRule.extend({ ms: z.number().int().min(1).max(600_000) })).optional(),
 });
 const outcomesBody = z.strictObject({
   accountId: z.string().optional(),

@@ -288,13 +288,19 @@ export function buildApp(options: AppOptions): App {
           throw e;
         }
         if (WRITE_METHODS.has(endpoint.method) && answer.status < 400) store.save();
-        if (faults.dropAfter(endpoint.method, request.url.split('?')[0] ?? '', endpoint.path)) {
+        const path = request.url.split('?')[0] ?? '';
+        const hold = faults.holdAfter(endpoint.method, path, endpoint.path);
+        if (hold > 0) {
+          request.faultNote = `held ${hold}ms after processing`;
+          await new Promise((resolve) => setTimeout(resolve, hold));
+        }
+        if (faults.dropAfter(endpoint.method, path, endpoint.path)) {
           request.faultNote = 'dropped after processing';
           reply.hijack();
           request.raw.socket.destroy();
           requests.push({
             method: endpoint.method,
-            path: request.url.split('?')[0] ?? '',
+            path,
             route: endpoint.path,
             operation: endpoint.operation,
             status: 0,

@@ -2,18 +2,17 @@ import { AmbiguousWriteError, type Client, isApiError, NotFoundError } from '@mo
 import type { ResourceKind } from '@monitor/constructs';
 import { hashSecret } from '../hash.js';
 import { readKind } from '../live.js';
-import { diffPayload } from '../plan/diff.js';
 import {
   type CreateOperation,
+  isCreatedFrom,
   type Operation,
   type Plan,
   resolveRefs,
   secretValues,
   type UpdateOperation,
 } from '../plan/plan.js';
-import { KIND_RULES, liveNaturalKey } from '../plan/rules.js';
 import { KIND_API, RESOURCE_KINDS } from '../resources.js';
-import type { StateChanges, StateStore } from '../state/file-store.js';
+import { copyState, type PendingChanges, type StateChanges, type StateStore } from '../state/file-store.js';
 import { type State, type StateEntry, stateKey } from '../state/state.js';
 
 export type OperationStatus = 'done' | 'failed' | 'skipped' | 'not-started';
@@ -76,12 +75,24 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
   const { client, store } = options;
   const parallelism = Math.max(1, options.parallelism ?? 8);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  let state = options.state;
-  const record = (changes: StateChanges) => {
-    state = store.record(state, changes);
-  };
+  // The working copy the journal lines are applied to; the caller's state stays as it was.
+  const state = copyState(options.state);
+  const record = (changes: StateChanges, pending?: PendingChanges) => store.record(state, changes, pending);
+  /** Settles the pending create of `key` along with `changes`, when there is one. */
+  const settled = (key: string): PendingChanges =>
+    state.pendingCreates.includes(key) ? { [key]: false } : {};
 
-  if (plan.forget.length > 0) record(Object.fromEntries(plan.forget.map((key) => [key, null])));
+  // Pending creates the plan does not pick up again: their constructs are gone from the code.
+  const resumable = new Set(
+    plan.operations.filter((op) => op.action === 'create' || op.action === 'adopt').map(operationKey),
+  );
+  const stalePending = state.pendingCreates.filter((key) => !resumable.has(key));
+  if (plan.forget.length > 0 || stalePending.length > 0) {
+    record(
+      Object.fromEntries(plan.forget.map((key) => [key, null])),
+      Object.fromEntries(stalePending.map((key) => [key, false])),
+    );
+  }
 
   // Physical ids of every resource the plan knows, filled in as creates finish.
   const ids = new Map<string, string | number>();
@@ -113,26 +124,26 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
   /** After an ambiguous create: the resource if the account holds it, matched by natural key or content. */
   const findCreated = async (op: CreateOperation, payload: Record<string, unknown>) => {
     const owned = ownedIds();
-    const rules = KIND_RULES[op.kind];
-    const key = rules.naturalKey?.(payload);
-    const candidates = (await readKind(client, op.kind)).filter(
-      (r) => !owned.has(`${op.kind}#${String(r.id)}`),
+    return (await readKind(client, op.kind)).find(
+      (r) => !owned.has(`${op.kind}#${String(r.id)}`) && isCreatedFrom(op.kind, payload, r),
     );
-    return candidates.find((r) => {
-      if (key !== undefined) return liveNaturalKey(op.kind, r) === key;
-      const changes: never[] = [];
-      diffPayload(payload, r, { rules, secretUnchanged: () => true }, changes);
-      return changes.length === 0;
-    });
   };
 
   const create = async (op: CreateOperation, payload: Record<string, unknown>) => {
     const attempts = options.createAttempts ?? 4;
+    const key = operationKey(op);
+    // Written before the request leaves, so a run killed before the answer arrives leaves a trace
+    // the next plan follows instead of creating again.
+    if (!state.pendingCreates.includes(key)) record({}, { [key]: true });
     for (let attempt = 1; ; attempt++) {
       try {
         return { resource: await KIND_API[op.kind].create(client, payload), reconciled: false };
       } catch (error) {
-        if (!(error instanceof AmbiguousWriteError)) throw error;
+        if (!(error instanceof AmbiguousWriteError)) {
+          // The service answered: nothing was created.
+          record({}, { [key]: false });
+          throw error;
+        }
         const found = await findCreated(op, payload);
         if (found !== undefined) return { resource: found, reconciled: true };
         if (attempt >= attempts) throw error;
@@ -158,14 +169,14 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
     if (op.action === 'create') {
       const { resource, reconciled } = await create(op, payload);
       ids.set(key, resource.id);
-      record({ [key]: entryFor(op, resource.id, payload) });
+      record({ [key]: entryFor(op, resource.id, payload) }, { [key]: false });
       return { ...base, physicalId: resource.id, ...(reconciled ? { reconciled } : {}) };
     }
     if (op.changes.length > 0) await KIND_API[op.kind].update(client, op.physicalId, payload);
     const changes: StateChanges = { [key]: entryFor(op, op.physicalId, payload) };
     // A move re-keys the entry in the same journal line, so a crash never leaves both or neither.
     if (op.action === 'move' && op.from !== undefined) changes[stateKey(op.kind, op.from)] = null;
-    record(changes);
+    record(changes, settled(key));
     return { ...base, physicalId: op.physicalId };
   };
 
@@ -275,11 +286,10 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
         durationMs: 0,
       },
   );
-  state = store.write(state);
   return {
     ok: ordered.every((r) => r.status === 'done'),
     results: ordered,
-    state,
+    state: store.write(state),
     elapsedMs: Date.now() - started,
     requests: client.requestCount - requestsBefore,
   };

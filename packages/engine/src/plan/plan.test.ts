@@ -220,6 +220,29 @@ describe('plan', () => {
     expect(p.summary.adopt).toBe(1);
   });
 
+  it('finds the alert channel an interrupted create made by its content, and only when a create was pending', () => {
+    new EmailAlertChannel('a', { address: 'a@example.com' });
+    new EmailAlertChannel('b', { address: 'b@example.com' });
+    const d = desired();
+    const live = noLive();
+    live.AlertChannel.push(asLive(d[0] as DesiredResource, 7));
+    live.AlertChannel.push({
+      ...asLive(d[1] as DesiredResource, 8),
+      config: { address: 'other@example.com' },
+    });
+    // No create was pending: a channel with the same content is someone else's, never taken.
+    const none = plan(d, live, emptyState(ACCOUNT), NOW);
+    expect(none.operations.map((o) => o.action)).toEqual(['create', 'create']);
+    const state = emptyState(ACCOUNT);
+    state.pendingCreates = ['AlertChannel:a', 'AlertChannel:b'];
+    const p = plan(d, live, state, NOW);
+    expect(p.operations.map((o) => [o.action, o.logicalId])).toEqual([
+      ['adopt', 'a'],
+      ['create', 'b'],
+    ]);
+    expect(p.operations[0]).toMatchObject({ physicalId: 7, resumed: true, changes: [] });
+  });
+
   it('moves the state entry of a renamed construct: no create, no delete', () => {
     new CheckGroup('old-id', { name: 'G' });
     const { live, state } = deployed(desired());

@@ -41,6 +41,8 @@ export interface UpdateOperation extends Base, Desired {
   unchangedAttributes: number;
   /** For `move`: the logical id in state before the rename. */
   from?: string;
+  /** For `adopt`: the resource an interrupted deploy created (state had its create pending). */
+  resumed?: boolean;
 }
 export interface DeleteOperation extends Base {
   action: 'delete';
@@ -102,6 +104,24 @@ export function appliedHash(kind: ResourceKind, payload: Record<string, unknown>
   return hashJson(replaceSecrets(kind, payload, (value) => hashSecret(value, salt)));
 }
 
+/**
+ * Whether a live resource nobody owns is the one a create of `payload` made: the same natural
+ * key, or for kinds without one (alert channels) every field of the payload equal.
+ */
+export function isCreatedFrom(
+  kind: ResourceKind,
+  payload: Record<string, unknown>,
+  live: LiveResource,
+): boolean {
+  const rules = KIND_RULES[kind];
+  const key = rules.naturalKey?.(payload);
+  if (key !== undefined) return liveNaturalKey(kind, live) === key;
+  const changes: Change[] = [];
+  // Secrets read back empty: a create made with them cannot be told apart by them.
+  diffPayload(payload, live, { rules, secretUnchanged: () => true }, changes);
+  return changes.length === 0;
+}
+
 /** Replace `{ $ref }` by physical ids where known; unknown ones stay refs ("known after create"). */
 export function resolveRefs(value: unknown, ids: ReadonlyMap<string, string | number>): unknown {
   if (isPayloadRef(value)) return ids.get(value.$ref) ?? value;
@@ -154,18 +174,20 @@ export function plan(
     }
   }
 
-  // Adoption: constructs without state whose natural key matches a live resource nobody owns.
+  // Adoption: constructs without state whose natural key matches a live resource nobody owns,
+  // and creates an interrupted deploy sent (found by content when the kind has no natural key).
+  const pending = new Set(state.pendingCreates);
   const adopted = new Map<DesiredResource, LiveResource>();
   const taken = new Set<string>();
   for (const d of desired) {
     if (entryFor.has(d)) continue;
-    const key = KIND_RULES[d.kind].naturalKey?.(d.payload);
-    if (key === undefined) continue;
+    const hasKey = KIND_RULES[d.kind].naturalKey?.(d.payload) !== undefined;
+    if (!hasKey && !pending.has(stateKey(d.kind, d.logicalId))) continue;
     const match = live[d.kind].find(
       (r) =>
         !ownedIds.has(`${d.kind}#${String(r.id)}`) &&
         !taken.has(`${d.kind}#${String(r.id)}`) &&
-        liveNaturalKey(d.kind, r) === key,
+        isCreatedFrom(d.kind, d.payload, r),
     );
     if (match !== undefined) {
       adopted.set(d, match);
@@ -228,6 +250,7 @@ export function plan(
       drift,
       unchangedAttributes,
       ...(claim?.from === undefined ? {} : { from: claim.from }),
+      ...(adopt !== undefined && pending.has(stateKey(d.kind, d.logicalId)) ? { resumed: true } : {}),
     });
   }
 

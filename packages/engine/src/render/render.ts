@@ -126,7 +126,11 @@ function operationLines(op: Operation, s: Style): string[] {
   if (op.action === 'delete') return [head];
   const note =
     op.action === 'adopt'
-      ? s.dim('  adopt: found in the account by its natural key')
+      ? s.dim(
+          op.resumed === true
+            ? '  adopt: created by an interrupted deploy, found in the account'
+            : '  adopt: found in the account by its natural key',
+        )
       : op.action === 'move' && op.from !== undefined
         ? s.dim(`  move: renamed from "${op.from}"`)
         : '';
@@ -236,6 +240,7 @@ export function planToJson(plan: Plan): PlanJson {
         physicalId: op.physicalId,
         ...desired,
         ...(op.from === undefined ? {} : { from: op.from }),
+        ...(op.resumed === true ? { resumed: true } : {}),
         drift: op.drift,
         changes: op.changes.map((c) => ({
           path: c.path,

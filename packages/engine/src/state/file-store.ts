@@ -30,26 +30,46 @@ export interface StateStore {
   /** Save `state` with its serial incremented; returns what was saved. */
   write(state: State): State;
   /**
-   * Durably record entries (`null`: a removal) on top of `state`, all or none, serial
-   * incremented. Cheap enough to call after every write of a deploy; `write` compacts.
+   * Durably record entries (`null`: a removal) and pending creates (`true`: about to be sent,
+   * `false`: settled), all or none, then apply them to `state` in place (`applyChanges`), so a
+   * deploy of N writes costs N small appends, not N copies of the state. Cheap enough to call
+   * around every write of a deploy; `write` compacts.
    */
-  record(state: State, changes: StateChanges): State;
+  record(state: State, changes: StateChanges, pending?: PendingChanges): void;
   readonly location: string;
 }
 
 /** Entries by `Kind:logicalId`; `null` removes one. */
 export type StateChanges = Record<string, StateEntry | null>;
+/** Pending creates by `Kind:logicalId`: `true` when the request is about to be sent, `false` once settled. */
+export type PendingChanges = Record<string, boolean>;
 
 const journalLineSchema = z.strictObject({
   serial: z.number().int().min(1),
   changes: z.record(z.string(), stateEntrySchema.nullable()),
+  pending: z.record(z.string(), z.boolean()).optional(),
 });
 
-function applyChanges(resources: Record<string, StateEntry>, changes: StateChanges): void {
+/** Put the changes on top of `state`, in place, and increment its serial. */
+export function applyChanges(state: State, changes: StateChanges, pending: PendingChanges = {}): void {
   for (const [key, entry] of Object.entries(changes)) {
-    if (entry === null) delete resources[key];
-    else resources[key] = entry;
+    if (entry === null) delete state.resources[key];
+    else state.resources[key] = entry;
   }
+  if (Object.keys(pending).length > 0) {
+    const keys = new Set(state.pendingCreates);
+    for (const [key, sent] of Object.entries(pending)) {
+      if (sent) keys.add(key);
+      else keys.delete(key);
+    }
+    state.pendingCreates = [...keys];
+  }
+  state.serial++;
+}
+
+/** A copy that `applyChanges` can work on without touching `state`. */
+export function copyState(state: State): State {
+  return { ...state, resources: { ...state.resources }, pendingCreates: [...state.pendingCreates] };
 }
 
 /**
@@ -121,7 +141,7 @@ export class FileStateStore implements StateStore {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return base;
       throw e;
     }
-    const state: State = { ...base, resources: { ...base.resources } };
+    const state = copyState(base);
     const lines = text.split('\n');
     for (const [i, line] of lines.entries()) {
       if (line.trim() === '') continue;
@@ -139,24 +159,24 @@ export class FileStateStore implements StateStore {
       }
       // Lines already folded into the base (a crash between compaction and removing the journal).
       if (parsed.serial <= state.serial) continue;
-      applyChanges(state.resources, parsed.changes as StateChanges);
+      applyChanges(state, parsed.changes as StateChanges, parsed.pending);
       state.serial = parsed.serial;
     }
     return state;
   }
 
-  record(state: State, changes: StateChanges): State {
-    const next: State = { ...state, serial: state.serial + 1, resources: { ...state.resources } };
-    applyChanges(next.resources, changes);
+  record(state: State, changes: StateChanges, pending: PendingChanges = {}): void {
+    const serial = state.serial + 1;
     if (this.#journalFd === undefined) {
       mkdirSync(this.#dir, { recursive: true });
       // The journal builds on a base file: the salt of its secret hashes must be on disk first.
       if (!existsSync(this.location)) this.#writeFile(state);
       this.#journalFd = openSync(this.journalLocation, 'a');
     }
-    writeSync(this.#journalFd, `${JSON.stringify({ serial: next.serial, changes })}\n`);
+    const line = Object.keys(pending).length === 0 ? { serial, changes } : { serial, changes, pending };
+    writeSync(this.#journalFd, `${JSON.stringify(line)}\n`);
     fdatasyncSync(this.#journalFd);
-    return next;
+    applyChanges(state, changes, pending);
   }
 
   write(state: State): State {

@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.js';
 import { FileStateStore } from './file-store.js';
 import { acquireLock, LockHeldError } from './lock.js';
-import { emptyState, serializeState } from './state.js';
+import { emptyState, type State, serializeState, stateSchema } from './state.js';
 
 const ACCOUNT = '00000000-0000-4000-8000-00000000de00';
 const dir = () => mkdtempSync(join(tmpdir(), 'monitor-state-'));
@@ -24,10 +24,10 @@ describe('FileStateStore journal', () => {
   it('records entries one line at a time; a fresh reader replays them; write folds them in', () => {
     const d = join(dir(), 'state');
     const store = new FileStateStore(d, ACCOUNT);
-    let state = store.read();
-    state = store.record(state, { 'CheckGroup:a': entry('a', 1) });
-    state = store.record(state, { 'CheckGroup:b': entry('b', 2) });
-    state = store.record(state, { 'CheckGroup:a': null });
+    const state = store.read();
+    store.record(state, { 'CheckGroup:a': entry('a', 1) });
+    store.record(state, { 'CheckGroup:b': entry('b', 2) });
+    store.record(state, { 'CheckGroup:a': null });
     expect(state.serial).toBe(3);
     // The base file holds the salt before the first journal line refers to it.
     const reader = new FileStateStore(d, ACCOUNT);
@@ -43,8 +43,9 @@ describe('FileStateStore journal', () => {
   it('ignores a torn last line and lines already folded into the base', () => {
     const d = join(dir(), 'state');
     const store = new FileStateStore(d, ACCOUNT);
-    let state = store.record(store.read(), { 'CheckGroup:a': entry('a', 1) });
-    state = store.record(state, { 'CheckGroup:b': entry('b', 2) });
+    const state = store.read();
+    store.record(state, { 'CheckGroup:a': entry('a', 1) });
+    store.record(state, { 'CheckGroup:b': entry('b', 2) });
     store.close();
     const journal = readFileSync(store.journalLocation, 'utf8');
     // A crash after compacting the base but before removing the journal.
@@ -53,6 +54,31 @@ describe('FileStateStore journal', () => {
     const read = new FileStateStore(d, ACCOUNT).read();
     expect(read.serial).toBe(2);
     expect(Object.keys(read.resources).sort()).toEqual(['CheckGroup:a', 'CheckGroup:b']);
+  });
+
+  it('remembers a create that was sent until it settles, in the journal and through a write', () => {
+    const d = join(dir(), 'state');
+    const store = new FileStateStore(d, ACCOUNT);
+    const state = store.read();
+    store.record(state, {}, { 'AlertChannel:a': true, 'AlertChannel:b': true });
+    store.record(
+      state,
+      { 'AlertChannel:a': { ...entry('a', 1), kind: 'AlertChannel' } },
+      { 'AlertChannel:a': false },
+    );
+    store.close();
+    // A run killed here: b was sent and never answered.
+    const read = new FileStateStore(d, ACCOUNT).read();
+    expect(read.pendingCreates).toEqual(['AlertChannel:b']);
+    expect(Object.keys(read.resources)).toEqual(['AlertChannel:a']);
+    // Compaction keeps it; settling it leaves a file without the field, as before there was one.
+    const folded = new FileStateStore(d, ACCOUNT).write(read);
+    expect(JSON.parse(readFileSync(store.location, 'utf8')).pendingCreates).toEqual(['AlertChannel:b']);
+    const again = new FileStateStore(d, ACCOUNT);
+    again.record(folded, {}, { 'AlertChannel:b': false });
+    again.write(folded);
+    expect(JSON.parse(readFileSync(store.location, 'utf8'))).not.toHaveProperty('pendingCreates');
+    expect(new FileStateStore(d, ACCOUNT).read().pendingCreates).toEqual([]);
   });
 
   it('a damaged line in the middle is a clear error naming the line', () => {
@@ -116,7 +142,7 @@ describe('FileStateStore', () => {
     };
     const text = serializeState(state);
     expect(text.indexOf('AlertChannel:a')).toBeLessThan(text.indexOf('Dashboard:z'));
-    expect(serializeState(JSON.parse(text))).toBe(text);
+    expect(serializeState(stateSchema.parse(JSON.parse(text)) as State)).toBe(text);
     expect(text.endsWith('}\n')).toBe(true);
   });
 

@@ -26,6 +26,12 @@ export interface State {
   salt: string;
   /** By `Kind:logicalId`. */
   resources: Record<string, StateEntry>;
+  /**
+   * Keys (`Kind:logicalId`) of creates that were sent but whose answer was never seen (the run
+   * died, or the outcome stayed unknown). The next plan looks for them in the account before
+   * creating again: the only trace of an alert channel, which has no natural key.
+   */
+  pendingCreates: string[];
 }
 
 export const stateEntrySchema = z.strictObject({
@@ -50,6 +56,8 @@ export const stateSchema = z.strictObject({
   serial: z.number().int().min(0),
   salt: z.string().min(8),
   resources: z.record(z.string(), stateEntrySchema),
+  // Written only when there are some, so the file of a finished deploy stays as it was.
+  pendingCreates: z.array(z.string()).default([]),
 });
 
 export function emptyState(accountId: string): State {
@@ -59,6 +67,7 @@ export function emptyState(accountId: string): State {
     serial: 0,
     salt: randomBytes(16).toString('hex'),
     resources: {},
+    pendingCreates: [],
   };
 }
 
@@ -97,6 +106,7 @@ export function serializeState(state: State): string {
     serial: state.serial,
     salt: state.salt,
     resources,
+    ...(state.pendingCreates.length === 0 ? {} : { pendingCreates: [...state.pendingCreates].sort() }),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
