@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
@@ -339,7 +339,7 @@ describe('exit codes', () => {
   });
 
   it('6 when another deploy holds the lock, naming the holder; --lock-timeout waits for it', async () => {
-    const { dir, run } = await setup({ 'a.monitor.ts': groups(1) });
+    const { h, dir, run } = await setup({ 'a.monitor.ts': groups(1) });
     const lock = join(dir, '.monitor', 'state', `${DEV_ACCOUNT_ID}.lock`);
     writeFiles(dir, {
       [`.monitor/state/${DEV_ACCOUNT_ID}.lock`]: JSON.stringify({
@@ -356,6 +356,21 @@ describe('exit codes', () => {
     expect(destroy.code).toBe(6);
     // diff takes no lock.
     expect((await run('diff')).code).toBe(0);
+    // --lock-timeout waits for the holder to finish, then goes on.
+    const waited = await monitor(['deploy', '--yes', '--lock-timeout', '20'], {
+      cwd: dir,
+      env: h.env,
+      // The holder finishes once the waiter has said it is waiting.
+      onSpawn: (child) =>
+        child.stderr?.on('data', (d: Buffer | string) => {
+          if (String(d).includes('Waiting') && existsSync(lock)) rmSync(lock);
+        }),
+    });
+    expect(waited.code).toBe(0);
+    expect(waited.stderr).toContain(
+      `Waiting up to 20 s for the state lock held by monitor deploy (pid ${process.pid}`,
+    );
+    expect(existsSync(lock)).toBe(false);
     // A lock of a process that is gone is stale and taken over.
     writeFiles(dir, {
       [`.monitor/state/${DEV_ACCOUNT_ID}.lock`]: JSON.stringify({

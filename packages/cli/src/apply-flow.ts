@@ -4,6 +4,7 @@ import {
   type ApplyResult,
   acquireLock,
   apply,
+  describeHolder,
   hasChanges,
   type LoadedProject,
   type Operation,
@@ -35,6 +36,10 @@ export async function withLockedProject(
     const release = await acquireLock(connection.lockPath, {
       timeoutMs: (args.lockTimeout ?? 0) * 1000,
       command: `monitor ${command}`,
+      onWait: (holder) =>
+        io.stderr(
+          `Waiting up to ${args.lockTimeout} s for the state lock held by ${describeHolder(holder)}\n`,
+        ),
     });
     try {
       if (args.json !== true) {

@@ -59,7 +59,13 @@ export {
 } from './saved-plan.js';
 export { type OriginalPosition, SourceMap } from './source-map.js';
 export { FileStateStore, type StateChanges, type StateStore } from './state/file-store.js';
-export { acquireLock, LockHeldError, type LockHolder, type LockOptions } from './state/lock.js';
+export {
+  acquireLock,
+  describeHolder,
+  LockHeldError,
+  type LockHolder,
+  type LockOptions,
+} from './state/lock.js';
 export {
   emptyState,
   STATE_FORMAT_VERSION,

@@ -10,17 +10,20 @@ export interface LockHolder {
   command: string;
 }
 
+/** `monitor deploy (pid 123 on host, since …)`, for messages. */
+export function describeHolder(holder: LockHolder | undefined): string {
+  return holder === undefined
+    ? 'an unknown process'
+    : `${holder.command} (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt})`;
+}
+
 /** Another deploy or destroy holds the lock (exit code 6). */
 export class LockHeldError extends EngineError {
   readonly holder: LockHolder | undefined;
   constructor(path: string, holder: LockHolder | undefined) {
-    const who =
-      holder === undefined
-        ? 'an unknown process'
-        : `${holder.command} (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt})`;
     super(
       'locked',
-      `another run holds the state lock: ${who}`,
+      `another run holds the state lock: ${describeHolder(holder)}`,
       `wait for it to finish (--lock-timeout), or remove ${path} if that process is gone`,
     );
     this.holder = holder;
@@ -33,6 +36,8 @@ export interface LockOptions {
   /** What holds the lock, shown to whoever finds it held. @default 'monitor' */
   command?: string;
   pollMs?: number;
+  /** Called once, when the lock is found held and there is time to wait for it. */
+  onWait?: (holder: LockHolder | undefined) => void;
 }
 
 function readHolder(path: string): LockHolder | undefined {
@@ -67,6 +72,7 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     command: options.command ?? 'monitor',
   };
   mkdirSync(dirname(path), { recursive: true });
+  let waited = false;
   for (;;) {
     try {
       const fd = openSync(path, 'wx');
@@ -90,6 +96,8 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       continue;
     }
     if (Date.now() >= deadline) throw new LockHeldError(path, holder);
+    if (!waited) options.onWait?.(holder);
+    waited = true;
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
   }
 }
