@@ -402,6 +402,28 @@ describe('faults and crashes', () => {
     return out;
   };
 
+  /** `monitor deploy --yes` killed with SIGKILL as soon as `when()` holds. */
+  async function deployKilledWhen(
+    dir: string,
+    env: Record<string, string>,
+    args: string[],
+    when: () => boolean | Promise<boolean>,
+  ) {
+    let killed = false;
+    const result = await monitor(['deploy', '--yes', ...args], {
+      cwd: dir,
+      env,
+      onSpawn: (child) => {
+        void (async () => {
+          while (child.exitCode === null && !(await when())) await sleep(5);
+          killed = child.kill('SIGKILL');
+        })();
+      },
+    });
+    expect(killed).toBe(true);
+    expect(result.code).toBe(null);
+  }
+
   async function exactlyDeclared(h: Harness, groupsWanted: number, channelsWanted: number) {
     const groups = await h.client.checkGroups.all();
     const names: string[] = [];
@@ -450,25 +472,12 @@ describe('faults and crashes', () => {
       { faults: { holdAfterProcessing: [{ method: 'POST', path: '/v1/alert-channels', nth: 2, ms: 3000 }] } },
     );
     const env = h.env;
-    let killed = false;
-    const first = await monitor(['deploy', '--yes', '--parallelism', '1'], {
-      cwd: dir,
-      env,
-      onSpawn: (child) => {
-        const poll = async () => {
-          const channels = async () => {
-            let n = 0;
-            for await (const _ of h.client.alertChannels.all()) n++;
-            return n;
-          };
-          while ((await channels()) < 2) await sleep(5);
-          killed = child.kill('SIGKILL');
-        };
-        void poll();
-      },
-    });
-    expect(killed).toBe(true);
-    expect(first.code).toBe(null);
+    const channels = async () => {
+      let n = 0;
+      for await (const _ of h.client.alertChannels.all()) n++;
+      return n;
+    };
+    await deployKilledWhen(dir, env, ['--parallelism', '1'], async () => (await channels()) >= 2);
     const state = new FileStateStore(join(dir, '.monitor', 'state'), DEV_ACCOUNT_ID).read();
     expect(state.pendingCreates).toHaveLength(1);
     h.emulator.app.faults.configure({});
@@ -486,22 +495,12 @@ describe('faults and crashes', () => {
   it('a deploy killed with SIGKILL leaves state that loads, and a re-run converges with no duplicates', async () => {
     const { h, dir } = await setup({ 'a.monitor.ts': many(120) }, { faults: { latencyMs: 15 } });
     const env = h.env;
-    let killed = false;
-    const first = await monitor(['deploy', '--yes', '--parallelism', '4'], {
-      cwd: dir,
+    await deployKilledWhen(
+      dir,
       env,
-      onSpawn: (child) => {
-        const timer = setInterval(() => {
-          const posts = h.emulator.requests.filter((r) => r.method === 'POST').length;
-          if (posts >= 40) {
-            clearInterval(timer);
-            killed = child.kill('SIGKILL');
-          }
-        }, 5);
-      },
-    });
-    expect(killed).toBe(true);
-    expect(first.code).toBe(null);
+      ['--parallelism', '4'],
+      () => h.emulator.requests.filter((r) => r.method === 'POST').length >= 40,
+    );
     const state = new FileStateStore(join(dir, '.monitor', 'state'), DEV_ACCOUNT_ID).read();
     expect(Object.keys(state.resources).length).toBeGreaterThan(0);
     expect(Object.keys(state.resources).length).toBeLessThan(150);
