@@ -82,15 +82,10 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
   const settled = (key: string): PendingChanges =>
     state.pendingCreates.includes(key) ? { [key]: false } : {};
 
-  // Pending creates the plan does not pick up again: their constructs are gone from the code.
-  const resumable = new Set(
-    plan.operations.filter((op) => op.action === 'create' || op.action === 'adopt').map(operationKey),
-  );
-  const stalePending = state.pendingCreates.filter((key) => !resumable.has(key));
-  if (plan.forget.length > 0 || stalePending.length > 0) {
+  if (plan.forget.length > 0 || plan.abandonedCreates.length > 0) {
     record(
       Object.fromEntries(plan.forget.map((key) => [key, null])),
-      Object.fromEntries(stalePending.map((key) => [key, false])),
+      Object.fromEntries(plan.abandonedCreates.map((key) => [key, false])),
     );
   }
 

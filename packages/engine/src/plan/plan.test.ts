@@ -241,6 +241,10 @@ describe('plan', () => {
       ['create', 'b'],
     ]);
     expect(p.operations[0]).toMatchObject({ physicalId: 7, resumed: true, changes: [] });
+    expect(p.abandonedCreates).toEqual([]);
+    // A pending create whose construct left the code is dropped, and says so.
+    state.pendingCreates.push('AlertChannel:gone');
+    expect(plan(d, live, state, NOW).abandonedCreates).toEqual(['AlertChannel:gone']);
   });
 
   it('moves the state entry of a renamed construct: no create, no delete', () => {

@@ -59,6 +59,11 @@ export interface Plan {
   forget: string[];
   /** Resources removed from code but kept because they are protected. */
   protectedKept: string[];
+  /**
+   * Pending creates of an interrupted deploy that this plan does not resume (their constructs are
+   * gone from the code): dropped from state. If the service made them, they stay unmanaged.
+   */
+  abandonedCreates: string[];
   summary: { create: number; update: number; delete: number; adopt: number; move: number; unchanged: number };
   stateSerial: number;
 }
@@ -279,12 +284,19 @@ export function plan(
     });
   }
 
+  const resumed = new Set(
+    operations
+      .filter((op) => op.action === 'create' || op.action === 'adopt')
+      .map((op) => stateKey(op.kind, op.logicalId)),
+  );
+
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     operations,
     unchanged,
     forget,
     protectedKept,
+    abandonedCreates: state.pendingCreates.filter((key) => !resumed.has(key)).sort(),
     summary: summarize(operations, unchanged),
     stateSerial: state.serial,
   };

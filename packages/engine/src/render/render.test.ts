@@ -11,6 +11,7 @@ function planOf(operations: Operation[], unchanged = 3): Plan {
     unchanged,
     forget: [],
     protectedKept: [],
+    abandonedCreates: [],
     summary: summarize(operations, unchanged),
     stateSerial: 4,
   };
@@ -125,6 +126,14 @@ describe('renderPlanText', () => {
     expect(renderPlanText(planOf([], 40), style(false))).toBe('No changes. 40 resources match the code.\n');
     expect(renderPlanText(planOf([secretGroup]), style(true))).toContain('\u001b[32m+\u001b[39m');
     expect(renderPlanText(planOf([secretGroup]), style(false))).not.toContain('\u001b[');
+  });
+
+  it('says which interrupted creates are dropped, and that is a change to state', () => {
+    const text = renderPlanText({ ...planOf([], 2), abandonedCreates: ['AlertChannel:old'] }, style(false));
+    expect(text).toContain(
+      'Dropped from state: interrupted create of AlertChannel:old, gone from the code. If the service made it, it is in the account, not managed by monitor.',
+    );
+    expect(text).not.toContain('No changes');
   });
 });
 

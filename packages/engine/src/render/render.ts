@@ -161,7 +161,7 @@ export function summaryLine(plan: Plan): string {
 }
 
 export function hasChanges(plan: Plan): boolean {
-  return plan.operations.length > 0 || plan.forget.length > 0;
+  return plan.operations.length > 0 || plan.forget.length > 0 || plan.abandonedCreates.length > 0;
 }
 
 /**
@@ -202,6 +202,13 @@ export function renderPlanText(plan: Plan, s: Style): string {
   if (plan.forget.length > 0) {
     out.push(s.dim(`Dropped from state (gone from the account and the code): ${plan.forget.join(', ')}`));
   }
+  if (plan.abandonedCreates.length > 0) {
+    out.push(
+      s.yellow(
+        `Dropped from state: interrupted create${plan.abandonedCreates.length === 1 ? '' : 's'} of ${plan.abandonedCreates.join(', ')}, gone from the code. If the service made ${plan.abandonedCreates.length === 1 ? 'it, it is' : 'them, they are'} in the account, not managed by monitor.`,
+      ),
+    );
+  }
   if (!hasChanges(plan)) {
     out.push(
       `${s.green('No changes.')} ${plan.unchanged} resource${plan.unchanged === 1 ? '' : 's'} match the code.`,
@@ -219,6 +226,7 @@ export interface PlanJson {
   operations: Record<string, unknown>[];
   forget: string[];
   protectedKept: string[];
+  abandonedCreates: string[];
   stateSerial: number;
 }
 
@@ -253,6 +261,7 @@ export function planToJson(plan: Plan): PlanJson {
     }),
     forget: plan.forget,
     protectedKept: plan.protectedKept,
+    abandonedCreates: plan.abandonedCreates,
     stateSerial: plan.stateSerial,
   };
 }
