@@ -83,6 +83,29 @@ export function buildApp(options: AppOptions): App {
   if (options.faults !== undefined) faults.configure(options.faults);
   const limiter = options.rateLimits === false ? undefined : new ServerRateLimiter(options.rateLimits);
   const requests: RequestLogEntry[] = [];
+  /** Destroy the connection without an answer; a hijacked reply skips `onResponse`, so log it here. */
+  const dropConnection = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    endpoint: Endpoint,
+    path: string,
+    accountId: string,
+    fault: string,
+  ) => {
+    request.faultNote = fault;
+    reply.hijack();
+    request.raw.socket.destroy();
+    requests.push({
+      method: request.method,
+      path,
+      route: endpoint.path,
+      operation: endpoint.operation,
+      status: 0,
+      accountId,
+      fault,
+      durationMs: 0,
+    });
+  };
   const accountsById = new Map(options.accounts.map((a) => [a.id, a]));
 
   const seed = (force: boolean) => {
@@ -218,19 +241,7 @@ export function buildApp(options: AppOptions): App {
     if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
     const fault = faults.before();
     if (fault.kind === 'reset') {
-      request.faultNote = 'reset';
-      reply.hijack();
-      request.raw.socket.destroy();
-      requests.push({
-        method: request.method,
-        path,
-        route: endpoint.path,
-        operation: endpoint.operation,
-        status: 0,
-        accountId,
-        fault: 'reset',
-        durationMs: 0,
-      });
+      dropConnection(request, reply, endpoint, path, accountId, 'reset');
       return;
     }
     if (fault.kind === 'rateLimit') {
@@ -295,19 +306,7 @@ export function buildApp(options: AppOptions): App {
           await new Promise((resolve) => setTimeout(resolve, hold));
         }
         if (faults.dropAfter(endpoint.method, path, endpoint.path)) {
-          request.faultNote = 'dropped after processing';
-          reply.hijack();
-          request.raw.socket.destroy();
-          requests.push({
-            method: endpoint.method,
-            path,
-            route: endpoint.path,
-            operation: endpoint.operation,
-            status: 0,
-            accountId,
-            fault: 'dropped after processing',
-            durationMs: 0,
-          });
+          dropConnection(request, reply, endpoint, path, accountId, 'dropped after processing');
           return reply;
         }
         reply.code(answer.status);
