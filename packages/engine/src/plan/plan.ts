@@ -181,22 +181,34 @@ export function plan(
 
   // Adoption: constructs without state whose natural key matches a live resource nobody owns,
   // and creates an interrupted deploy sent (found by content when the kind has no natural key).
+  // Unowned live resources are indexed by natural key once, so adopting N resources is linear.
+  const unowned = (kind: ResourceKind) => live[kind].filter((r) => !ownedIds.has(`${kind}#${String(r.id)}`));
+  const byNaturalKey = new Map<string, LiveResource[]>();
+  for (const kind of Object.keys(live) as ResourceKind[]) {
+    if (KIND_RULES[kind].naturalKey === undefined) continue;
+    for (const r of unowned(kind)) {
+      const naturalKey = liveNaturalKey(kind, r);
+      if (naturalKey === undefined) continue;
+      const key = `${kind}#${naturalKey}`;
+      const same = byNaturalKey.get(key);
+      if (same === undefined) byNaturalKey.set(key, [r]);
+      else same.push(r);
+    }
+  }
   const pending = new Set(state.pendingCreates);
   const adopted = new Map<DesiredResource, LiveResource>();
-  const taken = new Set<string>();
+  const taken = new Set<LiveResource>();
   for (const d of desired) {
     if (entryFor.has(d)) continue;
-    const hasKey = KIND_RULES[d.kind].naturalKey?.(d.payload) !== undefined;
-    if (!hasKey && !pending.has(stateKey(d.kind, d.logicalId))) continue;
-    const match = live[d.kind].find(
-      (r) =>
-        !ownedIds.has(`${d.kind}#${String(r.id)}`) &&
-        !taken.has(`${d.kind}#${String(r.id)}`) &&
-        isCreatedFrom(d.kind, d.payload, r),
-    );
+    const key = KIND_RULES[d.kind].naturalKey?.(d.payload);
+    let candidates: LiveResource[] | undefined;
+    if (key !== undefined) candidates = byNaturalKey.get(`${d.kind}#${key}`);
+    else if (pending.has(stateKey(d.kind, d.logicalId)))
+      candidates = unowned(d.kind).filter((r) => isCreatedFrom(d.kind, d.payload, r));
+    const match = candidates?.find((r) => !taken.has(r));
     if (match !== undefined) {
       adopted.set(d, match);
-      taken.add(`${d.kind}#${String(match.id)}`);
+      taken.add(match);
     }
   }
 

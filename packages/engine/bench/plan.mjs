@@ -1,0 +1,67 @@
+// The planner alone (pure, no HTTP): N check groups adopted by natural key (no state), and the
+// same N again with state (no changes). Prints wall time of `plan()` per case.
+import { appliedHash, emptyState, plan } from '../dist/index.js';
+
+const kinds = [
+  'CheckGroup',
+  'Dashboard',
+  'StatusPage',
+  'StatusPageService',
+  'MaintenanceWindow',
+  'AlertChannel',
+];
+
+function project(n) {
+  const desired = [];
+  const live = Object.fromEntries(kinds.map((k) => [k, []]));
+  for (let i = 0; i < n; i++) {
+    const payload = { name: `Group ${i}`, tags: ['bench', `t${i % 7}`], locations: ['eu-west-1'] };
+    desired.push({
+      kind: 'CheckGroup',
+      logicalId: `g${i}`,
+      construct: 'CheckGroup',
+      payload,
+      dependsOn: [],
+      options: { aliases: [], protect: false },
+    });
+    live.CheckGroup.push({
+      id: i + 1,
+      ...payload,
+      tags: [...payload.tags].reverse(),
+      created_at: '2026-11-01',
+    });
+  }
+  return { desired, live };
+}
+
+function time(label, fn) {
+  const runs = [];
+  let result;
+  for (let i = 0; i < 3; i++) {
+    const t = performance.now();
+    result = fn();
+    runs.push(performance.now() - t);
+  }
+  runs.sort((a, b) => a - b);
+  console.log(`${label}: ${runs[1].toFixed(0)} ms (median of 3); ${JSON.stringify(result.summary)}`);
+}
+
+const now = { now: new Date('2026-11-21T00:00:00Z') };
+for (const n of [1000, 5000]) {
+  const { desired, live } = project(n);
+  time(`N=${String(n).padStart(5)} plan, adopt all (no state)`, () =>
+    plan(desired, live, emptyState('bench'), now),
+  );
+  const state = emptyState('bench');
+  for (const d of desired) {
+    state.resources[`CheckGroup:${d.logicalId}`] = {
+      kind: 'CheckGroup',
+      logicalId: d.logicalId,
+      physicalId: Number(d.logicalId.slice(1)) + 1,
+      appliedHash: appliedHash('CheckGroup', d.payload, state.salt),
+      secretHashes: {},
+      protect: false,
+    };
+  }
+  time(`N=${String(n).padStart(5)} plan, no changes (with state)`, () => plan(desired, live, state, now));
+}
