@@ -189,7 +189,11 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
       const deps =
         op.action === 'delete' ? [] : op.dependsOn.filter((d) => inGroup.has(d) && d !== operationKey(op));
       waitingOn.set(operationKey(op), deps.length);
-      for (const d of deps) dependents.set(d, [...(dependents.get(d) ?? []), operationKey(op)]);
+      for (const d of deps) {
+        const list = dependents.get(d);
+        if (list === undefined) dependents.set(d, [operationKey(op)]);
+        else list.push(operationKey(op));
+      }
       if (deps.length === 0) ready.push(op);
     }
     const skipDependents = (key: string, because: string) => {
