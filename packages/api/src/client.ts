@@ -2,6 +2,8 @@ import type { z } from 'zod';
 import { type Endpoint, endpoints } from './endpoints.js';
 import { ConfigError, TimeoutError } from './errors.js';
 import { type CallInput, parseRetryAfter, Transport, type TransportOptions } from './http.js';
+import type { ResourceKind } from './kinds/definition.js';
+import { KINDS } from './kinds/index.js';
 import { itemsOf, iterateCursor, iteratePages, type Page, parseContentRange } from './pagination.js';
 import type { CheckSession } from './schemas/check-sessions.js';
 import type { RootCauseAnalysis } from './schemas/error-groups.js';
@@ -12,6 +14,18 @@ type Body<K extends keyof E> = E[K] extends { body: z.ZodType } ? z.input<E[K]['
 type Query<K extends keyof E> = E[K] extends { query: z.ZodType } ? z.input<E[K]['query']> : never;
 type Item<K extends keyof E> =
   Out<K> extends (infer T)[] ? T : Out<K> extends { entries: (infer T)[] } ? T : never;
+
+/** A live resource of a managed kind, with its physical id (what the kind's paths take) as `id`. */
+export type ManagedResource = Record<string, unknown> & { id: string | number };
+
+/** How a managed kind is listed, created, updated and deleted, from its definition. */
+export interface ManagedOperations {
+  /** Every live resource, one list call per page of 100. */
+  pages(): AsyncIterable<Page<ManagedResource>>;
+  create(payload: Record<string, unknown>): Promise<ManagedResource>;
+  update(id: string | number, payload: Record<string, unknown>): Promise<ManagedResource>;
+  delete(id: string | number): Promise<void>;
+}
 
 export interface ClientOptions extends Partial<TransportOptions> {
   /** Where `MONITOR_*` defaults are read from. @default process.env */
@@ -114,6 +128,37 @@ function buildClient(t: Transport) {
       (query.limit as number) ?? 100,
     );
 
+  /** Any managed kind through its definition's operations; live resources carry their physical id as `id`. */
+  const managed = (kind: ResourceKind): ManagedOperations => {
+    const { operations: op } = KINDS[kind];
+    const idField = op.idField ?? 'id';
+    const asLive = (value: unknown): ManagedResource => {
+      const r = value as Record<string, unknown>;
+      return (idField === 'id' ? r : { ...r, id: r[idField], serverId: r.id }) as ManagedResource;
+    };
+    const params = (id: string | number) => ({ [op.idParam]: op.idType === 'int' ? Number(id) : String(id) });
+    const list = endpoints[op.list] as Endpoint;
+    return {
+      async *pages() {
+        const iterable =
+          list.pagination === 'cursor' ? cursorPages(op.list as never) : pages(op.list as never);
+        for await (const p of iterable) yield { ...p, items: (p.items as unknown[]).map(asLive) };
+      },
+      create: async (payload) =>
+        asLive(
+          await call(op.create as never, {
+            body: payload,
+            ...(op.createQuery ? { query: { ...op.createQuery } } : {}),
+          }),
+        ),
+      update: async (id, payload) =>
+        asLive(await call(op.update as never, { params: params(id), body: payload })),
+      delete: async (id) => {
+        await call(op.delete as never, { params: params(id) });
+      },
+    };
+  };
+
   return {
     /** Requests sent so far, retries included. */
     get requestCount(): number {
@@ -121,6 +166,7 @@ function buildClient(t: Transport) {
     },
     /** Close the client's connections. */
     close: () => t.close(),
+    managed,
 
     checkGroups: {
       list: (query: Query<'checkGroupsList'> = {}) => page('checkGroupsList', query),

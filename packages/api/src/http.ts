@@ -13,6 +13,7 @@ import {
   ValidationError,
   type ValidationIssue,
 } from './errors.js';
+import { kindOfEndpoint } from './kinds/index.js';
 import { encodeQuery, fillPath } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type RateLimit, type RouteRateLimit, rateLimitBucketFor } from './rate-limits.js';
@@ -185,7 +186,7 @@ export class Transport {
   ): Promise<RawResponse> {
     const { method } = endpoint;
     const label = `${method} ${endpoint.path}`;
-    this.#redactor.collectFrom(input.body);
+    this.#redactor.collectFrom(input.body, kindOfEndpoint(endpoint));
     if (this.#validate) this.#validateInput(endpoint, input, label);
     const path = fillPath(endpoint.path, input.params);
     const fullPath = `${this.#prefix}${path}${encodeQuery(input.query, endpoint.commaSeparated)}`;
@@ -367,7 +368,7 @@ export class Transport {
         },
       );
     }
-    this.#redactor.collectFrom(json);
+    this.#redactor.collectFrom(json, kindOfEndpoint(endpoint));
     const result = endpoint.response.safeParse(json);
     if (!result.success) {
       const issues = result.error.issues.map((i) => ({

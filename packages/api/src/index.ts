@@ -5,23 +5,11 @@ export {
   type ClientOptions,
   createAgentHealthClient,
   createClient,
+  type ManagedOperations,
+  type ManagedResource,
   resolveClientConfig,
 } from './client.js';
 export { type Clock, systemClock } from './clock.js';
-export {
-  ALERT_CHANNEL_DEFAULTS,
-  ALERT_SETTINGS_DEFAULT,
-  API_CHECK_DEFAULTS_DEFAULT,
-  CHECK_GROUP_DEFAULTS,
-  DASHBOARD_DEFAULTS,
-  ENVIRONMENT_VARIABLE_DEFAULTS,
-  MAINTENANCE_WINDOW_DEFAULTS,
-  RETRY_STRATEGY_OBJECT_DEFAULTS,
-  STATUS_PAGE_DEFAULTS,
-  STATUS_PAGE_SERVER_DEFAULTS,
-  STATUS_PAGE_VISIBILITY_DEFAULTS,
-  SUBSCRIPTION_DEFAULTS,
-} from './defaults.js';
 export {
   type Endpoint,
   type EndpointName,
@@ -59,6 +47,33 @@ export {
   Transport,
   type TransportOptions,
 } from './http.js';
+export { ALERT_CHANNEL_DEFAULTS, ALERT_CHANNEL_TYPE_DEFINITIONS } from './kinds/alert-channel.js';
+export {
+  ALERT_SETTINGS_DEFAULT,
+  API_CHECK_DEFAULTS_DEFAULT,
+  CHECK_GROUP_DEFAULTS,
+  ENVIRONMENT_VARIABLE_DEFAULTS,
+  RETRY_STRATEGY_OBJECT_DEFAULTS,
+  SUBSCRIPTION_DEFAULTS,
+} from './kinds/check-group.js';
+export { DASHBOARD_DEFAULTS } from './kinds/dashboard.js';
+export type {
+  KindDefinition,
+  KindOperations,
+  Reference,
+  ResourceKind,
+  SensitivePath,
+} from './kinds/definition.js';
+export { isResourceKind, KINDS, kindOfEndpoint, RESOURCE_KINDS } from './kinds/index.js';
+export { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from './kinds/maintenance-window.js';
+export {
+  isSensitive,
+  redactPayload,
+  replaceSensitive,
+  SENSITIVE_VALUE,
+  sensitiveValues,
+} from './kinds/secrets.js';
+export { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from './kinds/status-page.js';
 export { collect, itemsOf, iterateCursor, iteratePages, type Page, parseContentRange } from './pagination.js';
 export { encodeQuery, fillPath } from './query.js';
 export { RateLimiter, type RateLimiterOptions } from './rate-limiter.js';

@@ -1,29 +1,52 @@
+import type { KindDefinition } from './kinds/definition.js';
+import { sensitiveValues } from './kinds/secrets.js';
+
 export const REDACTED = '[redacted]';
 
+function isRecord(v: unknown): v is Record<string, unknown> {
+  return v !== null && typeof v === 'object' && !Array.isArray(v);
+}
+
 /**
- * Remembers secret strings (API key, secret variable values, dashboard raw keys) and removes them
- * from any text before it leaves the client in an error or a debug event.
+ * Remembers secret strings (the API key, every sensitive field of a managed kind, dashboard raw
+ * keys) and removes them from any text before it leaves the client in an error or a debug event,
+ * in every form a server may echo them: as sent, URL-encoded, or escaped inside JSON.
  */
 export class Redactor {
-  readonly #secrets = new Set<string>();
+  readonly #forms = new Set<string>();
 
   add(value: string | undefined | null): void {
     // Very short values would redact ordinary words; real secrets are longer.
-    if (typeof value === 'string' && value.length >= 4) this.#secrets.add(value);
+    if (typeof value !== 'string' || value.length < 4) return;
+    this.#forms.add(value);
+    this.#forms.add(encodeURIComponent(value));
+    this.#forms.add(JSON.stringify(value).slice(1, -1));
+    // A JSON body quoted again inside a JSON message escapes every backslash twice.
+    this.#forms.add(JSON.stringify(JSON.stringify(value).slice(1, -1)).slice(1, -1));
   }
 
   redact(text: string): string {
     let out = text;
-    for (const secret of this.#secrets) {
-      if (out.includes(secret)) out = out.split(secret).join(REDACTED);
-      const encoded = encodeURIComponent(secret);
-      if (encoded !== secret && out.includes(encoded)) out = out.split(encoded).join(REDACTED);
-    }
+    for (const form of this.#forms) if (out.includes(form)) out = out.split(form).join(REDACTED);
     return out;
   }
 
-  /** Collect the secret values found in a request or response body. */
-  collectFrom(body: unknown): void {
+  /**
+   * Collect the secret values of a request or response body: by the kind's sensitive paths when
+   * the body is (or lists) resources of a managed kind, and dashboard raw keys and secret
+   * variables wherever they appear.
+   */
+  collectFrom(body: unknown, kind?: KindDefinition): void {
+    if (kind !== undefined) {
+      const items = Array.isArray(body)
+        ? body
+        : isRecord(body) && Array.isArray(body.entries)
+          ? body.entries
+          : [body];
+      for (const item of items) {
+        if (isRecord(item)) for (const value of Object.values(sensitiveValues(kind, item))) this.add(value);
+      }
+    }
     visit(body, (key, value, parent) => {
       if (key === 'rawKey' && typeof value === 'string') this.add(value);
       if (key === 'value' && parent.secret === true && typeof value === 'string') this.add(value);
@@ -37,10 +60,9 @@ function visit(
 ): void {
   if (Array.isArray(node)) {
     for (const item of node) visit(item, fn);
-  } else if (node !== null && typeof node === 'object') {
-    const record = node as Record<string, unknown>;
-    for (const [key, value] of Object.entries(record)) {
-      fn(key, value, record);
+  } else if (isRecord(node)) {
+    for (const [key, value] of Object.entries(node)) {
+      fn(key, value, node);
       visit(value, fn);
     }
   }

@@ -6,7 +6,7 @@ import {
   remoteRef,
   type SynthContext,
 } from './construct.js';
-import { SYNTHESIZE } from './session.js';
+import { PROP_PATH, SYNTHESIZE } from './session.js';
 
 /** The switches every alert channel has. */
 export interface AlertChannelSwitches {
@@ -57,6 +57,10 @@ export abstract class AlertChannel<P extends object> extends Construct<P & Alert
     }
     payload.config = config;
     return payload;
+  }
+
+  override [PROP_PATH](payloadPath: string): string {
+    return payloadPath.replace(/^config\./, '');
   }
 }
 

@@ -19,7 +19,7 @@ import {
   remoteRef,
   type SynthContext,
 } from './construct.js';
-import { SYNTHESIZE } from './session.js';
+import { PROP_PATH, SYNTHESIZE } from './session.js';
 
 /** An environment variable of the group's checks. */
 export interface EnvironmentVariableProps {
@@ -133,5 +133,11 @@ export class CheckGroup extends Construct<CheckGroupProps> {
     payload.localSetupScript = ctx.text(localSetupScript, 'localSetupScript') ?? null;
     payload.localTearDownScript = ctx.text(localTearDownScript, 'localTearDownScript') ?? null;
     return payload;
+  }
+
+  override [PROP_PATH](payloadPath: string): string {
+    return payloadPath
+      .replace(/^alertChannelSubscriptions\[(\d+)\]\.alertChannelId$/, 'alertChannels[$1]')
+      .replace(/^alertChannelSubscriptions/, 'alertChannels');
   }
 }

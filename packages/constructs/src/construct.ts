@@ -5,6 +5,7 @@ import {
   currentSession,
   isConstruct,
   isRemote,
+  PROP_PATH,
   REMOTE_BRAND,
   type ResourceKind,
   type SourceLocation,
@@ -111,6 +112,11 @@ export abstract class Construct<P extends object> implements ConstructLike {
 
   /** The request payload. Problems go to `ctx.problem`; never throws for bad props. */
   abstract [SYNTHESIZE](ctx: SynthContext): Record<string, unknown>;
+
+  /** The prop path users wrote for a path in the payload, to name it in diagnostics. */
+  [PROP_PATH](payloadPath: string): string {
+    return payloadPath;
+  }
 
   /** `CheckGroup "payments"`, as diagnostics name a construct. */
   toString(): string {

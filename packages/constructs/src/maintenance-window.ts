@@ -1,7 +1,7 @@
 import { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from '@monitor/api';
 import type { CheckGroup } from './check-group.js';
 import { Construct, type ConstructOptions, type SynthContext } from './construct.js';
-import { isConstruct, SYNTHESIZE } from './session.js';
+import { isConstruct, PROP_PATH, SYNTHESIZE } from './session.js';
 import type { StatusPage, StatusPageServiceRef } from './status-page.js';
 
 export interface StatusPageVisibilityProps {
@@ -80,7 +80,6 @@ export class MaintenanceWindow extends Construct<MaintenanceWindowProps> {
     const { statusPages, services, ...visibility } = statusPageVisibility ?? {};
     return {
       ...MAINTENANCE_WINDOW_DEFAULTS,
-      repeatUnit: null,
       ...rest,
       startsAt: iso(startsAt),
       endsAt: iso(endsAt),
@@ -107,5 +106,11 @@ export class MaintenanceWindow extends Construct<MaintenanceWindowProps> {
         ),
       },
     };
+  }
+
+  override [PROP_PATH](payloadPath: string): string {
+    return payloadPath
+      .replace('statusPageVisibility.statusPageIds', 'statusPageVisibility.statusPages')
+      .replace('statusPageVisibility.serviceIds', 'statusPageVisibility.services');
   }
 }

@@ -1,13 +1,7 @@
 import { fileURLToPath } from 'node:url';
+import type { ResourceKind } from '@monitor/api';
 
-/** The kinds of service resource a construct stands for. Logical ids are unique per kind. */
-export type ResourceKind =
-  | 'CheckGroup'
-  | 'Dashboard'
-  | 'StatusPage'
-  | 'StatusPageService'
-  | 'MaintenanceWindow'
-  | 'AlertChannel';
+export type { ResourceKind };
 
 /** A position in a source file; 1-based line and column. */
 export interface SourceLocation {
@@ -28,6 +22,8 @@ export const CONSTRUCT_BRAND: unique symbol = Symbol.for('@monitor/constructs.co
 export const REMOTE_BRAND: unique symbol = Symbol.for('@monitor/constructs.remote') as never;
 /** The method a construct synthesizes itself with. */
 export const SYNTHESIZE: unique symbol = Symbol.for('@monitor/constructs.synthesize') as never;
+/** The method that maps a payload path back to the prop path users wrote. */
+export const PROP_PATH: unique symbol = Symbol.for('@monitor/constructs.propPath') as never;
 
 export interface Session {
   readonly constructs: ConstructLike[];

@@ -6,7 +6,7 @@ import {
   remoteRef,
   type SynthContext,
 } from './construct.js';
-import { SYNTHESIZE } from './session.js';
+import { PROP_PATH, SYNTHESIZE } from './session.js';
 
 export interface StatusPageServiceProps {
   /** Name of the service shown on status pages. Required; unique per account is wise (it is the natural key). */
@@ -87,5 +87,9 @@ export class StatusPage extends Construct<StatusPageProps> {
         })),
       })),
     };
+  }
+
+  override [PROP_PATH](payloadPath: string): string {
+    return payloadPath.replace(/(services\[\d+\])\.id$/, '$1');
   }
 }

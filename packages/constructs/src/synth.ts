@@ -1,14 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import {
-  alertChannelCreateSchema,
-  checkGroupCreateSchema,
-  dashboardCreateSchema,
-  maintenanceWindowCreateSchema,
-  statusPageCreateSchema,
-  statusPageServiceCreateSchema,
-} from '@monitor/api';
-import type { z } from 'zod';
+import { KINDS } from '@monitor/api';
 import type { ProjectDefaults } from './config.js';
 import {
   type Construct,
@@ -24,6 +16,7 @@ import {
   currentSession,
   isConstruct,
   isRemote,
+  PROP_PATH,
   type ResourceKind,
   type Session,
   type SourceLocation,
@@ -32,24 +25,10 @@ import {
 
 export const LOGICAL_ID_PATTERN = /^[A-Za-z0-9_\-/#.]+$/;
 
-const SCHEMAS: Record<ResourceKind, z.ZodType> = {
-  CheckGroup: checkGroupCreateSchema,
-  Dashboard: dashboardCreateSchema,
-  StatusPage: statusPageCreateSchema,
-  StatusPageService: statusPageServiceCreateSchema,
-  MaintenanceWindow: maintenanceWindowCreateSchema,
-  AlertChannel: alertChannelCreateSchema,
-};
-
-/** Valid stand-ins for references, so that the schemas can check the rest of a payload. */
-const PLACEHOLDER: Record<ResourceKind, string | number> = {
-  CheckGroup: 1,
-  AlertChannel: 1,
-  Dashboard: 1,
-  MaintenanceWindow: 1,
-  StatusPage: 'ref',
-  StatusPageService: 'ref',
-};
+/** A valid stand-in for a reference to `kind`, so that the schemas can check the rest of a payload. */
+function placeholder(kind: ResourceKind | undefined): string | number {
+  return kind !== undefined && KINDS[kind]?.operations.idType === 'string' ? 'ref' : 1;
+}
 
 export interface SynthOptions {
   /** The config's per-kind defaults. */
@@ -66,7 +45,7 @@ export interface SynthResult {
 }
 
 function withPlaceholders(value: unknown): unknown {
-  if (isPayloadRef(value)) return PLACEHOLDER[value.$ref.split(':')[0] as ResourceKind] ?? 1;
+  if (isPayloadRef(value)) return placeholder(value.$ref.split(':')[0] as ResourceKind);
   if (Array.isArray(value)) return value.map(withPlaceholders);
   if (value !== null && typeof value === 'object') {
     return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPlaceholders(v)]));
@@ -79,22 +58,6 @@ function pathText(path: readonly PropertyKey[]): string {
   for (const key of path)
     out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
   return out;
-}
-
-/** Payload paths back to the props users wrote. */
-function propPath(kind: ResourceKind, path: string): string {
-  if (kind === 'AlertChannel') return path.replace(/^config\./, '');
-  if (kind === 'CheckGroup')
-    return path
-      .replace(/^alertChannelSubscriptions\[(\d+)\]\.alertChannelId$/, 'alertChannels[$1]')
-      .replace(/^alertChannelSubscriptions/, 'alertChannels');
-  if (kind === 'StatusPage') return path.replace(/(services\[\d+\])\.id$/, '$1');
-  if (kind === 'MaintenanceWindow') {
-    return path
-      .replace('statusPageVisibility.statusPageIds', 'statusPageVisibility.statusPages')
-      .replace('statusPageVisibility.serviceIds', 'statusPageVisibility.services');
-  }
-  return path;
 }
 
 /**
@@ -197,17 +160,15 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
       problem('', `could not be synthesized: ${(e as Error).message}`);
       continue;
     }
-    const result = SCHEMAS[c.kind].safeParse(withPlaceholders(payload));
+    const result = KINDS[c.kind].createSchema.safeParse(withPlaceholders(payload));
+    const propPath = (path: string) => c[PROP_PATH](path);
     if (!result.success) {
       for (const issue of result.error.issues) {
         if (issue.code === 'unrecognized_keys') {
           for (const k of issue.keys)
-            problem(
-              propPath(c.kind, pathText([...issue.path, k])),
-              `unknown property "${k}" of ${construct}`,
-            );
+            problem(propPath(pathText([...issue.path, k])), `unknown property "${k}" of ${construct}`);
         } else {
-          problem(propPath(c.kind, pathText(issue.path)), issue.message);
+          problem(propPath(pathText(issue.path)), issue.message);
         }
       }
     }

@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import type { KindDefinition } from '@monitor/api';
 import type { EmulatorClock } from './clock.js';
 import { conflict, HttpProblem, notFound } from './problem.js';
 import type { AccountData, Row, Store, Table, TableName } from './store.js';
@@ -87,14 +88,40 @@ export function asSet(values: unknown): unknown {
   return Array.isArray(values) ? [...new Set(values as string[])].sort() : values;
 }
 
+/** A copy of `body` with every set of the kind (nested ones too) as the service returns it: sorted. */
+export function withSortedSets(kind: KindDefinition, body: Row): Row {
+  const out: Row = { ...body };
+  for (const path of kind.sets) {
+    const keys = path.split('.');
+    let holder: Row = out;
+    for (const key of keys.slice(0, -1)) {
+      const next = holder[key];
+      if (next === null || typeof next !== 'object' || Array.isArray(next)) break;
+      holder[key] = { ...(next as Row) };
+      holder = holder[key] as Row;
+    }
+    const last = keys[keys.length - 1] as string;
+    if (Array.isArray(holder[last])) holder[last] = asSet(holder[last]);
+  }
+  return out;
+}
+
+/** The kind's top-level list fields (sets and keyed lists): a PUT ignores `null` for them. */
+function listFields(kind: KindDefinition): string[] {
+  return [...kind.sets, ...Object.keys(kind.keyed)].filter(
+    (path) => !path.includes('.') && !path.includes('['),
+  );
+}
+
 /**
  * A partial update, as the service does it: omitted fields stay, `null` clears a scalar or
  * object, `null` for an array is ignored, a sent array or object replaces the old one whole.
  */
-export function applyPartial(row: Row, body: Row, arrayFields: readonly string[]): void {
+export function applyPartial(row: Row, body: Row, kind: KindDefinition): void {
+  const lists = listFields(kind);
   for (const [key, value] of Object.entries(body)) {
     if (value === undefined) continue;
-    if (value === null && arrayFields.includes(key)) continue;
+    if (value === null && lists.includes(key)) continue;
     row[key] = value;
   }
 }

@@ -25,31 +25,27 @@ export {
   type DeleteOperation,
   type Live,
   type LiveResource,
+  naturalKeyOf,
   type Operation,
   PLAN_FORMAT_VERSION,
   type Plan,
   type PlanOptions,
   plan,
-  replaceSecrets,
   resolveRefs,
   secretValues,
   summarize,
   type UpdateOperation,
 } from './plan/plan.js';
-export { KIND_RULES, type KindRules, liveNaturalKey } from './plan/rules.js';
 export {
   ACTION_SYMBOL,
   hasChanges,
   type PlanJson,
   planToJson,
-  redactPayload,
   renderPlanText,
-  SENSITIVE_VALUE,
   type Style,
   style,
   summaryLine,
 } from './render/render.js';
-export { KIND_API, type KindApi, RESOURCE_KINDS } from './resources.js';
 export {
   checkSavedPlan,
   parseSavedPlan,

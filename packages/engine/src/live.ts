@@ -1,12 +1,10 @@
-import type { Client } from '@monitor/api';
-import type { ResourceKind } from '@monitor/constructs';
+import { type Client, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import type { Live, LiveResource } from './plan/plan.js';
-import { KIND_API, RESOURCE_KINDS } from './resources.js';
 
 /** Every live resource of one kind, through its list endpoint (`limit=100`, one call per page). */
 export async function readKind(client: Client, kind: ResourceKind): Promise<LiveResource[]> {
   const out: LiveResource[] = [];
-  for await (const page of KIND_API[kind].pages(client)) out.push(...page.items);
+  for await (const page of client.managed(kind).pages()) out.push(...page.items);
   return out;
 }
 

@@ -1,4 +1,4 @@
-import type { ResourceKind } from '@monitor/constructs';
+import type { ResourceKind } from '@monitor/api';
 import { z } from 'zod';
 import { EngineError } from './errors.js';
 import { hashJson } from './hash.js';

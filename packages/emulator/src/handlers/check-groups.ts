@@ -3,13 +3,13 @@ import {
   API_CHECK_DEFAULTS_DEFAULT,
   CHECK_GROUP_DEFAULTS,
   ENVIRONMENT_VARIABLE_DEFAULTS,
+  KINDS,
   RETRY_STRATEGY_OBJECT_DEFAULTS,
   SUBSCRIPTION_DEFAULTS,
 } from '@monitor/api';
 import {
   type Answer,
   applyPartial,
-  asSet,
   type Call,
   mustGet,
   ok,
@@ -17,16 +17,15 @@ import {
   removeOr404,
   table,
   withDefaults,
+  withSortedSets,
 } from '../context.js';
 import { conflict, notFound } from '../problem.js';
 import { nextId, type Row } from '../store.js';
 
-const SETS = ['tags', 'locations', 'privateLocations'];
-const ARRAYS = ['tags', 'locations', 'privateLocations', 'environmentVariables', 'alertChannelSubscriptions'];
+const kind = KINDS.CheckGroup;
 
 function normalise(body: Row): Row {
-  const out: Row = { ...body };
-  for (const key of SETS) if (Array.isArray(out[key])) out[key] = asSet(out[key]);
+  const out = withSortedSets(kind, body);
   if (Array.isArray(out.environmentVariables)) {
     out.environmentVariables = (out.environmentVariables as Row[]).map((v) => ({
       ...ENVIRONMENT_VARIABLE_DEFAULTS,
@@ -109,7 +108,7 @@ export const checkGroupHandlers = {
   'checkGroups.update': (call: Call): Answer => {
     const row = mustGet(table(call, 'checkGroups'), call.params.id, 'Check group');
     checkSubscriptions(call, call.body);
-    applyPartial(row, normalise(call.body), ARRAYS);
+    applyPartial(row, normalise(call.body), kind);
     row.updated_at = call.emu.clock.nowIso();
     return ok(renderCheckGroup(row));
   },

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { DASHBOARD_DEFAULTS } from '@monitor/api';
+import { DASHBOARD_DEFAULTS, KINDS } from '@monitor/api';
 import {
   type Answer,
   applyPartial,
@@ -10,6 +10,7 @@ import {
   removeOr404,
   table,
   uuid,
+  withSortedSets,
 } from '../context.js';
 import { notFound } from '../problem.js';
 import { nextId, type Row } from '../store.js';
@@ -27,7 +28,7 @@ function render(row: Row, revealKeyIds: readonly unknown[] = []): Row {
   return { ...row, keys };
 }
 
-const UNIQUE = ['customUrl', 'customDomain'] as const;
+const kind = KINDS.Dashboard;
 
 /** The dashboard the path names: by dashboardId, or by customUrl/customDomain with `?type`. */
 function findDashboard(call: Call, field: string = call.query?.type ?? 'dashboardId'): Row {
@@ -45,7 +46,7 @@ export const dashboardHandlers = {
     const id = nextId(call.account, 'dashboard');
     const customUrl =
       (body.customUrl as string | undefined) ?? `dashboard-${id}-${randomBytes(3).toString('hex')}`;
-    assertUniqueAcrossAccounts(call, 'dashboards', UNIQUE, { ...body, customUrl });
+    assertUniqueAcrossAccounts(call, 'dashboards', kind.uniqueKeys, { ...body, customUrl });
     const now = call.emu.clock.nowIso();
     const row: Row = {
       id,
@@ -57,7 +58,7 @@ export const dashboardHandlers = {
       created_at: now,
       updated_at: null,
     };
-    if (Array.isArray(row.tags)) row.tags = [...new Set(row.tags as string[])].sort();
+    Object.assign(row, withSortedSets(kind, row));
     const made: unknown[] = [];
     if (row.isPrivate === true) {
       const key = makeKey(now);
@@ -73,10 +74,9 @@ export const dashboardHandlers = {
   'dashboards.update': (call: Call): Answer => {
     const row = findDashboard(call, 'dashboardId');
     const { keys: _ignored, ...body } = call.body as Row;
-    assertUniqueAcrossAccounts(call, 'dashboards', UNIQUE, body, row);
+    assertUniqueAcrossAccounts(call, 'dashboards', kind.uniqueKeys, body, row);
     const wasPrivate = row.isPrivate === true;
-    if (Array.isArray(body.tags)) body.tags = [...new Set(body.tags as string[])].sort();
-    applyPartial(row, body, ['tags']);
+    applyPartial(row, withSortedSets(kind, body), kind);
     const now = call.emu.clock.nowIso();
     row.updated_at = now;
     const made: unknown[] = [];

@@ -1,8 +1,7 @@
-import { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from '@monitor/api';
+import { KINDS, MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from '@monitor/api';
 import {
   type Answer,
   applyPartial,
-  asSet,
   type Call,
   mustGet,
   ok,
@@ -10,25 +9,12 @@ import {
   removeOr404,
   table,
   withDefaults,
+  withSortedSets,
 } from '../context.js';
 import { badRequest } from '../problem.js';
 import { nextId, type Row } from '../store.js';
 
-const ARRAYS = ['tags', 'silenceAlertsTags'];
-
-function normalise(body: Row): Row {
-  const out: Row = { ...body };
-  for (const key of ARRAYS) if (Array.isArray(out[key])) out[key] = asSet(out[key]);
-  const vis = out.statusPageVisibility as Row | undefined;
-  if (vis !== undefined) {
-    out.statusPageVisibility = {
-      ...vis,
-      ...(vis.statusPageIds === undefined ? {} : { statusPageIds: asSet(vis.statusPageIds) }),
-      ...(vis.serviceIds === undefined ? {} : { serviceIds: asSet(vis.serviceIds) }),
-    };
-  }
-  return out;
-}
+const kind = KINDS.MaintenanceWindow;
 
 type DateFilter = string | { gt?: string; gte?: string; lt?: string; lte?: string };
 function matches(value: string, filter: DateFilter | undefined): boolean {
@@ -54,7 +40,7 @@ export const maintenanceWindowHandlers = {
 
   'maintenanceWindows.create': (call: Call): Answer => {
     const id = nextId(call.account, 'maintenanceWindow');
-    const body = normalise(call.body);
+    const body = withSortedSets(kind, call.body);
     const row: Row = {
       id,
       ...MAINTENANCE_WINDOW_DEFAULTS,
@@ -79,7 +65,7 @@ export const maintenanceWindowHandlers = {
     if (Date.parse(merged.endsAt as string) <= Date.parse(merged.startsAt as string)) {
       throw badRequest('"endsAt" must be after startsAt', 'payload', ['endsAt']);
     }
-    applyPartial(row, normalise(call.body), ARRAYS);
+    applyPartial(row, withSortedSets(kind, call.body), kind);
     row.updated_at = call.emu.clock.today();
     return ok(row);
   },

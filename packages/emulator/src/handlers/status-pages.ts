@@ -1,4 +1,4 @@
-import { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from '@monitor/api';
+import { KINDS, STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from '@monitor/api';
 import {
   type Answer,
   assertUniqueAcrossAccounts,
@@ -63,7 +63,7 @@ export const statusPageHandlers = {
 
   'statusPages.create': (call: Call): Answer => {
     const body: Row = { ...(call.body as Row), url: (call.body.url as string).toLowerCase() };
-    assertUniqueAcrossAccounts(call, 'statusPages', ['url', 'customDomain'], body);
+    assertUniqueAcrossAccounts(call, 'statusPages', KINDS.StatusPage.uniqueKeys, body);
     const id = uuid();
     const now = call.emu.clock.today();
     const row: Row = {
@@ -85,7 +85,7 @@ export const statusPageHandlers = {
   'statusPages.update': (call: Call): Answer => {
     const row = mustGet(table(call, 'statusPages'), call.params.statusPageId, 'Status page');
     const body: Row = { ...(call.body as Row), url: (call.body.url as string).toLowerCase() };
-    assertUniqueAcrossAccounts(call, 'statusPages', ['url', 'customDomain'], body, row);
+    assertUniqueAcrossAccounts(call, 'statusPages', KINDS.StatusPage.uniqueKeys, body, row);
     const cards = storeCards(call, body.cards as Row[], row.id as string, row.cards as Row[]);
     for (const [key, value] of Object.entries(body))
       if (key !== 'cards' && value !== undefined) row[key] = value;

@@ -1,5 +1,11 @@
-import { AmbiguousWriteError, type Client, isApiError, NotFoundError } from '@monitor/api';
-import type { ResourceKind } from '@monitor/constructs';
+import {
+  AmbiguousWriteError,
+  type Client,
+  isApiError,
+  NotFoundError,
+  RESOURCE_KINDS,
+  type ResourceKind,
+} from '@monitor/api';
 import { hashSecret } from '../hash.js';
 import { readKind } from '../live.js';
 import {
@@ -11,7 +17,6 @@ import {
   secretValues,
   type UpdateOperation,
 } from '../plan/plan.js';
-import { KIND_API, RESOURCE_KINDS } from '../resources.js';
 import { copyState, type PendingChanges, type StateChanges, type StateStore } from '../state/file-store.js';
 import { type State, type StateEntry, stateKey } from '../state/state.js';
 
@@ -132,7 +137,7 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
     if (!state.pendingCreates.includes(key)) record({}, { [key]: true });
     for (let attempt = 1; ; attempt++) {
       try {
-        return { resource: await KIND_API[op.kind].create(client, payload), reconciled: false };
+        return { resource: await client.managed(op.kind).create(payload), reconciled: false };
       } catch (error) {
         if (!(error instanceof AmbiguousWriteError)) {
           // The service answered: nothing was created.
@@ -152,7 +157,7 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
     const base = { key, action: op.action, kind: op.kind, logicalId: op.logicalId };
     if (op.action === 'delete') {
       try {
-        await KIND_API[op.kind].delete(client, op.physicalId);
+        await client.managed(op.kind).delete(op.physicalId);
       } catch (error) {
         // Gone already: what a delete wants.
         if (!(error instanceof NotFoundError)) throw error;
@@ -167,7 +172,7 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
       record({ [key]: entryFor(op, resource.id, payload) }, { [key]: false });
       return { ...base, physicalId: resource.id, ...(reconciled ? { reconciled } : {}) };
     }
-    if (op.changes.length > 0) await KIND_API[op.kind].update(client, op.physicalId, payload);
+    if (op.changes.length > 0) await client.managed(op.kind).update(op.physicalId, payload);
     const changes: StateChanges = { [key]: entryFor(op, op.physicalId, payload) };
     // A move re-keys the entry in the same journal line, so a crash never leaves both or neither.
     if (op.action === 'move' && op.from !== undefined) changes[stateKey(op.kind, op.from)] = null;

@@ -1,5 +1,5 @@
+import { isSensitive, type KindDefinition, replaceSensitive, SENSITIVE_VALUE } from '@monitor/api';
 import { canonicalJson } from '../hash.js';
-import type { KindRules } from './rules.js';
 
 /** One changed path of a resource. `before` is live, `after` is desired. */
 export interface Change {
@@ -12,15 +12,18 @@ export interface Change {
 }
 
 export interface DiffContext {
-  rules: KindRules;
-  /** For a secret at `path` with desired `value`: true when it equals what was last applied. */
+  /** The kind's definition: its sets, keyed lists, dates and sensitive paths. */
+  kind: KindDefinition;
+  /**
+   * For a sensitive value at `path` that the service does not return: true when `value` is what
+   * was last applied (compared by the hash in state).
+   */
   secretUnchanged: (path: string, value: string) => boolean;
 }
 
-/** What stands in for a secret value wherever a value is shown. */
-export const SENSITIVE = '(sensitive value)';
+type Payload = Record<string, unknown>;
 
-function isRecord(v: unknown): v is Record<string, unknown> {
+function isRecord(v: unknown): v is Payload {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
@@ -35,120 +38,151 @@ function sortedSet(v: unknown): unknown {
   return Array.isArray(v) ? [...new Set(v.map((x) => canonicalJson(x)))].sort() : v;
 }
 
+/** Where a value sits: its path for people, its path for rules (`[]` for items), its payloads. */
+interface At {
+  path: string;
+  rulePath: string;
+  desiredRoot: Payload;
+  liveRoot: Payload;
+}
+
+class Differ {
+  readonly #ctx: DiffContext;
+  readonly #out: Change[];
+  constructor(ctx: DiffContext, out: Change[]) {
+    this.#ctx = ctx;
+    this.#out = out;
+  }
+
+  /** A value fit to show: sensitive fields inside it masked. */
+  #shown(value: unknown, at: At, root: Payload): unknown {
+    if (value === undefined || value === null) return null;
+    return replaceSensitive(this.#ctx.kind, value, () => SENSITIVE_VALUE, at.rulePath, root);
+  }
+
+  #changed(at: At, live: unknown, desired: unknown): void {
+    this.#out.push({
+      path: at.path,
+      before: this.#shown(live, at, at.liveRoot),
+      after: this.#shown(desired, at, at.desiredRoot),
+    });
+  }
+
+  #sensitiveChanged(path: string): void {
+    this.#out.push({ path, before: SENSITIVE_VALUE, after: SENSITIVE_VALUE, sensitive: true });
+  }
+
+  /** Compare one field of a record: `holder` is the desired record that has it. */
+  field(desired: unknown, live: unknown, at: At, holder: Payload): void {
+    const { kind } = this.#ctx;
+    if (typeof desired === 'string' && isSensitive(kind, at.rulePath, holder, at.desiredRoot)) {
+      if (desired === live) return;
+      // A service that returns the value is compared with it; one that masks it (empty), by the hash in state.
+      const changed =
+        typeof live === 'string' && live !== '' ? true : !this.#ctx.secretUnchanged(at.path, desired);
+      if (changed) this.#sensitiveChanged(at.path);
+      return;
+    }
+    this.value(desired, live, at);
+  }
+
+  value(desired: unknown, live: unknown, at: At): void {
+    const { kind } = this.#ctx;
+    if (kind.dates.includes(at.rulePath) && typeof desired === 'string') {
+      const a = Date.parse(desired);
+      const b = typeof live === 'string' ? Date.parse(live) : Number.NaN;
+      if (a !== b) this.#changed(at, live, desired);
+      return;
+    }
+    if (isRecord(desired)) {
+      if (!isRecord(live)) {
+        this.#changed(at, live, desired);
+        return;
+      }
+      for (const [key, value] of Object.entries(desired)) {
+        this.field(
+          value,
+          live[key],
+          { ...at, path: `${at.path}.${key}`, rulePath: `${at.rulePath}.${key}` },
+          desired,
+        );
+      }
+      return;
+    }
+    if (Array.isArray(desired)) {
+      if (kind.sets.includes(at.rulePath)) {
+        if (!same(sortedSet(desired), sortedSet(live ?? []))) this.#changed(at, live, desired);
+        return;
+      }
+      const keyField = kind.keyed[at.rulePath];
+      if (keyField !== undefined) {
+        this.#keyed(desired, Array.isArray(live) ? live : [], keyField, at);
+        return;
+      }
+    }
+    if (!same(desired, live)) this.#changed(at, live, desired);
+  }
+
+  #keyed(desired: unknown[], live: unknown[], keyField: string, at: At): void {
+    const keyOf = (item: unknown) => (isRecord(item) ? String(item[keyField]) : canonicalJson(item));
+    const liveByKey = new Map(live.map((item) => [keyOf(item), item]));
+    const itemAt = (key: string): At => ({ ...at, path: `${at.path}[${key}]`, rulePath: `${at.rulePath}[]` });
+    const desiredKeys = new Set<string>();
+    for (const item of desired) {
+      const key = keyOf(item);
+      desiredKeys.add(key);
+      const match = liveByKey.get(key);
+      if (match === undefined) {
+        this.#out.push({
+          path: itemAt(key).path,
+          before: null,
+          after: this.#shown(item, itemAt(key), at.desiredRoot),
+        });
+        continue;
+      }
+      if (!isRecord(item) || !isRecord(match)) {
+        if (!same(item, match)) this.#changed(itemAt(key), match, item);
+        continue;
+      }
+      const base = itemAt(key);
+      for (const [field, value] of Object.entries(item)) {
+        this.field(
+          value,
+          match[field],
+          { ...base, path: `${base.path}.${field}`, rulePath: `${base.rulePath}.${field}` },
+          item,
+        );
+      }
+    }
+    for (const [key, item] of liveByKey) {
+      if (!desiredKeys.has(key)) {
+        this.#out.push({
+          path: itemAt(key).path,
+          before: this.#shown(item, itemAt(key), at.liveRoot),
+          after: null,
+        });
+      }
+    }
+  }
+}
+
 /**
  * Compare desired with live, only over the fields desired has, by the kind's rules. Appends a
- * change per differing path; returns how many top-level fields are unchanged.
+ * change per differing path, sensitive values masked; returns how many top-level fields are
+ * unchanged.
  */
-export function diffPayload(
-  desired: Record<string, unknown>,
-  live: Record<string, unknown>,
-  ctx: DiffContext,
-  out: Change[],
-): number {
+export function diffPayload(desired: Payload, live: Payload, ctx: DiffContext, out: Change[]): number {
+  const differ = new Differ(ctx, out);
   let unchanged = 0;
   for (const [key, value] of Object.entries(desired)) {
     const before = out.length;
-    diffValue(value, live[key], key, key, ctx, out);
+    differ.field(
+      value,
+      live[key],
+      { path: key, rulePath: key, desiredRoot: desired, liveRoot: live },
+      desired,
+    );
     if (out.length === before) unchanged++;
   }
   return unchanged;
-}
-
-/**
- * `rulePath` is the path with list items as `[]` (to look up rules); `path` is what people read,
- * with keyed items named, e.g. `environmentVariables[TOKEN]`.
- */
-function diffValue(
-  desired: unknown,
-  live: unknown,
-  path: string,
-  rulePath: string,
-  ctx: DiffContext,
-  out: Change[],
-): void {
-  const { rules } = ctx;
-  if (rules.dates.includes(rulePath) && typeof desired === 'string') {
-    const a = Date.parse(desired);
-    const b = typeof live === 'string' ? Date.parse(live) : Number.NaN;
-    if (a !== b) out.push({ path, before: live ?? null, after: desired });
-    return;
-  }
-  if (isRecord(desired)) {
-    if (!isRecord(live)) {
-      out.push({ path, before: live ?? null, after: desired });
-      return;
-    }
-    for (const [key, value] of Object.entries(desired))
-      diffValue(value, live[key], `${path}.${key}`, `${rulePath}.${key}`, ctx, out);
-    return;
-  }
-  if (Array.isArray(desired)) {
-    if (rules.sets.includes(rulePath)) {
-      if (!same(sortedSet(desired), sortedSet(live ?? [])))
-        out.push({ path, before: live ?? null, after: desired });
-      return;
-    }
-    const keyField = rules.keyed[rulePath];
-    if (keyField !== undefined) {
-      diffKeyed(desired, Array.isArray(live) ? live : [], keyField, path, rulePath, ctx, out);
-      return;
-    }
-    if (!same(desired, live)) out.push({ path, before: live ?? null, after: desired });
-    return;
-  }
-  if (!same(desired, live)) out.push({ path, before: live ?? null, after: desired });
-}
-
-function diffKeyed(
-  desired: unknown[],
-  live: unknown[],
-  keyField: string,
-  path: string,
-  rulePath: string,
-  ctx: DiffContext,
-  out: Change[],
-): void {
-  const keyOf = (item: unknown) => (isRecord(item) ? String(item[keyField]) : canonicalJson(item));
-  const liveByKey = new Map(live.map((item) => [keyOf(item), item]));
-  const desiredKeys = new Set<string>();
-  for (const item of desired) {
-    const key = keyOf(item);
-    desiredKeys.add(key);
-    const itemPath = `${path}[${key}]`;
-    const match = liveByKey.get(key);
-    const secret = isRecord(item) && item.secret === true && typeof item.value === 'string';
-    if (match === undefined) {
-      out.push({
-        path: itemPath,
-        before: null,
-        after: secret ? { ...item, value: SENSITIVE } : item,
-        ...(secret ? { sensitive: true } : {}),
-      });
-      continue;
-    }
-    if (!isRecord(item) || !isRecord(match)) {
-      if (!same(item, match)) out.push({ path: itemPath, before: match, after: item });
-      continue;
-    }
-    for (const [field, value] of Object.entries(item)) {
-      if (secret && field === 'value') {
-        // The service returns secrets empty: compare with the hash of what was applied.
-        if (!ctx.secretUnchanged(itemPath, value as string)) {
-          out.push({ path: `${itemPath}.value`, before: SENSITIVE, after: SENSITIVE, sensitive: true });
-        }
-        continue;
-      }
-      diffValue(value, match[field], `${itemPath}.${field}`, `${rulePath}[].${field}`, ctx, out);
-    }
-  }
-  for (const [key, item] of liveByKey) {
-    if (!desiredKeys.has(key)) {
-      const secret = isRecord(item) && item.secret === true;
-      out.push({
-        path: `${path}[${key}]`,
-        before: secret ? { ...item, value: SENSITIVE } : item,
-        after: null,
-      });
-    }
-  }
 }

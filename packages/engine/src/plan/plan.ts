@@ -1,8 +1,8 @@
-import { type DesiredResource, isPayloadRef, type ResourceKind } from '@monitor/constructs';
+import { KINDS, type ResourceKind, replaceSensitive, sensitiveValues } from '@monitor/api';
+import { type DesiredResource, isPayloadRef } from '@monitor/constructs';
 import { hashJson, hashSecret } from '../hash.js';
 import { type State, type StateEntry, stateKey } from '../state/state.js';
 import { type Change, diffPayload } from './diff.js';
-import { KIND_RULES, liveNaturalKey } from './rules.js';
 
 export const PLAN_FORMAT_VERSION = 1;
 
@@ -73,31 +73,14 @@ export interface PlanOptions {
   now: Date;
 }
 
-/** Secret values in a payload, by the path the diff names them with. */
+/** Sensitive values in a payload, by the path the diff names them with. */
 export function secretValues(kind: ResourceKind, payload: Record<string, unknown>): Record<string, string> {
-  if (kind !== 'CheckGroup') return {};
-  const out: Record<string, string> = {};
-  for (const v of (payload.environmentVariables as
-    | { key: string; value: string; secret?: boolean }[]
-    | undefined) ?? []) {
-    if (v.secret === true) out[`environmentVariables[${v.key}]`] = v.value;
-  }
-  return out;
+  return sensitiveValues(KINDS[kind], payload);
 }
 
-/** The payload with each secret value replaced by `replace(value)`; the payload itself when it has none. */
-export function replaceSecrets(
-  kind: ResourceKind,
-  payload: Record<string, unknown>,
-  replace: (value: string) => string,
-): Record<string, unknown> {
-  if (Object.keys(secretValues(kind, payload)).length === 0) return payload;
-  return {
-    ...payload,
-    environmentVariables: (
-      payload.environmentVariables as { key: string; value: string; secret?: boolean }[]
-    ).map((v) => (v.secret === true ? { ...v, value: replace(v.value) } : v)),
-  };
+/** The natural key of a resource (desired payload or live), by the kind's definition. */
+export function naturalKeyOf(kind: ResourceKind, resource: Record<string, unknown>): string | undefined {
+  return KINDS[kind].naturalKey?.(resource);
 }
 
 /**
@@ -106,7 +89,7 @@ export function replaceSecrets(
  * replaced by their salted hashes. The deployer must record exactly this.
  */
 export function appliedHash(kind: ResourceKind, payload: Record<string, unknown>, salt: string): string {
-  return hashJson(replaceSecrets(kind, payload, (value) => hashSecret(value, salt)));
+  return hashJson(replaceSensitive(KINDS[kind], payload, (value) => hashSecret(value, salt)));
 }
 
 /**
@@ -118,12 +101,11 @@ export function isCreatedFrom(
   payload: Record<string, unknown>,
   live: LiveResource,
 ): boolean {
-  const rules = KIND_RULES[kind];
-  const key = rules.naturalKey?.(payload);
-  if (key !== undefined) return liveNaturalKey(kind, live) === key;
+  const key = naturalKeyOf(kind, payload);
+  if (key !== undefined) return naturalKeyOf(kind, live) === key;
   const changes: Change[] = [];
-  // Secrets read back empty: a create made with them cannot be told apart by them.
-  diffPayload(payload, live, { rules, secretUnchanged: () => true }, changes);
+  // Secrets the service masks cannot tell a create apart.
+  diffPayload(payload, live, { kind: KINDS[kind], secretUnchanged: () => true }, changes);
   return changes.length === 0;
 }
 
@@ -185,9 +167,9 @@ export function plan(
   const unowned = (kind: ResourceKind) => live[kind].filter((r) => !ownedIds.has(`${kind}#${String(r.id)}`));
   const byNaturalKey = new Map<string, LiveResource[]>();
   for (const kind of Object.keys(live) as ResourceKind[]) {
-    if (KIND_RULES[kind].naturalKey === undefined) continue;
+    if (KINDS[kind].naturalKey === undefined) continue;
     for (const r of unowned(kind)) {
-      const naturalKey = liveNaturalKey(kind, r);
+      const naturalKey = naturalKeyOf(kind, r);
       if (naturalKey === undefined) continue;
       const key = `${kind}#${naturalKey}`;
       const same = byNaturalKey.get(key);
@@ -200,7 +182,7 @@ export function plan(
   const taken = new Set<LiveResource>();
   for (const d of desired) {
     if (entryFor.has(d)) continue;
-    const key = KIND_RULES[d.kind].naturalKey?.(d.payload);
+    const key = naturalKeyOf(d.kind, d.payload);
     let candidates: LiveResource[] | undefined;
     if (key !== undefined) candidates = byNaturalKey.get(`${d.kind}#${key}`);
     else if (pending.has(stateKey(d.kind, d.logicalId)))
@@ -248,7 +230,7 @@ export function plan(
       payload,
       current,
       {
-        rules: KIND_RULES[d.kind],
+        kind: KINDS[d.kind],
         secretUnchanged: (path, value) => secretHashes[path] === hashSecret(value, state.salt),
       },
       changes,

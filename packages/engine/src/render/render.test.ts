@@ -1,6 +1,7 @@
+import { SENSITIVE_VALUE } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
 import { type Operation, type Plan, summarize } from '../plan/plan.js';
-import { planToJson, renderPlanText, SENSITIVE_VALUE, style } from './render.js';
+import { planToJson, renderPlanText, style } from './render.js';
 
 const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
 

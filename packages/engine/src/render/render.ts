@@ -1,13 +1,7 @@
-import type { ResourceKind } from '@monitor/constructs';
+import { KINDS, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
 import { structuredPatch } from 'diff';
-import { type Change, SENSITIVE } from '../plan/diff.js';
-import {
-  type Operation,
-  PLAN_FORMAT_VERSION,
-  type Plan,
-  replaceSecrets,
-  type UpdateOperation,
-} from '../plan/plan.js';
+import type { Change } from '../plan/diff.js';
+import { type Operation, PLAN_FORMAT_VERSION, type Plan, type UpdateOperation } from '../plan/plan.js';
 
 export interface Style {
   red(s: string): string;
@@ -34,13 +28,6 @@ export function style(color: boolean): Style {
     dim: ansi(2, 22),
     bold: ansi(1, 22),
   };
-}
-
-export const SENSITIVE_VALUE = SENSITIVE;
-
-/** A payload fit to show: secret values replaced. */
-export function redactPayload(kind: ResourceKind, payload: Record<string, unknown>): Record<string, unknown> {
-  return replaceSecrets(kind, payload, () => SENSITIVE);
 }
 
 /** `+` create, `~` update, `-` delete, `=` adopt, `>` move. */
@@ -241,7 +228,12 @@ export function planToJson(plan: Plan): PlanJson {
       if (op.action === 'delete') return { ...base, physicalId: op.physicalId };
       const desired = { construct: op.construct, dependsOn: op.dependsOn, protect: op.protect };
       if (op.action === 'create') {
-        return { ...base, ...desired, recreate: op.recreate, after: redactPayload(op.kind, op.payload) };
+        return {
+          ...base,
+          ...desired,
+          recreate: op.recreate,
+          after: redactPayload(KINDS[op.kind], op.payload),
+        };
       }
       return {
         ...base,

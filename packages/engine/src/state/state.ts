@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import type { ResourceKind } from '@monitor/constructs';
+import { RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import { z } from 'zod';
 
 export const STATE_FORMAT_VERSION = 1;
@@ -11,7 +11,7 @@ export interface StateEntry {
   physicalId: string | number;
   /** Hash of the payload last applied, to tell drift (changed outside) from code changes. */
   appliedHash: string;
-  /** Salted hashes of secret values by payload path (e.g. `environmentVariables.TOKEN`). */
+  /** Salted hashes of sensitive values by the path a diff names them with (e.g. `environmentVariables[TOKEN].value`). */
   secretHashes: Record<string, string>;
   /** Remembered so that a construct removed from code is still never deleted. */
   protect: boolean;
@@ -35,18 +35,22 @@ export interface State {
 }
 
 export const stateEntrySchema = z.strictObject({
-  kind: z.enum([
-    'CheckGroup',
-    'Dashboard',
-    'StatusPage',
-    'StatusPageService',
-    'MaintenanceWindow',
-    'AlertChannel',
-  ]),
+  kind: z.enum(RESOURCE_KINDS as [ResourceKind, ...ResourceKind[]]),
   logicalId: z.string().min(1),
   physicalId: z.union([z.string().min(1), z.number().int()]),
   appliedHash: z.string(),
-  secretHashes: z.record(z.string(), z.string()),
+  // Before 0.2 a secret variable's hash was keyed by its item (`environmentVariables[TOKEN]`);
+  // now every secret is keyed by its field's path, as the diff names it.
+  secretHashes: z
+    .record(z.string(), z.string())
+    .transform((hashes) =>
+      Object.fromEntries(
+        Object.entries(hashes).map(([path, hash]) => [
+          /^environmentVariables\[[^\]]*\]$/.test(path) ? `${path}.value` : path,
+          hash,
+        ]),
+      ),
+    ),
   protect: z.boolean(),
 });
 

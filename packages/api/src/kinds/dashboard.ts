@@ -1,0 +1,57 @@
+import { dashboardCreateSchema, dashboardSchema, dashboardUpdateSchema } from '../schemas/dashboards.js';
+import { type KindDefinition, nonEmptyString } from './definition.js';
+
+/** The documented create defaults of a dashboard. */
+export const DASHBOARD_DEFAULTS = {
+  customDomain: null,
+  logo: null,
+  favicon: null,
+  link: null,
+  description: null,
+  width: 'FULL' as const,
+  refreshRate: 60 as const,
+  paginate: true,
+  paginationRate: 60 as const,
+  checksPerPage: 15,
+  useTagsAndOperator: false,
+  hideTags: false,
+  enableIncidents: false,
+  expandChecks: false,
+  tags: [] as string[],
+  showHeader: true,
+  showCheckRunLinks: false,
+  showGroupNames: true,
+  customCSS: '',
+  isPrivate: false,
+  showP95: true,
+  showP99: true,
+  sortByStatus: false,
+};
+
+export const dashboardKind: KindDefinition = {
+  kind: 'Dashboard',
+  createSchema: dashboardCreateSchema,
+  updateSchema: dashboardUpdateSchema,
+  responseSchema: dashboardSchema,
+  defaults: DASHBOARD_DEFAULTS,
+  naturalKey: (p) => {
+    const url = nonEmptyString(p.customUrl);
+    return url === undefined ? nonEmptyString(p.customDomain) : `url:${url}`;
+  },
+  // Unique across every account of the service.
+  uniqueKeys: ['customUrl', 'customDomain'],
+  sensitive: [{ path: 'keys[].rawKey' }],
+  sets: ['tags'],
+  keyed: { keys: 'id' },
+  dates: [],
+  references: [],
+  operations: {
+    list: 'dashboardsList',
+    create: 'dashboardsCreate',
+    update: 'dashboardsUpdate',
+    delete: 'dashboardsDelete',
+    idParam: 'dashboardId',
+    idField: 'dashboardId',
+    idType: 'string',
+  },
+};

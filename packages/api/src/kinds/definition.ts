@@ -1,0 +1,88 @@
+import type { z } from 'zod';
+import type { EndpointName } from '../endpoints.js';
+
+/** The kinds of service resource that monitor manages. Logical ids are unique per kind. */
+export type ResourceKind =
+  | 'CheckGroup'
+  | 'Dashboard'
+  | 'StatusPage'
+  | 'StatusPageService'
+  | 'MaintenanceWindow'
+  | 'AlertChannel';
+
+type Payload = Record<string, unknown>;
+
+/**
+ * A field whose value is a credential: never printed, logged, saved in a plan or stored in state.
+ * `path` names it in a payload, with `[]` for every item of a list (`config.headers[].value`).
+ * `when` narrows it: the object that holds the field and the whole payload decide, e.g. only env
+ * vars with `secret: true`, only the `url` of a SLACK channel.
+ */
+export interface SensitivePath {
+  readonly path: string;
+  readonly when?: (holder: Payload, payload: Payload) => boolean;
+}
+
+/** A field that holds the physical id of another managed kind. */
+export interface Reference {
+  readonly path: string;
+  readonly kind: ResourceKind;
+}
+
+/** How a kind is listed, created, updated and deleted: operations of the endpoint table. */
+export interface KindOperations {
+  readonly list: EndpointName;
+  readonly create: EndpointName;
+  readonly update: EndpointName;
+  readonly delete: EndpointName;
+  /** The path parameter that takes the physical id. */
+  readonly idParam: string;
+  /** The field of a live resource that is its physical id (what the paths take). @default 'id' */
+  readonly idField?: string;
+  /** Whether physical ids are integers or strings on the wire. */
+  readonly idType: 'int' | 'string';
+  /** Query parameters every create sends. */
+  readonly createQuery?: Readonly<Record<string, unknown>>;
+}
+
+/**
+ * Everything the code knows about one managed kind, in one place. Constructs, synth, the
+ * planner's comparison, reading and applying, state, redaction, the renderers and the emulator
+ * all ask this; nothing else keeps a per-kind table.
+ */
+export interface KindDefinition {
+  readonly kind: ResourceKind;
+  /** Request body of a create (strict): what a construct synthesizes. */
+  readonly createSchema: z.ZodType;
+  /** Request body of an update (a partial PUT). */
+  readonly updateSchema: z.ZodType;
+  /** A live resource as the service returns it (tolerant). */
+  readonly responseSchema: z.ZodType;
+  /** The documented create defaults, top level. Nested ones live in the kind's own module. */
+  readonly defaults: Readonly<Payload>;
+  /** Finds an existing resource for a construct that has no state yet; undefined when the kind has none. */
+  readonly naturalKey?: (payload: Payload) => string | undefined;
+  /** Fields the service keeps unique (409 when taken); null and absent values never clash. */
+  readonly uniqueKeys: readonly string[];
+  readonly sensitive: readonly SensitivePath[];
+  /** Lists compared without order; the service may reorder them. Paths use `[]` for list items. */
+  readonly sets: readonly string[];
+  /** Lists of records matched by a key field, not by position: path → key field. */
+  readonly keyed: Readonly<Record<string, string>>;
+  /** Date fields, compared as instants. */
+  readonly dates: readonly string[];
+  readonly references: readonly Reference[];
+  readonly operations: KindOperations;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** A natural key from one string field; `lowerCase` when the service lower-cases it. */
+export function fieldKey(field: string, lowerCase = false): (payload: Payload) => string | undefined {
+  return (payload) => {
+    const value = str(payload[field]);
+    return lowerCase ? value?.toLowerCase() : value;
+  };
+}
+
+export { str as nonEmptyString };

@@ -1,0 +1,69 @@
+import {
+  statusPageCreateSchema,
+  statusPageSchema,
+  statusPageServiceCreateSchema,
+  statusPageServiceSchema,
+  statusPageServiceUpdateSchema,
+  statusPageUpdateSchema,
+} from '../schemas/status-pages.js';
+import { fieldKey, type KindDefinition } from './definition.js';
+
+/** The documented create defaults of a status page. */
+export const STATUS_PAGE_DEFAULTS = {
+  description: null,
+  customDomain: null,
+  logo: null,
+  logoDark: null,
+  redirectTo: null,
+  favicon: null,
+  defaultTheme: 'AUTO' as const,
+};
+/** Response-only fields of a status page the service sets. */
+export const STATUS_PAGE_SERVER_DEFAULTS = { isPrivate: false, whiteLabel: false };
+
+export const statusPageKind: KindDefinition = {
+  kind: 'StatusPage',
+  createSchema: statusPageCreateSchema,
+  updateSchema: statusPageUpdateSchema,
+  responseSchema: statusPageSchema,
+  defaults: STATUS_PAGE_DEFAULTS,
+  // The service lower-cases urls.
+  naturalKey: fieldKey('url', true),
+  uniqueKeys: ['url', 'customDomain'],
+  sensitive: [],
+  sets: [],
+  keyed: { cards: 'name', 'cards[].services': 'id' },
+  dates: [],
+  references: [{ path: 'cards[].services[].id', kind: 'StatusPageService' }],
+  operations: {
+    list: 'statusPagesList',
+    create: 'statusPagesCreate',
+    update: 'statusPagesUpdate',
+    delete: 'statusPagesDelete',
+    idParam: 'statusPageId',
+    idType: 'string',
+  },
+};
+
+export const statusPageServiceKind: KindDefinition = {
+  kind: 'StatusPageService',
+  createSchema: statusPageServiceCreateSchema,
+  updateSchema: statusPageServiceUpdateSchema,
+  responseSchema: statusPageServiceSchema,
+  defaults: {},
+  naturalKey: fieldKey('name'),
+  uniqueKeys: [],
+  sensitive: [],
+  sets: [],
+  keyed: {},
+  dates: [],
+  references: [],
+  operations: {
+    list: 'statusPageServicesList',
+    create: 'statusPageServicesCreate',
+    update: 'statusPageServicesUpdate',
+    delete: 'statusPageServicesDelete',
+    idParam: 'serviceId',
+    idType: 'string',
+  },
+};
