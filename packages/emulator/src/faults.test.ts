@@ -92,6 +92,19 @@ describe('fault injection', () => {
     expect(bad.status).toBe(400);
   });
 
+  it('refuses the Nth matching request with a 400 that quotes its body, and processes the next', async () => {
+    const h = await harness({
+      faults: { echoBodyInBadRequest: [{ method: 'POST', path: '/v2/check-groups', nth: 1 }] },
+    });
+    const refused = await h.raw('POST', '/v2/check-groups', { body: { name: 'say "hi"' } });
+    expect(refused.status).toBe(400);
+    expect((refused.json as { message: string }).message).toBe(
+      'Invalid request payload: {"name":"say \\"hi\\""}',
+    );
+    expect((await collect(h.client.checkGroups.all())).map((g) => g.name)).toEqual([]);
+    expect((await h.raw('POST', '/v2/check-groups', { body: { name: 'say "hi"' } })).status).toBe(201);
+  });
+
   it('drops every Nth matching request when asked, and faults can be changed at run time', async () => {
     const h = await harness();
     const set = await h.raw('PUT', '/_emulator/faults', {

@@ -27,6 +27,8 @@ export interface FaultConfig {
   dropAfterProcessing?: DropRule[];
   /** Matching requests are processed, then answered only after `ms`: a client that dies meanwhile wrote without hearing back. */
   holdAfterProcessing?: HoldRule[];
+  /** Matching requests are refused with a 400 whose message quotes the request body, as some servers do. */
+  echoBodyInBadRequest?: DropRule[];
 }
 
 /** "The Nth request matching METHOD PATH is processed, then its answer waits `ms`." */
@@ -86,6 +88,15 @@ export class Faults {
       if (this.#hits(rule, method, path, template)) ms = Math.max(ms, rule.ms);
     }
     return ms;
+  }
+
+  /** Whether to refuse this request with a 400 that quotes its body. */
+  echoBody(method: string, path: string, template: string): boolean {
+    let echo = false;
+    for (const rule of this.config.echoBodyInBadRequest ?? []) {
+      if (this.#hits(rule, method, path, template)) echo = true;
+    }
+    return echo;
   }
 
   /** Counts a request matching the rule's method and path; true when the rule's nth/every is hit. */

@@ -274,6 +274,11 @@ export function buildApp(options: AppOptions): App {
       config: { endpoint },
       handler: async (request, reply) => {
         const accountId = request.accountId as string;
+        const requestPath = request.url.split('?')[0] ?? '';
+        if (faults.echoBody(endpoint.method, requestPath, endpoint.path)) {
+          request.faultNote = 'injected 400 quoting the body';
+          throw new HttpProblem(400, `Invalid request payload: ${JSON.stringify(request.body ?? null)}`);
+        }
         const params =
           endpoint.params === undefined ? {} : parseOr400(endpoint.params, request.params, 'params');
         const querySchema = querySchemas.get(endpoint.operation) ?? endpoint.query;

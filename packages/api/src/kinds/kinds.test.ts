@@ -1,0 +1,156 @@
+import { describe, expect, it } from 'vitest';
+import type { z } from 'zod';
+import { type Endpoint, endpoints } from '../endpoints.js';
+import { REDACTED, Redactor } from '../redact.js';
+import type { KindDefinition, ResourceKind } from './definition.js';
+import { KINDS, kindOfEndpoint, RESOURCE_KINDS } from './index.js';
+import { redactPayload, SENSITIVE_VALUE, sensitiveValues } from './secrets.js';
+
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  options?: z.ZodType[];
+  in?: z.ZodType;
+}
+const defOf = (s: z.ZodType) => (s as unknown as { _zod: { def: Def } })._zod.def;
+
+/** The schemas a rule path (`a.b[].c`) reaches in `schema`, through optionals and union variants. */
+function resolve(schema: z.ZodType, path: string): z.ZodType[] {
+  const steps = path
+    .replace(/\[\]/g, '.[]')
+    .split('.')
+    .filter((s) => s !== '');
+  let current = [schema];
+  for (const step of steps) {
+    const next: z.ZodType[] = [];
+    const visit = (s: z.ZodType) => {
+      const d = defOf(s);
+      if (d.innerType !== undefined) return visit(d.innerType);
+      if (d.type === 'pipe' && d.in !== undefined) return visit(d.in);
+      if (d.options !== undefined) return d.options.forEach(visit);
+      if (step === '[]' && d.element !== undefined) next.push(d.element);
+      else if (d.shape?.[step] !== undefined) next.push(d.shape[step]);
+    };
+    current.forEach(visit);
+    current = next;
+  }
+  return current;
+}
+
+const kinds = Object.values(KINDS) as KindDefinition[];
+
+describe('kind definitions', () => {
+  it.each(kinds.map((k) => [k.kind, k] as const))(
+    '%s: every declared path exists in its create schema',
+    (_, def) => {
+      const paths = [
+        ...def.sets,
+        ...Object.keys(def.keyed),
+        ...Object.entries(def.keyed).map(([list, key]) => `${list}[].${key}`),
+        ...def.dates,
+        ...def.uniqueKeys,
+        ...def.references.map((r) => r.path),
+        ...def.sensitive.map((s) => s.path),
+        ...Object.keys(def.defaults),
+      ];
+      for (const path of paths) {
+        // Dashboard keys are made by the service; the create schema takes them only to ignore them.
+        expect(resolve(def.createSchema, path), `${def.kind} ${path}`).not.toEqual([]);
+      }
+    },
+  );
+
+  it('operations are the kind’s own endpoints with the expected methods', () => {
+    for (const def of kinds) {
+      const { list, create, update, delete: remove, idParam } = def.operations;
+      expect(endpoints[list].method).toBe('GET');
+      expect(endpoints[create].method).toBe('POST');
+      expect(endpoints[update].method).toBe('PUT');
+      expect(endpoints[remove].method).toBe('DELETE');
+      expect(endpoints[update].path).toContain(`{${idParam}}`);
+      expect(endpoints[remove].path).toContain(`{${idParam}}`);
+      expect((endpoints[create] as Endpoint).body).toBe(def.createSchema);
+      expect(kindOfEndpoint(endpoints[create])).toBe(def);
+    }
+  });
+
+  it('orders kinds so that every reference points backwards', () => {
+    for (const def of kinds) {
+      for (const ref of def.references) {
+        expect(RESOURCE_KINDS.indexOf(ref.kind)).toBeLessThan(
+          RESOURCE_KINDS.indexOf(def.kind as ResourceKind),
+        );
+      }
+    }
+    expect([...RESOURCE_KINDS].sort()).toEqual(Object.keys(KINDS).sort());
+  });
+});
+
+describe('sensitive values', () => {
+  const webhook = {
+    type: 'WEBHOOK',
+    config: {
+      name: 'hook',
+      url: 'https://example.com/in',
+      webhookSecret: 'shh-secret',
+      headers: [
+        { key: 'Authorization', value: 'Bearer token-1' },
+        { key: 'X-Team', value: 'ops' },
+      ],
+    },
+  };
+
+  it('names each by the path a diff uses, keyed list items by their key', () => {
+    expect(sensitiveValues(KINDS.AlertChannel, webhook)).toEqual({
+      'config.webhookSecret': 'shh-secret',
+      'config.headers[Authorization].value': 'Bearer token-1',
+      'config.headers[X-Team].value': 'ops',
+    });
+    expect(
+      sensitiveValues(KINDS.CheckGroup, {
+        environmentVariables: [
+          { key: 'TOKEN', value: 't', secret: true },
+          { key: 'PLAIN', value: 'p', secret: false },
+        ],
+      }),
+    ).toEqual({ 'environmentVariables[TOKEN].value': 't' });
+  });
+
+  it('holds only for the channel type that has the field: a webhook url is not a credential, a Slack url is', () => {
+    expect(
+      sensitiveValues(KINDS.AlertChannel, { type: 'SLACK', config: { url: 'https://hooks/x' } }),
+    ).toEqual({
+      'config.url': 'https://hooks/x',
+    });
+    expect(redactPayload(KINDS.AlertChannel, webhook)).toEqual({
+      type: 'WEBHOOK',
+      config: {
+        name: 'hook',
+        url: 'https://example.com/in',
+        webhookSecret: SENSITIVE_VALUE,
+        headers: [
+          { key: 'Authorization', value: SENSITIVE_VALUE },
+          { key: 'X-Team', value: SENSITIVE_VALUE },
+        ],
+      },
+    });
+    expect(webhook.config.webhookSecret).toBe('shh-secret');
+  });
+});
+
+describe('Redactor', () => {
+  it('removes a secret as sent, URL-encoded and escaped inside JSON, once and twice', () => {
+    const r = new Redactor();
+    const secret = 'zq"a\\zq\nwörd';
+    r.collectFrom({ type: 'OPSGENIE', config: { apiKey: secret } }, KINDS.AlertChannel);
+    const inJson = JSON.stringify({ apiKey: secret });
+    const twice = JSON.stringify({ message: `bad body: ${inJson}` });
+    for (const text of [secret, encodeURIComponent(secret), inJson, twice]) {
+      const out = r.redact(text);
+      expect(out).toContain(REDACTED);
+      expect(out).not.toContain('zq');
+    }
+  });
+});
