@@ -27,11 +27,18 @@ export interface ApiErrorDetails {
   cause?: unknown;
 }
 
+const brandOf = (name: string) => Symbol.for(`@monitor/api.${name}`);
+
 /**
  * Base of every error `@monitor/api` throws. Every field is safe to print: messages and fields
  * never carry the API key or secret values, and the cause is kept out of `JSON.stringify`.
+ *
+ * Each class fixes its own `code`. Instances carry a `Symbol.for` brand per class of their chain,
+ * so `instanceof` holds across two copies of this package (a CLI and a construct library each
+ * with their own), as undici does it.
  */
 export class ApiError extends Error {
+  static readonly code: ApiErrorCode = 'http';
   override readonly name: string = 'ApiError';
   readonly code: ApiErrorCode;
   readonly status: number | undefined;
@@ -40,14 +47,25 @@ export class ApiError extends Error {
   readonly hint: string | undefined;
   readonly serverMessage: string | undefined;
 
-  constructor(code: ApiErrorCode, message: string, details: ApiErrorDetails = {}) {
+  constructor(message: string, details: ApiErrorDetails = {}) {
     super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    this.code = code;
+    const own = new.target as unknown as typeof ApiError;
+    this.code = own.code;
     this.status = details.status;
     this.method = details.method;
     this.path = details.path;
     this.hint = details.hint;
     this.serverMessage = details.serverMessage;
+    for (let c: unknown = own; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
+      Object.defineProperty(this, brandOf((c as { name: string }).name), { value: true });
+    }
+  }
+
+  static override [Symbol.hasInstance](value: unknown): boolean {
+    // `this` is the class `instanceof` asks about: a subclass checks its own brand.
+    // biome-ignore lint/complexity/noThisInStatic: see above
+    const brand = brandOf(this.name);
+    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
   }
 
   toJSON(): Record<string, unknown> {
@@ -64,25 +82,32 @@ export class ApiError extends Error {
   }
 }
 
+/** Credentials or the base URL are missing or malformed; nothing was sent. */
 export class ConfigError extends ApiError {
+  static override readonly code = 'config';
   override readonly name = 'ConfigError';
   constructor(message: string, hint: string) {
-    super('config', message, { hint });
+    super(message, { hint });
   }
 }
 export class UnauthorizedError extends ApiError {
+  static override readonly code = 'unauthorized';
   override readonly name = 'UnauthorizedError';
 }
 export class ForbiddenError extends ApiError {
+  static override readonly code = 'forbidden';
   override readonly name = 'ForbiddenError';
 }
 export class NotFoundError extends ApiError {
+  static override readonly code = 'not_found';
   override readonly name = 'NotFoundError';
 }
 export class ConflictError extends ApiError {
+  static override readonly code = 'conflict';
   override readonly name = 'ConflictError';
 }
 export class PaymentRequiredError extends ApiError {
+  static override readonly code = 'payment_required';
   override readonly name = 'PaymentRequiredError';
 }
 
@@ -94,10 +119,11 @@ export interface ValidationIssue {
 }
 /** A 400/415 from the server, or a request the client's own schemas rejected before sending it. */
 export class ValidationError extends ApiError {
+  static override readonly code = 'validation';
   override readonly name = 'ValidationError';
   readonly issues: readonly ValidationIssue[];
   constructor(message: string, details: ApiErrorDetails & { issues?: readonly ValidationIssue[] } = {}) {
-    super('validation', message, details);
+    super(message, details);
     this.issues = details.issues ?? [];
   }
   override toJSON(): Record<string, unknown> {
@@ -105,43 +131,49 @@ export class ValidationError extends ApiError {
   }
 }
 export class RateLimitedError extends ApiError {
+  static override readonly code = 'rate_limited';
   override readonly name = 'RateLimitedError';
   readonly retryAfterMs: number | undefined;
   constructor(message: string, details: ApiErrorDetails & { retryAfterMs?: number | undefined } = {}) {
-    super('rate_limited', message, details);
+    super(message, details);
     this.retryAfterMs = details.retryAfterMs;
   }
 }
 export class ServerError extends ApiError {
+  static override readonly code = 'server';
   override readonly name = 'ServerError';
 }
 /** Any other unexpected HTTP status. */
 export class HttpError extends ApiError {
+  static override readonly code = 'http';
   override readonly name = 'HttpError';
 }
 /** The connection failed (refused, reset, DNS). `reachedServer` is false when the request provably never left. */
 export class NetworkError extends ApiError {
+  static override readonly code = 'network';
   override readonly name = 'NetworkError';
   readonly reachedServer: boolean;
   constructor(message: string, details: ApiErrorDetails & { reachedServer: boolean }) {
-    super('network', message, details);
+    super(message, details);
     this.reachedServer = details.reachedServer;
   }
 }
 export class TimeoutError extends ApiError {
+  static override readonly code = 'timeout';
   override readonly name = 'TimeoutError';
   readonly phase: 'connect' | 'headers' | 'body';
   constructor(message: string, details: ApiErrorDetails & { phase: 'connect' | 'headers' | 'body' }) {
-    super('timeout', message, details);
+    super(message, details);
     this.phase = details.phase;
   }
 }
 /** The server answered with a body that breaks the contract (wrong field type, not JSON). */
 export class ContractError extends ApiError {
+  static override readonly code = 'contract';
   override readonly name = 'ContractError';
   readonly issues: readonly ValidationIssue[];
   constructor(message: string, details: ApiErrorDetails & { issues?: readonly ValidationIssue[] } = {}) {
-    super('contract', message, details);
+    super(message, details);
     this.issues = details.issues ?? [];
   }
 }
@@ -151,6 +183,7 @@ export class ContractError extends ApiError {
  * reconcile by reading the resource back.
  */
 export class AmbiguousWriteError extends ApiError {
+  static override readonly code = 'ambiguous_write';
   override readonly name = 'AmbiguousWriteError';
 }
 
@@ -164,7 +197,7 @@ const HINTS: Record<number, string> = {
   403: 'check MONITOR_ACCOUNT_ID and that the API key has access to that account with a role that allows this call',
   404: 'the resource does not exist in this account (it may have been deleted outside monitor)',
   409: 'another resource already uses this value, or the resource is still in use',
-  429: 'the account is rate limited: lower --parallelism or the client rate limit, or try again later',
+  429: 'the account is rate limited: send fewer requests at once, lower the client rate limit, or try again later',
 };
 
 /** The error class and hint for an HTTP status that was not a success. */
@@ -180,19 +213,19 @@ export function errorForStatus(
     case 422:
       return new ValidationError(message, withHint);
     case 401:
-      return new UnauthorizedError('unauthorized', message, withHint);
+      return new UnauthorizedError(message, withHint);
     case 402:
-      return new PaymentRequiredError('payment_required', message, withHint);
+      return new PaymentRequiredError(message, withHint);
     case 403:
-      return new ForbiddenError('forbidden', message, withHint);
+      return new ForbiddenError(message, withHint);
     case 404:
-      return new NotFoundError('not_found', message, withHint);
+      return new NotFoundError(message, withHint);
     case 409:
-      return new ConflictError('conflict', message, withHint);
+      return new ConflictError(message, withHint);
     case 429:
       return new RateLimitedError(message, withHint);
     default:
-      if (status >= 500) return new ServerError('server', message, withHint);
-      return new HttpError('http', message, withHint);
+      if (status >= 500) return new ServerError(message, withHint);
+      return new HttpError(message, withHint);
   }
 }

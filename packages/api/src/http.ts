@@ -233,7 +233,6 @@ export class Transport {
           error instanceof NetworkError ? !error.reachedServer : (error as TimeoutError).phase === 'connect';
         if (method === 'POST' && !notSent) {
           throw new AmbiguousWriteError(
-            'ambiguous_write',
             `${label}: the connection failed after the request was sent (${error.message}); the write may or may not have happened`,
             {
               ...details,
@@ -294,7 +293,6 @@ export class Transport {
       if (RETRYABLE_STATUSES.has(status) || status >= 500) {
         if (method === 'POST') {
           throw new AmbiguousWriteError(
-            'ambiguous_write',
             `${label}: the server answered ${status} after the request was sent; the write may or may not have happened`,
             {
               ...details,

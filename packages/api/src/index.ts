@@ -1,3 +1,4 @@
+export { type AtomicWriteFs, writeFileAtomic } from './atomic-write.js';
 export {
   type AgentHealthClient,
   type AgentHealthClientOptions,

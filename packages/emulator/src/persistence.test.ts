@@ -1,12 +1,12 @@
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import * as fs from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collect, createClient } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
 import { DEV_ACCOUNT_ID, DEV_API_KEY, Store, startEmulator } from './index.js';
-import { harness } from './test-support/harness.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -43,6 +43,7 @@ function startChild(dataFile: string): Promise<{ url: string; kill(): Promise<vo
 }
 
 describe('persistence', () => {
+  // Child processes start and stop several times: on a loaded 2-core machine that alone takes seconds.
   it('keeps every write across a kill and a restart', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emulator-data-'));
     const dataFile = join(dir, 'data.json');
@@ -79,7 +80,7 @@ describe('persistence', () => {
     expect(next.id).toBe(group.id + 1);
     await again.close();
     await second.kill();
-  });
+  }, 30_000);
 
   it('loads the data file after kills at random moments during a stream of writes', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emulator-data-'));
@@ -93,10 +94,22 @@ describe('persistence', () => {
         env: {},
         rateLimit: false,
       });
+      // Kill once a few writes were answered, with the rest in flight: a moment chosen by
+      // progress, not by a timer.
+      let answered = 0;
+      let killAt: () => void = () => {};
+      const enough = new Promise<void>((resolve) => {
+        killAt = resolve;
+      });
       const writes = Array.from({ length: 40 }, (_, i) =>
-        client.statusPageServices.create({ name: `r${round}-${i}` }).catch(() => undefined),
+        client.statusPageServices
+          .create({ name: `r${round}-${i}` })
+          .then(() => {
+            if (++answered === 3 + round * 7) killAt();
+          })
+          .catch(() => undefined),
       );
-      await new Promise((resolve) => setTimeout(resolve, 15 + round * 10));
+      await enough;
       await child.kill();
       await Promise.all(writes);
       await client.close();
@@ -112,20 +125,31 @@ describe('persistence', () => {
     expect((await collect(client.statusPageServices.all())).length).toBeGreaterThan(0);
     await client.close();
     await emulator.close();
-  });
+  }, 30_000);
 
-  it('never lets a truncated temp file replace the data file', async () => {
+  it('keeps the old data file whole when a save fails part-way (the disk fills up)', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'emulator-data-'));
     const dataFile = join(dir, 'data.json');
-    const h = await harness({ dataFile });
-    await h.client.checkGroups.create({ name: 'kept' });
+    const store = new Store(dataFile);
+    store.account('a').tables.checkGroups['1'] = { id: 1, name: 'kept' };
+    store.save();
     const before = readFileSync(dataFile, 'utf8');
-    // A crash mid-write leaves a partial temp file beside the data file; it must never be read.
-    writeFileSync(join(dir, `.data.json.${process.pid}.tmp`), before.slice(0, before.length / 2));
-    await h.emulator.close();
-    const restarted = await harness({ dataFile });
-    expect((await restarted.client.checkGroups.list()).items.map((g) => g.name)).toEqual(['kept']);
-    expect(JSON.parse(readFileSync(dataFile, 'utf8'))).toEqual(JSON.parse(before));
+    let budget = 64;
+    const fullDisk = {
+      ...fs,
+      writeSync: ((fd: number, buffer: Buffer, offset: number, length: number) => {
+        if (budget <= 0)
+          throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+        const n = Math.min(budget, length);
+        budget -= n;
+        return fs.writeSync(fd, buffer, offset, n);
+      }) as typeof fs.writeSync,
+    };
+    const failing = new Store(dataFile, fullDisk);
+    failing.account('a').tables.checkGroups['2'] = { id: 2, name: 'x'.repeat(1000) };
+    expect(() => failing.save()).toThrow(/ENOSPC/);
+    expect(readFileSync(dataFile, 'utf8')).toBe(before);
+    expect(readdirSync(dir)).toEqual(['data.json']);
   });
 
   it('refuses a corrupt data file with a clear error instead of starting empty', async () => {

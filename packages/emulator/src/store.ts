@@ -1,14 +1,5 @@
-import {
-  closeSync,
-  existsSync,
-  fsyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  renameSync,
-  writeSync,
-} from 'node:fs';
-import { basename, dirname, join } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { type AtomicWriteFs, writeFileAtomic } from '@monitor/api';
 
 /** A stored record: JSON only, so the whole store persists as one file. */
 export type Row = Record<string, unknown>;
@@ -70,9 +61,12 @@ export function nextId(account: AccountData, kind: string): number {
 export class Store {
   data: StoreData;
   readonly #file: string | undefined;
+  readonly #fs: AtomicWriteFs | undefined;
 
-  constructor(file?: string) {
+  /** `fs` stands in for the file system in tests that make writes fail. */
+  constructor(file?: string, fs?: AtomicWriteFs) {
     this.#file = file;
+    this.#fs = fs;
     this.data = { version: 1, accounts: {} };
     if (file !== undefined && existsSync(file)) this.data = Store.load(file);
   }
@@ -117,15 +111,6 @@ export class Store {
   /** Save after a write. A no-op in memory. */
   save(): void {
     if (this.#file === undefined) return;
-    mkdirSync(dirname(this.#file), { recursive: true });
-    const tmp = join(dirname(this.#file), `.${basename(this.#file)}.${process.pid}.tmp`);
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, JSON.stringify(this.data));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    renameSync(tmp, this.#file);
+    writeFileAtomic(this.#file, JSON.stringify(this.data), this.#fs);
   }
 }

@@ -1,0 +1,56 @@
+import * as fs from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { type AtomicWriteFs, writeFileAtomic } from './atomic-write.js';
+
+const dir = () => mkdtempSync(join(tmpdir(), 'atomic-write-'));
+
+/** A disk that fills up after `budget` bytes: the write is cut short, as on ENOSPC. */
+function fullDisk(budget: number): AtomicWriteFs {
+  let left = budget;
+  return {
+    ...fs,
+    writeSync: ((fd: number, buffer: Buffer, offset: number, length: number) => {
+      if (left <= 0) throw Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+      const n = Math.min(left, length);
+      left -= n;
+      return fs.writeSync(fd, buffer, offset, n);
+    }) as AtomicWriteFs['writeSync'],
+  };
+}
+
+describe('writeFileAtomic', () => {
+  it('replaces the file whole', () => {
+    const path = join(dir(), 'state.json');
+    writeFileAtomic(path, 'one');
+    writeFileAtomic(path, 'two, longer');
+    expect(readFileSync(path, 'utf8')).toBe('two, longer');
+    expect(readdirSync(join(path, '..'))).toEqual(['state.json']);
+  });
+
+  it('leaves the old file and no temp file when the disk fills up part-way through the new one', () => {
+    const d = dir();
+    const path = join(d, 'state.json');
+    writeFileSync(path, '{"old":true}');
+    expect(() => writeFileAtomic(path, `{"new":"${'x'.repeat(10_000)}"}`, fullDisk(4096))).toThrow(/ENOSPC/);
+    expect(readFileSync(path, 'utf8')).toBe('{"old":true}');
+    expect(readdirSync(d)).toEqual(['state.json']);
+  });
+
+  it('leaves the old file when the rename fails', () => {
+    const d = dir();
+    const path = join(d, 'state.json');
+    writeFileSync(path, 'old');
+    const failing: AtomicWriteFs = {
+      ...fs,
+      renameSync: () => {
+        throw new Error('EXDEV');
+      },
+    };
+    expect(() => writeFileAtomic(path, 'new', failing)).toThrow('EXDEV');
+    expect(readFileSync(path, 'utf8')).toBe('old');
+    expect(readdirSync(d)).toEqual(['state.json']);
+  });
+});

@@ -1,0 +1,45 @@
+import { randomBytes } from 'node:crypto';
+import * as nodeFs from 'node:fs';
+import { basename, dirname, join } from 'node:path';
+
+/** The file-system calls an atomic write makes; tests pass one that fails part-way. */
+export type AtomicWriteFs = Pick<
+  typeof nodeFs,
+  'mkdirSync' | 'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'rmSync'
+>;
+
+/**
+ * Replace `path` with `text` so that a crash or an error at any moment leaves either the old file
+ * or the new one, never part of one: write a temp file beside it, fsync it, rename it over the
+ * file, fsync the directory. A failure removes the temp file and rethrows.
+ */
+export function writeFileAtomic(path: string, text: string, fs: AtomicWriteFs = nodeFs): void {
+  const dir = dirname(path);
+  fs.mkdirSync(dir, { recursive: true });
+  const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    const fd = fs.openSync(tmp, 'w');
+    try {
+      const bytes = Buffer.from(text, 'utf8');
+      for (let written = 0; written < bytes.length; ) {
+        written += fs.writeSync(fd, bytes, written, bytes.length - written);
+      }
+      fs.fsyncSync(fd);
+    } finally {
+      fs.closeSync(fd);
+    }
+    fs.renameSync(tmp, path);
+  } catch (error) {
+    fs.rmSync(tmp, { force: true });
+    throw error;
+  }
+  // The rename is durable once the directory is; not every platform lets a directory be synced.
+  try {
+    const dirFd = fs.openSync(dir, 'r');
+    try {
+      fs.fsyncSync(dirFd);
+    } finally {
+      fs.closeSync(dirFd);
+    }
+  } catch {}
+}
