@@ -35,13 +35,16 @@ describe('monitor validate', () => {
     expect(r.code).toBe(3);
     const out = JSON.parse(r.stdout) as {
       formatVersion: number;
-      valid: boolean;
-      summary: unknown;
+      command: string;
+      ok: boolean;
+      result: { valid: boolean; summary: unknown };
       diagnostics: unknown[];
+      error: { code: string };
     };
-    expect(out.formatVersion).toBe(1);
-    expect(out.valid).toBe(false);
-    expect(out.summary).toEqual({ errors: 4, warnings: 0 });
+    expect(out).toMatchObject({ formatVersion: 2, command: 'validate', ok: false, exitCode: 3 });
+    expect(out.result.valid).toBe(false);
+    expect(out.result.summary).toEqual({ errors: 4, warnings: 0 });
+    expect(out.error.code).toBe('invalid_project');
     expect(out.diagnostics[0]).toMatchObject({
       severity: 'error',
       construct: 'CheckGroup',

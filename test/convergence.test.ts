@@ -375,14 +375,14 @@ describe('convergence (property-based)', () => {
           const first = await run('deploy', '--yes');
           expect(first.code, first.stdout + first.stderr).toBe(0);
           const clean = await run('diff', '--detailed-exitcode', '--json');
-          expect(JSON.parse(clean.stdout).operations, clean.stdout).toEqual([]);
+          expect(JSON.parse(clean.stdout).plan.operations, clean.stdout).toEqual([]);
           expect(clean.code).toBe(0);
 
           const edited = structuredClone(model);
           const expectation = (EDITS[editName] as Edit)(edited) ?? { changes: false };
           writeFiles(dir, { 'p.monitor.ts': source(edited) });
           const diff = await run('diff', '--json', '--detailed-exitcode');
-          const plan = JSON.parse(diff.stdout) as { changes: boolean; operations: Op[] };
+          const plan = JSON.parse(diff.stdout).plan as { changes: boolean; operations: Op[] };
           if (!expectation.changes) {
             expect(plan.operations).toEqual([]);
             expect(diff.code).toBe(0);

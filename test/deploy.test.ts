@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { type Io, main } from '@monitor/cli';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
-import { FileStateStore } from '@monitor/engine';
+import { FileStateBackend } from '@monitor/engine';
 import { afterEach, describe, expect, it } from 'vitest';
 import { cleanup, emulatorForTests, monitor, writeFiles, writeProject } from './support/harness.js';
 
@@ -81,8 +81,14 @@ describe('deploy then diff', () => {
     expect(diff.stdout).toContain('+line five, edited');
     expect(diff.stdout).toMatch(/\(\d+ unchanged attributes hidden\)/);
     expect(diff.stdout).toContain('Plan: 0 to create, 1 to update, 0 to delete, 0 to adopt, 1 unchanged.');
-    const json = JSON.parse((await run('diff', '--json')).stdout);
-    expect(json.formatVersion).toBe(1);
+    const { plan: json, ...envelope } = JSON.parse((await run('diff', '--json')).stdout);
+    expect(envelope).toMatchObject({
+      formatVersion: 2,
+      command: 'diff',
+      ok: true,
+      project: 'e2e',
+      error: null,
+    });
     expect(json.operations).toHaveLength(1);
     expect(json.operations[0]).toMatchObject({ action: 'update', kind: 'StatusPage', drift: false });
     expect(json.operations[0].changes.map((c: { path: string }) => c.path).sort()).toEqual([
@@ -146,7 +152,7 @@ describe('drift', () => {
     expect(diff.stdout).toContain('Drift: changed outside monitor');
     expect(diff.stdout).not.toContain('Changes from the code:');
     expect(diff.stdout).toContain('muted: true → false');
-    const json = JSON.parse((await run('diff', '--json')).stdout);
+    const json = JSON.parse((await run('diff', '--json')).stdout).plan;
     expect(json.operations).toMatchObject([{ action: 'update', logicalId: 'g1', drift: true }]);
     expect((await run('deploy', '--yes')).code).toBe(0);
     expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
@@ -449,7 +455,7 @@ describe('faults and crashes', () => {
       return n;
     };
     await deployKilledWhen(dir, env, ['--parallelism', '1'], async () => (await channels()) >= 2);
-    const state = new FileStateStore(join(dir, '.monitor', 'state'), DEV_ACCOUNT_ID).read();
+    const state = await new FileStateBackend(join(dir, '.monitor', 'state'), DEV_ACCOUNT_ID).read();
     expect(state.pendingCreates).toHaveLength(1);
     h.emulator.app.faults.configure({});
     const diff = await monitor(['diff'], { cwd: dir, env });
@@ -457,9 +463,9 @@ describe('faults and crashes', () => {
     const second = await monitor(['deploy', '--yes'], { cwd: dir, env });
     expect(second.code).toBe(0);
     await exactlyDeclared(h, 12, 3);
-    expect(new FileStateStore(join(dir, '.monitor', 'state'), DEV_ACCOUNT_ID).read().pendingCreates).toEqual(
-      [],
-    );
+    expect(
+      (await new FileStateBackend(join(dir, '.monitor', 'state'), DEV_ACCOUNT_ID).read()).pendingCreates,
+    ).toEqual([]);
     expect((await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
   });
 
@@ -472,7 +478,7 @@ describe('faults and crashes', () => {
       ['--parallelism', '4'],
       () => h.emulator.requests.filter((r) => r.method === 'POST').length >= 40,
     );
-    const state = new FileStateStore(join(dir, '.monitor', 'state'), DEV_ACCOUNT_ID).read();
+    const state = await new FileStateBackend(join(dir, '.monitor', 'state'), DEV_ACCOUNT_ID).read();
     expect(Object.keys(state.resources).length).toBeGreaterThan(0);
     expect(Object.keys(state.resources).length).toBeLessThan(150);
     const second = await monitor(['deploy', '--yes'], { cwd: dir, env });

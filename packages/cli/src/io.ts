@@ -1,5 +1,6 @@
 import { createInterface } from 'node:readline/promises';
-import { type Style, style } from '@monitor/engine';
+import { styleText } from 'node:util';
+import type { Style } from '@monitor/engine';
 
 /** Where a command reads and writes: the process by default, buffers in tests. */
 export interface Io {
@@ -60,8 +61,23 @@ export function processIo(): Io {
   };
 }
 
+/** The painter commands and the engine's renderers write with. */
 export type Paint = Style;
 
+const same = (s: string) => s;
+const PLAIN: Paint = { red: same, yellow: same, green: same, cyan: same, dim: same, bold: same };
+
+/** Colours through `node:util`'s `styleText`, or none at all: `Io.color` has decided already. */
 export function paint(color: boolean): Paint {
-  return style(color);
+  if (!color) return PLAIN;
+  const as = (format: Parameters<typeof styleText>[0]) => (text: string) =>
+    styleText(format, text, { validateStream: false });
+  return {
+    red: as('red'),
+    yellow: as('yellow'),
+    green: as('green'),
+    cyan: as('cyan'),
+    dim: as('dim'),
+    bold: as('bold'),
+  };
 }

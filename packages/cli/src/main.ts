@@ -1,94 +1,142 @@
 import { createRequire } from 'node:module';
-import { isApiError } from '@monitor/api';
-import { EngineError } from '@monitor/engine';
 import yargs, { type Argv } from 'yargs';
-import { type DeployArgs, deployCommand, runDeploy } from './commands/deploy.js';
-import { type DestroyArgs, destroyCommand, runDestroy } from './commands/destroy.js';
-import { type DiffArgs, diffCommand, runDiff } from './commands/diff.js';
-import { type EmulatorArgs, emulatorCommand, runEmulator, untilSignal } from './commands/emulator.js';
-import { runValidate, type ValidateArgs, validateCommand } from './commands/validate.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
+import { type ErrorJson, Output, type RunContext } from './output.js';
 
 const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
 export const CLI_VERSION = version;
 
-class UsageError extends Error {}
+/** What a command module gives: its options, and the plain function that runs it. */
+interface CommandModule {
+  builder: (y: Argv) => Argv;
+  // biome-ignore lint/suspicious/noExplicitAny: each command types its own arguments.
+  run: (args: any, ctx: RunContext) => Promise<ExitCode>;
+}
 
-/** Print an error once, with its hint; the only place that turns errors into exit codes. */
-function report(error: unknown, io: Io): ExitCode {
-  const p = paint(io.color);
-  if (error instanceof UsageError) {
-    io.stderr(`${p.red('error')}: ${error.message}\n${p.dim('hint')}: run monitor --help\n`);
-    return EXIT.error;
-  }
-  if (error instanceof EngineError || isApiError(error)) {
-    io.stderr(`${p.red('error')}: ${error.message}\n`);
-    if (error.hint !== undefined) io.stderr(`${p.dim('hint')}: ${error.hint}\n`);
-    if (error instanceof EngineError && error.code === 'invalid_project') return EXIT.invalid;
-    if (error instanceof EngineError && error.code === 'locked') return EXIT.locked;
-    return EXIT.error;
+/**
+ * The commands, one file each. A command's module (and with it the engine, esbuild or the
+ * emulator) is loaded only when that command runs or shows its help: `monitor --help` and
+ * `monitor --version` load none of them.
+ */
+const COMMANDS: { name: string; describe: string; load: () => Promise<CommandModule> }[] = [
+  {
+    name: 'validate',
+    describe: 'Load the project and check every construct; exit 3 when something is wrong',
+    load: () => import('./commands/validate.js'),
+  },
+  {
+    name: 'diff',
+    describe: 'Show what deploy would change in the account, field by field (reads only)',
+    load: () => import('./commands/diff.js'),
+  },
+  {
+    name: 'deploy',
+    describe: 'Make the account match the code: create, update, adopt, move and delete',
+    load: () => import('./commands/deploy.js'),
+  },
+  {
+    name: 'destroy',
+    describe: 'Delete every resource this project owns (those in state); protected ones are kept',
+    load: () => import('./commands/destroy.js'),
+  },
+  {
+    name: 'emulator',
+    describe: 'Run the local emulator of the whole service API (what --local uses), until Ctrl-C',
+    load: () => import('./commands/emulator.js'),
+  },
+];
+
+class UsageError extends Error {
+  readonly code = 'usage';
+  readonly hint = 'run monitor --help';
+}
+
+/** What the CLI adds to an error's hint: the flags that help, which the packages do not know. */
+const FLAG_HINTS: Record<string, string> = {
+  locked: 'to wait for it, pass --lock-timeout SECONDS',
+  rate_limited: 'lower --parallelism or --rate-limit to match the account',
+};
+
+/** Any error with a stable code, from whichever package (or copy of it) threw it. */
+function describe(error: unknown): ErrorJson & { stack?: string } {
+  if (error !== null && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string') {
+    const e = error as { code: string; message: string; hint?: string; stack?: string };
+    if (/^[a-z_]+$/.test(e.code)) {
+      const hint = [e.hint, FLAG_HINTS[e.code]].filter((h) => h !== undefined).join('; ');
+      return { code: e.code, message: e.message, ...(hint === '' ? {} : { hint }) };
+    }
   }
   const e = error instanceof Error ? error : new Error(String(error));
-  io.stderr(`${p.red('error')}: ${e.message}\n${p.dim(e.stack ?? '')}\n`);
-  return EXIT.error;
+  return { code: 'internal', message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
+}
+
+/** Print an error once, with its hint; the only place that turns errors into exit codes. */
+function report(error: unknown, io: Io, out: Output): ExitCode {
+  const { stack, ...json } = describe(error);
+  out.error = json;
+  const code =
+    json.code === 'invalid_project' ? EXIT.invalid : json.code === 'locked' ? EXIT.locked : EXIT.error;
+  if (out.json) return code;
+  const p = paint(io.color);
+  io.stderr(`${p.red('error')}: ${json.message}\n`);
+  if (json.hint !== undefined) io.stderr(`${p.dim('hint')}: ${json.hint}\n`);
+  if (stack !== undefined) io.stderr(`${p.dim(stack)}\n`);
+  return code;
+}
+
+/** The command the arguments name, if any: the first word that is not an option. */
+function requestedCommand(argv: readonly string[]) {
+  const word = argv.find((a) => !a.startsWith('-'));
+  return COMMANDS.find((c) => c.name === word);
 }
 
 /** Run the CLI with `argv` (without node and script); resolves to the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<ExitCode> {
+  const requested = requestedCommand(argv);
+  const out = new Output(requested?.name ?? '', argv.includes('--json'));
   let code: ExitCode = EXIT.ok;
-  const parser: Argv = yargs(argv)
-    .scriptName('monitor')
-    .usage(
-      'monitor <command> [options]\n\nMonitoring-as-code: declare checks, dashboards and status pages in TypeScript.',
-    )
-    .command({
-      ...validateCommand,
-      handler: async (args: ValidateArgs) => {
-        code = await runValidate(args, io);
-      },
-    })
-    .command({
-      ...diffCommand,
-      handler: async (args: DiffArgs) => {
-        code = await runDiff(args, io);
-      },
-    })
-    .command({
-      ...deployCommand,
-      handler: async (args: DeployArgs) => {
-        code = await runDeploy(args, io);
-      },
-    })
-    .command({
-      ...destroyCommand,
-      handler: async (args: DestroyArgs) => {
-        code = await runDestroy(args, io);
-      },
-    })
-    .command({
-      ...emulatorCommand,
-      handler: async (args: EmulatorArgs) => {
-        code = await runEmulator(args, io, untilSignal());
-      },
-    })
-    .demandCommand(1, 'name a command')
-    .strict()
-    .version(CLI_VERSION)
-    .alias('h', 'help')
-    .alias('v', 'version')
-    .wrap(Math.min(110, process.stdout.columns ?? 100))
-    .epilogue(
-      'Exit codes: 0 ok, 1 error, 2 changes (diff --detailed-exitcode), 3 invalid project, 4 stale plan, 5 refused, 6 locked.',
-    )
-    .exitProcess(false)
-    .fail((message, error) => {
-      throw error ?? new UsageError(message);
-    });
+  // Help and version print themselves; a command that ran or failed prints its envelope.
+  let answered = false;
   try {
-    await parser.parseAsync();
+    const loaded = requested === undefined ? undefined : await requested.load();
+    let parser: Argv = yargs(argv)
+      .scriptName('monitor')
+      .usage(
+        'monitor <command> [options]\n\nMonitoring-as-code: declare checks, dashboards and status pages in TypeScript.',
+      );
+    for (const command of COMMANDS) {
+      const module = command === requested ? loaded : undefined;
+      parser = parser.command({
+        command: command.name,
+        describe: command.describe,
+        builder: (y: Argv) => (module === undefined ? y : module.builder(y)),
+        handler: async (args: Record<string, unknown>) => {
+          out.json = args.json === true;
+          answered = true;
+          code = await (module ?? (await command.load())).run(args, { io, out });
+        },
+      });
+    }
+    await parser
+      .demandCommand(1, 'name a command')
+      .strict()
+      .version(CLI_VERSION)
+      .alias('h', 'help')
+      .alias('v', 'version')
+      .wrap(Math.min(110, process.stdout.columns ?? 100))
+      .epilogue(
+        'Exit codes: 0 ok, 1 error, 2 changes (diff --detailed-exitcode), 3 invalid project, 4 stale plan, 5 refused, 6 locked.',
+      )
+      .exitProcess(false)
+      .fail((message, error) => {
+        throw error ?? new UsageError(message);
+      })
+      .parseAsync();
   } catch (error) {
-    return report(error, io);
+    answered = true;
+    code = report(error, io, out);
   }
+  if (answered) out.print(io, code);
   return code;
 }

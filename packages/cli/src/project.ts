@@ -1,11 +1,10 @@
-import { join } from 'node:path';
 import { type Client, ConfigError, createClient, type RateLimit, resolveClientConfig } from '@monitor/api';
-import { DEV_ACCOUNT_ID, DEV_API_KEY, type RunningEmulator, startEmulator } from '@monitor/emulator';
-import { FileStateStore, type LoadedProject, validateProject } from '@monitor/engine';
+import { type LoadedProject, openStateBackend, type Target, validateProject } from '@monitor/engine';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from './format-diagnostics.js';
-import { type Io, paint } from './io.js';
+import { paint } from './io.js';
+import type { RunContext } from './output.js';
 
 /** Options of every command that works on a project against an account. */
 export interface ProjectArgs {
@@ -26,7 +25,10 @@ export function withProjectOptions<T>(y: Argv<T>) {
       type: 'boolean',
       describe: 'Run against the embedded emulator, persisted under .monitor/local/ (no account needed)',
     })
-    .option('json', { type: 'boolean', describe: 'Print the result as JSON (formatVersion 1) on stdout' })
+    .option('json', {
+      type: 'boolean',
+      describe: 'Print one JSON envelope (formatVersion 2) on stdout, on failure too',
+    })
     .option('rate-limit', {
       type: 'string',
       describe: "Client rate limit as requests/seconds; match the account's limit (default 600/60)",
@@ -47,39 +49,35 @@ export function parseRateLimit(text: string): RateLimit {
   return { limit: Number(m[1]), windowMs: Number(m[2]) * 1000 };
 }
 
-/** Load the project; an invalid one prints its diagnostics and gives exit code 3. */
-export async function loadProject(args: ProjectArgs, io: Io): Promise<LoadedProject | ExitCode> {
+/**
+ * Load the project. Its diagnostics go to the output; an invalid project prints them and gives
+ * exit code 3 before anything is read or changed.
+ */
+export async function loadProject(
+  args: ProjectArgs,
+  { io, out }: RunContext,
+): Promise<LoadedProject | ExitCode> {
   const report = await validateProject({
     cwd: io.cwd,
     ...(args.config === undefined ? {} : { config: args.config }),
   });
-  const errors = report.diagnostics.filter((d) => d.severity === 'error');
-  if (report.valid && report.project !== undefined) {
-    const p = paint(io.color);
-    for (const d of report.diagnostics) io.stderr(`${formatDiagnostic(d, io.cwd, p)}\n`);
-    return report.project;
-  }
-  if (args.json === true) {
-    io.stdout(
-      `${JSON.stringify({ formatVersion: 1, valid: false, diagnostics: diagnosticsToJson(report.diagnostics, io.cwd) }, null, 2)}\n`,
-    );
-  } else {
-    const p = paint(io.color);
-    for (const d of report.diagnostics) io.stderr(`${formatDiagnostic(d, io.cwd, p)}\n`);
-    io.stderr(
-      `${p.red('✗')} the project is invalid: ${errors.length} error${errors.length === 1 ? '' : 's'}; nothing was read or changed\n`,
-    );
-  }
+  out.diagnostics = diagnosticsToJson(report.diagnostics, io.cwd);
+  out.project = report.project?.config.projectName ?? null;
+  const p = paint(io.color);
+  if (!out.json) for (const d of report.diagnostics) io.stderr(`${formatDiagnostic(d, io.cwd, p)}\n`);
+  if (report.valid && report.project !== undefined) return report.project;
+  const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
+  const message = `the project is invalid: ${errors} error${errors === 1 ? '' : 's'}; nothing was read or changed`;
+  out.error = { code: 'invalid_project', message };
+  if (!out.json) io.stderr(`${p.red('✗')} ${message}\n`);
   return EXIT.invalid;
 }
 
-/** An API client for the project's account, and where its state lives. */
+/** An account to work on: the engine's target, and how to close what was opened for it. */
 export interface Connection {
+  target: Target;
   client: Client;
   accountId: string;
-  baseUrl: string;
-  store: FileStateStore;
-  lockPath: string;
   local: boolean;
   close(): Promise<void>;
 }
@@ -87,29 +85,30 @@ export interface Connection {
 /**
  * Connect to the account: `MONITOR_*` variables (the config's `api.baseUrl` as a fallback), or
  * with `--local` an in-process emulator persisted under `.monitor/local/` with its dev account.
+ * The emulator is loaded only then.
  */
-export async function connect(args: ProjectArgs, io: Io, project: LoadedProject): Promise<Connection> {
+export async function connect(
+  args: ProjectArgs,
+  { io, out }: RunContext,
+  project: LoadedProject,
+): Promise<Connection> {
   const rateLimit = args.rateLimit === undefined ? undefined : parseRateLimit(args.rateLimit);
-  let emulator: RunningEmulator | undefined;
+  let closeEmulator = async () => {};
   let credentials: { apiKey: string; accountId: string; baseUrl: string };
-  let stateDir = project.config.stateDir;
   if (args.local === true) {
-    const localDir = join(project.projectDir, '.monitor', 'local');
-    emulator = await startEmulator({
+    const { join } = await import('node:path');
+    const { DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } = await import('@monitor/emulator');
+    const emulator = await startEmulator({
       port: 0,
-      dataFile: join(localDir, 'emulator.json'),
+      dataFile: join(project.projectDir, '.monitor', 'local', 'emulator.json'),
       agentHealthPort: false,
     });
+    closeEmulator = () => emulator.close();
     credentials = { apiKey: DEV_API_KEY, accountId: DEV_ACCOUNT_ID, baseUrl: emulator.url };
-    // Local state never mixes with the committed state of real accounts.
-    stateDir = join(localDir, 'state');
   } else {
     try {
       credentials = resolveClientConfig({
-        env: {
-          ...io.env,
-          MONITOR_BASE_URL: io.env.MONITOR_BASE_URL ?? project.config.baseUrl,
-        },
+        env: { ...io.env, MONITOR_BASE_URL: io.env.MONITOR_BASE_URL ?? project.config.baseUrl },
       });
     } catch (e) {
       if (e instanceof ConfigError) {
@@ -118,6 +117,8 @@ export async function connect(args: ProjectArgs, io: Io, project: LoadedProject)
       throw e;
     }
   }
+  const local = args.local === true;
+  out.account = { id: credentials.accountId, local };
   const p = paint(io.color);
   const client = createClient({
     ...credentials,
@@ -135,18 +136,27 @@ export async function connect(args: ProjectArgs, io: Io, project: LoadedProject)
         }
       : {}),
   });
-  const store = new FileStateStore(stateDir, credentials.accountId);
+  const backend = openStateBackend(project, credentials.accountId, { local });
   return {
+    target: { project, client, accountId: credentials.accountId, backend },
     client,
     accountId: credentials.accountId,
-    baseUrl: credentials.baseUrl,
-    store,
-    lockPath: join(stateDir, `${credentials.accountId}.lock`),
-    local: emulator !== undefined,
+    local,
     close: async () => {
-      store.close();
+      await backend.close();
       await client.close();
-      await emulator?.close();
+      await closeEmulator();
     },
   };
+}
+
+/** `monitor diff: project → account 123 (local emulator)`, the first line of project commands. */
+export function headerLine(
+  command: string,
+  project: LoadedProject,
+  connection: Connection,
+  note = '',
+): string {
+  const where = `account ${connection.accountId}${connection.local ? ' (local emulator)' : ''}`;
+  return `monitor ${command}: ${project.config.projectName} → ${where}${note}\n\n`;
 }

@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { EngineError } from './errors.js';
+import { ConfigNotFoundError } from './errors.js';
 
 export const CONFIG_FILE_NAMES = [
   'monitor.config.ts',
@@ -15,11 +15,7 @@ export function findConfig(cwd: string, explicit?: string): string {
   if (explicit !== undefined) {
     const path = resolve(cwd, explicit);
     if (!existsSync(path)) {
-      throw new EngineError(
-        'config_not_found',
-        `config file ${path} does not exist`,
-        'check the --config path',
-      );
+      throw new ConfigNotFoundError(`config file ${path} does not exist`, 'check the --config path');
     }
     return path;
   }
@@ -30,8 +26,7 @@ export function findConfig(cwd: string, explicit?: string): string {
     }
     if (dirname(dir) === dir) break;
   }
-  throw new EngineError(
-    'config_not_found',
+  throw new ConfigNotFoundError(
     `no monitor.config.ts found in ${resolve(cwd)} or any directory above it`,
     "create monitor.config.ts there: import { defineConfig } from '@monitor/constructs'; export default defineConfig({ projectName: 'my-project' })",
   );

@@ -2,7 +2,7 @@ import { type Client, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import type { Live, LiveResource } from './plan/plan.js';
 
 /** Every live resource of one kind, through its list endpoint (`limit=100`, one call per page). */
-export async function readKind(client: Client, kind: ResourceKind): Promise<LiveResource[]> {
+export async function readKind(client: Pick<Client, 'managed'>, kind: ResourceKind): Promise<LiveResource[]> {
   const out: LiveResource[] = [];
   for await (const page of client.managed(kind).pages()) out.push(...page.items);
   return out;
@@ -14,7 +14,7 @@ export async function readKind(client: Client, kind: ResourceKind): Promise<Live
  * Kinds not read are empty.
  */
 export async function readLive(
-  client: Client,
+  client: Pick<Client, 'managed'>,
   kinds: readonly ResourceKind[] = RESOURCE_KINDS,
 ): Promise<Live> {
   const live = Object.fromEntries(RESOURCE_KINDS.map((k) => [k, [] as LiveResource[]])) as unknown as Live;

@@ -1,10 +1,10 @@
 import type { ResourceKind } from '@monitor/api';
 import { z } from 'zod';
-import { EngineError } from './errors.js';
+import { InvalidPlanError } from './errors.js';
 import { hashJson } from './hash.js';
 import { type Live, type Operation, type Plan, summarize } from './plan/plan.js';
 import { type PlanJson, planToJson } from './render/render.js';
-import { type State, stateKey } from './state/state.js';
+import { stateKey } from './state/state.js';
 
 export const SAVED_PLAN_FORMAT_VERSION = 1;
 
@@ -57,13 +57,13 @@ function fingerprintOf(op: Operation, live: Map<string, unknown>): string | null
 export function savePlan(
   plan: Plan,
   live: Live,
-  context: { accountId: string; projectName: string; now: Date },
+  context: { accountId: string; projectName: string },
 ): SavedPlan {
   const index = liveIndex(live);
   return {
     kind: 'monitor-plan',
     formatVersion: SAVED_PLAN_FORMAT_VERSION,
-    createdAt: context.now.toISOString(),
+    createdAt: plan.createdAt,
     accountId: context.accountId,
     projectName: context.projectName,
     stateSerial: plan.stateSerial,
@@ -81,16 +81,14 @@ export function parseSavedPlan(text: string, path: string): SavedPlan {
   try {
     raw = JSON.parse(text);
   } catch (e) {
-    throw new EngineError(
-      'invalid_plan',
+    throw new InvalidPlanError(
       `${path} is not JSON: ${(e as Error).message}`,
       'save a plan with monitor diff --out',
     );
   }
   const parsed = savedPlanSchema.safeParse(raw);
   if (!parsed.success) {
-    throw new EngineError(
-      'invalid_plan',
+    throw new InvalidPlanError(
       `${path} is not a saved monitor plan: ${z.prettifyError(parsed.error).split('\n')[0] ?? ''}`,
       'save a plan with monitor diff --out plan.json',
     );
@@ -103,12 +101,8 @@ export function parseSavedPlan(text: string, path: string): SavedPlan {
  * Returns what moved since it was saved (empty: it still holds) and the fresh plan narrowed to
  * exactly the saved operations.
  */
-export function checkSavedPlan(
-  saved: SavedPlan,
-  fresh: Plan,
-  live: Live,
-  state: State,
-): { stale: string[]; plan: Plan } {
+export function checkSavedPlan(saved: SavedPlan, fresh: Plan, live: Live): { stale: string[]; plan: Plan } {
+  const state = fresh.priorState;
   const stale: string[] = [];
   if (saved.accountId !== state.accountId) {
     stale.push(`the plan is for account ${saved.accountId}, not ${state.accountId}`);

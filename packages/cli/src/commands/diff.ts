@@ -1,64 +1,58 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import {
-  EngineError,
-  hasChanges,
-  plan,
-  planToJson,
-  readLive,
-  renderPlanText,
-  savePlan,
-} from '@monitor/engine';
+import { diff, hasChanges, InvalidPlanError, planToJson, renderPlanText } from '@monitor/engine';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { type Io, paint } from '../io.js';
-import { connect, loadProject, type ProjectArgs, withProjectOptions } from '../project.js';
+import { paint } from '../io.js';
+import type { RunContext } from '../output.js';
+import { connect, headerLine, loadProject, type ProjectArgs, withProjectOptions } from '../project.js';
 
 export interface DiffArgs extends ProjectArgs {
   detailedExitcode?: boolean | undefined;
   out?: string | undefined;
 }
 
+export const builder = (y: Argv) =>
+  withProjectOptions(y)
+    .option('detailed-exitcode', {
+      type: 'boolean',
+      describe: 'Exit 2 when there are changes, 0 when none (for CI)',
+    })
+    .option('out', {
+      type: 'string',
+      describe: 'Save the plan (with fingerprints of the live resources) for deploy --plan',
+    })
+    .example('$0 diff', 'preview the changes')
+    .example('$0 diff --json > plan.json', 'the plan for a script or a pull-request comment')
+    .example('$0 diff --out plan.json && $0 deploy --plan plan.json', 'apply exactly what was reviewed')
+    .example('$0 diff --local', 'against the embedded emulator');
+
 /** `monitor diff`: what a deploy would change, field by field. Reads only; takes no lock. */
-export async function runDiff(args: DiffArgs, io: Io): Promise<ExitCode> {
-  const project = await loadProject(args, io);
+export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
+  const { io, out } = ctx;
+  const project = await loadProject(args, ctx);
   if (typeof project === 'number') return project;
-  const connection = await connect(args, io, project);
+  const connection = await connect(args, ctx, project);
   try {
-    const state = connection.store.read();
-    const live = await readLive(connection.client);
-    const now = new Date();
-    const result = plan(project.resources, live, state, { now });
-    const changed = hasChanges(result);
+    const result = await diff(connection.target);
+    const changed = hasChanges(result.plan);
     if (args.out !== undefined) {
-      const saved = savePlan(result, live, {
-        accountId: connection.accountId,
-        projectName: project.config.projectName,
-        now,
-      });
       const path = resolve(io.cwd, args.out);
       try {
-        writeFileSync(path, `${JSON.stringify(saved, null, 2)}\n`);
+        writeFileSync(path, `${JSON.stringify(result.saved, null, 2)}\n`);
       } catch (e) {
-        throw new EngineError(
-          'invalid_plan',
+        throw new InvalidPlanError(
           `cannot write the plan to ${path}: ${(e as Error).message}`,
           'check that the directory exists and is writable',
         );
       }
     }
-    if (args.json === true) {
-      io.stdout(
-        `${JSON.stringify({ ...planToJson(result), requests: connection.client.requestCount }, null, 2)}\n`,
-      );
-    } else {
+    out.plan = planToJson(result.plan);
+    out.result = { changes: changed, requests: result.requests, savedPlan: args.out ?? null };
+    if (!out.json) {
       const p = paint(io.color);
-      io.stdout(
-        p.dim(
-          `monitor diff: ${project.config.projectName} → account ${connection.accountId}${connection.local ? ' (local emulator)' : ''}\n\n`,
-        ),
-      );
-      io.stdout(renderPlanText(result, p));
+      io.stdout(p.dim(headerLine('diff', project, connection)));
+      io.stdout(renderPlanText(result.plan, p));
       if (args.out !== undefined) {
         io.stdout(
           p.dim(
@@ -72,22 +66,3 @@ export async function runDiff(args: DiffArgs, io: Io): Promise<ExitCode> {
     await connection.close();
   }
 }
-
-export const diffCommand = {
-  command: 'diff',
-  describe: 'Show what deploy would change in the account, field by field (reads only)',
-  builder: (y: Argv) =>
-    withProjectOptions(y)
-      .option('detailed-exitcode', {
-        type: 'boolean',
-        describe: 'Exit 2 when there are changes, 0 when none (for CI)',
-      })
-      .option('out', {
-        type: 'string',
-        describe: 'Save the plan (with fingerprints of the live resources) for deploy --plan',
-      })
-      .example('$0 diff', 'preview the changes')
-      .example('$0 diff --json > plan.json', 'the plan for a script or a pull-request comment')
-      .example('$0 diff --out plan.json && $0 deploy --plan plan.json', 'apply exactly what was reviewed')
-      .example('$0 diff --local', 'against the embedded emulator'),
-};

@@ -1,7 +1,7 @@
 import { serve } from '@monitor/emulator';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import type { Io } from '../io.js';
+import type { RunContext } from '../output.js';
 
 export interface EmulatorArgs {
   port: number;
@@ -14,8 +14,12 @@ export interface EmulatorArgs {
   quiet?: boolean | undefined;
 }
 
-/** `monitor emulator`: the local service until Ctrl-C, as `monitor-emulator` runs it. */
-export async function runEmulator(args: EmulatorArgs, io: Io, until: Promise<void>): Promise<ExitCode> {
+/** `monitor emulator`: the local service until Ctrl-C (or `until`), as `monitor-emulator` runs it. */
+export async function run(
+  args: EmulatorArgs,
+  { io }: RunContext,
+  until: Promise<void> = untilSignal(),
+): Promise<ExitCode> {
   const emulator = await serve(
     {
       port: args.port,
@@ -48,32 +52,27 @@ export function untilSignal(): Promise<void> {
   });
 }
 
-export const emulatorCommand = {
-  command: 'emulator',
-  describe: 'Run the local emulator of the whole service API (what --local uses), until Ctrl-C',
-  builder: (y: Argv) =>
-    y
-      .option('port', { type: 'number', default: 4010, describe: 'API port; 0 picks a free one' })
-      .option('host', { type: 'string', describe: 'Address to listen on (default 127.0.0.1)' })
-      .option('data', { type: 'string', describe: 'Persist to this file and reload it on start' })
-      .option('fixture', {
-        type: 'string',
-        describe: 'Seed data of every account (default: the shipped fixture)',
-      })
-      .option('accounts', {
-        type: 'string',
-        describe: 'JSON file of accounts: [{ "id": "<uuid>", "keys": ["..."] }]',
-      })
-      .option('agent-health-port', {
-        type: 'number',
-        describe:
-          "Port of the agent's /-/readiness, /-/liveness, /health (default $AGENT_HEALTH_PORT or 8081)",
-      })
-      .option('rate-limit', {
-        type: 'boolean',
-        default: true,
-        describe: 'Enforce the service rate limits (--no-rate-limit turns them off)',
-      })
-      .option('quiet', { type: 'boolean', describe: 'No line per request' })
-      .example('$0 emulator --port 0 --data .monitor/emulator.json', 'a persistent emulator on a free port'),
-};
+export const builder = (y: Argv) =>
+  y
+    .option('port', { type: 'number', default: 4010, describe: 'API port; 0 picks a free one' })
+    .option('host', { type: 'string', describe: 'Address to listen on (default 127.0.0.1)' })
+    .option('data', { type: 'string', describe: 'Persist to this file and reload it on start' })
+    .option('fixture', {
+      type: 'string',
+      describe: 'Seed data of every account (default: the shipped fixture)',
+    })
+    .option('accounts', {
+      type: 'string',
+      describe: 'JSON file of accounts: [{ "id": "<uuid>", "keys": ["..."] }]',
+    })
+    .option('agent-health-port', {
+      type: 'number',
+      describe: "Port of the agent's /-/readiness, /-/liveness, /health (default $AGENT_HEALTH_PORT or 8081)",
+    })
+    .option('rate-limit', {
+      type: 'boolean',
+      default: true,
+      describe: 'Enforce the service rate limits (--no-rate-limit turns them off)',
+    })
+    .option('quiet', { type: 'boolean', describe: 'No line per request' })
+    .example('$0 emulator --port 0 --data .monitor/emulator.json', 'a persistent emulator on a free port');

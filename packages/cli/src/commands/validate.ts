@@ -3,7 +3,8 @@ import { validateProject } from '@monitor/engine';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from '../format-diagnostics.js';
-import { type Io, paint } from '../io.js';
+import { paint } from '../io.js';
+import type { RunContext } from '../output.js';
 
 export interface ValidateArgs {
   config?: string | undefined;
@@ -11,8 +12,22 @@ export interface ValidateArgs {
   verbose?: boolean | undefined;
 }
 
+export const builder = (y: Argv) =>
+  y
+    .option('config', {
+      type: 'string',
+      describe: 'Path of monitor.config.ts (default: the nearest one upwards)',
+    })
+    .option('json', {
+      type: 'boolean',
+      describe: 'Print one JSON envelope (formatVersion 2) with the diagnostics on stdout',
+    })
+    .option('verbose', { type: 'boolean', describe: 'Print whole stack traces of files that throw' })
+    .example('$0 validate', 'check the project in this directory')
+    .example('$0 validate --json > diagnostics.json', 'diagnostics for a script or CI annotation');
+
 /** `monitor validate`: load the project and report every problem; exit 3 when it is invalid. */
-export async function runValidate(args: ValidateArgs, io: Io): Promise<ExitCode> {
+export async function run(args: ValidateArgs, { io, out }: RunContext): Promise<ExitCode> {
   const report = await validateProject({
     cwd: io.cwd,
     ...(args.config === undefined ? {} : { config: args.config }),
@@ -21,28 +36,21 @@ export async function runValidate(args: ValidateArgs, io: Io): Promise<ExitCode>
   const warnings = report.diagnostics.length - errors;
   const constructs = report.project?.resources.length ?? 0;
   const files = report.project?.files.length ?? 0;
-  if (args.json === true) {
-    io.stdout(
-      `${JSON.stringify(
-        {
-          formatVersion: 1,
-          valid: report.valid,
-          project: report.project?.config.projectName ?? null,
-          config: report.configPath === undefined ? null : relative(io.cwd, report.configPath),
-          files,
-          constructs,
-          summary: { errors, warnings },
-          diagnostics: diagnosticsToJson(report.diagnostics, io.cwd),
-        },
-        null,
-        2,
-      )}\n`,
-    );
-    return report.valid ? EXIT.ok : EXIT.invalid;
-  }
+  const counts = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  out.project = report.project?.config.projectName ?? null;
+  out.diagnostics = diagnosticsToJson(report.diagnostics, io.cwd);
+  out.result = {
+    valid: report.valid,
+    config: report.configPath === undefined ? null : relative(io.cwd, report.configPath),
+    files,
+    constructs,
+    summary: { errors, warnings },
+  };
+  if (!report.valid) out.error = { code: 'invalid_project', message: `the project is invalid: ${counts}` };
+  if (out.json) return report.valid ? EXIT.ok : EXIT.invalid;
+
   const p = paint(io.color);
   for (const d of report.diagnostics) io.stdout(`${formatDiagnostic(d, io.cwd, p, args.verbose === true)}\n`);
-  const counts = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
   if (report.valid) {
     const name = report.project?.config.projectName ?? '';
     io.stdout(
@@ -57,18 +65,3 @@ export async function runValidate(args: ValidateArgs, io: Io): Promise<ExitCode>
   io.stdout(`${p.red('✗')} ${counts}: ${scope}\n`);
   return EXIT.invalid;
 }
-
-export const validateCommand = {
-  command: 'validate',
-  describe: 'Load the project and check every construct; exit 3 when something is wrong',
-  builder: (y: Argv) =>
-    y
-      .option('config', {
-        type: 'string',
-        describe: 'Path of monitor.config.ts (default: the nearest one upwards)',
-      })
-      .option('json', { type: 'boolean', describe: 'Print the diagnostics as JSON (formatVersion 1)' })
-      .option('verbose', { type: 'boolean', describe: 'Print whole stack traces of files that throw' })
-      .example('$0 validate', 'check the project in this directory')
-      .example('$0 validate --json > diagnostics.json', 'diagnostics for a script or CI annotation'),
-};

@@ -17,7 +17,7 @@ import {
   secretValues,
   type UpdateOperation,
 } from '../plan/plan.js';
-import { copyState, type PendingChanges, type StateChanges, type StateStore } from '../state/file-store.js';
+import { copyState, type PendingChanges, type StateBackend, type StateChanges } from '../state/backend.js';
 import { type State, type StateEntry, stateKey } from '../state/state.js';
 
 export type OperationStatus = 'done' | 'failed' | 'skipped' | 'not-started';
@@ -40,11 +40,13 @@ export type ApplyEvent =
   | { type: 'start'; operation: Operation; running: number }
   | { type: 'finish'; operation: Operation; result: OperationResult; done: number; total: number };
 
+/** What apply needs of a client: the kinds' operations and a request count. */
+export type KindClient = Pick<Client, 'managed' | 'requestCount'>;
+
 export interface ApplyOptions {
-  client: Client;
-  store: StateStore;
-  /** The state the plan was made against (as `store.read()` returned it). */
-  state: State;
+  client: KindClient;
+  /** Where each write is recorded as it happens; the plan's prior state is what it builds on. */
+  backend: StateBackend;
   /** Operations in flight at once. @default 8 */
   parallelism?: number;
   /** Aborting lets in-flight operations finish and starts nothing new. */
@@ -77,18 +79,18 @@ const operationKey = (op: Operation) => stateKey(op.kind, op.logicalId);
 export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
   const started = Date.now();
   const requestsBefore = options.client.requestCount;
-  const { client, store } = options;
+  const { client, backend } = options;
   const parallelism = Math.max(1, options.parallelism ?? 8);
   const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
-  // The working copy the journal lines are applied to; the caller's state stays as it was.
-  const state = copyState(options.state);
-  const record = (changes: StateChanges, pending?: PendingChanges) => store.record(state, changes, pending);
+  // The working copy the records are applied to; the plan's prior state stays as it was.
+  const state = copyState(plan.priorState);
+  const record = (changes: StateChanges, pending?: PendingChanges) => backend.record(state, changes, pending);
   /** Settles the pending create of `key` along with `changes`, when there is one. */
   const settled = (key: string): PendingChanges =>
     state.pendingCreates.includes(key) ? { [key]: false } : {};
 
   if (plan.forget.length > 0 || plan.abandonedCreates.length > 0) {
-    record(
+    await record(
       Object.fromEntries(plan.forget.map((key) => [key, null])),
       Object.fromEntries(plan.abandonedCreates.map((key) => [key, false])),
     );
@@ -134,14 +136,14 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
     const key = operationKey(op);
     // Written before the request leaves, so a run killed before the answer arrives leaves a trace
     // the next plan follows instead of creating again.
-    if (!state.pendingCreates.includes(key)) record({}, { [key]: true });
+    if (!state.pendingCreates.includes(key)) await record({}, { [key]: true });
     for (let attempt = 1; ; attempt++) {
       try {
         return { resource: await client.managed(op.kind).create(payload), reconciled: false };
       } catch (error) {
         if (!(error instanceof AmbiguousWriteError)) {
           // The service answered: nothing was created.
-          record({}, { [key]: false });
+          await record({}, { [key]: false });
           throw error;
         }
         const found = await findCreated(op, payload);
@@ -162,21 +164,21 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
         // Gone already: what a delete wants.
         if (!(error instanceof NotFoundError)) throw error;
       }
-      record({ [key]: null });
+      await record({ [key]: null });
       return { ...base, physicalId: op.physicalId };
     }
     const payload = resolveRefs(op.payload, ids) as Record<string, unknown>;
     if (op.action === 'create') {
       const { resource, reconciled } = await create(op, payload);
       ids.set(key, resource.id);
-      record({ [key]: entryFor(op, resource.id, payload) }, { [key]: false });
+      await record({ [key]: entryFor(op, resource.id, payload) }, { [key]: false });
       return { ...base, physicalId: resource.id, ...(reconciled ? { reconciled } : {}) };
     }
     if (op.changes.length > 0) await client.managed(op.kind).update(op.physicalId, payload);
     const changes: StateChanges = { [key]: entryFor(op, op.physicalId, payload) };
     // A move re-keys the entry in the same journal line, so a crash never leaves both or neither.
     if (op.action === 'move' && op.from !== undefined) changes[stateKey(op.kind, op.from)] = null;
-    record(changes, settled(key));
+    await record(changes, settled(key));
     return { ...base, physicalId: op.physicalId };
   };
 
@@ -293,7 +295,7 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
   return {
     ok: ordered.every((r) => r.status === 'done'),
     results: ordered,
-    state: store.write(state),
+    state: await backend.commit(state),
     elapsedMs: Date.now() - started,
     requests: client.requestCount - requestsBefore,
   };

@@ -4,23 +4,16 @@ import {
   type DesiredResource,
   EmailAlertChannel,
   MaintenanceWindow,
-  type ResourceKind,
   StatusPage,
   StatusPageService,
   synth,
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { hashSecret } from '../hash.js';
-import { emptyState, type State, stateKey } from '../state/state.js';
-import {
-  appliedHash,
-  type Live,
-  type LiveResource,
-  plan,
-  resolveRefs,
-  secretValues,
-  type UpdateOperation,
-} from './plan.js';
+import { apply } from '../apply/apply.js';
+import { readLive } from '../live.js';
+import { emptyState, type State } from '../state/state.js';
+import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
+import { type Live, type LiveResource, plan, resolveRefs, type UpdateOperation } from './plan.js';
 
 const NOW = { now: new Date('2026-11-21T00:00:00Z') };
 const ACCOUNT = 'acct';
@@ -59,40 +52,16 @@ function asLive(
   return out as LiveResource;
 }
 
-/** State as after a deploy of `d` with physical id `id`. */
-function record(state: State, d: DesiredResource, id: string | number, protect = d.options.protect): void {
-  const secretHashes = Object.fromEntries(
-    Object.entries(secretValues(d.kind, d.payload)).map(([path, value]) => [
-      path,
-      hashSecret(value, state.salt),
-    ]),
-  );
-  state.resources[stateKey(d.kind, d.logicalId)] = {
-    kind: d.kind,
-    logicalId: d.logicalId,
-    physicalId: id,
-    appliedHash: appliedHash(d.kind, d.payload, state.salt),
-    secretHashes,
-    protect,
-  };
-}
-
-function deployed(resources: DesiredResource[]): { live: Live; state: State } {
-  const live = noLive();
-  const state = emptyState(ACCOUNT);
-  const ids = new Map<string, string | number>();
-  for (const [i, d] of resources.entries()) {
-    ids.set(
-      stateKey(d.kind, d.logicalId),
-      d.kind === 'StatusPage' || d.kind === 'StatusPageService' ? `sp-${i}` : i + 1,
-    );
-  }
-  for (const d of resources) {
-    const id = ids.get(stateKey(d.kind, d.logicalId)) as string | number;
-    live[d.kind as ResourceKind].push(asLive(d, id, ids));
-    record(state, d, id);
-  }
-  return { live, state };
+/** The account and state after a real apply of `resources` to an empty fake account. */
+async function deployed(resources: DesiredResource[]): Promise<{ live: Live; state: State }> {
+  const account = new FakeAccount();
+  const backend = new MemoryBackend(emptyState(ACCOUNT));
+  const result = await apply(plan(resources, noLive(), await backend.read(), NOW), {
+    client: account,
+    backend,
+  });
+  expect(result.ok).toBe(true);
+  return { live: await readLive(account), state: result.state };
 }
 
 beforeEach(() => {
@@ -100,7 +69,7 @@ beforeEach(() => {
 });
 
 describe('plan', () => {
-  it('creates everything on an empty account, referenced resources listed as dependencies', () => {
+  it('creates everything on an empty account, referenced resources listed as dependencies', async () => {
     const mail = new EmailAlertChannel('mail', { address: 'a@example.com' });
     new CheckGroup('g', { name: 'G', alertChannels: [mail] });
     const p = plan(desired(), noLive(), emptyState(ACCOUNT), NOW);
@@ -117,7 +86,7 @@ describe('plan', () => {
     expect(p.summary).toEqual({ create: 2, update: 0, delete: 0, adopt: 0, move: 0, unchanged: 0 });
   });
 
-  it('says nothing changed after a deploy, despite reordered sets, keyed lists, empty secrets and server fields', () => {
+  it('says nothing changed after a deploy, despite reordered sets, keyed lists, empty secrets and server fields', async () => {
     new CheckGroup('g', {
       name: 'G',
       tags: ['b', 'a', 'c'],
@@ -132,7 +101,7 @@ describe('plan', () => {
       endsAt: '2026-12-01T12:00:00Z',
     });
     const d = desired();
-    const { live, state } = deployed(d);
+    const { live, state } = await deployed(d);
     // The service echoes dates in its own form.
     (live.MaintenanceWindow[0] as Record<string, unknown>).startsAt = '2026-12-01T10:00:00.000Z';
     const p = plan(d, live, state, NOW);
@@ -140,10 +109,10 @@ describe('plan', () => {
     expect(p.unchanged).toBe(2);
   });
 
-  it('sends a removed prop back to its default, explicitly', () => {
+  it('sends a removed prop back to its default, explicitly', async () => {
     new CheckGroup('g', { name: 'G', concurrency: 7, muted: true });
     const before = desired();
-    const { live, state } = deployed(before);
+    const { live, state } = await deployed(before);
     createSession();
     new CheckGroup('g', { name: 'G' });
     const p = plan(desired(), live, state, NOW);
@@ -158,11 +127,11 @@ describe('plan', () => {
     expect(update.unchangedAttributes).toBeGreaterThan(10);
   });
 
-  it('matches records by key, not position, and names them in paths', () => {
+  it('matches records by key, not position, and names them in paths', async () => {
     const api = new StatusPageService('api', { name: 'API' });
     const web = new StatusPageService('web', { name: 'Web' });
     new StatusPage('p', { name: 'P', url: 'p', cards: [{ name: 'A', services: [api, web] }, { name: 'B' }] });
-    const { live, state } = deployed(desired());
+    const { live, state } = await deployed(desired());
     const page = live.StatusPage[0] as Record<string, unknown>;
     // Live cards come back reordered, with server ids and full service objects.
     const cards = page.cards as { name: string; services: { id: unknown }[] }[];
@@ -175,18 +144,18 @@ describe('plan', () => {
     page.cards = [{ name: 'A', id: 'card-0', services: [] }];
     const update = plan(desired(), live, state, NOW).operations[0] as UpdateOperation;
     expect(update.changes.map((c) => c.path)).toEqual([
-      'cards[A].services[sp-0]',
-      'cards[A].services[sp-1]',
+      'cards[A].services[StatusPageService-1]',
+      'cards[A].services[StatusPageService-2]',
       'cards[B]',
     ]);
   });
 
-  it('compares secrets by hash from state: never printed, a change shows as sensitive', () => {
+  it('compares secrets by hash from state: never printed, a change shows as sensitive', async () => {
     new CheckGroup('g', {
       name: 'G',
       environmentVariables: [{ key: 'TOKEN', value: 'old-canary-secret', secret: true }],
     });
-    const { live, state } = deployed(desired());
+    const { live, state } = await deployed(desired());
     createSession();
     new CheckGroup('g', {
       name: 'G',
@@ -206,7 +175,7 @@ describe('plan', () => {
     expect(text).not.toContain('canary-secret');
   });
 
-  it('adopts a live resource nobody owns by its natural key, instead of creating a twin', () => {
+  it('adopts a live resource nobody owns by its natural key, instead of creating a twin', async () => {
     new CheckGroup('g', { name: 'Payments', tags: ['x'] });
     const d = desired();
     const live = noLive();
@@ -220,7 +189,7 @@ describe('plan', () => {
     expect(p.summary.adopt).toBe(1);
   });
 
-  it('finds the alert channel an interrupted create made by its content, and only when a create was pending', () => {
+  it('finds the alert channel an interrupted create made by its content, and only when a create was pending', async () => {
     new EmailAlertChannel('a', { address: 'a@example.com' });
     new EmailAlertChannel('b', { address: 'b@example.com' });
     const d = desired();
@@ -247,9 +216,9 @@ describe('plan', () => {
     expect(plan(d, live, state, NOW).abandonedCreates).toEqual(['AlertChannel:gone']);
   });
 
-  it('moves the state entry of a renamed construct: no create, no delete', () => {
+  it('moves the state entry of a renamed construct: no create, no delete', async () => {
     new CheckGroup('old-id', { name: 'G' });
-    const { live, state } = deployed(desired());
+    const { live, state } = await deployed(desired());
     createSession();
     new CheckGroup('new-id', { name: 'G', aliases: ['old-id'] });
     const p = plan(desired(), live, state, NOW);
@@ -257,12 +226,12 @@ describe('plan', () => {
     expect(p.operations[0]).toMatchObject({ from: 'old-id', physicalId: 1, changes: [] });
   });
 
-  it('deletes only what state owns; keeps protected resources; forgets what is already gone', () => {
+  it('deletes only what state owns; keeps protected resources; forgets what is already gone', async () => {
     new CheckGroup('keep', { name: 'Keep' });
     new CheckGroup('drop', { name: 'Drop' });
     new CheckGroup('guarded', { name: 'Guarded', protect: true });
     new CheckGroup('vanished', { name: 'Vanished' });
-    const { live, state } = deployed(desired());
+    const { live, state } = await deployed(desired());
     live.CheckGroup = live.CheckGroup.filter((g) => g.name !== 'Vanished');
     live.CheckGroup.push({ id: 99, name: 'Not ours', activated: true, concurrency: 3, apiCheckDefaults: {} });
     createSession();
@@ -273,9 +242,9 @@ describe('plan', () => {
     expect(p.forget).toEqual(['CheckGroup:vanished']);
   });
 
-  it('tells drift (changed outside) from code changes', () => {
+  it('tells drift (changed outside) from code changes', async () => {
     new CheckGroup('g', { name: 'G', concurrency: 3 });
-    const { live, state } = deployed(desired());
+    const { live, state } = await deployed(desired());
     (live.CheckGroup[0] as Record<string, unknown>).concurrency = 9; // someone edited it in the UI
     const drift = plan(desired(), live, state, NOW).operations[0] as UpdateOperation;
     expect(drift).toMatchObject({
@@ -289,17 +258,17 @@ describe('plan', () => {
     expect(code.drift).toBe(false);
   });
 
-  it('recreates a resource in state that is gone from the account', () => {
+  it('recreates a resource in state that is gone from the account', async () => {
     new CheckGroup('g', { name: 'G' });
-    const { state } = deployed(desired());
+    const { state } = await deployed(desired());
     const p = plan(desired(), noLive(), state, NOW);
     expect(p.operations).toMatchObject([{ action: 'create', logicalId: 'g', recreate: true }]);
   });
 
-  it("resolves references to the target's physical id for updates", () => {
+  it("resolves references to the target's physical id for updates", async () => {
     const mail = new EmailAlertChannel('mail', { address: 'a@example.com' });
     new CheckGroup('g', { name: 'G' });
-    const { live, state } = deployed(desired());
+    const { live, state } = await deployed(desired());
     createSession();
     const mail2 = new EmailAlertChannel('mail', { address: 'a@example.com' });
     new CheckGroup('g', { name: 'G', alertChannels: [mail2] });
@@ -310,7 +279,7 @@ describe('plan', () => {
     ]);
   });
 
-  it('records the state serial it was made against', () => {
+  it('records the state serial it was made against', async () => {
     const state = emptyState(ACCOUNT);
     state.serial = 17;
     expect(plan([], noLive(), state, NOW).stateSerial).toBe(17);

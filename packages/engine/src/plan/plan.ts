@@ -52,6 +52,10 @@ export type Operation = CreateOperation | UpdateOperation | DeleteOperation;
 
 export interface Plan {
   formatVersion: typeof PLAN_FORMAT_VERSION;
+  /** `destroy`: every owned resource goes, whatever the code says. */
+  mode: PlanMode;
+  /** When the plan was made (the `now` it was given). */
+  createdAt: string;
   operations: Operation[];
   /** Resources in code whose live values match. */
   unchanged: number;
@@ -66,11 +70,19 @@ export interface Plan {
   abandonedCreates: string[];
   summary: { create: number; update: number; delete: number; adopt: number; move: number; unchanged: number };
   stateSerial: number;
+  /** The state the plan was made against: what apply starts from. Never printed. */
+  priorState: State;
 }
 
+export type PlanMode = 'apply' | 'destroy';
+
 export interface PlanOptions {
-  /** The planner is pure: the clock comes in. */
+  /** The planner is pure: the clock comes in, and the plan records it. */
   now: Date;
+  /** @default 'apply' */
+  mode?: PlanMode;
+  /** In `destroy` mode, delete `protect: true` resources too. @default false */
+  forceProtected?: boolean;
 }
 
 /** Sensitive values in a payload, by the path the diff names them with. */
@@ -123,12 +135,11 @@ export function resolveRefs(value: unknown, ids: ReadonlyMap<string, string | nu
  * The plan: what to create, update, adopt, move and delete so that the account matches the code.
  * Pure: no I/O, no clock, no environment.
  */
-export function plan(
-  desired: readonly DesiredResource[],
-  live: Live,
-  state: State,
-  _options: PlanOptions,
-): Plan {
+export function plan(code: readonly DesiredResource[], live: Live, state: State, options: PlanOptions): Plan {
+  const mode = options.mode ?? 'apply';
+  // Destroying is planning against a project that declares nothing.
+  const desired = mode === 'destroy' ? [] : code;
+  const keepProtected = !(mode === 'destroy' && options.forceProtected === true);
   const operations: Operation[] = [];
   const forget: string[] = [];
   const protectedKept: string[] = [];
@@ -266,7 +277,7 @@ export function plan(
       forget.push(key);
       continue;
     }
-    if (entry.protect) {
+    if (entry.protect && keepProtected) {
       protectedKept.push(key);
       continue;
     }
@@ -286,6 +297,8 @@ export function plan(
 
   return {
     formatVersion: PLAN_FORMAT_VERSION,
+    mode,
+    createdAt: options.now.toISOString(),
     operations,
     unchanged,
     forget,
@@ -293,6 +306,7 @@ export function plan(
     abandonedCreates: state.pendingCreates.filter((key) => !resumed.has(key)).sort(),
     summary: summarize(operations, unchanged),
     stateSerial: state.serial,
+    priorState: state,
   };
 }
 

@@ -1,13 +1,16 @@
 import { SENSITIVE_VALUE } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
 import { type Operation, type Plan, summarize } from '../plan/plan.js';
-import { planToJson, renderPlanText, style } from './render.js';
+import { emptyState } from '../state/state.js';
+import { PLAIN, planToJson, renderPlanText } from './render.js';
 
 const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
 
 function planOf(operations: Operation[], unchanged = 3): Plan {
   return {
     formatVersion: 1,
+    mode: 'apply',
+    createdAt: '2026-11-21T00:00:00.000Z',
     operations,
     unchanged,
     forget: [],
@@ -15,6 +18,7 @@ function planOf(operations: Operation[], unchanged = 3): Plan {
     abandonedCreates: [],
     summary: summarize(operations, unchanged),
     stateSerial: 4,
+    priorState: emptyState('acct'),
   };
 }
 
@@ -64,7 +68,7 @@ describe('renderPlanText', () => {
         },
         { kind: 'Dashboard', logicalId: 'old', action: 'delete', physicalId: 'd-1' },
       ]),
-      style(false),
+      PLAIN,
     );
     expect(text).toBe(
       [
@@ -107,7 +111,7 @@ describe('renderPlanText', () => {
           changes: [{ path: 'description', before, after }],
         },
       ]),
-      style(false),
+      PLAIN,
     );
     expect(text).toContain(
       [
@@ -123,14 +127,15 @@ describe('renderPlanText', () => {
     );
   });
 
-  it('says No changes when there is nothing to do, and colours only when asked', () => {
-    expect(renderPlanText(planOf([], 40), style(false))).toBe('No changes. 40 resources match the code.\n');
-    expect(renderPlanText(planOf([secretGroup]), style(true))).toContain('\u001b[32m+\u001b[39m');
-    expect(renderPlanText(planOf([secretGroup]), style(false))).not.toContain('\u001b[');
+  it('says No changes when there is nothing to do, and paints with the painter it is given', () => {
+    expect(renderPlanText(planOf([], 40), PLAIN)).toBe('No changes. 40 resources match the code.\n');
+    const marked = { ...PLAIN, green: (s: string) => `<g>${s}</g>` };
+    expect(renderPlanText(planOf([secretGroup]), marked)).toContain('<g>+</g>');
+    expect(renderPlanText(planOf([secretGroup]), PLAIN)).not.toContain('<g>');
   });
 
   it('says which interrupted creates are dropped, and that is a change to state', () => {
-    const text = renderPlanText({ ...planOf([], 2), abandonedCreates: ['AlertChannel:old'] }, style(false));
+    const text = renderPlanText({ ...planOf([], 2), abandonedCreates: ['AlertChannel:old'] }, PLAIN);
     expect(text).toContain(
       'Dropped from state: interrupted create of AlertChannel:old, gone from the code. If the service made it, it is in the account, not managed by monitor.',
     );

@@ -3,6 +3,7 @@ import { structuredPatch } from 'diff';
 import type { Change } from '../plan/diff.js';
 import { type Operation, PLAN_FORMAT_VERSION, type Plan, type UpdateOperation } from '../plan/plan.js';
 
+/** How text is painted: the CLI passes colours (or none); the engine never decides. */
 export interface Style {
   red(s: string): string;
   yellow(s: string): string;
@@ -12,23 +13,9 @@ export interface Style {
   bold(s: string): string;
 }
 
-const ansi = (open: number, close: number) => (s: string) => `\u001b[${open}m${s}\u001b[${close}m`;
-
-/** ANSI colours, or none: the caller decides (TTY, `NO_COLOR`). */
-export function style(color: boolean): Style {
-  if (!color) {
-    const same = (s: string) => s;
-    return { red: same, yellow: same, green: same, cyan: same, dim: same, bold: same };
-  }
-  return {
-    red: ansi(31, 39),
-    yellow: ansi(33, 39),
-    green: ansi(32, 39),
-    cyan: ansi(36, 39),
-    dim: ansi(2, 22),
-    bold: ansi(1, 22),
-  };
-}
+const same = (s: string) => s;
+/** No colour at all. */
+export const PLAIN: Style = { red: same, yellow: same, green: same, cyan: same, dim: same, bold: same };
 
 /** `+` create, `~` update, `-` delete, `=` adopt, `>` move. */
 export const ACTION_SYMBOL: Record<Operation['action'], string> = {
@@ -208,6 +195,8 @@ export function renderPlanText(plan: Plan, s: Style): string {
 
 export interface PlanJson {
   formatVersion: typeof PLAN_FORMAT_VERSION;
+  mode: Plan['mode'];
+  createdAt: string;
   summary: Plan['summary'];
   changes: boolean;
   operations: Record<string, unknown>[];
@@ -221,6 +210,8 @@ export interface PlanJson {
 export function planToJson(plan: Plan): PlanJson {
   return {
     formatVersion: PLAN_FORMAT_VERSION,
+    mode: plan.mode,
+    createdAt: plan.createdAt,
     summary: plan.summary,
     changes: hasChanges(plan),
     operations: plan.operations.map((op) => {

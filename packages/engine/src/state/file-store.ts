@@ -1,48 +1,27 @@
-import { randomBytes } from 'node:crypto';
 import {
   closeSync,
   existsSync,
   fdatasyncSync,
-  fsyncSync,
   mkdirSync,
   openSync,
   readFileSync,
-  renameSync,
   rmSync,
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
+import { writeFileAtomic } from '@monitor/api';
 import { z } from 'zod';
-import { EngineError } from '../errors.js';
+import { InvalidStateError } from '../errors.js';
 import {
-  emptyState,
-  type State,
-  type StateEntry,
-  serializeState,
-  stateEntrySchema,
-  stateSchema,
-} from './state.js';
-
-/** Where state lives. The file backend is the default; others (e.g. a bucket) can implement this. */
-export interface StateStore {
-  /** The stored state, or an empty one when there is none yet. */
-  read(): State;
-  /** Save `state` with its serial incremented; returns what was saved. */
-  write(state: State): State;
-  /**
-   * Durably record entries (`null`: a removal) and pending creates (`true`: about to be sent,
-   * `false`: settled), all or none, then apply them to `state` in place (`applyChanges`), so a
-   * deploy of N writes costs N small appends, not N copies of the state. Cheap enough to call
-   * around every write of a deploy; `write` compacts.
-   */
-  record(state: State, changes: StateChanges, pending?: PendingChanges): void;
-  readonly location: string;
-}
-
-/** Entries by `Kind:logicalId`; `null` removes one. */
-export type StateChanges = Record<string, StateEntry | null>;
-/** Pending creates by `Kind:logicalId`: `true` when the request is about to be sent, `false` once settled. */
-export type PendingChanges = Record<string, boolean>;
+  applyChanges,
+  copyState,
+  type LockRequest,
+  type PendingChanges,
+  type StateBackend,
+  type StateChanges,
+} from './backend.js';
+import { acquireLock } from './lock.js';
+import { emptyState, type State, serializeState, stateEntrySchema, stateSchema } from './state.js';
 
 const journalLineSchema = z.strictObject({
   serial: z.number().int().min(1),
@@ -50,37 +29,16 @@ const journalLineSchema = z.strictObject({
   pending: z.record(z.string(), z.boolean()).optional(),
 });
 
-/** Put the changes on top of `state`, in place, and increment its serial. */
-export function applyChanges(state: State, changes: StateChanges, pending: PendingChanges = {}): void {
-  for (const [key, entry] of Object.entries(changes)) {
-    if (entry === null) delete state.resources[key];
-    else state.resources[key] = entry;
-  }
-  if (Object.keys(pending).length > 0) {
-    const keys = new Set(state.pendingCreates);
-    for (const [key, sent] of Object.entries(pending)) {
-      if (sent) keys.add(key);
-      else keys.delete(key);
-    }
-    state.pendingCreates = [...keys];
-  }
-  state.serial++;
-}
-
-/** A copy that `applyChanges` can work on without touching `state`. */
-export function copyState(state: State): State {
-  return { ...state, resources: { ...state.resources }, pendingCreates: [...state.pendingCreates] };
-}
-
 /**
  * One JSON file per account, `<dir>/<accountId>.json`, written atomically (temp file, fsync,
  * rename), plus an append-only journal `<accountId>.journal` of the entries recorded since.
  * Rewriting a 5,000-resource file after every write of a deploy would cost more than the API
  * calls; appending one line does not. Reading replays the journal; `write` folds it in.
  */
-export class FileStateStore implements StateStore {
+export class FileStateBackend implements StateBackend {
   readonly location: string;
   readonly journalLocation: string;
+  readonly lockLocation: string;
   readonly #dir: string;
   readonly #accountId: string;
   #journalFd: number | undefined;
@@ -90,10 +48,16 @@ export class FileStateStore implements StateStore {
     this.#accountId = accountId;
     this.location = join(dir, `${accountId}.json`);
     this.journalLocation = join(dir, `${accountId}.journal`);
+    this.lockLocation = join(dir, `${accountId}.lock`);
   }
 
-  read(): State {
+  async read(): Promise<State> {
     return this.#replay(this.#readBase());
+  }
+
+  async lock(request: LockRequest): Promise<() => Promise<void>> {
+    const release = await acquireLock(this.lockLocation, request);
+    return async () => release();
   }
 
   #readBase(): State {
@@ -108,8 +72,7 @@ export class FileStateStore implements StateStore {
     try {
       raw = JSON.parse(text);
     } catch (e) {
-      throw new EngineError(
-        'invalid_state',
+      throw new InvalidStateError(
         `state file ${this.location} is not valid JSON: ${(e as Error).message}`,
         'restore it from git; monitor never writes a partial file',
       );
@@ -117,15 +80,13 @@ export class FileStateStore implements StateStore {
     const parsed = stateSchema.safeParse(raw);
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
-      throw new EngineError(
-        'invalid_state',
+      throw new InvalidStateError(
         `state file ${this.location} is not a monitor state (format ${String((raw as { formatVersion?: unknown }).formatVersion)}): ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
         'restore it from git, or upgrade monitor if it was written by a newer version',
       );
     }
     if (parsed.data.accountId !== this.#accountId) {
-      throw new EngineError(
-        'invalid_state',
+      throw new InvalidStateError(
         `state file ${this.location} belongs to account ${parsed.data.accountId}, not ${this.#accountId}`,
         'check MONITOR_ACCOUNT_ID',
       );
@@ -151,8 +112,7 @@ export class FileStateStore implements StateStore {
       } catch (e) {
         // Only the last line can be torn (a crash while appending); what it described is lost.
         if (i === lines.length - 1 || lines.slice(i + 1).every((l) => l.trim() === '')) break;
-        throw new EngineError(
-          'invalid_state',
+        throw new InvalidStateError(
           `state journal ${this.journalLocation} line ${i + 1} is damaged: ${(e as Error).message}`,
           'restore the state file from git and run monitor diff: resources not in state are adopted by name',
         );
@@ -165,7 +125,7 @@ export class FileStateStore implements StateStore {
     return state;
   }
 
-  record(state: State, changes: StateChanges, pending: PendingChanges = {}): void {
+  async record(state: State, changes: StateChanges, pending: PendingChanges = {}): Promise<void> {
     const serial = state.serial + 1;
     if (this.#journalFd === undefined) {
       mkdirSync(this.#dir, { recursive: true });
@@ -179,7 +139,7 @@ export class FileStateStore implements StateStore {
     applyChanges(state, changes, pending);
   }
 
-  write(state: State): State {
+  async commit(state: State): Promise<State> {
     const next: State = { ...state, serial: state.serial + 1 };
     this.#writeFile(next);
     if (this.#journalFd !== undefined) {
@@ -190,27 +150,13 @@ export class FileStateStore implements StateStore {
     return next;
   }
 
-  /** Stop appending to the journal (it stays on disk until the next `write`). */
-  close(): void {
+  /** Stop appending to the journal (it stays on disk until the next `commit`). */
+  async close(): Promise<void> {
     if (this.#journalFd !== undefined) closeSync(this.#journalFd);
     this.#journalFd = undefined;
   }
 
   #writeFile(next: State): void {
-    mkdirSync(this.#dir, { recursive: true });
-    const tmp = join(this.#dir, `.${this.#accountId}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
-    const fd = openSync(tmp, 'w');
-    try {
-      writeSync(fd, serializeState(next));
-      fsyncSync(fd);
-    } finally {
-      closeSync(fd);
-    }
-    try {
-      renameSync(tmp, this.location);
-    } catch (e) {
-      rmSync(tmp, { force: true });
-      throw e;
-    }
+    writeFileAtomic(this.location, serializeState(next));
   }
 }

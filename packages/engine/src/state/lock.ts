@@ -19,12 +19,13 @@ export function describeHolder(holder: LockHolder | undefined): string {
 
 /** Another deploy or destroy holds the lock (exit code 6). */
 export class LockHeldError extends EngineError {
+  static override readonly code = 'locked';
+  override readonly name = 'LockHeldError';
   readonly holder: LockHolder | undefined;
   constructor(path: string, holder: LockHolder | undefined) {
     super(
-      'locked',
       `another run holds the state lock: ${describeHolder(holder)}`,
-      `wait for it to finish (--lock-timeout), or remove ${path} if that process is gone`,
+      `wait for it to finish, or remove ${path} if that process is gone`,
     );
     this.holder = holder;
   }

@@ -4,7 +4,7 @@ import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.js';
-import { FileStateStore } from './file-store.js';
+import { FileStateBackend } from './file-store.js';
 import { acquireLock, LockHeldError } from './lock.js';
 import { emptyState, type State, serializeState, stateSchema } from './state.js';
 
@@ -20,83 +20,83 @@ const entry = (logicalId: string, physicalId: number) => ({
   protect: false,
 });
 
-describe('FileStateStore journal', () => {
-  it('records entries one line at a time; a fresh reader replays them; write folds them in', () => {
+describe('FileStateBackend journal', () => {
+  it('records entries one line at a time; a fresh reader replays them; write folds them in', async () => {
     const d = join(dir(), 'state');
-    const store = new FileStateStore(d, ACCOUNT);
-    const state = store.read();
-    store.record(state, { 'CheckGroup:a': entry('a', 1) });
-    store.record(state, { 'CheckGroup:b': entry('b', 2) });
-    store.record(state, { 'CheckGroup:a': null });
+    const store = new FileStateBackend(d, ACCOUNT);
+    const state = await store.read();
+    await store.record(state, { 'CheckGroup:a': entry('a', 1) });
+    await store.record(state, { 'CheckGroup:b': entry('b', 2) });
+    await store.record(state, { 'CheckGroup:a': null });
     expect(state.serial).toBe(3);
     // The base file holds the salt before the first journal line refers to it.
-    const reader = new FileStateStore(d, ACCOUNT);
-    expect(reader.read()).toEqual(state);
+    const reader = new FileStateBackend(d, ACCOUNT);
+    expect(await reader.read()).toEqual(state);
     expect(readFileSync(store.journalLocation, 'utf8').trim().split('\n')).toHaveLength(3);
-    const folded = store.write(state);
+    const folded = await store.commit(state);
     expect(existsSync(store.journalLocation)).toBe(false);
     expect(folded.serial).toBe(4);
-    expect(new FileStateStore(d, ACCOUNT).read()).toEqual(folded);
+    expect(await new FileStateBackend(d, ACCOUNT).read()).toEqual(folded);
     expect(Object.keys(folded.resources)).toEqual(['CheckGroup:b']);
   });
 
-  it('ignores a torn last line and lines already folded into the base', () => {
+  it('ignores a torn last line and lines already folded into the base', async () => {
     const d = join(dir(), 'state');
-    const store = new FileStateStore(d, ACCOUNT);
-    const state = store.read();
-    store.record(state, { 'CheckGroup:a': entry('a', 1) });
-    store.record(state, { 'CheckGroup:b': entry('b', 2) });
-    store.close();
+    const store = new FileStateBackend(d, ACCOUNT);
+    const state = await store.read();
+    await store.record(state, { 'CheckGroup:a': entry('a', 1) });
+    await store.record(state, { 'CheckGroup:b': entry('b', 2) });
+    await store.close();
     const journal = readFileSync(store.journalLocation, 'utf8');
     // A crash after compacting the base but before removing the journal.
-    new FileStateStore(d, ACCOUNT).write({ ...state, serial: state.serial - 1 });
+    await new FileStateBackend(d, ACCOUNT).commit({ ...state, serial: state.serial - 1 });
     writeFileSync(store.journalLocation, `${journal}{"serial":3,"changes":{"CheckGroup:c":{"ki`);
-    const read = new FileStateStore(d, ACCOUNT).read();
+    const read = await new FileStateBackend(d, ACCOUNT).read();
     expect(read.serial).toBe(2);
     expect(Object.keys(read.resources).sort()).toEqual(['CheckGroup:a', 'CheckGroup:b']);
   });
 
-  it('remembers a create that was sent until it settles, in the journal and through a write', () => {
+  it('remembers a create that was sent until it settles, in the journal and through a write', async () => {
     const d = join(dir(), 'state');
-    const store = new FileStateStore(d, ACCOUNT);
-    const state = store.read();
-    store.record(state, {}, { 'AlertChannel:a': true, 'AlertChannel:b': true });
-    store.record(
+    const store = new FileStateBackend(d, ACCOUNT);
+    const state = await store.read();
+    await store.record(state, {}, { 'AlertChannel:a': true, 'AlertChannel:b': true });
+    await store.record(
       state,
       { 'AlertChannel:a': { ...entry('a', 1), kind: 'AlertChannel' } },
       { 'AlertChannel:a': false },
     );
-    store.close();
+    await store.close();
     // A run killed here: b was sent and never answered.
-    const read = new FileStateStore(d, ACCOUNT).read();
+    const read = await new FileStateBackend(d, ACCOUNT).read();
     expect(read.pendingCreates).toEqual(['AlertChannel:b']);
     expect(Object.keys(read.resources)).toEqual(['AlertChannel:a']);
     // Compaction keeps it; settling it leaves a file without the field, as before there was one.
-    const folded = new FileStateStore(d, ACCOUNT).write(read);
+    const folded = await new FileStateBackend(d, ACCOUNT).commit(read);
     expect(JSON.parse(readFileSync(store.location, 'utf8')).pendingCreates).toEqual(['AlertChannel:b']);
-    const again = new FileStateStore(d, ACCOUNT);
-    again.record(folded, {}, { 'AlertChannel:b': false });
-    again.write(folded);
+    const again = new FileStateBackend(d, ACCOUNT);
+    await again.record(folded, {}, { 'AlertChannel:b': false });
+    await again.commit(folded);
     expect(JSON.parse(readFileSync(store.location, 'utf8'))).not.toHaveProperty('pendingCreates');
-    expect(new FileStateStore(d, ACCOUNT).read().pendingCreates).toEqual([]);
+    expect((await new FileStateBackend(d, ACCOUNT).read()).pendingCreates).toEqual([]);
   });
 
-  it('a damaged line in the middle is a clear error naming the line', () => {
+  it('a damaged line in the middle is a clear error naming the line', async () => {
     const d = join(dir(), 'state');
-    const store = new FileStateStore(d, ACCOUNT);
-    store.record(store.read(), { 'CheckGroup:a': entry('a', 1) });
-    store.close();
+    const store = new FileStateBackend(d, ACCOUNT);
+    await store.record(await store.read(), { 'CheckGroup:a': entry('a', 1) });
+    await store.close();
     writeFileSync(store.journalLocation, `not json\n${readFileSync(store.journalLocation, 'utf8')}`);
-    expect(() => new FileStateStore(d, ACCOUNT).read()).toThrow(/line 1 is damaged/);
+    await expect(new FileStateBackend(d, ACCOUNT).read()).rejects.toThrow(/line 1 is damaged/);
   });
 });
 
-describe('FileStateStore', () => {
-  it('reads an empty state when there is no file, and writes one that reads back with the serial moved', () => {
-    const store = new FileStateStore(join(dir(), 'state'), ACCOUNT);
-    const empty = store.read();
+describe('FileStateBackend', () => {
+  it('reads an empty state when there is no file, and writes one that reads back with the serial moved', async () => {
+    const store = new FileStateBackend(join(dir(), 'state'), ACCOUNT);
+    const empty = await store.read();
     expect(empty).toMatchObject({ formatVersion: 1, accountId: ACCOUNT, serial: 0, resources: {} });
-    const saved = store.write({
+    const saved = await store.commit({
       ...empty,
       resources: {
         'CheckGroup:b': {
@@ -118,11 +118,11 @@ describe('FileStateStore', () => {
       },
     });
     expect(saved.serial).toBe(1);
-    expect(store.read()).toEqual(saved);
+    expect(await store.read()).toEqual(saved);
     expect(store.location.endsWith(`${ACCOUNT}.json`)).toBe(true);
   });
 
-  it('stores keys sorted and stable, so it diffs well in git', () => {
+  it('stores keys sorted and stable, so it diffs well in git', async () => {
     const state = emptyState(ACCOUNT);
     state.resources['Dashboard:z'] = {
       kind: 'Dashboard',
@@ -146,23 +146,28 @@ describe('FileStateStore', () => {
     expect(text.endsWith('}\n')).toBe(true);
   });
 
-  it('leaves no temp file behind and never a partial file', () => {
+  it('commits leave the state file alone beside nothing: no temp file, no journal (atomicity: atomic-write.test.ts)', async () => {
     const d = join(dir(), 'state');
-    const store = new FileStateStore(d, ACCOUNT);
-    for (let i = 0; i < 5; i++) store.write(store.read());
+    const store = new FileStateBackend(d, ACCOUNT);
+    let last = await store.read();
+    for (let i = 0; i < 5; i++) {
+      await store.record(last, { [`CheckGroup:g${i}`]: entry(`g${i}`, i + 1) });
+      last = await store.commit(last);
+    }
     expect(readdirSync(d)).toEqual([`${ACCOUNT}.json`]);
+    expect(await new FileStateBackend(d, ACCOUNT).read()).toEqual(last);
   });
 
-  it('refuses a corrupt file, a foreign format and another account, without touching the file', () => {
+  it('refuses a corrupt file, a foreign format and another account, without touching the file', async () => {
     const d = dir();
-    const store = new FileStateStore(d, ACCOUNT);
+    const store = new FileStateBackend(d, ACCOUNT);
     writeFileSync(store.location, '{"formatVersion":1,');
-    expect(() => store.read()).toThrow(EngineError);
-    expect(() => store.read()).toThrow(/not valid JSON/);
+    await expect(store.read()).rejects.toThrow(EngineError);
+    await expect(store.read()).rejects.toThrow(/not valid JSON/);
     writeFileSync(store.location, JSON.stringify({ formatVersion: 9, accountId: ACCOUNT }));
-    expect(() => store.read()).toThrow(/not a monitor state \(format 9\)/);
+    await expect(store.read()).rejects.toThrow(/not a monitor state \(format 9\)/);
     writeFileSync(store.location, serializeState(emptyState('someone-else')));
-    expect(() => store.read()).toThrow(/belongs to account someone-else/);
+    await expect(store.read()).rejects.toThrow(/belongs to account someone-else/);
     expect(readFileSync(store.location, 'utf8')).toContain('someone-else');
   });
 });
@@ -182,12 +187,27 @@ describe('acquireLock', () => {
     expect(existsSync(path)).toBe(false);
   });
 
-  it('waits up to the timeout for a held lock', async () => {
+  it('waits up to the timeout for a held lock, saying whom it waits for, and takes it once released', async () => {
     const path = join(dir(), 'x.lock');
-    const release = await acquireLock(path);
-    setTimeout(release, 100);
-    const second = await acquireLock(path, { timeoutMs: 2000, pollMs: 20 });
-    second();
+    const release = await acquireLock(path, { command: 'monitor deploy' });
+    let released = false;
+    const waitedFor: (string | undefined)[] = [];
+    const second = acquireLock(path, {
+      command: 'monitor destroy',
+      timeoutMs: 10_000,
+      pollMs: 5,
+      onWait: (holder) => {
+        waitedFor.push(holder?.command);
+        // The holder goes away only once the waiter has said it waits.
+        released = true;
+        release();
+      },
+    });
+    const releaseSecond = await second;
+    expect(released).toBe(true);
+    expect(waitedFor).toEqual(['monitor deploy']);
+    expect(JSON.parse(readFileSync(path, 'utf8')).command).toBe('monitor destroy');
+    releaseSecond();
   });
 
   it('takes over a stale lock whose process is gone', async () => {

@@ -1,0 +1,233 @@
+import {
+  ACTION_SYMBOL,
+  type ApplyOutcome,
+  type ApplyResult,
+  type Consent,
+  describeHolder,
+  type FlowEvent,
+  type Operation,
+  type OperationResult,
+  type Plan,
+  planToJson,
+  renderPlanText,
+} from '@monitor/engine';
+import type { Argv } from 'yargs';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { type Io, type Paint, paint } from './io.js';
+import type { RunContext } from './output.js';
+
+export interface ApplyArgs {
+  yes?: boolean | undefined;
+  allowDeletes?: boolean | undefined;
+  parallelism?: number | undefined;
+  lockTimeout?: number | undefined;
+  json?: boolean | undefined;
+}
+
+export function withApplyOptions<T>(y: Argv<T>) {
+  return y
+    .option('yes', {
+      alias: 'y',
+      type: 'boolean',
+      describe: 'Apply without asking (needed when not on a terminal, e.g. in CI)',
+    })
+    .option('allow-deletes', {
+      type: 'boolean',
+      describe: 'Allow deleting resources in a non-interactive run',
+    })
+    .option('parallelism', {
+      type: 'number',
+      default: 8,
+      describe: 'Operations in flight at once (under the client rate limit)',
+    })
+    .option('lock-timeout', {
+      type: 'number',
+      default: 0,
+      describe: 'Seconds to wait for another deploy or destroy to release the state lock',
+    });
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+/**
+ * Consent to a plan: a prompt on a terminal (only "yes" counts); otherwise `--yes`, and for
+ * deletes `--allow-deletes`, or a refusal that says what is missing.
+ */
+export function consent(command: string, args: ApplyArgs, io: Io, accountId: string) {
+  return async (plan: Plan): Promise<Consent> => {
+    const p = paint(io.color);
+    const deletes = plan.summary.delete;
+    if (!io.interactive || args.yes === true) {
+      const missing: string[] = [];
+      if (args.yes !== true) missing.push('--yes to apply it');
+      if (deletes > 0 && args.allowDeletes !== true)
+        missing.push(`--allow-deletes, because it deletes ${deletes} resource${deletes === 1 ? '' : 's'}`);
+      if (missing.length === 0) return { approved: true };
+      return {
+        approved: false,
+        reason: `refused: this is a non-interactive run and it needs ${missing.join(' and ')}. Nothing was changed.`,
+      };
+    }
+    const question = `\nApply these changes to account ${accountId}${deletes > 0 ? p.red(` (${deletes} DELETE${deletes === 1 ? '' : 'S'})`) : ''}? Only "yes" is accepted: `;
+    const answer = (await io.prompt?.(question)) ?? '';
+    if (answer.trim() === 'yes') return { approved: true };
+    return {
+      approved: false,
+      reason: `Cancelled: nothing was changed. Run monitor ${command} again to apply.`,
+    };
+  };
+}
+
+/** Live progress on a terminal, one line per operation otherwise; both on stderr. */
+export function progressReporter({ io, out }: RunContext, header: () => string) {
+  const p = paint(io.color);
+  const started = Date.now();
+  let total = 0;
+  let lastLine = '';
+  return {
+    onEvent(event: FlowEvent) {
+      if (event.type === 'lock-wait') {
+        io.stderr(
+          `Waiting up to ${Math.round(event.timeoutMs / 1000)} s for the state lock held by ${describeHolder(event.holder)}\n`,
+        );
+        return;
+      }
+      if (event.type === 'locked') {
+        if (!out.json) io.stdout(p.dim(header()));
+        return;
+      }
+      if (event.type === 'planned') {
+        total = event.plan.operations.length;
+        if (!out.json) io.stdout(renderPlanText(event.plan, p));
+        return;
+      }
+      if (event.type !== 'finish') return;
+      const { result } = event;
+      const id = result.physicalId === undefined ? '' : ` (id ${String(result.physicalId)})`;
+      const what = `${ACTION_SYMBOL[result.action]} ${result.kind} ${result.logicalId}${id}`;
+      if (io.interactive) {
+        const rate = event.done / Math.max(0.001, (Date.now() - started) / 1000);
+        lastLine = `[${event.done}/${total}] ${rate.toFixed(1)} ops/s  ${what}`;
+        io.stderr(`\r\u001b[K${lastLine}`);
+        if (result.status === 'failed')
+          io.stderr(`\n${p.red('✗')} ${what}: ${result.error?.message ?? ''}\n`);
+        return;
+      }
+      const mark =
+        result.status === 'done' ? p.green('✓') : result.status === 'failed' ? p.red('✗') : p.yellow('·');
+      const detail =
+        result.status === 'done'
+          ? `${result.durationMs} ms${result.reconciled ? ', found after an ambiguous create' : ''}`
+          : `${result.status}: ${result.error?.message ?? ''}`;
+      io.stderr(`${mark} ${what}  ${p.dim(detail)}\n`);
+    },
+    end() {
+      if (io.interactive && lastLine !== '') io.stderr('\n');
+    },
+  };
+}
+
+function resultLine(r: OperationResult, p: Paint): string[] {
+  const id = r.physicalId === undefined ? '' : ` (id ${String(r.physicalId)})`;
+  const status =
+    r.status === 'done'
+      ? p.green('done       ')
+      : r.status === 'failed'
+        ? p.red('failed     ')
+        : r.status === 'skipped'
+          ? p.yellow('skipped    ')
+          : p.dim('not started');
+  const lines = [`  ${status}  ${ACTION_SYMBOL[r.action]} ${r.kind} ${r.logicalId}${id}`];
+  if (r.error !== undefined) {
+    lines.push(`               ${r.error.message}`);
+    if (r.error.hint !== undefined) lines.push(p.dim(`               hint: ${r.error.hint}`));
+  }
+  return lines;
+}
+
+function reportResult(result: ApplyResult, io: Io, p: Paint): void {
+  const count = (action: Operation['action']) =>
+    result.results.filter((r) => r.status === 'done' && r.action === action).length;
+  const totals = `${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('adopt')} adopted, ${count('move')} moved`;
+  if (result.ok) {
+    io.stdout(
+      `${p.green('✓')} Applied in ${seconds(result.elapsedMs)}: ${totals}; ${result.requests} API call${result.requests === 1 ? '' : 's'}.\n`,
+    );
+    return;
+  }
+  const shown =
+    result.results.length <= 50 ? result.results : result.results.filter((r) => r.status !== 'done');
+  io.stdout(
+    `\n${p.bold('Results:')}${shown.length < result.results.length ? p.dim(' (done operations not listed)') : ''}\n`,
+  );
+  for (const r of shown) io.stdout(`${resultLine(r, p).join('\n')}\n`);
+  const by = (s: OperationResult['status']) => result.results.filter((r) => r.status === s).length;
+  io.stdout(
+    `${p.red('✗')} Stopped after ${seconds(result.elapsedMs)}: ${by('failed')} failed, ${by('done')} done (${totals}), ${by('skipped')} skipped, ${by('not-started')} not started; ${result.requests} API calls.\n`,
+  );
+  io.stdout(p.dim('State holds everything that was done: run the same command again to continue.\n'));
+}
+
+/** Report how a deploy or destroy ended, in text or in the output; its exit code. */
+export function finish(
+  command: string,
+  outcome: ApplyOutcome,
+  { io, out }: RunContext,
+  savedPlanPath?: string,
+): ExitCode {
+  const p = paint(io.color);
+  out.plan = planToJson(outcome.plan);
+  switch (outcome.status) {
+    case 'no-changes':
+      out.result = { status: outcome.status, applied: false };
+      return EXIT.ok;
+    case 'stale': {
+      const message = `the saved plan ${savedPlanPath ?? ''} is stale; nothing was changed`;
+      const hint = `make a new one with monitor diff --out ${savedPlanPath ?? 'plan.json'}`;
+      out.result = { status: outcome.status, applied: false };
+      out.error = { code: 'stale_plan', message, hint, details: outcome.stale };
+      if (!out.json) {
+        io.stderr(
+          `${p.red('error')}: ${message}:\n${outcome.stale.map((s) => `  - ${s}`).join('\n')}\n${p.dim('hint')}: ${hint}\n`,
+        );
+      }
+      return EXIT.stalePlan;
+    }
+    case 'refused': {
+      out.result = { status: outcome.status, applied: false };
+      const interactive = outcome.reason.startsWith('Cancelled');
+      out.error = { code: 'refused', message: outcome.reason };
+      if (!out.json) {
+        if (interactive) io.stderr(`${outcome.reason}\n`);
+        else
+          io.stderr(
+            `${p.red('error')}: ${outcome.reason}\n${p.dim('hint')}: review the plan above, then run monitor ${command} with those flags\n`,
+          );
+      }
+      return EXIT.refused;
+    }
+    case 'applied': {
+      const { result } = outcome;
+      out.result = {
+        status: outcome.status,
+        applied: true,
+        ok: result.ok,
+        elapsedMs: result.elapsedMs,
+        requests: result.requests,
+        results: result.results,
+      };
+      if (!result.ok) {
+        const failed = result.results.find((r) => r.status === 'failed');
+        out.error = {
+          code: failed?.error?.code ?? 'apply_failed',
+          message: `${command} stopped: ${failed === undefined ? 'interrupted' : `${failed.key}: ${failed.error?.message ?? ''}`}`,
+          hint: 'state holds everything that was done: run the same command again to continue',
+        };
+      }
+      if (!out.json) reportResult(result, io, p);
+      return result.ok ? EXIT.ok : EXIT.error;
+    }
+  }
+}

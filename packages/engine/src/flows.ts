@@ -1,0 +1,154 @@
+import type { Client } from '@monitor/api';
+import { type ApplyEvent, type ApplyResult, apply } from './apply/apply.js';
+import { readLive } from './live.js';
+import type { LoadedProject } from './load.js';
+import { type Live, type Plan, type PlanMode, plan } from './plan/plan.js';
+import { hasChanges } from './render/render.js';
+import { checkSavedPlan, type SavedPlan, savePlan } from './saved-plan.js';
+import type { StateBackend } from './state/backend.js';
+import type { LockHolder } from './state/lock.js';
+
+/** What a flow works on: a loaded project, an account's client and its state backend. */
+export interface Target {
+  project: LoadedProject;
+  client: Client;
+  accountId: string;
+  backend: StateBackend;
+}
+
+/** Progress of a deploy or destroy, as it happens. */
+export type FlowEvent =
+  | { type: 'lock-wait'; holder: LockHolder | undefined; timeoutMs: number }
+  | { type: 'locked' }
+  | { type: 'planned'; plan: Plan }
+  | ApplyEvent;
+
+export interface DiffOptions {
+  /** @default new Date() */
+  now?: Date;
+}
+
+export interface DiffResult {
+  plan: Plan;
+  /** The plan as `deploy --plan` takes it, with fingerprints of the live resources it touches. */
+  saved: SavedPlan;
+  /** API calls the diff made. */
+  requests: number;
+}
+
+/** Read state and the live account, and plan: what a deploy would change. Reads only; takes no lock. */
+export async function diff(target: Target, options: DiffOptions = {}): Promise<DiffResult> {
+  const before = target.client.requestCount;
+  const { plan: made, live } = await makePlan(target, 'apply', options.now ?? new Date());
+  return {
+    plan: made,
+    saved: savePlan(made, live, {
+      accountId: target.accountId,
+      projectName: target.project.config.projectName,
+    }),
+    requests: target.client.requestCount - before,
+  };
+}
+
+/** The answer to "apply this plan?": the caller asks a person or checks its flags. */
+export type Consent = { approved: true } | { approved: false; reason: string };
+
+export interface ApplyFlowOptions {
+  /** What holds the lock, e.g. `monitor deploy`. */
+  command: string;
+  /** Asked once, with the plan, when it changes anything. */
+  confirm: (plan: Plan) => Promise<Consent>;
+  /** @default 0 */
+  lockTimeoutMs?: number;
+  parallelism?: number;
+  /** Aborting lets in-flight operations finish and starts nothing new. */
+  signal?: AbortSignal;
+  onEvent?: (event: FlowEvent) => void;
+  /** @default new Date() */
+  now?: Date;
+}
+
+/** How a deploy or destroy ended. Only `applied` wrote anything. */
+export type ApplyOutcome =
+  | { status: 'no-changes'; plan: Plan }
+  | { status: 'stale'; plan: Plan; stale: string[] }
+  | { status: 'refused'; plan: Plan; reason: string }
+  | { status: 'applied'; plan: Plan; result: ApplyResult };
+
+export interface DeployOptions extends ApplyFlowOptions {
+  /** Apply exactly this plan from `diff`; `stale` when the account, the code or state moved since. */
+  savedPlan?: SavedPlan;
+}
+
+/** Make the account match the code: lock, read, plan, ask, apply, commit. */
+export function deploy(target: Target, options: DeployOptions): Promise<ApplyOutcome> {
+  return withLock(target, options, async () => {
+    const { plan: fresh, live } = await makePlan(target, 'apply', options.now ?? new Date());
+    if (options.savedPlan === undefined) return confirmAndApply(target, fresh, options);
+    const checked = checkSavedPlan(options.savedPlan, fresh, live);
+    if (checked.stale.length > 0) return { status: 'stale', plan: fresh, stale: checked.stale };
+    return confirmAndApply(target, checked.plan, options);
+  });
+}
+
+export interface DestroyOptions extends ApplyFlowOptions {
+  /** Delete `protect: true` resources too. @default false */
+  forceProtected?: boolean;
+}
+
+/** Delete every resource the project owns, referrers first: a plan in destroy mode. */
+export function destroy(target: Target, options: DestroyOptions): Promise<ApplyOutcome> {
+  return withLock(target, options, async () => {
+    const { plan: made } = await makePlan(
+      target,
+      'destroy',
+      options.now ?? new Date(),
+      options.forceProtected === true,
+    );
+    return confirmAndApply(target, made, options);
+  });
+}
+
+async function makePlan(
+  target: Target,
+  mode: PlanMode,
+  now: Date,
+  forceProtected = false,
+): Promise<{ plan: Plan; live: Live }> {
+  const [state, live] = await Promise.all([target.backend.read(), readLive(target.client)]);
+  return { plan: plan(target.project.resources, live, state, { now, mode, forceProtected }), live };
+}
+
+async function withLock(
+  target: Target,
+  options: ApplyFlowOptions,
+  body: () => Promise<ApplyOutcome>,
+): Promise<ApplyOutcome> {
+  const timeoutMs = options.lockTimeoutMs ?? 0;
+  const release = await target.backend.lock({
+    command: options.command,
+    timeoutMs,
+    onWait: (holder) => options.onEvent?.({ type: 'lock-wait', holder, timeoutMs }),
+  });
+  try {
+    options.onEvent?.({ type: 'locked' });
+    return await body();
+  } finally {
+    await release();
+  }
+}
+
+async function confirmAndApply(target: Target, made: Plan, options: ApplyFlowOptions): Promise<ApplyOutcome> {
+  options.onEvent?.({ type: 'planned', plan: made });
+  if (!hasChanges(made)) return { status: 'no-changes', plan: made };
+  const consent = await options.confirm(made);
+  if (!consent.approved) return { status: 'refused', plan: made, reason: consent.reason };
+  const result = await apply(made, {
+    client: target.client,
+    backend: target.backend,
+    ...(options.parallelism === undefined ? {} : { parallelism: options.parallelism }),
+    ...(options.signal === undefined ? {} : { signal: options.signal }),
+    ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),
+  });
+  return { status: 'applied', plan: made, result };
+}
