@@ -1,3 +1,4 @@
+import { CodedError } from './coded-error.js';
 /** Stable codes of every error the client throws. */
 export type ApiErrorCode =
   | 'config'
@@ -27,45 +28,26 @@ export interface ApiErrorDetails {
   cause?: unknown;
 }
 
-const brandOf = (name: string) => Symbol.for(`@monitor/api.${name}`);
-
 /**
  * Base of every error `@monitor/api` throws. Every field is safe to print: messages and fields
  * never carry the API key or secret values, and the cause is kept out of `JSON.stringify`.
- *
- * Each class fixes its own `code`. Instances carry a `Symbol.for` brand per class of their chain,
- * so `instanceof` holds across two copies of this package (a CLI and a construct library each
- * with their own), as undici does it.
+ * Each class fixes its own `code`; `instanceof` works across package copies (`CodedError`).
  */
-export class ApiError extends Error {
-  static readonly code: ApiErrorCode = 'http';
+export class ApiError extends CodedError {
+  static override readonly code: ApiErrorCode = 'http';
   override readonly name: string = 'ApiError';
-  readonly code: ApiErrorCode;
+  declare readonly code: ApiErrorCode;
   readonly status: number | undefined;
   readonly method: string | undefined;
   readonly path: string | undefined;
-  readonly hint: string | undefined;
   readonly serverMessage: string | undefined;
 
   constructor(message: string, details: ApiErrorDetails = {}) {
-    super(message, details.cause === undefined ? undefined : { cause: details.cause });
-    const own = new.target as unknown as typeof ApiError;
-    this.code = own.code;
+    super(message, { hint: details.hint, cause: details.cause });
     this.status = details.status;
     this.method = details.method;
     this.path = details.path;
-    this.hint = details.hint;
     this.serverMessage = details.serverMessage;
-    for (let c: unknown = own; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
-      Object.defineProperty(this, brandOf((c as { name: string }).name), { value: true });
-    }
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // `this` is the class `instanceof` asks about: a subclass checks its own brand.
-    // biome-ignore lint/complexity/noThisInStatic: see above
-    const brand = brandOf(this.name);
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
   }
 
   toJSON(): Record<string, unknown> {

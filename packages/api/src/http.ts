@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import { Agent, type Dispatcher } from 'undici';
+import type { Dispatcher, Agent as UndiciAgent } from 'undici';
 import type { z } from 'zod';
 import { type Clock, systemClock } from './clock.js';
 import type { Endpoint } from './endpoints.js';
@@ -13,6 +13,7 @@ import {
   ValidationError,
   type ValidationIssue,
 } from './errors.js';
+import { formatIssuePath } from './issue-path.js';
 import { kindOfEndpoint } from './kinds/index.js';
 import { encodeQuery, fillPath } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -20,7 +21,8 @@ import { type RateLimit, type RouteRateLimit, rateLimitBucketFor } from './rate-
 import { Redactor } from './redact.js';
 import { errorBodySchema } from './schemas/error-body.js';
 
-const packageJson = createRequire(import.meta.url)('../package.json') as { version: string };
+// By package name: the same from dist/ and from inside a bundle that includes this module.
+const packageJson = createRequire(import.meta.url)('@monitor/api/package.json') as { version: string };
 export const CLIENT_VERSION: string = packageJson.version;
 
 export interface Timeouts {
@@ -41,6 +43,14 @@ export interface RetryOptions {
   maxDelayMs?: number;
   /** How many 429s in a row a call waits out before it gives up. @default 6 */
   rateLimitRetries?: number;
+}
+
+/**
+ * undici's Agent, loaded on first use: a command that never calls the API (validate, --help)
+ * does not pay for compiling it.
+ */
+function undiciAgent(): typeof UndiciAgent {
+  return (createRequire(import.meta.url)('undici') as { Agent: typeof UndiciAgent }).Agent;
 }
 
 /** A debug event: redacted, never a header or a body. */
@@ -155,7 +165,7 @@ export class Transport {
     this.#ownsDispatcher = options.dispatcher === undefined;
     this.#dispatcher =
       options.dispatcher ??
-      new Agent({
+      new (undiciAgent())({
         connect: { timeout: this.#timeouts.connectMs },
         headersTimeout: this.#timeouts.headersMs,
         bodyTimeout: this.#timeouts.bodyMs,
@@ -326,7 +336,7 @@ export class Transport {
       const result = schema.safeParse(where === 'body' ? value : (value ?? {}));
       if (!result.success) {
         for (const issue of result.error.issues)
-          issues.push({ path: formatPath(where, issue.path), message: issue.message });
+          issues.push({ path: formatIssuePath(issue.path, where), message: issue.message });
       }
     };
     check('params', endpoint.params, input.params);
@@ -370,7 +380,7 @@ export class Transport {
     const result = endpoint.response.safeParse(json);
     if (!result.success) {
       const issues = result.error.issues.map((i) => ({
-        path: formatPath('', i.path) || '(root)',
+        path: formatIssuePath(i.path) || '(root)',
         message: i.message,
       }));
       const list = issues
@@ -471,13 +481,4 @@ export function parseRetryAfter(header: string | undefined, now: number): number
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
-}
-
-function formatPath(prefix: string, path: readonly PropertyKey[]): string {
-  let out = prefix;
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out.length === 0 ? String(key) : `.${String(key)}`;
-  }
-  return out;
 }

@@ -11,6 +11,7 @@ export {
   resolveClientConfig,
 } from './client.js';
 export { type Clock, systemClock } from './clock.js';
+export { CodedError } from './coded-error.js';
 export {
   type Endpoint,
   type EndpointName,
@@ -48,6 +49,7 @@ export {
   Transport,
   type TransportOptions,
 } from './http.js';
+export { formatIssuePath } from './issue-path.js';
 export { ALERT_CHANNEL_DEFAULTS, ALERT_CHANNEL_TYPE_DEFINITIONS } from './kinds/alert-channel.js';
 export {
   ALERT_SETTINGS_DEFAULT,

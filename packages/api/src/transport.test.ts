@@ -1,4 +1,4 @@
-import { createServer } from 'node:net';
+import { Agent, buildConnector } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ClientOptions, createAgentHealthClient, createClient } from './client.js';
 import type { Clock } from './clock.js';
@@ -281,30 +281,26 @@ describe('rate limits and retries', () => {
   });
 
   it('retries a POST whose connection was refused, once the server is up', async () => {
-    const port = await freePort();
-    let server: TestServer | undefined;
-    const clock: Clock = {
-      now: () => Date.now(),
-      sleep: async () => {
-        server ??= await startTestServerOn(port);
-      },
-    };
+    const server = await startTestServerOn(0);
+    const refusals = { left: 2 };
     const client = createClient({
-      baseUrl: `http://127.0.0.1:${port}`,
+      baseUrl: server.url,
       apiKey: TEST_KEY,
       accountId: TEST_ACCOUNT,
       env: {},
-      clock,
+      clock: fakeClock(),
+      dispatcher: refusingAgent(refusals),
     });
     clients.push(client);
     await expect(client.checkGroups.create({ name: 'payments' })).resolves.toMatchObject({ id: 45 });
-    expect(server?.requests).toHaveLength(1);
+    expect(refusals.left).toBe(0);
+    expect(server.requests).toHaveLength(1);
   });
 
   it('reports a refused connection as a NetworkError that never reached the server', async () => {
-    const port = await freePort();
     const client = createClient({
-      baseUrl: `http://127.0.0.1:${port}`,
+      baseUrl: 'http://127.0.0.1:9',
+      dispatcher: refusingAgent({ left: Number.POSITIVE_INFINITY }),
       apiKey: TEST_KEY,
       accountId: TEST_ACCOUNT,
       env: {},
@@ -320,12 +316,25 @@ describe('rate limits and retries', () => {
   });
 });
 
-async function freePort(): Promise<number> {
-  const srv = createServer();
-  await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
-  const { port } = srv.address() as { port: number };
-  await new Promise<void>((resolve) => srv.close(() => resolve()));
-  return port;
+/**
+ * A real undici Agent whose connector refuses the first `left` connections (ECONNREFUSED, as from
+ * a port nobody listens on), then connects: a refusal without racing other processes for a port.
+ */
+function refusingAgent(refusals: { left: number }): Agent {
+  const connect = buildConnector({});
+  return new Agent({
+    connect: (options, callback) => {
+      if (refusals.left > 0) {
+        refusals.left--;
+        const error = Object.assign(new Error(`connect ECONNREFUSED ${options.hostname}:${options.port}`), {
+          code: 'ECONNREFUSED',
+        });
+        callback(error, null);
+        return;
+      }
+      connect(options, callback);
+    },
+  });
 }
 
 async function startTestServerOn(port: number): Promise<TestServer> {

@@ -4,7 +4,8 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { type ErrorJson, Output, type RunContext } from './output.js';
 
-const { version } = createRequire(import.meta.url)('../package.json') as { version: string };
+// By package name (a self-reference): the same from dist/ and from the bundle in dist/bundle/.
+const { version } = createRequire(import.meta.url)('@monitor/cli/package.json') as { version: string };
 export const CLI_VERSION = version;
 
 /** What a command module gives: its options, and the plain function that runs it. */

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { KINDS } from '@monitor/api';
+import { formatIssuePath, KINDS } from '@monitor/api';
 import type { ProjectDefaults } from './config.js';
 import {
   type Construct,
@@ -44,20 +44,31 @@ export interface SynthResult {
   diagnostics: Diagnostic[];
 }
 
+/** `value` with references replaced by placeholders; copies only what holds a reference. */
 function withPlaceholders(value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
   if (isPayloadRef(value)) return placeholder(value.$ref.split(':')[0] as ResourceKind);
-  if (Array.isArray(value)) return value.map(withPlaceholders);
-  if (value !== null && typeof value === 'object') {
-    return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withPlaceholders(v)]));
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = withPlaceholders(value[i]);
+      if (next !== value[i]) {
+        out ??= [...value];
+        out[i] = next;
+      }
+    }
+    return out ?? value;
   }
-  return value;
-}
-
-function pathText(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path)
-    out += typeof key === 'number' ? `[${key}]` : out === '' ? String(key) : `.${String(key)}`;
-  return out;
+  let out: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const field = (value as Record<string, unknown>)[key];
+    const next = withPlaceholders(field);
+    if (next !== field) {
+      out ??= { ...(value as Record<string, unknown>) };
+      out[key] = next;
+    }
+  }
+  return out ?? value;
 }
 
 /**
@@ -166,9 +177,9 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
       for (const issue of result.error.issues) {
         if (issue.code === 'unrecognized_keys') {
           for (const k of issue.keys)
-            problem(propPath(pathText([...issue.path, k])), `unknown property "${k}" of ${construct}`);
+            problem(propPath(formatIssuePath([...issue.path, k])), `unknown property "${k}" of ${construct}`);
         } else {
-          problem(propPath(pathText(issue.path)), issue.message);
+          problem(propPath(formatIssuePath(issue.path)), issue.message);
         }
       }
     }

@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
+import { InvalidPortError } from './errors.js';
 import { serve } from './serve.js';
 
 const HELP = `monitor-emulator: the monitoring service API on loopback, for development and tests
@@ -24,7 +25,9 @@ function port(value: string | undefined, name: string, fallback: number): number
   if (value === undefined) return fallback;
   const n = Number(value);
   if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new Error(`${name} must be a port number (0–65535), not "${value}"`);
+    throw new InvalidPortError(`${name} must be a port number (0–65535), not "${value}"`, {
+      hint: 'use a number from 1 to 65535, or 0 for a free one',
+    });
   return n;
 }
 
@@ -81,5 +84,7 @@ async function main(): Promise<void> {
 
 main().catch((error: unknown) => {
   process.stderr.write(`monitor-emulator: ${error instanceof Error ? error.message : String(error)}\n`);
+  const hint = (error as { hint?: unknown }).hint;
+  if (typeof hint === 'string') process.stderr.write(`hint: ${hint}\n`);
   process.exit(1);
 });

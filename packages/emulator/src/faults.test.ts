@@ -1,5 +1,6 @@
 import { AmbiguousWriteError, collect, NetworkError, ServerError } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
+import { Faults } from './faults.js';
 import { harness } from './test-support/harness.js';
 
 /** A clock whose sleeps return at once and move its time on, so retries do not slow the tests. */
@@ -12,11 +13,17 @@ const instantClock = {
 };
 
 describe('fault injection', () => {
-  it('adds latency', async () => {
+  it('adds latency before processing: a fixed value, or drawn from a range by the seed', async () => {
     const h = await harness({ faults: { latencyMs: 120 } });
-    const started = performance.now();
     await h.client.checkGroups.list();
-    expect(performance.now() - started).toBeGreaterThanOrEqual(110);
+    expect(h.emulator.requests.map((r) => r.fault)).toEqual(['latency 120 ms']);
+    const range = new Faults();
+    range.configure({ seed: 5, latencyMs: [10, 50] });
+    const drawn = Array.from({ length: 20 }, () => range.latency());
+    expect(drawn.every((ms) => ms >= 10 && ms <= 50)).toBe(true);
+    expect(new Set(drawn).size).toBeGreaterThan(1);
+    range.configure({ seed: 5, latencyMs: [10, 50] });
+    expect(Array.from({ length: 20 }, () => range.latency())).toEqual(drawn);
   });
 
   it('answers a share of requests 5xx, deterministically from the seed', async () => {

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { ALERT_CHANNEL_DEFAULTS } from '@monitor/api';
+import { ALERT_CHANNEL_DEFAULTS, formatIssuePath } from '@monitor/api';
 import { z } from 'zod';
 import type { EmulatorClock } from './clock.js';
+import { EmulatorConfigError } from './errors.js';
 import type { AccountData, Row } from './store.js';
 
 const loose = z.looseObject({});
@@ -37,13 +38,16 @@ export function readFixture(path: string | URL): Fixture {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new Error(`cannot read fixture ${String(path)}: ${(e as Error).message}`);
+    throw new EmulatorConfigError(`cannot read fixture ${String(path)}: ${(e as Error).message}`, {
+      hint: 'pass a JSON fixture file, or leave it out for the shipped one',
+    });
   }
   const parsed = fixtureSchema.safeParse(raw);
   if (!parsed.success) {
     const issue = parsed.error.issues[0];
-    throw new Error(
-      `fixture ${String(path)} is invalid at ${issue?.path.join('.') ?? '(root)'}: ${issue?.message ?? ''}`,
+    throw new EmulatorConfigError(
+      `fixture ${String(path)} is invalid at ${formatIssuePath(issue?.path ?? []) || '(root)'}: ${issue?.message ?? ''}`,
+      { hint: 'compare it with the shipped fixtures/default.json' },
     );
   }
   return raw as Fixture;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { z } from 'zod';
-import { type RunningEmulator, startEmulator } from './index.js';
+import { EmulatorConfigError } from './errors.js';
+import { type RunningEmulator, startEmulator } from './start.js';
 
 /** What `monitor-emulator` and `monitor emulator` take. */
 export interface ServeOptions {
@@ -36,10 +37,19 @@ function readAccounts(path: string): z.infer<typeof accountsSchema> {
   try {
     raw = JSON.parse(readFileSync(path, 'utf8'));
   } catch (e) {
-    throw new Error(`--accounts ${path}: ${(e as Error).message}`);
+    throw new EmulatorConfigError(`cannot read the accounts file ${path}: ${(e as Error).message}`, {
+      hint: 'pass a JSON file: [{ "id": "<uuid>", "keys": ["..."] }]',
+    });
   }
   const parsed = accountsSchema.safeParse(raw);
-  if (!parsed.success) throw new Error(`--accounts ${path}: ${z.prettifyError(parsed.error)}`);
+  if (!parsed.success) {
+    throw new EmulatorConfigError(
+      `the accounts file ${path} is not a list of accounts: ${z.prettifyError(parsed.error)}`,
+      {
+        hint: 'each account is { "id": "<uuid>", "keys": ["..."] }',
+      },
+    );
+  }
   return parsed.data;
 }
 

@@ -238,7 +238,10 @@ export function buildApp(options: AppOptions): App {
     }
 
     const latency = faults.latency();
-    if (latency > 0) await new Promise((resolve) => setTimeout(resolve, latency));
+    if (latency > 0) {
+      request.faultNote = `latency ${Math.round(latency)} ms`;
+      await new Promise((resolve) => setTimeout(resolve, latency));
+    }
     const fault = faults.before();
     if (fault.kind === 'reset') {
       dropConnection(request, reply, endpoint, path, accountId, 'reset');

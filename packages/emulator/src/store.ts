@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { type AtomicWriteFs, writeFileAtomic } from '@monitor/api';
+import { EmulatorDataError } from './errors.js';
 
 /** A stored record: JSON only, so the whole store persists as one file. */
 export type Row = Record<string, unknown>;
@@ -77,15 +78,15 @@ export class Store {
     try {
       parsed = JSON.parse(text);
     } catch (e) {
-      throw new Error(
-        `emulator data file ${file} is not valid JSON (${(e as Error).message}); move it away to start fresh`,
-      );
+      throw new EmulatorDataError(`emulator data file ${file} is not valid JSON (${(e as Error).message})`, {
+        hint: 'move it away to start with a fresh emulator; it was left as it is',
+      });
     }
     const data = parsed as Partial<StoreData>;
     if (data.version !== 1 || data.accounts === undefined || typeof data.accounts !== 'object') {
-      throw new Error(
-        `emulator data file ${file} is not an emulator store (version 1); move it away to start fresh`,
-      );
+      throw new EmulatorDataError(`emulator data file ${file} is not an emulator store (version 1)`, {
+        hint: 'move it away to start with a fresh emulator; it was left as it is',
+      });
     }
     for (const account of Object.values(data.accounts)) {
       for (const table of TABLES) account.tables[table] ??= {};

@@ -1,24 +1,16 @@
+import { formatIssuePath } from '@monitor/api';
 import type { z } from 'zod';
 import { badRequest, HttpProblem } from './problem.js';
 
 type Source = 'payload' | 'query' | 'params';
 
-function label(path: readonly PropertyKey[]): string {
-  let out = '';
-  for (const key of path) {
-    if (typeof key === 'number') out += `[${key}]`;
-    else out += out.length === 0 ? String(key) : `.${String(key)}`;
-  }
-  return out;
-}
-
 /** One zod issue in the service's words: `"name" is required`, `"limit" must be less than or equal to 100`. */
 export function describeIssue(issue: z.core.$ZodIssue, input: unknown): { key: string; message: string } {
-  const key = label(issue.path);
+  const key = formatIssuePath(issue.path);
   const q = `"${key}"`;
   switch (issue.code) {
     case 'unrecognized_keys': {
-      const field = label([...issue.path, issue.keys[0] ?? '']);
+      const field = formatIssuePath([...issue.path, issue.keys[0] ?? '']);
       return { key: field, message: `"${field}" is not allowed` };
     }
     case 'invalid_type':

@@ -1,10 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { builtinModules } from 'node:module';
+import { builtinModules, SourceMap } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
-import { type BuildFailure, build, type Message, type Plugin } from 'esbuild';
-import { SourceMap } from './source-map.js';
+import type { BuildFailure, Message, Plugin } from 'esbuild';
 
 /** Always loaded from the project, never bundled: one instance of the session for every file. */
 const ALWAYS_EXTERNAL = new Set(['@monitor/constructs']);
@@ -55,10 +54,50 @@ function externalsPlugin(projectDir: string): Plugin {
   };
 }
 
+/** A position in a source file, 1-based. */
+export interface OriginalPosition {
+  source: string;
+  line: number;
+  column: number;
+}
+
+/** Where a generated position came from, by a source map (v3). */
+export interface PositionMap {
+  /** 1-based line and column in the generated file; undefined where nothing maps. */
+  lookup(line: number, column: number): OriginalPosition | undefined;
+}
+
+/**
+ * Node's own source-map reader (`node:module`), its sources resolved by `resolveSource` (e.g. to
+ * absolute paths).
+ */
+export function positionMap(
+  payload: object,
+  resolveSource: (source: string) => string = (s) => s,
+): PositionMap {
+  const map = new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]);
+  return {
+    lookup(line, column) {
+      const origin = map.findOrigin(line, column) as {
+        fileName?: string;
+        lineNumber?: number;
+        columnNumber?: number;
+      };
+      if (
+        origin.fileName === undefined ||
+        origin.lineNumber === undefined ||
+        origin.columnNumber === undefined
+      )
+        return undefined;
+      return { source: resolveSource(origin.fileName), line: origin.lineNumber, column: origin.columnNumber };
+    },
+  };
+}
+
 export interface Bundle {
   /** Where the bundle was written (inside the project, so its imports resolve there). */
   file: string;
-  map: SourceMap;
+  map: PositionMap;
   /** Remove the bundle file. */
   dispose(): void;
 }
@@ -94,6 +133,8 @@ export async function bundle(entry: string, projectDir: string): Promise<Bundle>
   const cacheDir = join(projectDir, '.monitor', 'cache');
   const file = join(cacheDir, `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
   let outputs: { path: string; text: string }[];
+  // esbuild is loaded when a project is, not when the CLI starts.
+  const { build } = await import('esbuild');
   try {
     const result = await build({
       stdin: { contents: entry, resolveDir: projectDir, sourcefile: 'monitor-entry.mjs', loader: 'js' },
@@ -123,10 +164,9 @@ export async function bundle(entry: string, projectDir: string): Promise<Bundle>
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(join(cacheDir, '.gitignore'), '*\n');
   writeFileSync(file, js.text);
-  const raw = JSON.parse(map.text) as { sources: string[]; mappings: string };
   return {
     file,
-    map: new SourceMap(raw, (source) => resolve(dirname(file), source)),
+    map: positionMap(JSON.parse(map.text) as object, (source) => resolve(dirname(file), source)),
     dispose: () => rmSync(file, { force: true }),
   };
 }

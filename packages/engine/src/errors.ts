@@ -1,3 +1,4 @@
+import { CodedError } from '@monitor/api';
 import type { Diagnostic } from '@monitor/constructs';
 
 export type EngineErrorCode =
@@ -7,32 +8,16 @@ export type EngineErrorCode =
   | 'invalid_plan'
   | 'locked';
 
-const brandOf = (name: string) => Symbol.for(`@monitor/engine.${name}`);
-
 /**
  * An engine failure with a stable code (fixed by its class), a message naming what failed, and a
- * hint at the fix that names no CLI flag. Recognised by `instanceof` across two copies of this
- * package: instances carry a `Symbol.for` brand per class of their chain.
+ * hint at the fix that names no CLI flag. `instanceof` works across package copies (`CodedError`).
  */
-export abstract class EngineError extends Error {
-  static readonly code: EngineErrorCode;
+export abstract class EngineError extends CodedError {
+  static override readonly code: EngineErrorCode;
   override readonly name: string = 'EngineError';
-  readonly code: EngineErrorCode;
-  readonly hint: string | undefined;
+  declare readonly code: EngineErrorCode;
   constructor(message: string, hint?: string) {
-    super(message);
-    this.code = (new.target as unknown as { code: EngineErrorCode }).code;
-    this.hint = hint;
-    for (let c: unknown = new.target; typeof c === 'function' && c !== Error; c = Object.getPrototypeOf(c)) {
-      Object.defineProperty(this, brandOf((c as { name: string }).name), { value: true });
-    }
-  }
-
-  static override [Symbol.hasInstance](value: unknown): boolean {
-    // `this` is the class `instanceof` asks about: a subclass checks its own brand.
-    // biome-ignore lint/complexity/noThisInStatic: see above
-    const brand = brandOf(this.name);
-    return typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[brand] === true;
+    super(message, { hint });
   }
 }
 

@@ -1,5 +1,6 @@
 import { dirname, relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { formatIssuePath } from '@monitor/api';
 import {
   closeSession,
   createSession,
@@ -118,7 +119,7 @@ async function readConfig(configPath: string, projectDir: string): Promise<Resol
   const parsed = configSchema.safeParse(mod.default);
   if (!parsed.success) {
     const diagnostics = parsed.error.issues.map((issue) =>
-      configDiagnostic(configPath, `config ${issue.path.join('.') || '(root)'}: ${issue.message}`),
+      configDiagnostic(configPath, `config ${formatIssuePath(issue.path) || '(root)'}: ${issue.message}`),
     );
     throw new ProjectLoadError(`${name} is not a valid config`, diagnostics, hint);
   }

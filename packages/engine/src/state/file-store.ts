@@ -9,7 +9,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { join } from 'node:path';
-import { writeFileAtomic } from '@monitor/api';
+import { formatIssuePath, writeFileAtomic } from '@monitor/api';
 import { z } from 'zod';
 import { InvalidStateError } from '../errors.js';
 import {
@@ -81,7 +81,7 @@ export class FileStateBackend implements StateBackend {
     if (!parsed.success) {
       const issue = parsed.error.issues[0];
       throw new InvalidStateError(
-        `state file ${this.location} is not a monitor state (format ${String((raw as { formatVersion?: unknown }).formatVersion)}): ${issue?.path.join('.') ?? ''} ${issue?.message ?? ''}`.trim(),
+        `state file ${this.location} is not a monitor state (format ${String((raw as { formatVersion?: unknown }).formatVersion)}): ${formatIssuePath(issue?.path ?? [])} ${issue?.message ?? ''}`.trim(),
         'restore it from git, or upgrade monitor if it was written by a newer version',
       );
     }

@@ -1,0 +1,100 @@
+import type { AddressInfo } from 'node:net';
+import { type AgentHealth, startAgentHealth } from './agent-health.js';
+import { InvalidPortError, listenError } from './errors.js';
+import type { FaultConfig } from './faults.js';
+import { DEFAULT_FIXTURE_PATH, type Fixture, readFixture } from './fixture.js';
+import { registerIntrospection } from './introspection.js';
+import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './rate-limit.js';
+import { type AccountConfig, type App, buildApp, type RequestLogEntry } from './server.js';
+
+/** The development account and key every emulator has unless told otherwise. */
+export const DEV_ACCOUNT_ID = '00000000-0000-4000-8000-00000000de00';
+export const DEV_API_KEY = 'mk_dev_emulator_key';
+
+export interface EmulatorOptions {
+  /** Port of the API; 0 picks a free one. @default 0 */
+  port?: number;
+  /** @default '127.0.0.1' */
+  host?: string;
+  /** Accounts and their keys. @default one dev account with the dev key */
+  accounts?: AccountConfig[];
+  /** Seed data of every account: a file path or the data. @default the shipped realistic fixture */
+  fixture?: string | Fixture;
+  /** Persist to this JSON file (atomic writes), reloaded on start. @default in memory */
+  dataFile?: string;
+  /** Rate limits; `false` turns them off. @default 600/60 s and the addendum's per-route limits */
+  rateLimits?: RateLimitConfig | false;
+  faults?: FaultConfig;
+  /** Port of the agent health endpoints; `false` to not start them. @default 0 */
+  agentHealthPort?: number | false;
+  /** `manual`: emulator time moves only through `/_emulator/clock`, for exact lifecycle tests. @default 'running' */
+  clock?: 'running' | 'manual';
+  /** How long a root cause analysis stays PENDING. @default 3000 */
+  rcaDurationMs?: number;
+  /** One line per request; off when absent. */
+  log?: (line: string) => void;
+}
+
+export interface RunningEmulator {
+  url: string;
+  accounts: AccountConfig[];
+  /** The agent health endpoints' base URL, when started. */
+  agentHealthUrl: string | undefined;
+  /** The request log, as `/_emulator/requests` gives it. */
+  requests: RequestLogEntry[];
+  app: App;
+  /** Readiness turns 503, in-flight requests finish, then both servers stop. */
+  close(): Promise<void>;
+}
+
+/** Start the emulator of the whole service API on loopback. */
+export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
+  const accounts = options.accounts ?? [{ id: DEV_ACCOUNT_ID, name: 'dev', keys: [DEV_API_KEY] }];
+  const fixture =
+    options.fixture === undefined
+      ? readFixture(DEFAULT_FIXTURE_PATH)
+      : typeof options.fixture === 'string'
+        ? readFixture(options.fixture)
+        : options.fixture;
+  const host = options.host ?? '127.0.0.1';
+  const app = buildApp({
+    accounts,
+    fixture,
+    ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }),
+    rateLimits: options.rateLimits === undefined ? DEFAULT_RATE_LIMITS : options.rateLimits,
+    ...(options.faults === undefined ? {} : { faults: options.faults }),
+    rcaDurationMs: options.rcaDurationMs ?? 3000,
+    clock: options.clock ?? 'running',
+    ...(options.log === undefined ? {} : { log: options.log }),
+  });
+  let agent: AgentHealth | undefined;
+  if (options.agentHealthPort !== false) agent = await startAgentHealth(options.agentHealthPort ?? 0, host);
+  registerIntrospection(app, accounts, agent);
+  const port = options.port ?? 0;
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    await agent?.close();
+    throw new InvalidPortError(`port ${String(options.port)} is not a port number (0–65535)`, {
+      hint: 'use a number from 1 to 65535, or 0 for a free one',
+    });
+  }
+  try {
+    await app.fastify.listen({ port, host });
+  } catch (e) {
+    await agent?.close();
+    throw listenError(e, port, host);
+  }
+  const url = `http://${host}:${(app.fastify.server.address() as AddressInfo).port}`;
+  app.state.url = url;
+  return {
+    url,
+    accounts,
+    agentHealthUrl: agent?.url,
+    requests: app.requests,
+    app,
+    close: async () => {
+      if (agent !== undefined) agent.ready = false;
+      await app.fastify.close();
+      await agent?.close();
+    },
+  };
+}
