@@ -46,8 +46,6 @@ export {
   type ResponseEvent,
   type RetryOptions,
   type Timeouts,
-  Transport,
-  type TransportOptions,
 } from './http.js';
 export { formatIssuePath } from './issue-path.js';
 export { ALERT_CHANNEL_DEFAULTS, ALERT_CHANNEL_TYPE_DEFINITIONS } from './kinds/alert-channel.js';
@@ -67,7 +65,7 @@ export type {
   ResourceKind,
   SensitivePath,
 } from './kinds/definition.js';
-export { isResourceKind, KINDS, kindOfEndpoint, RESOURCE_KINDS } from './kinds/index.js';
+export { KINDS, RESOURCE_KINDS } from './kinds/index.js';
 export { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from './kinds/maintenance-window.js';
 export {
   isSensitive,
@@ -77,9 +75,7 @@ export {
   sensitiveValues,
 } from './kinds/secrets.js';
 export { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from './kinds/status-page.js';
-export { collect, itemsOf, iterateCursor, iteratePages, type Page, parseContentRange } from './pagination.js';
-export { encodeQuery, fillPath } from './query.js';
-export { RateLimiter, type RateLimiterOptions } from './rate-limiter.js';
+export { collect, itemsOf, type Page } from './pagination.js';
 export {
   DEFAULT_BUCKET,
   DEFAULT_RATE_LIMIT,
@@ -88,8 +84,6 @@ export {
   type RouteRateLimit,
   rateLimitBucketFor,
 } from './rate-limits.js';
-export { REDACTED, Redactor } from './redact.js';
-export * from './schemas/alert-channels.js';
 export {
   type AlertChannel,
   type AlertChannelConfig,
@@ -114,7 +108,6 @@ export {
   WEBHOOK_METHODS,
   webhookConfigSchema,
 } from './schemas/alert-channels.js';
-export * from './schemas/analytics.js';
 export {
   type AnalyticsSummaryBody,
   type AnalyticsSummaryElement,
@@ -129,7 +122,6 @@ export {
   apiCheckAnalyticsSchema,
   METRIC_UNITS,
 } from './schemas/analytics.js';
-export * from './schemas/check-groups.js';
 export {
   type AlertSettings,
   type ApiCheckDefaults,
@@ -156,7 +148,6 @@ export {
   retryStrategyObjectSchema,
   retryStrategySchema,
 } from './schemas/check-groups.js';
-export * from './schemas/check-sessions.js';
 export {
   type CheckResult,
   type CheckSession,
@@ -173,7 +164,6 @@ export {
   testSessionCancelSchema,
   triggeredSessionSchema,
 } from './schemas/check-sessions.js';
-export * from './schemas/checks.js';
 export {
   CHECK_STATUS_FILTERS,
   type Check,
@@ -182,7 +172,6 @@ export {
   checkListQuerySchema,
   checkSchema,
 } from './schemas/checks.js';
-export * from './schemas/common.js';
 export {
   AGGREGATED_METRIC_BASES,
   ALERT_CHANNEL_TYPES,
@@ -219,8 +208,6 @@ export {
   METRIC_NAMES,
   type MetricName,
   metricNameSchema,
-  nullableArrays,
-  optionalAll,
   PAGINATION_RATES,
   pageQuerySchema,
   paginationRateSchema,
@@ -247,7 +234,6 @@ export {
   triggerSourceSchema,
   uuidSchema,
 } from './schemas/common.js';
-export * from './schemas/dashboards.js';
 export {
   type Dashboard,
   type DashboardCreate,
@@ -259,12 +245,10 @@ export {
   dashboardSchema,
   dashboardUpdateSchema,
 } from './schemas/dashboards.js';
-export * from './schemas/error-body.js';
 export {
   type ErrorBody,
   errorBodySchema,
 } from './schemas/error-body.js';
-export * from './schemas/error-groups.js';
 export {
   type ErrorGroup,
   embeddedRootCauseAnalysisSchema,
@@ -280,7 +264,6 @@ export {
   type TestSessionErrorGroup,
   testSessionErrorGroupSchema,
 } from './schemas/error-groups.js';
-export * from './schemas/incidents.js';
 export {
   type Incident,
   type IncidentChange,
@@ -294,7 +277,6 @@ export {
   incidentUpdateCreateSchema,
   incidentUpdateSchema,
 } from './schemas/incidents.js';
-export * from './schemas/maintenance-windows.js';
 export {
   type MaintenanceWindow,
   type MaintenanceWindowCreate,
@@ -306,7 +288,6 @@ export {
   type StatusPageVisibility,
   statusPageVisibilitySchema,
 } from './schemas/maintenance-windows.js';
-export * from './schemas/private-locations.js';
 export {
   PRIVATE_LOCATION_METRICS_MAX_AGE_SECONDS,
   type PrivateLocationMetrics,
@@ -314,7 +295,6 @@ export {
   privateLocationMetricsQuerySchema,
   privateLocationMetricsSchema,
 } from './schemas/private-locations.js';
-export * from './schemas/status-pages.js';
 export {
   type StatusPage,
   type StatusPageCardRequest,

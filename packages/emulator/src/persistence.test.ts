@@ -6,7 +6,8 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collect, createClient } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
-import { DEV_ACCOUNT_ID, DEV_API_KEY, Store, startEmulator } from './index.js';
+import { DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } from './index.js';
+import { Store } from './store.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
