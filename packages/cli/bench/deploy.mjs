@@ -5,7 +5,7 @@
 //   to match: achieved requests/s as a share of the limit, and the 429s the emulator answered;
 // - diff of the deployed project (no changes): wall time, peak memory, API calls.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -45,6 +45,7 @@ const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 console.log(
   `monitor deploy / diff against the emulator, rate limit ${LIMIT.limit} requests / ${LIMIT.windowMs / 1000} s (${(LIMIT.limit / LIMIT.windowMs) * 1000} requests/s) on both sides`,
 );
+// N constructs make 1.5 N resources (generate-project.mjs).
 for (const n of sizes.length > 0 ? sizes : [1000, 5000]) {
   const project = generateProject(n);
   const emulator = await startEmulator({
@@ -93,13 +94,40 @@ for (const n of sizes.length > 0 ? sizes : [1000, 5000]) {
         console.error(diff.stdout.slice(-2000), diff.stderr.slice(-2000));
         throw new Error(`diff after deploy is not empty for N=${n}`);
       }
-      calls = JSON.parse(diff.stdout).requests;
+      calls = JSON.parse(diff.stdout).result.requests;
       peak = Math.max(peak, Number(readFileSync(rssFile, 'utf8')));
     }
     times.sort((a, b) => a - b);
     const lists = emulator.requests.slice(before).filter((r) => r.method === 'GET').length / 3;
     console.log(
       `N=${String(n).padStart(5)} diff (no changes): wall ${(times[1] / 1000).toFixed(3)} s (median of 3, node start included), peak RSS ${(peak / 1024).toFixed(0)} MB, ${calls} API calls (${lists} list pages; 6 kinds, limit=100)`,
+    );
+
+    // The same account as --local finds it: the emulator's data and the state under .monitor/local/.
+    const local = join(project.dir, '.monitor', 'local');
+    mkdirSync(join(local, 'state'), { recursive: true });
+    writeFileSync(join(local, 'emulator.json'), JSON.stringify(emulator.app.state.store.data));
+    copyFileSync(
+      join(project.dir, '.monitor', 'state', `${DEV_ACCOUNT_ID}.json`),
+      join(local, 'state', `${DEV_ACCOUNT_ID}.json`),
+    );
+    const localTimes = [];
+    let localPeak = 0;
+    for (let run = 0; run < 3; run++) {
+      const started = performance.now();
+      const diff = await monitor(['diff', '--local', '--json', '--detailed-exitcode'], project.dir, {
+        MONITOR_BENCH_RSS_FILE: rssFile,
+      });
+      localTimes.push(performance.now() - started);
+      if (diff.code !== 0) {
+        console.error(diff.stdout.slice(-2000), diff.stderr.slice(-2000));
+        throw new Error(`diff --local after deploy is not empty for N=${n}`);
+      }
+      localPeak = Math.max(localPeak, Number(readFileSync(rssFile, 'utf8')));
+    }
+    localTimes.sort((a, b) => a - b);
+    console.log(
+      `N=${String(n).padStart(5)} diff --local (no changes, embedded emulator loads its data file): wall ${(localTimes[1] / 1000).toFixed(3)} s (median of 3), peak RSS ${(localPeak / 1024).toFixed(0)} MB`,
     );
   } finally {
     rmSync(rssFile, { force: true });

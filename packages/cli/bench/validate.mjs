@@ -15,7 +15,9 @@ const sizes = process.argv
   .map(Number)
   .filter((n) => n > 0);
 
-console.log('monitor validate, end to end (node start included), median of 5 runs');
+console.log(
+  'monitor validate, end to end (node start included), median of 5 runs; N constructs = 1.5 N resources',
+);
 for (const n of sizes.length > 0 ? sizes : [100, 1000, 5000]) {
   const project = generateProject(n);
   const rssFile = join(tmpdir(), `monitor-bench-rss-${process.pid}`);

@@ -87,7 +87,8 @@ export function callerLocation(): SourceLocation | undefined {
   const originalLimit = Error.stackTraceLimit;
   let sites: NodeJS.CallSite[] = [];
   try {
-    Error.stackTraceLimit = 20;
+    // Enough for the base class, the construct class, a few user subclasses and the caller.
+    Error.stackTraceLimit = 10;
     Error.prepareStackTrace = (_error, callSites) => callSites;
     const holder: { stack?: NodeJS.CallSite[] } = {};
     Error.captureStackTrace(holder, callerLocation);

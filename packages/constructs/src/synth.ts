@@ -94,10 +94,14 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
 
   for (const c of constructs) {
     const construct = c.constructor.name;
-    const location = c.location === undefined ? undefined : mapLocation(c.location);
-    const base = { construct, logicalId: c.logicalId, location };
+    // Mapped through the source map only when something needs it: a diagnostic, a file prop, a reader.
+    let mapped: SourceLocation | undefined;
+    const where = () => {
+      if (mapped === undefined && c.location !== undefined) mapped = mapLocation(c.location);
+      return mapped;
+    };
     const problem = (path: string, message: string, severity: 'error' | 'warning' = 'error') =>
-      diagnostics.push({ severity, ...base, path, message });
+      diagnostics.push({ severity, construct, logicalId: c.logicalId, location: where(), path, message });
 
     if (!LOGICAL_ID_PATTERN.test(c.logicalId)) {
       problem('', `logical id "${c.logicalId}" is invalid: use letters, digits and _ - / # . only`);
@@ -150,7 +154,7 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
           problem(path, 'must be a string or { file: "relative/path" }');
           return undefined;
         }
-        const from = location?.file;
+        const from = where()?.file;
         const absolute = from === undefined ? resolve(file) : resolve(dirname(from), file);
         try {
           return readFile(absolute);
@@ -183,15 +187,16 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
         }
       }
     }
-    resources.push({
+    const resource: DesiredResource = {
       kind: c.kind,
       construct,
       logicalId: c.logicalId,
       payload,
       dependsOn: [...dependsOn].sort(),
       options: { protect: c.options.protect, aliases: [...c.options.aliases] },
-      location,
-    });
+    };
+    Object.defineProperty(resource, 'location', { get: where, enumerable: true });
+    resources.push(resource);
   }
   return { resources, diagnostics: diagnostics.sort(byPosition) };
 }

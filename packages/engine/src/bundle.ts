@@ -75,9 +75,11 @@ export function positionMap(
   payload: object,
   resolveSource: (source: string) => string = (s) => s,
 ): PositionMap {
-  const map = new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]);
+  // Parsed on the first lookup: a valid project without file props may never need one.
+  let map: SourceMap | undefined;
   return {
     lookup(line, column) {
+      map ??= new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]);
       const origin = map.findOrigin(line, column) as {
         fileName?: string;
         lineNumber?: number;
