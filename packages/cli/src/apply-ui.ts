@@ -1,5 +1,6 @@
 import {
   ACTION_SYMBOL,
+  type ApplyFlowOptions,
   type ApplyOutcome,
   type ApplyResult,
   type Consent,
@@ -10,42 +11,13 @@ import {
   type Plan,
   planToJson,
   renderPlanText,
+  type Target,
 } from '@monitor/engine';
-import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, type Paint, paint } from './io.js';
+import type { ApplyArgs, ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
-
-export interface ApplyArgs {
-  yes?: boolean | undefined;
-  allowDeletes?: boolean | undefined;
-  parallelism?: number | undefined;
-  lockTimeout?: number | undefined;
-  json?: boolean | undefined;
-}
-
-export function withApplyOptions<T>(y: Argv<T>) {
-  return y
-    .option('yes', {
-      alias: 'y',
-      type: 'boolean',
-      describe: 'Apply without asking (needed when not on a terminal, e.g. in CI)',
-    })
-    .option('allow-deletes', {
-      type: 'boolean',
-      describe: 'Allow deleting resources in a non-interactive run',
-    })
-    .option('parallelism', {
-      type: 'number',
-      default: 8,
-      describe: 'Operations in flight at once (under the client rate limit)',
-    })
-    .option('lock-timeout', {
-      type: 'number',
-      default: 0,
-      describe: 'Seconds to wait for another deploy or destroy to release the state lock',
-    });
-}
+import { connect, headerLine, loadProject } from './project.js';
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -229,5 +201,39 @@ export function finish(
       if (!out.json) reportResult(result, io, p);
       return result.ok ? EXIT.ok : EXIT.error;
     }
+  }
+}
+
+/**
+ * What deploy and destroy share: load the project, connect, hand the engine flow its consent,
+ * progress and Ctrl-C, and report how it ended.
+ */
+export async function runApplyCommand(
+  command: 'deploy' | 'destroy',
+  args: ProjectArgs & ApplyArgs,
+  ctx: RunContext,
+  flow: (target: Target, options: ApplyFlowOptions) => Promise<ApplyOutcome>,
+  savedPlanPath?: string,
+): Promise<ExitCode> {
+  const project = await loadProject(args, ctx);
+  if (typeof project === 'number') return project;
+  const connection = await connect(args, ctx, project);
+  const note = savedPlanPath === undefined ? '' : `, saved plan ${savedPlanPath}`;
+  const progress = progressReporter(ctx, () => headerLine(command, project, connection, note));
+  const trap = ctx.io.trapInterrupts?.();
+  try {
+    const outcome = await flow(connection.target, {
+      command: `monitor ${command}`,
+      confirm: consent(command, args, ctx.io, connection.accountId),
+      lockTimeoutMs: (args.lockTimeout ?? 0) * 1000,
+      ...(args.parallelism === undefined ? {} : { parallelism: args.parallelism }),
+      ...(trap === undefined ? {} : { signal: trap.signal }),
+      onEvent: (e) => progress.onEvent(e),
+    });
+    progress.end();
+    return finish(command, outcome, ctx, savedPlanPath);
+  } finally {
+    trap?.release();
+    await connection.close();
   }
 }

@@ -1,4 +1,3 @@
-import { createInterface } from 'node:readline/promises';
 import { styleText } from 'node:util';
 import type { Style } from '@monitor/engine';
 
@@ -32,6 +31,7 @@ export function processIo(): Io {
     cwd: process.cwd(),
     env,
     prompt: async (question) => {
+      const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       try {
         return await rl.question(question);

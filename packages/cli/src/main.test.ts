@@ -55,4 +55,37 @@ describe('main', () => {
     expect(io.err).toContain('error: config file /nope/monitor.config.ts does not exist');
     expect(io.err).toContain('hint: check the --config path');
   });
+
+  it('prints one --json envelope on stdout when a command fails, with the error and its hint', async () => {
+    const missing = captureIo('/');
+    expect(await main(['validate', '--json', '--config', 'nope/monitor.config.ts'], missing)).toBe(
+      EXIT.error,
+    );
+    expect(JSON.parse(missing.out)).toMatchObject({
+      formatVersion: 2,
+      command: 'validate',
+      ok: false,
+      exitCode: 1,
+      error: { code: 'config_not_found', hint: 'check the --config path' },
+    });
+    expect(missing.err).toBe('');
+
+    // No credentials: the project loads, connecting fails before any request.
+    const noAccount = captureIo(join(fixtures, 'valid'));
+    expect(await main(['diff', '--json'], noAccount)).toBe(EXIT.error);
+    const envelope = JSON.parse(noAccount.out);
+    expect(envelope).toMatchObject({ command: 'diff', ok: false, project: 'valid', plan: null });
+    expect(envelope.error.code).toBe('config');
+    expect(envelope.error.hint).toContain('--local');
+  });
+
+  it('answers --version without loading a parser, and --help lists every command', async () => {
+    const version = captureIo('/');
+    expect(await main(['--version'], version)).toBe(EXIT.ok);
+    expect(version.out).toMatch(/^\d+\.\d+\.\d+\n$/);
+    const help = captureIo('/');
+    expect(await main(['--help'], help)).toBe(EXIT.ok);
+    for (const command of ['validate', 'diff', 'deploy', 'destroy', 'emulator'])
+      expect(help.out).toContain(`monitor ${command}`);
+  });
 });

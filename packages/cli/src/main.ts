@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import yargs, { type Argv } from 'yargs';
+import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { type ErrorJson, Output, type RunContext } from './output.js';
@@ -94,6 +94,12 @@ function requestedCommand(argv: readonly string[]) {
 
 /** Run the CLI with `argv` (without node and script); resolves to the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<ExitCode> {
+  // The one answer that needs no parser: scripts ask it often, and it should cost a node start.
+  if (argv.length === 1 && (argv[0] === '--version' || argv[0] === '-v')) {
+    io.stdout(`${CLI_VERSION}\n`);
+    return EXIT.ok;
+  }
+  const { default: yargs } = await import('yargs');
   const requested = requestedCommand(argv);
   const out = new Output(requested?.name ?? '', argv.includes('--json'));
   let code: ExitCode = EXIT.ok;
@@ -101,7 +107,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
   let answered = false;
   try {
     const loaded = requested === undefined ? undefined : await requested.load();
-    let parser: Argv = yargs(argv)
+    let parser: Argv = yargs()
       .scriptName('monitor')
       .usage(
         'monitor <command> [options]\n\nMonitoring-as-code: declare checks, dashboards and status pages in TypeScript.',
@@ -133,7 +139,10 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       .fail((message, error) => {
         throw error ?? new UsageError(message);
       })
-      .parseAsync();
+      // With a callback yargs hands over its help and version text instead of printing it.
+      .parseAsync(argv, {}, (_error, _args, output) => {
+        if (output !== '') io.stdout(`${output}\n`);
+      });
   } catch (error) {
     answered = true;
     code = report(error, io, out);

@@ -1,41 +1,10 @@
 import { type Client, ConfigError, createClient, type RateLimit, resolveClientConfig } from '@monitor/api';
 import { type LoadedProject, openStateBackend, type Target, validateProject } from '@monitor/engine';
-import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from './format-diagnostics.js';
 import { paint } from './io.js';
+import type { ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
-
-/** Options of every command that works on a project against an account. */
-export interface ProjectArgs {
-  config?: string | undefined;
-  local?: boolean | undefined;
-  json?: boolean | undefined;
-  debug?: boolean | undefined;
-  rateLimit?: string | undefined;
-}
-
-export function withProjectOptions<T>(y: Argv<T>) {
-  return y
-    .option('config', {
-      type: 'string',
-      describe: 'Path of monitor.config.ts (default: the nearest one upwards)',
-    })
-    .option('local', {
-      type: 'boolean',
-      describe: 'Run against the embedded emulator, persisted under .monitor/local/ (no account needed)',
-    })
-    .option('json', {
-      type: 'boolean',
-      describe: 'Print one JSON envelope (formatVersion 2) on stdout, on failure too',
-    })
-    .option('rate-limit', {
-      type: 'string',
-      describe: "Client rate limit as requests/seconds; match the account's limit (default 600/60)",
-    })
-    .option('debug', { type: 'boolean', describe: 'Log every API request to stderr (secrets redacted)' })
-    .group(['config', 'local', 'json', 'rate-limit', 'debug'], 'Project options:');
-}
 
 /** `600/60` or `600/60s` → a rate limit; a clear error otherwise. */
 export function parseRateLimit(text: string): RateLimit {

@@ -1,11 +1,10 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { diff, hasChanges, InvalidPlanError, planToJson, renderPlanText } from '@monitor/engine';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
+import { type ProjectArgs, withProjectOptions } from '../options.js';
 import type { RunContext } from '../output.js';
-import { connect, headerLine, loadProject, type ProjectArgs, withProjectOptions } from '../project.js';
 
 export interface DiffArgs extends ProjectArgs {
   detailedExitcode?: boolean | undefined;
@@ -30,6 +29,10 @@ export const builder = (y: Argv) =>
 /** `monitor diff`: what a deploy would change, field by field. Reads only; takes no lock. */
 export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
+  const [
+    { diff, hasChanges, InvalidPlanError, planToJson, renderPlanText },
+    { connect, headerLine, loadProject },
+  ] = await Promise.all([import('@monitor/engine'), import('../project.js')]);
   const project = await loadProject(args, ctx);
   if (typeof project === 'number') return project;
   const connection = await connect(args, ctx, project);

@@ -1,4 +1,3 @@
-import { serve } from '@monitor/emulator';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import type { RunContext } from '../output.js';
@@ -20,6 +19,7 @@ export async function run(
   { io }: RunContext,
   until: Promise<void> = untilSignal(),
 ): Promise<ExitCode> {
+  const { serve } = await import('@monitor/emulator');
   const emulator = await serve(
     {
       port: args.port,

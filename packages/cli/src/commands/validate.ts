@@ -1,5 +1,4 @@
 import { relative } from 'node:path';
-import { validateProject } from '@monitor/engine';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from '../format-diagnostics.js';
@@ -28,6 +27,7 @@ export const builder = (y: Argv) =>
 
 /** `monitor validate`: load the project and report every problem; exit 3 when it is invalid. */
 export async function run(args: ValidateArgs, { io, out }: RunContext): Promise<ExitCode> {
+  const { validateProject } = await import('@monitor/engine');
   const report = await validateProject({
     cwd: io.cwd,
     ...(args.config === undefined ? {} : { config: args.config }),

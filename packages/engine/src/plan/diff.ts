@@ -86,6 +86,18 @@ class Differ {
     this.value(desired, live, at);
   }
 
+  /** Every field of a desired record against the live record at the same place. */
+  #fields(desired: Payload, live: Payload, at: At): void {
+    for (const [key, value] of Object.entries(desired)) {
+      this.field(
+        value,
+        live[key],
+        { ...at, path: `${at.path}.${key}`, rulePath: `${at.rulePath}.${key}` },
+        desired,
+      );
+    }
+  }
+
   value(desired: unknown, live: unknown, at: At): void {
     const { kind } = this.#ctx;
     if (kind.dates.includes(at.rulePath) && typeof desired === 'string') {
@@ -99,14 +111,7 @@ class Differ {
         this.#changed(at, live, desired);
         return;
       }
-      for (const [key, value] of Object.entries(desired)) {
-        this.field(
-          value,
-          live[key],
-          { ...at, path: `${at.path}.${key}`, rulePath: `${at.rulePath}.${key}` },
-          desired,
-        );
-      }
+      this.#fields(desired, live, at);
       return;
     }
     if (Array.isArray(desired)) {
@@ -144,15 +149,7 @@ class Differ {
         if (!same(item, match)) this.#changed(itemAt(key), match, item);
         continue;
       }
-      const base = itemAt(key);
-      for (const [field, value] of Object.entries(item)) {
-        this.field(
-          value,
-          match[field],
-          { ...base, path: `${base.path}.${field}`, rulePath: `${base.rulePath}.${field}` },
-          item,
-        );
-      }
+      this.#fields(item, match, itemAt(key));
     }
     for (const [key, item] of liveByKey) {
       if (!desiredKeys.has(key)) {
