@@ -1,6 +1,8 @@
 // The planner alone (pure, no HTTP): N check groups adopted by natural key (no state), and the
 // same N again with state (no changes). Prints wall time of `plan()` per case.
-import { appliedHash, emptyState, plan } from '../dist/index.js';
+// Internals by their module: the planner is not part of the package's public surface.
+import { appliedHash, plan } from '../dist/plan/plan.js';
+import { emptyState } from '../dist/state/state.js';
 
 const kinds = [
   'CheckGroup',
