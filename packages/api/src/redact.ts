@@ -1,11 +1,7 @@
 import type { KindDefinition } from './kinds/definition.js';
-import { sensitiveValues } from './kinds/secrets.js';
+import { isRecord, sensitiveValues } from './kinds/secrets.js';
 
 export const REDACTED = '[redacted]';
-
-function isRecord(v: unknown): v is Record<string, unknown> {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 /**
  * Remembers secret strings (the API key, every sensitive field of a managed kind, dashboard raw
@@ -33,8 +29,8 @@ export class Redactor {
 
   /**
    * Collect the secret values of a request or response body: by the kind's sensitive paths when
-   * the body is (or lists) resources of a managed kind, and dashboard raw keys and secret
-   * variables wherever they appear.
+   * the body is (or lists) resources of a managed kind; otherwise dashboard raw keys and secret
+   * variables wherever they appear (the kinds' definitions name both where they hold them).
    */
   collectFrom(body: unknown, kind?: KindDefinition): void {
     if (kind !== undefined) {
@@ -46,6 +42,7 @@ export class Redactor {
       for (const item of items) {
         if (isRecord(item)) for (const value of Object.values(sensitiveValues(kind, item))) this.add(value);
       }
+      return;
     }
     visit(body, (key, value, parent) => {
       if (key === 'rawKey' && typeof value === 'string') this.add(value);

@@ -40,6 +40,7 @@ export function consent(command: string, args: ApplyArgs, io: Io, accountId: str
       return {
         approved: false,
         reason: `refused: this is a non-interactive run and it needs ${missing.join(' and ')}. Nothing was changed.`,
+        hint: `review the plan above, then run monitor ${command} with those flags`,
       };
     }
     const question = `\nApply these changes to account ${accountId}${deletes > 0 ? p.red(` (${deletes} DELETE${deletes === 1 ? '' : 'S'})`) : ''}? Only "yes" is accepted: `;
@@ -168,15 +169,13 @@ export function finish(
       return EXIT.stalePlan;
     }
     case 'refused': {
+      const { reason, hint } = outcome;
       out.result = { status: outcome.status, applied: false };
-      const interactive = outcome.reason.startsWith('Cancelled');
-      out.error = { code: 'refused', message: outcome.reason };
+      out.error = { code: 'refused', message: reason, ...(hint === undefined ? {} : { hint }) };
       if (!out.json) {
-        if (interactive) io.stderr(`${outcome.reason}\n`);
-        else
-          io.stderr(
-            `${p.red('error')}: ${outcome.reason}\n${p.dim('hint')}: review the plan above, then run monitor ${command} with those flags\n`,
-          );
+        // A declined prompt is the person's own answer; a refusal by missing flags is an error with a way out.
+        if (hint === undefined) io.stderr(`${reason}\n`);
+        else io.stderr(`${p.red('error')}: ${reason}\n${p.dim('hint')}: ${hint}\n`);
       }
       return EXIT.refused;
     }

@@ -4,7 +4,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { type ErrorJson, Output, type RunContext } from './output.js';
 
-// By package name (a self-reference): the same from dist/ and from the bundle in dist/bundle/.
+// By package name (a self-reference), so it does not depend on where the compiled file sits.
 const { version } = createRequire(import.meta.url)('@monitor/cli/package.json') as { version: string };
 export const CLI_VERSION = version;
 
@@ -103,7 +103,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
   const requested = requestedCommand(argv);
   const out = new Output(requested?.name ?? '', argv.includes('--json'));
   let code: ExitCode = EXIT.ok;
-  // Help and version print themselves; a command that ran or failed prints its envelope.
+  // Help and version are text; a command that ran or failed prints its envelope.
   let answered = false;
   try {
     const loaded = requested === undefined ? undefined : await requested.load();

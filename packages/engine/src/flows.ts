@@ -50,8 +50,11 @@ export async function diff(target: Target, options: DiffOptions = {}): Promise<D
   };
 }
 
-/** The answer to "apply this plan?": the caller asks a person or checks its flags. */
-export type Consent = { approved: true } | { approved: false; reason: string };
+/**
+ * The answer to "apply this plan?": the caller asks a person or checks its flags. A refusal says
+ * why, and with `hint` what would make it go through.
+ */
+export type Consent = { approved: true } | { approved: false; reason: string; hint?: string };
 
 export interface ApplyFlowOptions {
   /** What holds the lock, e.g. `monitor deploy`. */
@@ -72,7 +75,7 @@ export interface ApplyFlowOptions {
 export type ApplyOutcome =
   | { status: 'no-changes'; plan: Plan }
   | { status: 'stale'; plan: Plan; stale: string[] }
-  | { status: 'refused'; plan: Plan; reason: string }
+  | { status: 'refused'; plan: Plan; reason: string; hint?: string }
   | { status: 'applied'; plan: Plan; result: ApplyResult };
 
 export interface DeployOptions extends ApplyFlowOptions {
@@ -142,7 +145,10 @@ async function confirmAndApply(target: Target, made: Plan, options: ApplyFlowOpt
   options.onEvent?.({ type: 'planned', plan: made });
   if (!hasChanges(made)) return { status: 'no-changes', plan: made };
   const consent = await options.confirm(made);
-  if (!consent.approved) return { status: 'refused', plan: made, reason: consent.reason };
+  if (!consent.approved) {
+    const { reason, hint } = consent;
+    return { status: 'refused', plan: made, reason, ...(hint === undefined ? {} : { hint }) };
+  }
   const result = await apply(made, {
     client: target.client,
     backend: target.backend,

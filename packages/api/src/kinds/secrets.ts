@@ -5,7 +5,8 @@ type Payload = Record<string, unknown>;
 /** What stands in for a sensitive value wherever a value is shown. */
 export const SENSITIVE_VALUE = '(sensitive value)';
 
-function isRecord(v: unknown): v is Payload {
+/** A plain object (not null, not a list). */
+export function isRecord(v: unknown): v is Payload {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 

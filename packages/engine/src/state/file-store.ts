@@ -33,7 +33,7 @@ const journalLineSchema = z.strictObject({
  * One JSON file per account, `<dir>/<accountId>.json`, written atomically (temp file, fsync,
  * rename), plus an append-only journal `<accountId>.journal` of the entries recorded since.
  * Rewriting a 5,000-resource file after every write of a deploy would cost more than the API
- * calls; appending one line does not. Reading replays the journal; `write` folds it in.
+ * calls; appending one line does not. Reading replays the journal; `commit` folds it in.
  */
 export class FileStateBackend implements StateBackend {
   readonly location: string;

@@ -2,6 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { EngineError } from '../errors.js';
+import type { LockRequest } from './backend.js';
 
 export interface LockHolder {
   pid: number;
@@ -31,14 +32,10 @@ export class LockHeldError extends EngineError {
   }
 }
 
-export interface LockOptions {
-  /** How long to wait for a held lock. @default 0 */
-  timeoutMs?: number;
-  /** What holds the lock, shown to whoever finds it held. @default 'monitor' */
-  command?: string;
+/** What a backend's lock request says (the command defaults to `monitor`), and how often to look again. */
+export interface LockOptions extends Partial<LockRequest> {
+  /** @default 200 */
   pollMs?: number;
-  /** Called once, when the lock is found held and there is time to wait for it. */
-  onWait?: (holder: LockHolder | undefined) => void;
 }
 
 function readHolder(path: string): LockHolder | undefined {
