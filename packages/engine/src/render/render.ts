@@ -1,5 +1,6 @@
 import { KINDS, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
-import { structuredPatch } from 'diff';
+// The one function used, by its module: the package index loads every diff algorithm (54 files).
+import { structuredPatch } from 'diff/lib/patch/create.js';
 import type { Change } from '../plan/diff.js';
 import { type Operation, PLAN_FORMAT_VERSION, type Plan, type UpdateOperation } from '../plan/plan.js';
 
