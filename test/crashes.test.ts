@@ -100,7 +100,9 @@ describe('faults and crashes', () => {
     expect(state.pendingCreates).toHaveLength(1);
     h.emulator.app.faults.configure({});
     const diff = await monitor(['diff'], { cwd: dir, env });
-    expect(diff.stdout).toMatch(/= AlertChannel c\d+ \(id \d+\)\s+adopt: created by an interrupted deploy/);
+    expect(diff.stdout).toMatch(
+      /= AlertChannel c\d+ "c\d+@acme.example" \(id \d+\)\s+adopt: created by an interrupted deploy/,
+    );
     const second = await monitor(['deploy', '--yes'], { cwd: dir, env });
     expect(second.code).toBe(0);
     await exactlyDeclared(h, 12, 3);

@@ -56,7 +56,7 @@ describe('deploy then diff', () => {
     writeFiles(dir, { 'a.monitor.ts': page(lines.join('\n')).replace("name: 'Status'", "name: 'Status 2'") });
     const diff = await run('diff', '--detailed-exitcode');
     expect(diff.code).toBe(2);
-    expect(diff.stdout).toContain('~ StatusPage status (id ');
+    expect(diff.stdout).toContain('~ StatusPage status "Status 2" (id ');
     expect(diff.stdout).toContain('name: "Status" → "Status 2"');
     expect(diff.stdout).toContain('description:');
     expect(diff.stdout).toContain('@@ -3,7 +3,7 @@');
@@ -154,7 +154,7 @@ describe('identity', () => {
         .replace('alertChannels: [mail] }', "alertChannels: [mail], aliases: ['g0'] }"),
     });
     const diff = await run('diff');
-    expect(diff.stdout).toContain('> CheckGroup payments (id ');
+    expect(diff.stdout).toContain('> CheckGroup payments "Group 0" (id ');
     expect(diff.stdout).toContain('move: renamed from "g0"');
     expect((await run('deploy', '--yes')).code).toBe(0);
     const writes = h.emulator.requests
@@ -166,13 +166,37 @@ describe('identity', () => {
     expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
   });
 
-  it('adopts resources created outside monitor by natural key: no POST for them', async () => {
-    const { h, run } = await setup({ 'a.monitor.ts': groups(2) });
+  it('never takes resources created outside monitor: a conflict at the construct until it says adopt: true', async () => {
+    const { h, dir, run } = await setup({ 'a.monitor.ts': groups(2) });
     await h.client.checkGroups.create({ name: 'Group 0', tags: ['other'] });
     await h.client.checkGroups.create({ name: 'Group 1' });
+    const writes = writeCount(h);
+    const refused = await run('deploy', '--yes');
+    expect(refused.code).toBe(3);
+    expect(refused.stdout).toContain(
+      '! 2 constructs in conflict with the account: deploy refuses until resolved',
+    );
+    expect(refused.stdout).toMatch(
+      /! CheckGroup g0 {2}a\.monitor\.ts:3:1\n.*already exists in the account \(id \d+, "Group 0"\)/,
+    );
+    expect(refused.stdout).toContain('add `adopt: true`');
+    expect(refused.stderr).toContain('error: 2 constructs in conflict with the account; nothing was changed');
+    expect(writeCount(h)).toBe(writes);
+    const json = JSON.parse((await run('diff', '--json')).stdout);
+    expect(json.exitCode).toBe(3);
+    expect(json.error.code).toBe('conflicts');
+    expect(
+      json.plan.conflicts.map((c: { logicalId: string; reason: string }) => [c.logicalId, c.reason]),
+    ).toEqual([
+      ['g0', 'exists'],
+      ['g1', 'exists'],
+    ]);
+    expect(json.diagnostics[0]).toMatchObject({ file: 'a.monitor.ts', line: 3, column: 1, logicalId: 'g0' });
+
+    writeFiles(dir, { 'a.monitor.ts': groups(2, ', adopt: true') });
     const diff = await run('diff');
-    expect(diff.stdout).toContain('= CheckGroup g0 (id ');
-    expect(diff.stdout).toContain('adopt: found in the account by its natural key');
+    expect(diff.stdout).toContain('= CheckGroup g0 "Group 0" (id ');
+    expect(diff.stdout).toContain('adopt: true, found in the account by its natural key');
     expect(diff.stdout).toContain('Plan: 1 to create, 0 to update, 0 to delete, 2 to adopt, 0 unchanged.');
     const before = h.emulator.requests.length;
     expect((await run('deploy', '--yes')).code).toBe(0);
@@ -192,7 +216,7 @@ describe('deletion guard', () => {
     const refused = await run('deploy', '--yes');
     expect(refused.code).toBe(5);
     expect(refused.stdout).toContain('! 1 resource will be DELETED from the account:');
-    expect(refused.stdout).toContain('- CheckGroup g2 (id ');
+    expect(refused.stdout).toContain('- CheckGroup g2 "Group 2" (id ');
     expect(refused.stderr).toContain('--allow-deletes');
     expect(writeCount(h)).toBe(writes);
     const noYes = await run('deploy');
@@ -218,8 +242,12 @@ describe('deletion guard', () => {
     expect(h.emulator.requests.filter((r) => r.method === 'DELETE')).toEqual([]);
     const destroy = await run('destroy', '--yes', '--allow-deletes');
     expect(destroy.code).toBe(0);
+    expect(destroy.stdout).toContain(
+      'Kept (removed from code, but a protected resource refers to it): AlertChannel:mail (by CheckGroup:g1)',
+    );
+    // The protected group keeps its subscription: the channel it refers to stays.
     expect((await h.client.checkGroups.list()).items.map((g) => g.name)).toEqual(['Group 1']);
-    expect((await h.client.alertChannels.list()).items).toEqual([]);
+    expect((await h.client.alertChannels.list()).items).toHaveLength(1);
     const forced = await run('destroy', '--yes', '--allow-deletes', '--force-protected');
     expect(forced.code).toBe(0);
     expect((await h.client.checkGroups.list()).items).toEqual([]);

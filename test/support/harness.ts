@@ -77,6 +77,8 @@ export async function emulatorForTests(options: EmulatorOptions = {}) {
     MONITOR_BASE_URL: emulator.url,
     MONITOR_API_KEY: DEV_API_KEY,
     MONITOR_ACCOUNT_ID: DEV_ACCOUNT_ID,
+    // As a team sets it in CI and in their shells: the key of the secret hashes in state.
+    MONITOR_STATE_SECRET: 'e2e-state-secret',
   };
   const client = createClient({
     apiKey: DEV_API_KEY,

@@ -61,10 +61,12 @@ export { DASHBOARD_DEFAULTS } from './kinds/dashboard.js';
 export type {
   KindDefinition,
   KindOperations,
+  NaturalKey,
   Reference,
   ResourceKind,
   SensitivePath,
 } from './kinds/definition.js';
+export { naturalKeyOf } from './kinds/definition.js';
 export { KINDS, RESOURCE_KINDS } from './kinds/index.js';
 export { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from './kinds/maintenance-window.js';
 export {

@@ -17,7 +17,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, type Paint, paint } from './io.js';
 import type { ApplyArgs, ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
-import { connect, headerLine, loadProject } from './project.js';
+import { connect, headerLine, loadProject, reportConflicts } from './project.js';
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -73,7 +73,7 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
       }
       if (event.type === 'planned') {
         total = event.plan.operations.length;
-        if (!out.json) io.stdout(renderPlanText(event.plan, p));
+        if (!out.json) io.stdout(renderPlanText(event.plan, p, { cwd: io.cwd }));
         return;
       }
       if (event.type !== 'finish') return;
@@ -168,6 +168,9 @@ export function finish(
       }
       return EXIT.stalePlan;
     }
+    case 'conflicts':
+      out.result = { status: outcome.status, applied: false };
+      return reportConflicts(outcome.plan, { io, out });
     case 'refused': {
       const { reason, hint } = outcome;
       out.result = { status: outcome.status, applied: false };

@@ -2,6 +2,7 @@ import { createRequire } from 'node:module';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
+import { UsageError } from './options.js';
 import { type ErrorJson, Output, type RunContext } from './output.js';
 
 // By package name (a self-reference), so it does not depend on where the compiled file sits.
@@ -48,15 +49,11 @@ const COMMANDS: { name: string; describe: string; load: () => Promise<CommandMod
   },
 ];
 
-class UsageError extends Error {
-  readonly code = 'usage';
-  readonly hint = 'run monitor --help';
-}
-
 /** What the CLI adds to an error's hint: the flags that help, which the packages do not know. */
 const FLAG_HINTS: Record<string, string> = {
   locked: 'to wait for it, pass --lock-timeout SECONDS',
   rate_limited: 'lower --parallelism or --rate-limit to match the account',
+  timeout: 'to wait longer for each answer, pass --timeout SECONDS',
 };
 
 /** Any error with a stable code, from whichever package (or copy of it) threw it. */

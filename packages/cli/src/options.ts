@@ -2,6 +2,45 @@ import type { Argv } from 'yargs';
 
 // The options of the project commands, apart from what runs them: a command's --help loads only this.
 
+/** Arguments that do not parse: the message says which and what was expected. */
+export class UsageError extends Error {
+  readonly code = 'usage';
+  readonly hint: string;
+  constructor(message: string, hint = 'run monitor --help') {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+/** A whole number ≥ `min`, or a usage error naming the option. */
+function integerAtLeast(option: string, min: number) {
+  return (value: unknown): number => {
+    const text = String(value).trim();
+    const n = Number(text);
+    if (text === '' || !Number.isInteger(n) || n < min) {
+      throw new UsageError(
+        `--${option} must be a whole number of at least ${min}, got "${String(value)}"`,
+        `e.g. --${option} ${Math.max(min, 1) === 1 ? 4 : min}`,
+      );
+    }
+    return n;
+  };
+}
+
+/** A number of seconds > 0 (fractions allowed), or a usage error naming the option. */
+function positiveSeconds(option: string) {
+  return (value: unknown): number => {
+    const n = Number(String(value).trim());
+    if (String(value).trim() === '' || !Number.isFinite(n) || n <= 0) {
+      throw new UsageError(
+        `--${option} must be a number of seconds above 0, got "${String(value)}"`,
+        `e.g. --${option} 60`,
+      );
+    }
+    return n;
+  };
+}
+
 /** Options of every command that works on a project against an account. */
 export interface ProjectArgs {
   config?: string | undefined;
@@ -9,6 +48,7 @@ export interface ProjectArgs {
   json?: boolean | undefined;
   debug?: boolean | undefined;
   rateLimit?: string | undefined;
+  timeout?: number | undefined;
 }
 
 export function withProjectOptions<T>(y: Argv<T>) {
@@ -29,8 +69,13 @@ export function withProjectOptions<T>(y: Argv<T>) {
       type: 'string',
       describe: "Client rate limit as requests/seconds; match the account's limit (default 600/60)",
     })
+    .option('timeout', {
+      type: 'string',
+      coerce: positiveSeconds('timeout'),
+      describe: 'Seconds to wait for the service to answer a request (default 30)',
+    })
     .option('debug', { type: 'boolean', describe: 'Log every API request to stderr (secrets redacted)' })
-    .group(['config', 'local', 'json', 'rate-limit', 'debug'], 'Project options:');
+    .group(['config', 'local', 'json', 'rate-limit', 'timeout', 'debug'], 'Project options:');
 }
 
 export interface ApplyArgs {
@@ -53,13 +98,15 @@ export function withApplyOptions<T>(y: Argv<T>) {
       describe: 'Allow deleting resources in a non-interactive run',
     })
     .option('parallelism', {
-      type: 'number',
-      default: 8,
+      type: 'string',
+      default: '8',
+      coerce: integerAtLeast('parallelism', 1),
       describe: 'Operations in flight at once (under the client rate limit)',
     })
     .option('lock-timeout', {
-      type: 'number',
-      default: 0,
+      type: 'string',
+      default: '0',
+      coerce: integerAtLeast('lock-timeout', 0),
       describe: 'Seconds to wait for another deploy or destroy to release the state lock',
     });
 }

@@ -1,5 +1,15 @@
+import { randomBytes } from 'node:crypto';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { type Client, ConfigError, createClient, type RateLimit, resolveClientConfig } from '@monitor/api';
-import { type LoadedProject, openStateBackend, type Target, validateProject } from '@monitor/engine';
+import {
+  describeConflict,
+  type LoadedProject,
+  openStateBackend,
+  type Plan,
+  type Target,
+  validateProject,
+} from '@monitor/engine';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from './format-diagnostics.js';
 import { paint } from './io.js';
@@ -42,6 +52,34 @@ export async function loadProject(
   return EXIT.invalid;
 }
 
+/**
+ * A plan with conflicts cannot be deployed: each conflict becomes an error diagnostic at its
+ * construct, and the run ends with exit 3 (the plan itself, which lists them, is printed first).
+ */
+export function reportConflicts(plan: Plan, { io, out }: RunContext): ExitCode {
+  const diagnostics = plan.conflicts.map((c) => {
+    const { message, hint } = describeConflict(c);
+    return {
+      severity: 'error' as const,
+      construct: c.construct,
+      logicalId: c.logicalId,
+      path: '',
+      message: `${message} (hint: ${hint})`,
+      location: c.location,
+    };
+  });
+  out.diagnostics = [...out.diagnostics, ...diagnosticsToJson(diagnostics, io.cwd)];
+  const n = plan.conflicts.length;
+  const message = `${n} construct${n === 1 ? '' : 's'} in conflict with the account; nothing was changed`;
+  const hint = 'each conflict above says how to resolve it: adopt: true, aliases, or another name';
+  out.error = { code: 'conflicts', message, hint };
+  if (!out.json) {
+    const p = paint(io.color);
+    io.stderr(`${p.red('error')}: ${message}\n${p.dim('hint')}: ${hint}\n`);
+  }
+  return EXIT.invalid;
+}
+
 /** An account to work on: the engine's target, and how to close what was opened for it. */
 export interface Connection {
   target: Target;
@@ -65,7 +103,6 @@ export async function connect(
   let closeEmulator = async () => {};
   let credentials: { apiKey: string; accountId: string; baseUrl: string };
   if (args.local === true) {
-    const { join } = await import('node:path');
     const { DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } = await import('@monitor/emulator');
     const emulator = await startEmulator({
       port: 0,
@@ -92,6 +129,9 @@ export async function connect(
   const client = createClient({
     ...credentials,
     ...(rateLimit === undefined ? {} : { rateLimit }),
+    ...(args.timeout === undefined
+      ? {}
+      : { timeouts: { headersMs: args.timeout * 1000, bodyMs: args.timeout * 1000 } }),
     ...(args.debug === true
       ? {
           onRequest: (e) =>
@@ -106,8 +146,9 @@ export async function connect(
       : {}),
   });
   const backend = openStateBackend(project, credentials.accountId, { local });
+  const secretKey = io.env.MONITOR_STATE_SECRET ?? (local ? localStateSecret(project.projectDir) : undefined);
   return {
-    target: { project, client, accountId: credentials.accountId, backend },
+    target: { project, client, accountId: credentials.accountId, backend, secretKey },
     client,
     accountId: credentials.accountId,
     local,
@@ -117,6 +158,30 @@ export async function connect(
       await closeEmulator();
     },
   };
+}
+
+/**
+ * The state secret of the embedded emulator's account when `MONITOR_STATE_SECRET` is not set: made
+ * once per checkout beside the emulator's data (`.monitor/local/`, never committed), as local as
+ * that account is.
+ */
+function localStateSecret(projectDir: string): string {
+  const file = join(projectDir, '.monitor', 'local', 'state-secret');
+  try {
+    return readFileSync(file, 'utf8').trim();
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'ENOENT') throw e;
+  }
+  mkdirSync(dirname(file), { recursive: true });
+  const secret = randomBytes(32).toString('hex');
+  try {
+    writeFileSync(file, `${secret}\n`, { mode: 0o600, flag: 'wx' });
+    return secret;
+  } catch (e) {
+    // Another run made it first: use theirs.
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
+    throw e;
+  }
 }
 
 /** `monitor diff: project → account 123 (local emulator)`, the first line of project commands. */

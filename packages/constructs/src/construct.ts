@@ -25,6 +25,14 @@ export interface ConstructOptions {
    * @default []
    */
   aliases?: string[];
+  /**
+   * Take over a resource that already exists in the account with this construct's natural key
+   * (its name, or a status page's `url`) and that no project owns. Without it, such a resource is a
+   * conflict and deploy refuses: monitor never takes what it did not create unless told to. Once
+   * adopted the resource is owned, and the option no longer matters.
+   * @default false
+   */
+  adopt?: boolean;
 }
 
 /** A reference inside a desired payload, resolved to the physical id at deploy time. */
@@ -59,7 +67,7 @@ export interface DesiredResource {
   payload: Record<string, unknown>;
   /** Resources this one references, as `Kind:logicalId`. */
   dependsOn: string[];
-  options: { protect: boolean; aliases: string[] };
+  options: { protect: boolean; aliases: string[]; adopt: boolean };
   location?: SourceLocation | undefined;
 }
 
@@ -96,16 +104,16 @@ export abstract class Construct<P extends object> implements ConstructLike {
   abstract readonly kind: ResourceKind;
   readonly logicalId: string;
   readonly props: P;
-  readonly options: { protect: boolean; aliases: string[] };
+  readonly options: { protect: boolean; aliases: string[]; adopt: boolean };
   /** Where `new` was called, as the runtime saw it (the loader maps it to the TypeScript source). */
   readonly location: SourceLocation | undefined;
 
   constructor(logicalId: string, props: P & ConstructOptions) {
     const session = currentSession();
     this.logicalId = logicalId;
-    const { protect, aliases, ...rest } = (props ?? {}) as P & ConstructOptions;
+    const { protect, aliases, adopt, ...rest } = (props ?? {}) as P & ConstructOptions;
     this.props = rest as P;
-    this.options = { protect: protect === true, aliases: aliases ?? [] };
+    this.options = { protect: protect === true, aliases: aliases ?? [], adopt: adopt === true };
     this.location = callerLocation();
     session.constructs.push(this);
   }

@@ -38,7 +38,7 @@ describe('CheckGroup', () => {
       environmentVariables: [],
       alertChannelSubscriptions: [],
     });
-    expect(group?.options).toEqual({ protect: false, aliases: [] });
+    expect(group?.options).toEqual({ protect: false, aliases: [], adopt: false });
     expect(group?.location?.file).toMatch(/constructs\.test\.ts$/);
   });
 
@@ -77,7 +77,7 @@ describe('CheckGroup', () => {
       ],
     });
     expect(group?.dependsOn).toEqual(['AlertChannel:slack']);
-    expect(group?.options).toEqual({ protect: true, aliases: ['payments-old'] });
+    expect(group?.options).toEqual({ protect: true, aliases: ['payments-old'], adopt: false });
     expect(group?.payload).not.toHaveProperty('protect');
   });
 

@@ -193,12 +193,95 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
       logicalId: c.logicalId,
       payload,
       dependsOn: [...dependsOn].sort(),
-      options: { protect: c.options.protect, aliases: [...c.options.aliases] },
+      options: { protect: c.options.protect, aliases: [...c.options.aliases], adopt: c.options.adopt },
     };
     Object.defineProperty(resource, 'location', { get: where, enumerable: true });
     resources.push(resource);
+
+    const definition = KINDS[c.kind];
+    if (c.options.adopt && definition.naturalKey === undefined) {
+      problem(
+        'adopt',
+        `adopt has no effect on a ${c.kind}: it has no natural key to find an existing one by (use monitor import)`,
+        'warning',
+      );
+    }
+    for (const [listPath, keyField] of Object.entries(definition.keyed)) {
+      for (const { path, items } of listsAt(payload, listPath)) {
+        const seenKeys = new Set<string>();
+        for (const item of items) {
+          const itemKey = keyText(item, keyField);
+          if (itemKey === undefined) continue;
+          if (seenKeys.has(itemKey))
+            problem(propPath(path), `${keyField} "${itemKey}" appears more than once: each must be unique`);
+          seenKeys.add(itemKey);
+        }
+      }
+    }
   }
+  diagnostics.push(...uniqueKeyClashes(resources));
   return { resources, diagnostics: diagnostics.sort(byPosition) };
+}
+
+/** The lists at a rule path (`cards[].services`: every card's services), with their paths. */
+function listsAt(payload: unknown, rulePath: string): { path: string; items: unknown[] }[] {
+  let at: { path: string; value: unknown }[] = [{ path: '', value: payload }];
+  for (const segment of rulePath.split('.')) {
+    const each = segment.endsWith('[]');
+    const field = each ? segment.slice(0, -2) : segment;
+    const next: { path: string; value: unknown }[] = [];
+    for (const { path, value } of at) {
+      if (value === null || typeof value !== 'object') continue;
+      const inner = (value as Record<string, unknown>)[field];
+      const innerPath = path === '' ? field : `${path}.${field}`;
+      if (!each) next.push({ path: innerPath, value: inner });
+      else if (Array.isArray(inner)) {
+        for (const [i, v] of inner.entries()) next.push({ path: `${innerPath}[${i}]`, value: v });
+      }
+    }
+    at = next;
+  }
+  return at.flatMap(({ path, value }) => (Array.isArray(value) ? [{ path, items: value }] : []));
+}
+
+/** The key of a keyed-list item as text: a reference by its target, a value as itself. */
+function keyText(item: unknown, keyField: string): string | undefined {
+  if (item === null || typeof item !== 'object') return undefined;
+  const key = (item as Record<string, unknown>)[keyField];
+  if (key === undefined || key === null) return undefined;
+  if (isPayloadRef(key)) return key.$ref.slice(key.$ref.indexOf(':') + 1);
+  return typeof key === 'object' ? JSON.stringify(key) : String(key);
+}
+
+/**
+ * Two constructs of a kind with the same value of a field the service keeps unique (a dashboard's
+ * `customUrl`): the second create would fail with 409 in the middle of a deploy. Both places are named.
+ */
+function uniqueKeyClashes(resources: readonly DesiredResource[]): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const first = new Map<string, DesiredResource>();
+  for (const r of resources) {
+    for (const field of KINDS[r.kind].uniqueKeys) {
+      const value = r.payload[field];
+      if (typeof value !== 'string' || value === '') continue;
+      const key = `${r.kind}\u0000${field}\u0000${value.toLowerCase()}`;
+      const earlier = first.get(key);
+      if (earlier === undefined) {
+        first.set(key, r);
+        continue;
+      }
+      const there = earlier.location === undefined ? '' : ` at ${fmt(earlier.location)}`;
+      out.push({
+        severity: 'error',
+        construct: r.construct,
+        logicalId: r.logicalId,
+        location: r.location,
+        path: field,
+        message: `${field} "${value}" is also the ${field} of ${earlier.construct} "${earlier.logicalId}"${there}: the service keeps it unique`,
+      });
+    }
+  }
+  return out;
 }
 
 /** Diagnostics in source order, then by property path: stable output for people and snapshots. */

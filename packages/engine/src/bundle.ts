@@ -1,7 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { readFile } from 'node:fs/promises';
 import { builtinModules, SourceMap } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { dirname, extname, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
 import type { BuildFailure, Message, Plugin } from 'esbuild';
 
@@ -49,6 +50,45 @@ function externalsPlugin(projectDir: string): Plugin {
         }
         if (TS_SOURCE.test(resolved.path)) return { path: resolved.path };
         return { path: args.path, external: true };
+      });
+    },
+  };
+}
+
+/** The global that names the project file whose top level is running while a bundle loads. */
+export const LOADING_FILE = Symbol.for('monitor.loadingFile');
+
+const LOADERS: Record<string, 'ts' | 'tsx' | 'js' | 'jsx'> = {
+  '.ts': 'ts',
+  '.mts': 'ts',
+  '.cts': 'ts',
+  '.tsx': 'tsx',
+  '.js': 'js',
+  '.mjs': 'js',
+  '.cjs': 'js',
+  '.jsx': 'jsx',
+};
+
+/**
+ * Each project file (not a package) starts by naming itself in `globalThis[LOADING_FILE]`, on its
+ * first line so that no other line moves: when loading never ends (a top-level await that never
+ * settles) or ends the process, the loader can say which file did it.
+ */
+function loadingMarkerPlugin(): Plugin {
+  return {
+    name: 'monitor-loading-marker',
+    setup(b) {
+      b.onLoad({ filter: /\.(c|m)?(t|j)sx?$/ }, async (args) => {
+        if (args.path.includes('/node_modules/') || args.namespace !== 'file') return undefined;
+        const loader = LOADERS[extname(args.path)];
+        if (loader === undefined) return undefined;
+        const source = await readFile(args.path, 'utf8');
+        const marker = `globalThis[Symbol.for('monitor.loadingFile')]=${JSON.stringify(args.path)};`;
+        // A hashbang must stay first; the marker goes on the line after it, which moves nothing else.
+        const contents = source.startsWith('#!')
+          ? source.replace(/^#![^\n]*\n?/, (line) => `${line.endsWith('\n') ? line : `${line}\n`}${marker}`)
+          : marker + source;
+        return { contents, loader, resolveDir: dirname(args.path) };
       });
     },
   };
@@ -151,7 +191,7 @@ export async function bundle(entry: string, projectDir: string): Promise<Bundle>
       sourcesContent: false,
       keepNames: true,
       logLevel: 'silent',
-      plugins: [externalsPlugin(projectDir)],
+      plugins: [externalsPlugin(projectDir), loadingMarkerPlugin()],
     });
     outputs = result.outputFiles;
   } catch (e) {

@@ -14,6 +14,8 @@ export interface Target {
   client: Client;
   accountId: string;
   backend: StateBackend;
+  /** The key of the hashes of sensitive values in state (`MONITOR_STATE_SECRET`); never stored. */
+  secretKey?: string | undefined;
 }
 
 /** Progress of a deploy or destroy, as it happens. */
@@ -71,22 +73,46 @@ export interface ApplyFlowOptions {
   now?: Date;
 }
 
-/** How a deploy or destroy ended. Only `applied` wrote anything. */
+/**
+ * How a deploy or destroy ended. Only `applied` wrote anything. `conflicts`: constructs that cannot
+ * be placed (`plan.conflicts`), so nothing was asked or done.
+ */
 export type ApplyOutcome =
   | { status: 'no-changes'; plan: Plan }
   | { status: 'stale'; plan: Plan; stale: string[] }
+  | { status: 'conflicts'; plan: Plan }
   | { status: 'refused'; plan: Plan; reason: string; hint?: string }
   | { status: 'applied'; plan: Plan; result: ApplyResult };
 
 export interface DeployOptions extends ApplyFlowOptions {
   /** Apply exactly this plan from `diff`; `stale` when the account, the code or state moved since. */
   savedPlan?: SavedPlan;
+  /**
+   * Let a project that declares nothing delete what it owns. Without it, such a plan is refused:
+   * an empty project is far more often a wrong `include` or a broken checkout than an intent.
+   * @default false
+   */
+  allowEmpty?: boolean;
 }
 
 /** Make the account match the code: lock, read, plan, ask, apply, commit. */
 export function deploy(target: Target, options: DeployOptions): Promise<ApplyOutcome> {
   return withLock(target, options, async () => {
     const { plan: fresh, live } = await makePlan(target, 'apply', options.now ?? new Date());
+    if (fresh.conflicts.length > 0) {
+      options.onEvent?.({ type: 'planned', plan: fresh });
+      return { status: 'conflicts', plan: fresh };
+    }
+    const deletes = fresh.operations.filter((op) => op.action === 'delete').length;
+    if (target.project.resources.length === 0 && deletes > 0 && options.allowEmpty !== true) {
+      options.onEvent?.({ type: 'planned', plan: fresh });
+      return {
+        status: 'refused',
+        plan: fresh,
+        reason: `the project declares no resources, and the plan would delete all ${deletes} it owns`,
+        hint: 'check the include globs in the config; to delete everything on purpose, use monitor destroy, or deploy with --allow-empty',
+      };
+    }
     if (options.savedPlan === undefined) return confirmAndApply(target, fresh, options);
     const checked = checkSavedPlan(options.savedPlan, fresh, live);
     if (checked.stale.length > 0) return { status: 'stale', plan: fresh, stale: checked.stale };
@@ -119,7 +145,15 @@ async function makePlan(
   forceProtected = false,
 ): Promise<{ plan: Plan; live: Live }> {
   const [state, live] = await Promise.all([target.backend.read(), readLive(target.client)]);
-  return { plan: plan(target.project.resources, live, state, { now, mode, forceProtected }), live };
+  return {
+    plan: plan(target.project.resources, live, state, {
+      now,
+      mode,
+      forceProtected,
+      secretKey: target.secretKey,
+    }),
+    live,
+  };
 }
 
 async function withLock(

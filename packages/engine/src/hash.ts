@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { createHash, createHmac } from 'node:crypto';
 
 /** JSON with object keys sorted at every level: the same value always gives the same text. */
 export function canonicalJson(value: unknown): string {
@@ -22,7 +22,28 @@ export function hashJson(value: unknown): string {
   return createHash('sha256').update(canonicalJson(value)).digest('hex').slice(0, 32);
 }
 
-/** The hash of a secret, salted per state file so equal secrets in two projects do not match. */
-export function hashSecret(value: string, salt: string): string {
-  return createHash('sha256').update(salt).update('\u0000').update(value).digest('hex');
+/**
+ * How sensitive values are fingerprinted for state: an HMAC keyed by the state secret, which is
+ * never stored with the state, so a state file (committed, or read from a shared database) gives
+ * nothing to guess a secret against. Without a key nothing is fingerprinted: `hash` is undefined.
+ */
+export interface SecretHasher {
+  /** Whether there is a key: without one, masked sensitive values cannot be compared. */
+  readonly keyed: boolean;
+  hash(value: string): string | undefined;
+}
+
+const HASH_PREFIX = 'hmac-sha256:';
+
+/**
+ * A hasher for one state: HMAC-SHA256 under `key`, over the state's salt and the value, so equal
+ * secrets in two projects that share a key still differ. `key` undefined or empty: no hashes.
+ */
+export function secretHasher(key: string | undefined, salt: string): SecretHasher {
+  if (key === undefined || key === '') return { keyed: false, hash: () => undefined };
+  return {
+    keyed: true,
+    hash: (value) =>
+      HASH_PREFIX + createHmac('sha256', key).update(salt).update('\u0000').update(value).digest('hex'),
+  };
 }

@@ -24,6 +24,7 @@ export {
 export { type LoadedProject, type LoadOptions, load } from './load.js';
 export type { Change } from './plan/diff.js';
 export type {
+  Conflict,
   CreateOperation,
   DeleteOperation,
   Operation,
@@ -33,6 +34,7 @@ export type {
 } from './plan/plan.js';
 export {
   ACTION_SYMBOL,
+  describeConflict,
   hasChanges,
   PLAIN,
   type PlanJson,

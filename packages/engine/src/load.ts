@@ -1,4 +1,4 @@
-import { dirname, relative } from 'node:path';
+import { dirname, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatIssuePath } from '@monitor/api';
 import {
@@ -11,7 +11,7 @@ import {
   synth,
 } from '@monitor/constructs';
 import { glob } from 'tinyglobby';
-import { type Bundle, BundleError, bundle } from './bundle.js';
+import { type Bundle, BundleError, bundle, LOADING_FILE } from './bundle.js';
 import { configSchema, findConfig, type ResolvedConfig, resolveConfig } from './config-file.js';
 import { ProjectLoadError } from './errors.js';
 
@@ -64,20 +64,86 @@ export function mapStack(
   return { text, first };
 }
 
+/** Thrown in place of exiting when project code calls `process.exit` while it loads. */
+class ExitWhileLoading extends Error {
+  constructor(readonly exitCode: unknown) {
+    super(`process.exit(${exitCode === undefined ? '' : String(exitCode)}) was called`);
+  }
+}
+
+/**
+ * Import a bundle so that loading always ends with an answer: an error names the file at fault
+ * when the code throws, calls `process.exit` (which would end the CLI silently), or waits on a
+ * top-level await that can never settle (Node would exit with nothing left to run).
+ */
 async function importBundle(b: Bundle, projectDir: string, what: string): Promise<Record<string, unknown>> {
+  const holder = globalThis as Record<symbol, unknown>;
+  const fileAtFault = () => {
+    const file = holder[LOADING_FILE];
+    return typeof file === 'string' ? relative(projectDir, file) : what;
+  };
+  const exit = process.exit;
+  process.exit = ((code?: unknown) => {
+    throw new ExitWhileLoading(code);
+  }) as typeof process.exit;
+  let onBeforeExit: (() => void) | undefined;
+  const neverSettles = new Promise<never>((_, reject) => {
+    onBeforeExit = () => {
+      const file = fileAtFault();
+      const message = `${file} never finished loading: a top-level await in it waits on something that can never happen`;
+      reject(
+        new ProjectLoadError(
+          message,
+          [
+            {
+              severity: 'error',
+              path: '',
+              message,
+              location: { file: resolve(projectDir, file), line: 1, column: 1 },
+            },
+          ],
+          'a construct file must finish loading by itself: await only what settles (a fetch, a file read), or move the work out of the top level',
+        ),
+      );
+    };
+    process.once('beforeExit', onBeforeExit);
+  });
   try {
-    return (await import(pathToFileURL(b.file).href)) as Record<string, unknown>;
+    return await Promise.race([
+      import(pathToFileURL(b.file).href) as Promise<Record<string, unknown>>,
+      neverSettles,
+    ]);
   } catch (e) {
+    if (e instanceof ProjectLoadError) throw e;
     const error = e instanceof Error ? e : new Error(String(e));
     const { text, first } = mapStack(error.stack ?? String(error), b, projectDir);
+    if (error instanceof ExitWhileLoading) {
+      const file = fileAtFault();
+      const message = `${file} called process.exit(${error.exitCode === undefined ? '' : String(error.exitCode)}) while loading: nothing was done`;
+      throw new ProjectLoadError(
+        message,
+        [
+          {
+            severity: 'error',
+            path: '',
+            message,
+            location: first ?? { file: resolve(projectDir, file), line: 1, column: 1 },
+          },
+        ],
+        'construct files are loaded by monitor and must not end the process: throw an error instead',
+      );
+    }
     const missing = /Cannot find (?:package|module) '([^']+)'/.exec(error.message);
     const message = missing
       ? `Cannot find package "${missing[1]}" at run time (imported by ${what})`
-      : `${what} threw while loading: ${error.name}: ${error.message}`;
+      : `${fileAtFault()} threw while loading: ${error.name}: ${error.message}`;
     throw new ProjectLoadError(message, [
       { severity: 'error', path: '', message, location: first, detail: text },
     ]);
   } finally {
+    process.exit = exit;
+    if (onBeforeExit !== undefined) process.off('beforeExit', onBeforeExit);
+    delete holder[LOADING_FILE];
     b.dispose();
   }
 }
@@ -145,16 +211,23 @@ export async function load(options: LoadOptions = {}): Promise<LoadedProject> {
 async function loadFrom(configPath: string, projectDir: string): Promise<LoadedProject> {
   const config = await readConfig(configPath, projectDir);
 
-  const files = (
-    await glob(config.include, {
-      cwd: projectDir,
-      ignore: [...config.exclude, '**/node_modules/**', '**/.monitor/**'],
-      absolute: true,
-      dot: false,
-    })
-  )
-    .filter((f) => f !== configPath)
-    .sort();
+  // Each pattern on its own: one that matches nothing is almost always a typo, and a project that
+  // silently loads fewer files plans to delete what the missing ones declared.
+  const ignore = [...config.exclude, '**/node_modules/**', '**/.monitor/**'];
+  const matches = await Promise.all(
+    config.include.map((pattern) => glob(pattern, { cwd: projectDir, ignore, absolute: true, dot: false })),
+  );
+  const empty = config.include.filter((_, i) => (matches[i] ?? []).every((f) => f === configPath));
+  if (empty.length > 0) {
+    const name = relative(projectDir, configPath);
+    const message = `include ${empty.length === 1 ? 'pattern' : 'patterns'} ${empty.map((p) => JSON.stringify(p)).join(', ')} in ${name} ${empty.length === 1 ? 'matches' : 'match'} no file`;
+    throw new ProjectLoadError(
+      message,
+      [configDiagnostic(configPath, message)],
+      `patterns are relative to ${projectDir}; fix the pattern or remove it (a project that loads fewer files would plan to delete what they declare)`,
+    );
+  }
+  const files = [...new Set(matches.flat())].filter((f) => f !== configPath).sort();
 
   const started = performance.now();
   let b: Bundle;

@@ -5,7 +5,7 @@ import {
   alertChannelUpdateSchema,
 } from '../schemas/alert-channels.js';
 import type { AlertChannelType } from '../schemas/common.js';
-import type { KindDefinition, SensitivePath } from './definition.js';
+import { type KindDefinition, nonEmptyString, type SensitivePath } from './definition.js';
 
 /** The documented create defaults of an alert channel. */
 export const ALERT_CHANNEL_DEFAULTS = {
@@ -50,6 +50,18 @@ export const alertChannelKind: KindDefinition = {
   updateSchema: alertChannelUpdateSchema,
   responseSchema: alertChannelSchema,
   defaults: ALERT_CHANNEL_DEFAULTS,
+  displayName: (p) => {
+    const config = (p.config ?? {}) as Record<string, unknown>;
+    // Never the Slack `url`: it is a credential.
+    return (
+      nonEmptyString(config.name) ??
+      nonEmptyString(config.address) ??
+      nonEmptyString(config.channel) ??
+      nonEmptyString(config.number) ??
+      nonEmptyString(config.serviceName) ??
+      (Array.isArray(config.slackChannels) ? config.slackChannels.join(', ') : undefined)
+    );
+  },
   // None: two channels may be identical. An interrupted create is found by its whole content.
   uniqueKeys: [],
   sensitive,

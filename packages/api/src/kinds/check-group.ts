@@ -1,5 +1,5 @@
 import { checkGroupCreateSchema, checkGroupSchema, checkGroupUpdateSchema } from '../schemas/check-groups.js';
-import { fieldKey, type KindDefinition } from './definition.js';
+import { fieldName, type KindDefinition } from './definition.js';
 
 /** Defaults of a group's `apiCheckDefaults`; fields left out of a sent object take these. */
 export const API_CHECK_DEFAULTS_DEFAULT = {
@@ -54,7 +54,8 @@ export const checkGroupKind: KindDefinition = {
   updateSchema: checkGroupUpdateSchema,
   responseSchema: checkGroupSchema,
   defaults: CHECK_GROUP_DEFAULTS,
-  naturalKey: fieldKey('name'),
+  displayName: fieldName('name'),
+  naturalKey: { fields: ['name'] },
   uniqueKeys: [],
   sensitive: [
     { path: 'environmentVariables[].value', when: (variable) => variable.secret === true },

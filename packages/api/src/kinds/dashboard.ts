@@ -34,10 +34,9 @@ export const dashboardKind: KindDefinition = {
   updateSchema: dashboardUpdateSchema,
   responseSchema: dashboardSchema,
   defaults: DASHBOARD_DEFAULTS,
-  naturalKey: (p) => {
-    const url = nonEmptyString(p.customUrl);
-    return url === undefined ? nonEmptyString(p.customDomain) : `url:${url}`;
-  },
+  displayName: (p) =>
+    nonEmptyString(p.header) ?? nonEmptyString(p.customUrl) ?? nonEmptyString(p.customDomain),
+  naturalKey: { fields: ['customUrl', 'customDomain'] },
   // Unique across every account of the service.
   uniqueKeys: ['customUrl', 'customDomain'],
   sensitive: [{ path: 'keys[].rawKey' }],

@@ -60,8 +60,13 @@ export interface KindDefinition {
   readonly responseSchema: z.ZodType;
   /** The documented create defaults, top level. Nested ones live in the kind's own module. */
   readonly defaults: Readonly<Payload>;
-  /** Finds an existing resource for a construct that has no state yet; undefined when the kind has none. */
-  readonly naturalKey?: (payload: Payload) => string | undefined;
+  /** What people call a resource (its name, header or address), shown beside its logical id. */
+  readonly displayName: (payload: Payload) => string | undefined;
+  /**
+   * Finds an existing resource for a construct that has no state yet: the first of `fields` that is
+   * set (compared lower-cased when `lowerCase`, as the service stores it). Absent when the kind has none.
+   */
+  readonly naturalKey?: NaturalKey;
   /** Fields the service keeps unique (409 when taken); null and absent values never clash. */
   readonly uniqueKeys: readonly string[];
   readonly sensitive: readonly SensitivePath[];
@@ -75,14 +80,34 @@ export interface KindDefinition {
   readonly operations: KindOperations;
 }
 
+export interface NaturalKey {
+  readonly fields: readonly string[];
+  readonly lowerCase?: boolean;
+}
+
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
-/** A natural key from one string field; `lowerCase` when the service lower-cases it. */
-export function fieldKey(field: string, lowerCase = false): (payload: Payload) => string | undefined {
-  return (payload) => {
-    const value = str(payload[field]);
-    return lowerCase ? value?.toLowerCase() : value;
-  };
+/** A resource's natural key: the field it comes from, its value, and the key to compare. */
+export function naturalKeyOf(
+  def: KindDefinition,
+  resource: Payload,
+): { field: string; value: string; key: string } | undefined {
+  if (def.naturalKey === undefined) return undefined;
+  for (const field of def.naturalKey.fields) {
+    const value = str(resource[field]);
+    if (value === undefined) continue;
+    return {
+      field,
+      value,
+      key: `${field}:${def.naturalKey.lowerCase === true ? value.toLowerCase() : value}`,
+    };
+  }
+  return undefined;
+}
+
+/** The display name read from one string field. */
+export function fieldName(field: string): (payload: Payload) => string | undefined {
+  return (payload) => str(payload[field]);
 }
 
 export { str as nonEmptyString };

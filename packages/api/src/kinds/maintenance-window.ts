@@ -3,7 +3,7 @@ import {
   maintenanceWindowSchema,
   maintenanceWindowUpdateSchema,
 } from '../schemas/maintenance-windows.js';
-import { fieldKey, type KindDefinition } from './definition.js';
+import { fieldName, type KindDefinition } from './definition.js';
 
 /** Defaults of a window's `statusPageVisibility`. */
 export const STATUS_PAGE_VISIBILITY_DEFAULTS = {
@@ -41,7 +41,8 @@ export const maintenanceWindowKind: KindDefinition = {
   updateSchema: maintenanceWindowUpdateSchema,
   responseSchema: maintenanceWindowSchema,
   defaults: MAINTENANCE_WINDOW_DEFAULTS,
-  naturalKey: fieldKey('name'),
+  displayName: fieldName('name'),
+  naturalKey: { fields: ['name'] },
   uniqueKeys: [],
   sensitive: [],
   sets: [

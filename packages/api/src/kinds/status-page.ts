@@ -6,7 +6,7 @@ import {
   statusPageServiceUpdateSchema,
   statusPageUpdateSchema,
 } from '../schemas/status-pages.js';
-import { fieldKey, type KindDefinition } from './definition.js';
+import { fieldName, type KindDefinition } from './definition.js';
 
 /** The documented create defaults of a status page. */
 export const STATUS_PAGE_DEFAULTS = {
@@ -28,7 +28,8 @@ export const statusPageKind: KindDefinition = {
   responseSchema: statusPageSchema,
   defaults: STATUS_PAGE_DEFAULTS,
   // The service lower-cases urls.
-  naturalKey: fieldKey('url', true),
+  displayName: fieldName('name'),
+  naturalKey: { fields: ['url'], lowerCase: true },
   uniqueKeys: ['url', 'customDomain'],
   sensitive: [],
   sets: [],
@@ -51,7 +52,8 @@ export const statusPageServiceKind: KindDefinition = {
   updateSchema: statusPageServiceUpdateSchema,
   responseSchema: statusPageServiceSchema,
   defaults: {},
-  naturalKey: fieldKey('name'),
+  displayName: fieldName('name'),
+  naturalKey: { fields: ['name'] },
   uniqueKeys: [],
   sensitive: [],
   sets: [],

@@ -8,6 +8,7 @@ import type { RunContext } from '../output.js';
 
 export interface DeployArgs extends ProjectArgs, ApplyArgs {
   plan?: string | undefined;
+  allowEmpty?: boolean | undefined;
 }
 
 export const builder = (y: Argv) =>
@@ -15,6 +16,10 @@ export const builder = (y: Argv) =>
     .option('plan', {
       type: 'string',
       describe: 'Apply exactly this plan from diff --out; exit 4 if the account or state moved since',
+    })
+    .option('allow-empty', {
+      type: 'boolean',
+      describe: 'Let a project that declares no resources delete what it owns (refused otherwise: exit 5)',
     })
     .example('$0 deploy', 'show the plan and ask before applying it')
     .example('$0 deploy --yes --allow-deletes', 'in CI')
@@ -47,7 +52,12 @@ export async function run(args: DeployArgs, ctx: RunContext): Promise<ExitCode> 
     'deploy',
     args,
     ctx,
-    (target, options) => deploy(target, { ...options, ...(savedPlan === undefined ? {} : { savedPlan }) }),
+    (target, options) =>
+      deploy(target, {
+        ...options,
+        allowEmpty: args.allowEmpty === true,
+        ...(savedPlan === undefined ? {} : { savedPlan }),
+      }),
     args.plan,
   );
 }

@@ -31,7 +31,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
   const [
     { diff, hasChanges, InvalidPlanError, planToJson, renderPlanText },
-    { connect, headerLine, loadProject },
+    { connect, headerLine, loadProject, reportConflicts },
   ] = await Promise.all([import('@monitor/engine'), import('../project.js')]);
   const project = await loadProject(args, ctx);
   if (typeof project === 'number') return project;
@@ -55,7 +55,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
     if (!out.json) {
       const p = paint(io.color);
       io.stdout(p.dim(headerLine('diff', project, connection)));
-      io.stdout(renderPlanText(result.plan, p));
+      io.stdout(renderPlanText(result.plan, p, { cwd: io.cwd }));
       if (args.out !== undefined) {
         io.stdout(
           p.dim(
@@ -64,6 +64,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
         );
       }
     }
+    if (result.plan.conflicts.length > 0) return reportConflicts(result.plan, ctx);
     return args.detailedExitcode === true && changed ? EXIT.changes : EXIT.ok;
   } finally {
     await connection.close();

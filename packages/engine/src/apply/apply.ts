@@ -6,7 +6,6 @@ import {
   RESOURCE_KINDS,
   type ResourceKind,
 } from '@monitor/api';
-import { hashSecret } from '../hash.js';
 import { readKind } from '../live.js';
 import {
   type CreateOperation,
@@ -89,11 +88,13 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
   const settled = (key: string): PendingChanges =>
     state.pendingCreates.includes(key) ? { [key]: false } : {};
 
-  if (plan.forget.length > 0 || plan.abandonedCreates.length > 0) {
-    await record(
-      Object.fromEntries(plan.forget.map((key) => [key, null])),
-      Object.fromEntries(plan.abandonedCreates.map((key) => [key, false])),
-    );
+  if (plan.forget.length > 0 || plan.abandonedCreates.length > 0 || plan.protectChanged.length > 0) {
+    const changes: StateChanges = Object.fromEntries(plan.forget.map((key) => [key, null]));
+    for (const { key, protect } of plan.protectChanged) {
+      const entry = state.resources[key];
+      if (entry !== undefined) changes[key] = { ...entry, protect };
+    }
+    await record(changes, Object.fromEntries(plan.abandonedCreates.map((key) => [key, false])));
   }
 
   // Physical ids of every resource the plan knows, filled in as creates finish.
@@ -114,11 +115,12 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
     logicalId: op.logicalId,
     physicalId,
     appliedHash: op.desiredHash,
+    // Without a state secret nothing is fingerprinted: masked values are sent on every deploy.
     secretHashes: Object.fromEntries(
-      Object.entries(secretValues(op.kind, payload)).map(([path, value]) => [
-        path,
-        hashSecret(value, state.salt),
-      ]),
+      Object.entries(secretValues(op.kind, payload)).flatMap(([path, value]) => {
+        const hash = plan.secrets.hash(value);
+        return hash === undefined ? [] : [[path, hash]];
+      }),
     ),
     protect: op.protect,
   });

@@ -9,6 +9,8 @@ export interface Change {
   after: unknown;
   /** A secret: before and after are never shown. */
   sensitive?: boolean;
+  /** A secret the service masks that could not be compared (no state secret): sent again. */
+  unverified?: boolean;
 }
 
 export interface DiffContext {
@@ -16,9 +18,9 @@ export interface DiffContext {
   kind: KindDefinition;
   /**
    * For a sensitive value at `path` that the service does not return: true when `value` is what
-   * was last applied (compared by the hash in state).
+   * was last applied (compared by the hash in state), undefined when that cannot be told.
    */
-  secretUnchanged: (path: string, value: string) => boolean;
+  secretUnchanged: (path: string, value: string) => boolean | undefined;
 }
 
 type Payload = Record<string, unknown>;
@@ -68,8 +70,14 @@ class Differ {
     });
   }
 
-  #sensitiveChanged(path: string): void {
-    this.#out.push({ path, before: SENSITIVE_VALUE, after: SENSITIVE_VALUE, sensitive: true });
+  #sensitiveChanged(path: string, unverified: boolean): void {
+    this.#out.push({
+      path,
+      before: SENSITIVE_VALUE,
+      after: SENSITIVE_VALUE,
+      sensitive: true,
+      ...(unverified ? { unverified: true } : {}),
+    });
   }
 
   /** Compare one field of a record: `holder` is the desired record that has it. */
@@ -78,9 +86,12 @@ class Differ {
     if (typeof desired === 'string' && isSensitive(kind, at.rulePath, holder, at.desiredRoot)) {
       if (desired === live) return;
       // A service that returns the value is compared with it; one that masks it (empty), by the hash in state.
-      const changed =
-        typeof live === 'string' && live !== '' ? true : !this.#ctx.secretUnchanged(at.path, desired);
-      if (changed) this.#sensitiveChanged(at.path);
+      if (typeof live === 'string' && live !== '') {
+        this.#sensitiveChanged(at.path, false);
+        return;
+      }
+      const unchanged = this.#ctx.secretUnchanged(at.path, desired);
+      if (unchanged !== true) this.#sensitiveChanged(at.path, unchanged === undefined);
       return;
     }
     this.value(desired, live, at);

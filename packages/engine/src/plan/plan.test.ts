@@ -15,7 +15,7 @@ import { emptyState, type State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { type Live, type LiveResource, plan, resolveRefs, type UpdateOperation } from './plan.js';
 
-const NOW = { now: new Date('2026-11-21T00:00:00Z') };
+const NOW = { now: new Date('2026-11-21T00:00:00Z'), secretKey: 'team-state-secret' };
 const ACCOUNT = 'acct';
 
 function desired(): DesiredResource[] {
@@ -175,18 +175,147 @@ describe('plan', () => {
     expect(text).not.toContain('canary-secret');
   });
 
-  it('adopts a live resource nobody owns by its natural key, instead of creating a twin', async () => {
+  it('never takes a live resource it does not own: a conflict, unless the construct says adopt: true', async () => {
     new CheckGroup('g', { name: 'Payments', tags: ['x'] });
     const d = desired();
     const live = noLive();
     live.CheckGroup.push({ ...asLive(d[0] as DesiredResource, 45), tags: [] });
     live.CheckGroup.push({ ...asLive(d[0] as DesiredResource, 46), name: 'Someone else', tags: [] });
-    const p = plan(d, live, emptyState(ACCOUNT), NOW);
+    const refused = plan(d, live, emptyState(ACCOUNT), NOW);
+    expect(refused.operations).toEqual([]);
+    expect(refused.conflicts).toMatchObject([
+      {
+        reason: 'exists',
+        kind: 'CheckGroup',
+        logicalId: 'g',
+        field: 'name',
+        value: 'Payments',
+        live: { id: 45, name: 'Payments' },
+      },
+    ]);
+
+    createSession();
+    new CheckGroup('g', { name: 'Payments', tags: ['x'], adopt: true });
+    const p = plan(desired(), live, emptyState(ACCOUNT), NOW);
+    expect(p.conflicts).toEqual([]);
     expect(p.operations).toHaveLength(1);
     const adopt = p.operations[0] as UpdateOperation;
     expect(adopt).toMatchObject({ action: 'adopt', physicalId: 45, drift: false });
     expect(adopt.changes).toEqual([{ path: 'tags', before: [], after: ['x'] }]);
     expect(p.summary.adopt).toBe(1);
+  });
+
+  it('resumes the create an interrupted deploy sent, found by natural key, without adopt: true', async () => {
+    new CheckGroup('g', { name: 'Payments' });
+    const d = desired();
+    const live = noLive();
+    live.CheckGroup.push(asLive(d[0] as DesiredResource, 45));
+    const state = emptyState(ACCOUNT);
+    state.pendingCreates = ['CheckGroup:g'];
+    const p = plan(d, live, state, NOW);
+    expect(p.conflicts).toEqual([]);
+    expect(p.operations).toMatchObject([{ action: 'adopt', physicalId: 45, resumed: true }]);
+  });
+
+  it('calls a renamed logical id without aliases a conflict, naming the alias to add', async () => {
+    new StatusPage('old-id', { name: 'P', url: 'acme-status' });
+    const { live, state } = await deployed(desired());
+    createSession();
+    new StatusPage('new-id', { name: 'P', url: 'acme-status' });
+    const p = plan(desired(), live, state, NOW);
+    expect(p.conflicts).toMatchObject([
+      { reason: 'rename', logicalId: 'new-id', holder: 'old-id', field: 'url', value: 'acme-status' },
+    ]);
+    // The create is not placed; the delete stays in the plan to show what the code asks for.
+    expect(p.operations.map((o) => [o.action, o.logicalId])).toEqual([['delete', 'old-id']]);
+  });
+
+  it('finds a unique key that a live resource holds: not ours (exists) or ours under another id (taken)', async () => {
+    new StatusPage('kept', { name: 'Kept', url: 'kept', customDomain: 'status.acme.com', protect: true });
+    const { live, state } = await deployed(desired());
+    live.StatusPage.push({
+      id: 'theirs',
+      name: 'Theirs',
+      url: 'theirs',
+      customDomain: 'status.other.com',
+    } as LiveResource);
+    createSession();
+    new StatusPage('a', { name: 'A', url: 'a', customDomain: 'status.acme.com' });
+    new StatusPage('b', { name: 'B', url: 'b', customDomain: 'STATUS.other.com' });
+    const p = plan(desired(), live, state, NOW);
+    expect(p.conflicts.map((c) => [c.logicalId, c.reason, c.field, c.holder])).toEqual([
+      ['a', 'taken', 'customDomain', 'kept'],
+      ['b', 'exists', 'customDomain', undefined],
+    ]);
+    expect(p.operations).toEqual([]);
+  });
+
+  it('records a protect change on an unchanged resource in state, with no call', async () => {
+    new CheckGroup('g', { name: 'G' });
+    const { live, state } = await deployed(desired());
+    createSession();
+    new CheckGroup('g', { name: 'G', protect: true });
+    const p = plan(desired(), live, state, NOW);
+    expect(p.operations).toEqual([]);
+    expect(p.protectChanged).toEqual([{ key: 'CheckGroup:g', protect: true }]);
+    const backend = new MemoryBackend(state);
+    const account = new FakeAccount();
+    const result = await apply(p, { client: account, backend });
+    expect(result.ok).toBe(true);
+    expect(result.state.resources['CheckGroup:g']?.protect).toBe(true);
+    expect(account.requestCount).toBe(0);
+  });
+
+  it('keeps what a kept protected resource refers to: its channel is not deleted under it', async () => {
+    const mail = new EmailAlertChannel('mail', { address: 'a@example.com' });
+    const other = new EmailAlertChannel('other', { address: 'b@example.com' });
+    new CheckGroup('g', { name: 'G', alertChannels: [mail], protect: true });
+    new CheckGroup('h', { name: 'H', alertChannels: [other] });
+    const { live, state } = await deployed(desired());
+    const p = plan([], live, state, { ...NOW, mode: 'destroy' });
+    expect(p.operations.map((o) => [o.action, o.logicalId]).sort()).toEqual([
+      ['delete', 'h'],
+      ['delete', 'other'],
+    ]);
+    expect(p.protectedKept).toEqual(['CheckGroup:g']);
+    expect(p.keptForProtected).toEqual([{ key: 'AlertChannel:mail', by: 'CheckGroup:g' }]);
+    const forced = plan([], live, state, { ...NOW, mode: 'destroy', forceProtected: true });
+    expect(forced.operations).toHaveLength(4);
+  });
+
+  it('without a state secret, masked secrets cannot be compared: sent again, never called drift, nothing hashed', async () => {
+    new CheckGroup('g', { name: 'G', environmentVariables: [{ key: 'TOKEN', value: 'v', secret: true }] });
+    const d = desired();
+    const account = new FakeAccount();
+    const backend = new MemoryBackend(emptyState(ACCOUNT));
+    const unkeyed = { now: NOW.now };
+    const created = await apply(plan(d, noLive(), await backend.read(), unkeyed), {
+      client: account,
+      backend,
+    });
+    expect(created.state.resources['CheckGroup:g']?.secretHashes).toEqual({});
+    const p = plan(d, await readLive(account), created.state, unkeyed);
+    expect(p.unverifiedSecrets).toBe(1);
+    expect(p.operations).toMatchObject([
+      {
+        action: 'update',
+        drift: false,
+        changes: [{ path: 'environmentVariables[TOKEN].value', unverified: true }],
+      },
+    ]);
+    // With the key set, one update records the hash; after it, no churn.
+    const keyed = await apply(plan(d, await readLive(account), created.state, NOW), {
+      client: account,
+      backend,
+    });
+    expect(Object.values(keyed.state.resources['CheckGroup:g']?.secretHashes ?? {})[0]).toMatch(
+      /^hmac-sha256:/,
+    );
+    expect(plan(d, await readLive(account), keyed.state, NOW).operations).toEqual([]);
+    // A different key: sent once more, as a changed sensitive value.
+    const rekeyed = plan(d, await readLive(account), keyed.state, { ...NOW, secretKey: 'rotated' });
+    expect(rekeyed.operations).toMatchObject([{ changes: [{ sensitive: true }] }]);
+    expect((rekeyed.operations[0] as UpdateOperation).changes[0]?.unverified).toBeUndefined();
   });
 
   it('finds the alert channel an interrupted create made by its content, and only when a create was pending', async () => {

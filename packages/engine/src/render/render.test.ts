@@ -1,5 +1,6 @@
 import { SENSITIVE_VALUE } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
+import { secretHasher } from '../hash.js';
 import { type Operation, type Plan, summarize } from '../plan/plan.js';
 import { emptyState } from '../state/state.js';
 import { PLAIN, planToJson, renderPlanText } from './render.js';
@@ -15,10 +16,15 @@ function planOf(operations: Operation[], unchanged = 3): Plan {
     unchanged,
     forget: [],
     protectedKept: [],
+    keptForProtected: [],
+    protectChanged: [],
+    conflicts: [],
+    unverifiedSecrets: 0,
     abandonedCreates: [],
     summary: summarize(operations, unchanged),
     stateSerial: 4,
     priorState: emptyState('acct'),
+    secrets: secretHasher('test-key', 'salt'),
   };
 }
 

@@ -1,8 +1,15 @@
+import { relative } from 'node:path';
 import { KINDS, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
 // The one function used, by its module: the package index loads every diff algorithm (54 files).
 import { structuredPatch } from 'diff/lib/patch/create.js';
 import type { Change } from '../plan/diff.js';
-import { type Operation, PLAN_FORMAT_VERSION, type Plan, type UpdateOperation } from '../plan/plan.js';
+import {
+  type Conflict,
+  type Operation,
+  PLAN_FORMAT_VERSION,
+  type Plan,
+  type UpdateOperation,
+} from '../plan/plan.js';
 
 /** How text is painted: the CLI passes colours (or none); the engine never decides. */
 export interface Style {
@@ -74,7 +81,11 @@ function unifiedDiff(before: string, after: string, s: Style, indent: string): s
 
 function changeLines(change: Change, s: Style, indent: string): string[] {
   if (change.sensitive === true && change.before === SENSITIVE_VALUE && change.after === SENSITIVE_VALUE) {
-    return [`${indent}${change.path}: ${s.yellow('(sensitive value changed)')}`];
+    const what =
+      change.unverified === true
+        ? '(sensitive value not compared: no state secret, sent again)'
+        : '(sensitive value changed)';
+    return [`${indent}${change.path}: ${s.yellow(what)}`];
   }
   if (isLong(change.before) || isLong(change.after)) {
     const before = typeof change.before === 'string' ? change.before : '';
@@ -92,7 +103,8 @@ function physical(op: Operation): string {
 
 function operationLines(op: Operation, s: Style): string[] {
   const paint = colorOf(op.action, s);
-  const head = `  ${paint(ACTION_SYMBOL[op.action])} ${op.kind} ${s.bold(op.logicalId)}${s.dim(physical(op))}`;
+  const name = op.name === undefined ? '' : ` ${JSON.stringify(op.name)}`;
+  const head = `  ${paint(ACTION_SYMBOL[op.action])} ${op.kind} ${s.bold(op.logicalId)}${name}${s.dim(physical(op))}`;
   if (op.action === 'create') {
     return [
       `${head}${op.recreate ? s.dim('  recreate: the resource in state is gone from the account') : ''}`,
@@ -104,7 +116,7 @@ function operationLines(op: Operation, s: Style): string[] {
       ? s.dim(
           op.resumed === true
             ? '  adopt: created by an interrupted deploy, found in the account'
-            : '  adopt: found in the account by its natural key',
+            : '  adopt: true, found in the account by its natural key',
         )
       : op.action === 'move' && op.from !== undefined
         ? s.dim(`  move: renamed from "${op.from}"`)
@@ -121,6 +133,38 @@ function operationLines(op: Operation, s: Style): string[] {
   return lines;
 }
 
+const KIND_NOUN: Record<Conflict['kind'], string> = {
+  CheckGroup: 'check group',
+  Dashboard: 'dashboard',
+  StatusPage: 'status page',
+  StatusPageService: 'status page service',
+  MaintenanceWindow: 'maintenance window',
+  AlertChannel: 'alert channel',
+};
+
+/** What a conflict is, and the ways out, for people (diagnostics) and scripts (`--json`). */
+export function describeConflict(c: Conflict): { message: string; hint: string } {
+  const noun = KIND_NOUN[c.kind];
+  const live = `id ${String(c.live.id)}${c.live.name === undefined ? '' : `, ${JSON.stringify(c.live.name)}`}`;
+  const holder = c.holder ?? '';
+  if (c.reason === 'rename') {
+    return {
+      message: `would be created while ${c.kind} "${holder}" (${live}), which has the same ${c.field} "${c.value}", is deleted: a renamed logical id`,
+      hint: `if "${c.logicalId}" is "${holder}" renamed, add \`aliases: ['${holder}']\` to the construct, so the resource keeps its id and only its logical id moves`,
+    };
+  }
+  if (c.reason === 'taken') {
+    return {
+      message: `${c.field} "${c.value}" is held by ${c.kind} "${holder}" (${live}), which this project owns and keeps`,
+      hint: `use another ${c.field}, or remove "${holder}" in an earlier deploy`,
+    };
+  }
+  return {
+    message: `a ${noun} with ${c.field} "${c.value}" already exists in the account (${live}) and this project does not own it`,
+    hint: `to manage that ${noun} from this construct, add \`adopt: true\` (it is adopted once, then owned); otherwise use another ${c.field}`,
+  };
+}
+
 /** `Plan: 3 to create, 2 to update, 1 to delete, 1 to adopt, 40 unchanged.` */
 export function summaryLine(plan: Plan): string {
   const { summary } = plan;
@@ -131,19 +175,27 @@ export function summaryLine(plan: Plan): string {
     `${summary.adopt} to adopt`,
     ...(summary.move > 0 ? [`${summary.move} to move`] : []),
     `${summary.unchanged} unchanged`,
+    ...(plan.conflicts.length > 0
+      ? [`${plan.conflicts.length} conflict${plan.conflicts.length === 1 ? '' : 's'}`]
+      : []),
   ];
   return `Plan: ${parts.join(', ')}.`;
 }
 
 export function hasChanges(plan: Plan): boolean {
-  return plan.operations.length > 0 || plan.forget.length > 0 || plan.abandonedCreates.length > 0;
+  return (
+    plan.operations.length > 0 ||
+    plan.forget.length > 0 ||
+    plan.abandonedCreates.length > 0 ||
+    plan.protectChanged.length > 0
+  );
 }
 
 /**
  * The plan for people: deletes first under a warning, then changes from the code, then drift
  * (changed outside monitor), each update with only its changed paths; a summary line at the end.
  */
-export function renderPlanText(plan: Plan, s: Style): string {
+export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } = {}): string {
   const out: string[] = [];
   const deletes = plan.operations.filter((o) => o.action === 'delete');
   const drift = plan.operations.filter((o): o is UpdateOperation => o.action === 'update' && o.drift);
@@ -171,8 +223,50 @@ export function renderPlanText(plan: Plan, s: Style): string {
     for (const op of drift) out.push(...operationLines(op, s));
     out.push('');
   }
+  if (plan.conflicts.length > 0) {
+    out.push(
+      s.red(
+        s.bold(
+          `! ${plan.conflicts.length} construct${plan.conflicts.length === 1 ? '' : 's'} in conflict with the account: deploy refuses until resolved`,
+        ),
+      ),
+    );
+    for (const c of plan.conflicts) {
+      const { message, hint } = describeConflict(c);
+      const file =
+        c.location === undefined
+          ? ''
+          : options.cwd === undefined
+            ? c.location.file
+            : relative(options.cwd, c.location.file);
+      const at = c.location === undefined ? '' : s.dim(`  ${file}:${c.location.line}:${c.location.column}`);
+      out.push(`  ${s.red('!')} ${c.kind} ${s.bold(c.logicalId)}${at}`);
+      out.push(`      ${message}`);
+      out.push(s.dim(`      hint: ${hint}`));
+    }
+    out.push('');
+  }
   if (plan.protectedKept.length > 0) {
     out.push(s.dim(`Kept (protect: true, removed from code): ${plan.protectedKept.join(', ')}`));
+  }
+  if (plan.keptForProtected.length > 0) {
+    out.push(
+      s.dim(
+        `Kept (removed from code, but a protected resource refers to it): ${plan.keptForProtected.map((k) => `${k.key} (by ${k.by})`).join(', ')}`,
+      ),
+    );
+  }
+  if (plan.protectChanged.length > 0) {
+    out.push(
+      `Recorded in state, no call: ${plan.protectChanged.map((p) => `${p.key} protect: ${String(p.protect)}`).join(', ')}`,
+    );
+  }
+  if (plan.unverifiedSecrets > 0) {
+    out.push(
+      s.yellow(
+        `${plan.unverifiedSecrets} sensitive value${plan.unverifiedSecrets === 1 ? '' : 's'} the service masks could not be compared without a state secret, and will be sent again. Set MONITOR_STATE_SECRET (see docs/deploy.md).`,
+      ),
+    );
   }
   if (plan.forget.length > 0) {
     out.push(s.dim(`Dropped from state (gone from the account and the code): ${plan.forget.join(', ')}`));
@@ -184,9 +278,9 @@ export function renderPlanText(plan: Plan, s: Style): string {
       ),
     );
   }
-  if (!hasChanges(plan)) {
+  if (!hasChanges(plan) && plan.conflicts.length === 0) {
     out.push(
-      `${s.green('No changes.')} ${plan.unchanged} resource${plan.unchanged === 1 ? '' : 's'} match the code.`,
+      `${s.green('No changes.')} ${plan.unchanged === 1 ? '1 resource matches' : `${plan.unchanged} resources match`} the code.`,
     );
   } else {
     out.push(s.bold(summaryLine(plan)));
@@ -203,7 +297,15 @@ export interface PlanJson {
   operations: Record<string, unknown>[];
   forget: string[];
   protectedKept: string[];
+  keptForProtected: Plan['keptForProtected'];
+  protectChanged: Plan['protectChanged'];
   abandonedCreates: string[];
+  conflicts: (Omit<Conflict, 'location'> & {
+    location: { file: string; line: number; column: number } | null;
+    message: string;
+    hint: string;
+  })[];
+  unverifiedSecrets: number;
   stateSerial: number;
 }
 
@@ -216,7 +318,12 @@ export function planToJson(plan: Plan): PlanJson {
     summary: plan.summary,
     changes: hasChanges(plan),
     operations: plan.operations.map((op) => {
-      const base = { action: op.action, kind: op.kind, logicalId: op.logicalId };
+      const base = {
+        action: op.action,
+        kind: op.kind,
+        logicalId: op.logicalId,
+        ...(op.name === undefined ? {} : { name: op.name }),
+      };
       if (op.action === 'delete') return { ...base, physicalId: op.physicalId };
       const desired = { construct: op.construct, dependsOn: op.dependsOn, protect: op.protect };
       if (op.action === 'create') {
@@ -239,13 +346,25 @@ export function planToJson(plan: Plan): PlanJson {
           before: c.before ?? null,
           after: c.after ?? null,
           ...(c.sensitive ? { sensitive: true } : {}),
+          ...(c.unverified ? { unverified: true } : {}),
         })),
         unchangedAttributes: op.unchangedAttributes,
       };
     }),
     forget: plan.forget,
     protectedKept: plan.protectedKept,
+    keptForProtected: plan.keptForProtected,
+    protectChanged: plan.protectChanged,
     abandonedCreates: plan.abandonedCreates,
+    conflicts: plan.conflicts.map((c) => ({
+      ...c,
+      location:
+        c.location === undefined
+          ? null
+          : { file: c.location.file, line: c.location.line, column: c.location.column },
+      ...describeConflict(c),
+    })),
+    unverifiedSecrets: plan.unverifiedSecrets,
     stateSerial: plan.stateSerial,
   };
 }
