@@ -18,6 +18,10 @@ export function formatDiagnostic(d: Diagnostic, cwd: string, p: Paint, verbose =
     const shown = verbose ? lines : lines.slice(0, 6);
     line += `\n${shown.map((l) => p.dim(`    ${l.trim()}`)).join('\n')}`;
   }
+  for (const caller of d.location?.callers ?? []) {
+    line += `\n    ${p.dim(`called from ${relative(cwd, caller.file) || caller.file}:${caller.line}:${caller.column}`)}`;
+  }
+  if (d.hint !== undefined) line += `\n    ${p.dim(`hint: ${d.hint}`)}`;
   return line;
 }
 
@@ -33,5 +37,15 @@ export function diagnosticsToJson(diagnostics: Diagnostic[], cwd: string): Recor
     line: d.location?.line ?? null,
     column: d.location?.column ?? null,
     ...(d.detail === undefined ? {} : { detail: d.detail }),
+    ...(d.hint === undefined ? {} : { hint: d.hint }),
+    ...(d.location?.callers === undefined || d.location.callers.length === 0
+      ? {}
+      : {
+          calledFrom: d.location.callers.map((c) => ({
+            file: relative(cwd, c.file),
+            line: c.line,
+            column: c.column,
+          })),
+        }),
   }));
 }

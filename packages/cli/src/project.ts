@@ -64,7 +64,8 @@ export function reportConflicts(plan: Plan, { io, out }: RunContext): ExitCode {
       construct: c.construct,
       logicalId: c.logicalId,
       path: '',
-      message: `${message} (hint: ${hint})`,
+      message,
+      hint,
       location: c.location,
     };
   });

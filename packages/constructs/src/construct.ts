@@ -82,6 +82,8 @@ export interface Diagnostic {
   location?: SourceLocation | undefined;
   /** More lines for people, e.g. a stack trace mapped to the TypeScript sources. */
   detail?: string | undefined;
+  /** What would fix it, when there is more to say than the message. */
+  hint?: string | undefined;
 }
 
 /** What a construct gets while it synthesizes itself. */

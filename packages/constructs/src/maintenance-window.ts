@@ -61,7 +61,9 @@ export interface MaintenanceWindowProps {
 }
 
 function iso(value: Date | string | null | undefined): string | null | undefined {
-  return value instanceof Date ? value.toISOString() : value;
+  if (!(value instanceof Date)) return value;
+  // An invalid Date goes on as text, for the schema to name the field and the expected form.
+  return Number.isNaN(value.getTime()) ? 'Invalid Date' : value.toISOString();
 }
 
 /** A maintenance window that pauses checks or silences alerts. */

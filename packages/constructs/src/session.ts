@@ -8,6 +8,8 @@ export interface SourceLocation {
   file: string;
   line: number;
   column: number;
+  /** The calls that led here, nearest first: a helper's callers, the user's call into a library. */
+  callers?: SourceLocation[];
 }
 
 /** What every construct and every `fromId` reference carries, whichever copy of this package made it. */
@@ -77,12 +79,16 @@ export function isRemote(value: unknown): value is ConstructLike & { physicalId:
   );
 }
 
+/** At most this many callers are kept behind a construct's own location. */
+const MAX_CALLERS = 4;
+
 /**
  * Where the construct being made was created: the first stack frame that is not a constructor
  * (the base class, the construct class, and any user subclasses all are), so a factory in a
- * construct library reports its own `new` call.
+ * construct library reports its own `new` call. `callers` are the frames that led there (a
+ * helper's callers, the user's call into a library), nearest first.
  */
-export function callerLocation(): SourceLocation | undefined {
+export function callerLocation(): (SourceLocation & { callers: SourceLocation[] }) | undefined {
   const originalPrepare = Error.prepareStackTrace;
   const originalLimit = Error.stackTraceLimit;
   let sites: NodeJS.CallSite[] = [];
@@ -97,12 +103,22 @@ export function callerLocation(): SourceLocation | undefined {
     Error.prepareStackTrace = originalPrepare;
     Error.stackTraceLimit = originalLimit;
   }
-  for (const site of sites) {
-    if (site.isConstructor()) continue;
-    let file = site.getFileName() ?? undefined;
-    if (file === undefined || file.startsWith('node:')) return undefined;
-    if (file.startsWith('file://')) file = fileURLToPath(file);
-    return { file, line: site.getLineNumber() ?? 0, column: site.getColumnNumber() ?? 0 };
+  const start = sites.findIndex((site) => !site.isConstructor());
+  const own = start === -1 ? undefined : locationOf(sites[start] as NodeJS.CallSite);
+  if (own === undefined) return undefined;
+  const callers: SourceLocation[] = [];
+  for (const site of sites.slice(start + 1)) {
+    const at = locationOf(site);
+    // Node's own frames (the module loader) end what the user's code called.
+    if (at === undefined || callers.length === MAX_CALLERS) break;
+    callers.push(at);
   }
-  return undefined;
+  return { ...own, callers };
+}
+
+function locationOf(site: NodeJS.CallSite): SourceLocation | undefined {
+  let file = site.getFileName() ?? undefined;
+  if (file === undefined || file.startsWith('node:')) return undefined;
+  if (file.startsWith('file://')) file = fileURLToPath(file);
+  return { file, line: site.getLineNumber() ?? 0, column: site.getColumnNumber() ?? 0 };
 }

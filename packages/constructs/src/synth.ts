@@ -97,7 +97,12 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
     // Mapped through the source map only when something needs it: a diagnostic, a file prop, a reader.
     let mapped: SourceLocation | undefined;
     const where = () => {
-      if (mapped === undefined && c.location !== undefined) mapped = mapLocation(c.location);
+      if (mapped === undefined && c.location !== undefined) {
+        const { callers, ...own } = c.location;
+        mapped = mapLocation(own);
+        if (callers !== undefined && callers.length > 0)
+          mapped = { ...mapped, callers: callers.map(mapLocation) };
+      }
       return mapped;
     };
     const problem = (path: string, message: string, severity: 'error' | 'warning' = 'error') =>

@@ -27,7 +27,12 @@ export async function validateProject(options: LoadOptions = {}): Promise<Valida
     };
   } catch (e) {
     if (e instanceof ProjectLoadError) {
-      return { valid: false, project: undefined, configPath: e.configPath, diagnostics: e.diagnostics };
+      const { hint } = e;
+      const diagnostics =
+        hint === undefined
+          ? e.diagnostics
+          : e.diagnostics.map((d) => (d.hint === undefined ? { ...d, hint } : d));
+      return { valid: false, project: undefined, configPath: e.configPath, diagnostics };
     }
     throw e;
   }

@@ -1,15 +1,15 @@
 import { z } from 'zod';
-import { intIdSchema, isoDateTimeSchema, keyValueSchema } from './common.js';
+import { httpUrlSchema, intIdSchema, isoDateTimeSchema, keyValueSchema } from './common.js';
 
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, e.g. +31612345678');
 
 export const emailConfigSchema = z.strictObject({ address: z.email() });
-export const slackConfigSchema = z.strictObject({ url: z.url(), channel: z.string().optional() });
+export const slackConfigSchema = z.strictObject({ url: httpUrlSchema, channel: z.string().optional() });
 export const slackAppConfigSchema = z.strictObject({ slackChannels: z.array(z.string().min(1)).min(1) });
 export const WEBHOOK_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'] as const;
 export const webhookConfigSchema = z.strictObject({
   name: z.string().min(1),
-  url: z.url(),
+  url: httpUrlSchema,
   method: z.enum(WEBHOOK_METHODS).optional(),
   template: z.string().optional(),
   webhookType: z.string().optional(),

@@ -200,7 +200,26 @@ export const RESULT_TYPES = ['FINAL', 'ATTEMPT'] as const;
 export const resultTypeSchema = z.enum(RESULT_TYPES);
 
 /** `date` fields: the real service sends ISO dates or full date-times; both are accepted. */
-export const isoDateSchema = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
+export const isoDateSchema = z.union([z.iso.datetime({ offset: true }), z.iso.date()], {
+  error: (issue) =>
+    `must be an ISO 8601 date or date-time, e.g. 2026-12-01T10:00:00Z, got ${JSON.stringify(issue.input)}`,
+});
+
+/** Whether `zone` is a time zone the runtime knows by its IANA name (`Europe/Amsterdam`). */
+export function isIanaTimeZone(zone: string): boolean {
+  try {
+    new Intl.DateTimeFormat('en-US', { timeZone: zone });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** A URL that a notification can be sent to: http or https only (never `javascript:` or `ftp:`). */
+export const httpUrlSchema = z.url({
+  protocol: /^https?$/,
+  error: (issue) => `must be an http(s) URL, got ${JSON.stringify(issue.input)}`,
+});
 /** `date-time` fields: ISO 8601 with a zone. */
 export const isoDateTimeSchema = z.iso.datetime({ offset: true });
 

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import {
   incidentSeveritySchema,
   intIdSchema,
+  isIanaTimeZone,
   isoDateSchema,
   nullableArrays,
   optionalAll,
@@ -37,15 +38,43 @@ const maintenanceWindowFields = {
   pauseAllChecks: z.boolean(),
   silenceAlertsTags: z.array(z.string()),
   silenceAllAlerts: z.boolean(),
-  timezone: z.string().min(1).nullable(),
+  timezone: z
+    .string()
+    .min(1)
+    .refine(isIanaTimeZone, {
+      error: (issue) =>
+        `must be an IANA time zone such as Europe/Amsterdam or America/New_York, got ${JSON.stringify(issue.input)}`,
+    })
+    .nullable(),
 };
 const required = ['name', 'startsAt', 'endsAt', 'repeatUnit'] as const;
 
-function endsAfterStart(v: { startsAt?: string; endsAt?: string }): boolean {
-  if (v.startsAt === undefined || v.endsAt === undefined) return true;
-  return Date.parse(v.endsAt) > Date.parse(v.startsAt);
+type WindowDates = {
+  startsAt?: string;
+  endsAt?: string;
+  repeatEndsAt?: string | null;
+  repeatUnit?: string | null;
+  repeatInterval?: number | null;
+};
+
+/** The rules between fields: ends after it starts, repeats end after it starts, an interval needs a unit. */
+function checkWindow(v: WindowDates, ctx: z.RefinementCtx): void {
+  const starts = v.startsAt === undefined ? Number.NaN : Date.parse(v.startsAt);
+  if (v.endsAt !== undefined && !(Date.parse(v.endsAt) > starts) && !Number.isNaN(starts)) {
+    ctx.addIssue({ code: 'custom', message: 'must be after startsAt', path: ['endsAt'] });
+  }
+  if (typeof v.repeatEndsAt === 'string' && !Number.isNaN(starts) && !(Date.parse(v.repeatEndsAt) > starts)) {
+    ctx.addIssue({ code: 'custom', message: 'must be after startsAt', path: ['repeatEndsAt'] });
+  }
+  // A partial update that leaves repeatUnit out keeps the stored one; only an explicit null has none.
+  if (v.repeatInterval !== undefined && v.repeatInterval !== null && v.repeatUnit === null) {
+    ctx.addIssue({
+      code: 'custom',
+      message: 'needs repeatUnit (DAY, WEEK or MONTH): an interval counts units',
+      path: ['repeatInterval'],
+    });
+  }
 }
-const endsAfterStartIssue = { message: 'must be after startsAt', path: ['endsAt'] };
 
 /** Request body of `POST /v1/maintenance-windows`: name, startsAt, endsAt, repeatUnit (null = one-off). */
 export const maintenanceWindowCreateSchema = z
@@ -56,7 +85,7 @@ export const maintenanceWindowCreateSchema = z
     repeatUnit: maintenanceWindowFields.repeatUnit,
     ...optionalAll(maintenanceWindowFields, required),
   })
-  .refine(endsAfterStart, endsAfterStartIssue);
+  .superRefine(checkWindow);
 export type MaintenanceWindowCreate = z.input<typeof maintenanceWindowCreateSchema>;
 /** Request body of `PUT /v1/maintenance-windows/{id}`: a partial update. */
 export const maintenanceWindowUpdateSchema = z
@@ -69,7 +98,7 @@ export const maintenanceWindowUpdateSchema = z
       [],
     ),
   )
-  .refine(endsAfterStart, endsAfterStartIssue);
+  .superRefine(checkWindow);
 export type MaintenanceWindowUpdate = z.input<typeof maintenanceWindowUpdateSchema>;
 
 export const maintenanceWindowSchema = z.looseObject({

@@ -21,7 +21,14 @@ import {
   type StateChanges,
 } from './backend.js';
 import { acquireLock } from './lock.js';
-import { emptyState, type State, serializeState, stateEntrySchema, stateSchema } from './state.js';
+import {
+  checkIntegrity,
+  emptyState,
+  type State,
+  serializeState,
+  stateEntrySchema,
+  stateSchema,
+} from './state.js';
 
 const journalLineSchema = z.strictObject({
   serial: z.number().int().min(1),
@@ -52,7 +59,7 @@ export class FileStateBackend implements StateBackend {
   }
 
   async read(): Promise<State> {
-    return this.#replay(this.#readBase());
+    return checkIntegrity(this.#replay(this.#readBase()), this.location);
   }
 
   async lock(request: LockRequest): Promise<() => Promise<void>> {
@@ -114,7 +121,7 @@ export class FileStateBackend implements StateBackend {
         if (i === lines.length - 1 || lines.slice(i + 1).every((l) => l.trim() === '')) break;
         throw new InvalidStateError(
           `state journal ${this.journalLocation} line ${i + 1} is damaged: ${(e as Error).message}`,
-          'restore the state file from git and run monitor diff: resources not in state are adopted by name',
+          'restore the state file from git and run monitor diff: resources it no longer lists show as conflicts, which adopt: true on their constructs resolves',
         );
       }
       // Lines already folded into the base (a crash between compaction and removing the journal).

@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import { z } from 'zod';
+import { InvalidStateError } from '../errors.js';
 
 export const STATE_FORMAT_VERSION = 1;
 
@@ -63,6 +64,26 @@ export const stateSchema = z.strictObject({
   // Written only when there are some, so the file of a finished deploy stays as it was.
   pendingCreates: z.array(z.string()).default([]),
 });
+
+/**
+ * A state that two entries claim one resource in would make a deploy copy one construct over the
+ * other's resource, back and forth on every run: refused when read, naming both entries.
+ */
+export function checkIntegrity(state: State, location: string): State {
+  const byId = new Map<string, string>();
+  for (const [key, entry] of Object.entries(state.resources)) {
+    const id = `${entry.kind}#${String(entry.physicalId)}`;
+    const other = byId.get(id);
+    if (other !== undefined) {
+      throw new InvalidStateError(
+        `state ${location} has two entries for ${entry.kind} id ${String(entry.physicalId)}: "${other}" and "${key}"`,
+        `keep the entry of the construct that owns the resource and remove the other (or restore the state from git); a renamed construct moves its entry with aliases, never by a copy`,
+      );
+    }
+    byId.set(id, key);
+  }
+  return state;
+}
 
 export function emptyState(accountId: string): State {
   return {
