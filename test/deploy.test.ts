@@ -82,7 +82,7 @@ describe('deploy then diff', () => {
 });
 
 describe('on a terminal', () => {
-  function terminal(cwd: string, env: Record<string, string>, answer: string) {
+  function terminal(cwd: string, env: Record<string, string>, answer: string | undefined) {
     const io: Io & { out: string; err: string; asked: string[] } = {
       out: '',
       err: '',

@@ -39,6 +39,7 @@ function required(value: string | undefined, variable: string, what: string): st
     throw new ConfigError(
       `${variable} is not set: ${what} is needed to call the API`,
       `set ${variable} in the environment, or pass it to createClient()`,
+      variable,
     );
   }
   return value.trim();

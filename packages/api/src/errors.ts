@@ -68,8 +68,11 @@ export class ApiError extends CodedError {
 export class ConfigError extends ApiError {
   static override readonly code = 'config';
   override readonly name = 'ConfigError';
-  constructor(message: string, hint: string) {
+  /** The environment variable at fault, when one is (`MONITOR_API_KEY`). */
+  readonly variable: string | undefined;
+  constructor(message: string, hint: string, variable?: string) {
     super(message, { hint });
+    this.variable = variable;
   }
 }
 export class UnauthorizedError extends ApiError {

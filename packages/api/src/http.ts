@@ -15,6 +15,7 @@ import {
 } from './errors.js';
 import { formatIssuePath } from './issue-path.js';
 import { kindOfEndpoint } from './kinds/index.js';
+import { lenient } from './lenient.js';
 import { encodeQuery, fillPath } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type RateLimit, type RouteRateLimit, rateLimitBucketFor } from './rate-limits.js';
@@ -230,7 +231,7 @@ export class Transport {
         });
         status = res.statusCode;
         responseHeaders = flattenHeaders(res.headers);
-        text = await res.body.text();
+        text = await readBody(res.body, status);
       } catch (cause) {
         const error = this.#networkError(cause, label, details);
         this.#onResponse?.({
@@ -377,7 +378,7 @@ export class Transport {
       );
     }
     this.#redactor.collectFrom(json, kindOfEndpoint(endpoint));
-    const result = endpoint.response.safeParse(json);
+    const result = lenient(endpoint.response).safeParse(json);
     if (!result.success) {
       const issues = result.error.issues.map((i) => ({
         path: formatIssuePath(i.path) || '(root)',
@@ -481,4 +482,24 @@ export function parseRetryAfter(header: string | undefined, now: number): number
   if (Number.isFinite(seconds) && seconds >= 0) return seconds * 1000;
   const date = Date.parse(header);
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
+}
+
+/** Statuses that never have a body, whatever `Content-Length` says (RFC 9110 §6.4.1). */
+const BODILESS_STATUSES = new Set([204, 205, 304]);
+
+/**
+ * The response body as text. A bodiless status with a stray `Content-Length` is an empty answer,
+ * not a broken connection (undici reports the missing bytes as a length mismatch).
+ */
+async function readBody(body: { text(): Promise<string> }, status: number): Promise<string> {
+  try {
+    return await body.text();
+  } catch (error) {
+    if (
+      BODILESS_STATUSES.has(status) &&
+      (error as { code?: unknown }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'
+    )
+      return '';
+    throw error;
+  }
 }

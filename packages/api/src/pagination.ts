@@ -1,3 +1,5 @@
+import { ContractError } from './errors.js';
+
 /** One page of a list, whichever pagination style the endpoint uses. */
 export interface Page<T> {
   items: T[];
@@ -41,16 +43,28 @@ export async function* iteratePages<T>(
   }
 }
 
-/** Iterate cursor-based lists: follow `nextId` until it is null. */
+/**
+ * Iterate cursor-based lists: follow `nextId` until it is null. A cursor the service already gave
+ * would read the same pages forever: a `ContractError` instead.
+ */
 export async function* iterateCursor<T>(
   fetchPage: (nextId: string | undefined, limit: number) => Promise<Page<T>>,
   limit = 100,
+  what = 'a list',
 ): AsyncGenerator<Page<T>> {
   let cursor: string | undefined;
+  const seen = new Set<string>();
   for (;;) {
     const result = await fetchPage(cursor, limit);
     yield result;
     if (result.nextId === null || result.nextId === undefined || result.items.length === 0) return;
+    if (seen.has(result.nextId)) {
+      throw new ContractError(
+        `${what} returned the cursor ${JSON.stringify(result.nextId)} a second time after ${seen.size + 1} pages: following it would never end`,
+        { hint: 'the service paginates in a loop; report it to the service, with the cursor' },
+      );
+    }
+    seen.add(result.nextId);
     cursor = result.nextId;
   }
 }

@@ -418,6 +418,48 @@ describe('errors', () => {
     expect(error.issues[0]?.path).toBe('[1].name');
   });
 
+  it('reads what the contract allows: formats and ranges are not enforced on responses, types and required fields are', async () => {
+    const { client } = await setup((req) => {
+      if (req.path === '/v1/dashboards') return { json: [{ ...f.dashboard, id: 0 }] };
+      if (req.path.startsWith('/v1/error-groups'))
+        return { json: { ...f.errorGroup, rootCauseAnalyses: [{ analysis: null, provider: 'p' }] } };
+      return { json: { ...f.checkResult, id: 'result-17', checkId: 'check-9' } };
+    });
+    expect((await client.dashboards.list()).items[0]?.id).toBe(0);
+    expect((await client.errorGroups.get('eg-1')).rootCauseAnalyses).toHaveLength(1);
+    expect(await client.checkResults.get(f.UUID1, f.UUID1)).toMatchObject({
+      id: 'result-17',
+      checkId: 'check-9',
+    });
+  });
+
+  it('still refuses a response whose identity is missing or of the wrong type, and never retries it', async () => {
+    const { server, client } = await setup(() => ({ json: [{ ...f.dashboard, id: 'zero' }] }));
+    const error = (await client.dashboards.list().catch((e: unknown) => e)) as ContractError;
+    expect(error).toBeInstanceOf(ContractError);
+    expect(error.issues[0]?.path).toBe('[0].id');
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('accepts a 204 with a stray Content-Length and no body', async () => {
+    const { client } = await setup(() => ({ status: 204, headers: { 'content-length': '12' }, raw: '' }));
+    await expect(client.checkGroups.delete(45)).resolves.toBeUndefined();
+  });
+
+  it('stops a cursor list that hands out the same cursor twice, with a clear error', async () => {
+    const { server, client } = await setup((req) => ({
+      json: {
+        length: 1,
+        entries: [{ ...f.service, id: `svc-${req.query.get('nextId') ?? 0}` }],
+        nextId: req.query.has('nextId') ? 'c-1' : 'c-1',
+      },
+    }));
+    const error = (await collect(client.statusPageServices.all()).catch((e: unknown) => e)) as ContractError;
+    expect(error).toBeInstanceOf(ContractError);
+    expect(error.message).toMatch(/returned the cursor "c-1" a second time after 2 pages/);
+    expect(server.requests).toHaveLength(2);
+  });
+
   it('tolerates unknown extra fields in responses', async () => {
     const { client } = await setup(() => ({ json: { ...f.checkGroup, brandNewField: { x: 1 } } }));
     await expect(client.checkGroups.get(45)).resolves.toMatchObject({ brandNewField: { x: 1 } });

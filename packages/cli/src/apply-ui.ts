@@ -15,7 +15,7 @@ import {
 } from '@monitor/engine';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, type Paint, paint } from './io.js';
-import type { ApplyArgs, ProjectArgs } from './options.js';
+import { type ApplyArgs, commandLine, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
 import { connect, headerLine, loadProject, reportConflicts } from './project.js';
 
@@ -27,7 +27,7 @@ function seconds(ms: number): string {
  * Consent to a plan: a prompt on a terminal (only "yes" counts); otherwise `--yes`, and for
  * deletes `--allow-deletes`, or a refusal that says what is missing.
  */
-export function consent(command: string, args: ApplyArgs, io: Io, accountId: string) {
+export function consent(command: string, args: ApplyArgs & ProjectArgs, io: Io, accountId: string) {
   return async (plan: Plan): Promise<Consent> => {
     const p = paint(io.color);
     const deletes = plan.summary.delete;
@@ -37,18 +37,22 @@ export function consent(command: string, args: ApplyArgs, io: Io, accountId: str
       if (deletes > 0 && args.allowDeletes !== true)
         missing.push(`--allow-deletes, because it deletes ${deletes} resource${deletes === 1 ? '' : 's'}`);
       if (missing.length === 0) return { approved: true };
+      const flags = [
+        ...(args.yes === true ? [] : ['--yes']),
+        ...(deletes > 0 && args.allowDeletes !== true ? ['--allow-deletes'] : []),
+      ];
       return {
         approved: false,
         reason: `refused: this is a non-interactive run and it needs ${missing.join(' and ')}. Nothing was changed.`,
-        hint: `review the plan above, then run monitor ${command} with those flags`,
+        hint: `review the plan above, then run ${commandLine(args, command, ...flags)}`,
       };
     }
     const question = `\nApply these changes to account ${accountId}${deletes > 0 ? p.red(` (${deletes} DELETE${deletes === 1 ? '' : 'S'})`) : ''}? Only "yes" is accepted: `;
-    const answer = (await io.prompt?.(question)) ?? '';
-    if (answer.trim() === 'yes') return { approved: true };
+    const answer = await io.prompt?.(question);
+    if (answer?.trim() === 'yes') return { approved: true };
     return {
       approved: false,
-      reason: `Cancelled: nothing was changed. Run monitor ${command} again to apply.`,
+      reason: `Cancelled${answer === undefined ? ' (no answer)' : ''}: nothing was changed. Run ${commandLine(args, command)} again to apply.`,
     };
   };
 }
@@ -148,6 +152,7 @@ export function finish(
   command: string,
   outcome: ApplyOutcome,
   { io, out }: RunContext,
+  args: ProjectArgs,
   savedPlanPath?: string,
 ): ExitCode {
   const p = paint(io.color);
@@ -158,7 +163,8 @@ export function finish(
       return EXIT.ok;
     case 'stale': {
       const message = `the saved plan ${savedPlanPath ?? ''} is stale; nothing was changed`;
-      const hint = `make a new one with monitor diff --out ${savedPlanPath ?? 'plan.json'}`;
+      const path = savedPlanPath ?? 'plan.json';
+      const hint = `make a new one with ${commandLine(args, 'diff', '--out', path)}, review it, then ${commandLine(args, 'deploy', '--plan', path)}`;
       out.result = { status: outcome.status, applied: false };
       out.error = { code: 'stale_plan', message, hint, details: outcome.stale };
       if (!out.json) {
@@ -233,7 +239,7 @@ export async function runApplyCommand(
       onEvent: (e) => progress.onEvent(e),
     });
     progress.end();
-    return finish(command, outcome, ctx, savedPlanPath);
+    return finish(command, outcome, ctx, args, savedPlanPath);
   } finally {
     trap?.release();
     await connection.close();

@@ -10,6 +10,18 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
   if (error.code !== 'EPIPE') throw error;
 });
 
+// Node exits by itself when nothing is left to wait on, even with the command unfinished (a promise
+// that can never settle): then say so, and never exit 0 without having said what was done.
+let finished = false;
+process.on('exit', (code) => {
+  if (finished || code !== 0) return;
+  process.stderr.write(
+    'error: monitor stopped before the command finished: something it waited on can never happen; nothing more was done\nhint: run it again with --debug, and report it if it happens again\n',
+  );
+  process.exitCode = 1;
+});
+
 const { processIo } = await import('./io.js');
 const { main } = await import('./main.js');
 process.exitCode = await main(process.argv.slice(2), processIo());
+finished = true;

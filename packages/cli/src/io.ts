@@ -11,8 +11,11 @@ export interface Io {
   interactive: boolean;
   cwd: string;
   env: Record<string, string | undefined>;
-  /** Ask a question on the terminal; only called when `interactive`. */
-  prompt?: (question: string) => Promise<string>;
+  /**
+   * Ask a question on the terminal; only called when `interactive`. Undefined when the person
+   * gave no answer: Ctrl-C, or Ctrl-D (end of input).
+   */
+  prompt?: (question: string) => Promise<string | undefined>;
   /**
    * Trap Ctrl-C/SIGTERM while long work runs: the first aborts the signal (finish in-flight work,
    * start nothing new), a second one exits at once. Call `release` when done.
@@ -34,7 +37,20 @@ export function processIo(): Io {
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stderr });
       try {
-        return await rl.question(question);
+        return await new Promise<string | undefined>((resolve) => {
+          let settled = false;
+          const settle = (answer: string | undefined) => {
+            if (settled) return;
+            settled = true;
+            // No answer left the cursor on the question's line.
+            if (answer === undefined) process.stderr.write('\n');
+            resolve(answer);
+          };
+          // Ctrl-C at a prompt reaches readline, not the process; Ctrl-D closes the input.
+          rl.once('SIGINT', () => settle(undefined));
+          rl.once('close', () => settle(undefined));
+          rl.question(question).then(settle, () => settle(undefined));
+        });
       } finally {
         rl.close();
       }

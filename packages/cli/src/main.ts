@@ -54,6 +54,7 @@ const FLAG_HINTS: Record<string, string> = {
   locked: 'to wait for it, pass --lock-timeout SECONDS',
   rate_limited: 'lower --parallelism or --rate-limit to match the account',
   timeout: 'to wait longer for each answer, pass --timeout SECONDS',
+  config_not_found: 'name the config file with --config PATH',
 };
 
 /** Any error with a stable code, from whichever package (or copy of it) threw it. */

@@ -51,6 +51,19 @@ export interface ProjectArgs {
   timeout?: number | undefined;
 }
 
+/**
+ * A command line for a hint, with the flags that chose the project and the account in this run
+ * (`--config`, `--local`), so that what the hint says to run works as it is.
+ */
+export function commandLine(args: ProjectArgs, ...words: string[]): string {
+  const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+  const flags = [
+    ...(args.config === undefined ? [] : ['--config', quote(args.config)]),
+    ...(args.local === true ? ['--local'] : []),
+  ];
+  return ['monitor', ...words.map(quote), ...flags].join(' ');
+}
+
 export function withProjectOptions<T>(y: Argv<T>) {
   return y
     .option('config', {

@@ -119,7 +119,15 @@ export async function connect(
       });
     } catch (e) {
       if (e instanceof ConfigError) {
-        throw new ConfigError(e.message, `${e.hint ?? ''}; or try it on the embedded emulator with --local`);
+        // Said to someone at a shell or writing a CI job, not to a createClient() caller.
+        const fix =
+          e.variable === undefined
+            ? (e.hint ?? '')
+            : `export ${e.variable} in your shell or set it as a CI secret (MONITOR_API_KEY, MONITOR_ACCOUNT_ID and MONITOR_BASE_URL select the account; the config's api.baseUrl may give the URL)`;
+        throw new ConfigError(
+          e.message,
+          `${fix}; or run against the embedded emulator with --local, which needs no account`,
+        );
       }
       throw e;
     }

@@ -1,4 +1,4 @@
-import { existsSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
 import { ConfigNotFoundError } from './errors.js';
@@ -15,7 +15,19 @@ export function findConfig(cwd: string, explicit?: string): string {
   if (explicit !== undefined) {
     const path = resolve(cwd, explicit);
     if (!existsSync(path)) {
-      throw new ConfigNotFoundError(`config file ${path} does not exist`, 'check the --config path');
+      throw new ConfigNotFoundError(
+        `config file ${path} does not exist`,
+        'check the path of the config file',
+      );
+    }
+    if (statSync(path).isDirectory()) {
+      const inside = CONFIG_FILE_NAMES.map((name) => join(path, name)).find((p) => existsSync(p));
+      throw new ConfigNotFoundError(
+        `config path ${path} is a directory, not a config file`,
+        inside === undefined
+          ? `name the file itself, e.g. ${join(path, CONFIG_FILE_NAMES[0] as string)}`
+          : `name the file itself: ${inside}`,
+      );
     }
     return path;
   }
@@ -32,7 +44,10 @@ export function findConfig(cwd: string, explicit?: string): string {
   );
 }
 
-const stringOrList = z.union([z.string().min(1), z.array(z.string().min(1))]);
+const stringOrList = z.union([
+  z.string().min(1),
+  z.array(z.string().min(1)).min(1, 'needs at least one pattern (leave it out for the default)'),
+]);
 
 /** The shape a config's default export must have. */
 export const configSchema = z.strictObject({

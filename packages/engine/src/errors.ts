@@ -6,6 +6,7 @@ export type EngineErrorCode =
   | 'invalid_project'
   | 'invalid_state'
   | 'invalid_plan'
+  | 'state_storage'
   | 'locked';
 
 /**
@@ -31,6 +32,48 @@ export class ConfigNotFoundError extends EngineError {
 export class InvalidStateError extends EngineError {
   static override readonly code = 'invalid_state';
   override readonly name = 'InvalidStateError';
+}
+
+/**
+ * The state could not be read or written where it lives (a file where a directory should be, a
+ * full disk, no permission). What was recorded before stays recorded.
+ */
+export class StateStorageError extends EngineError {
+  static override readonly code = 'state_storage';
+  override readonly name = 'StateStorageError';
+}
+
+/** Why a file-system call on state failed, said for people, with the way out. */
+export function stateStorageError(action: string, path: string, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException).code;
+  const reason: Record<string, [string, string]> = {
+    ENOTDIR: [
+      'a part of the path is a file, not a directory',
+      'point state.path in monitor.config.ts at a directory (or remove the file that is in the way)',
+    ],
+    EEXIST: [
+      'a part of the path is a file, not a directory',
+      'point state.path in monitor.config.ts at a directory (or remove the file that is in the way)',
+    ],
+    ENOSPC: [
+      'the disk is full',
+      'free some space and run the same command again: everything done before this is recorded',
+    ],
+    EDQUOT: ['the disk quota is used up', 'free some space and run the same command again'],
+    EACCES: [
+      'permission denied',
+      'make the state directory writable for this user, or set state.path elsewhere',
+    ],
+    EPERM: [
+      'permission denied',
+      'make the state directory writable for this user, or set state.path elsewhere',
+    ],
+    EROFS: ['the file system is read-only', 'set state.path in monitor.config.ts to a writable directory'],
+    EISDIR: ['a directory is where the state file should be', 'remove or rename that directory'],
+  };
+  const known = code === undefined ? undefined : reason[code];
+  if (known === undefined) return error instanceof Error ? error : new Error(String(error));
+  return new StateStorageError(`cannot ${action} ${path}: ${known[0]} (${code})`, known[1]);
 }
 
 /** A saved plan cannot be read or written. */

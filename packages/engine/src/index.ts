@@ -6,6 +6,7 @@ export {
   InvalidPlanError,
   InvalidStateError,
   ProjectLoadError,
+  StateStorageError,
 } from './errors.js';
 export {
   type ApplyFlowOptions,

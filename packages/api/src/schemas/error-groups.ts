@@ -3,7 +3,8 @@ import { isoDateSchema } from './common.js';
 
 /** An analysis as embedded in error groups: all but id nullable. */
 export const embeddedRootCauseAnalysisSchema = z.looseObject({
-  id: z.string(),
+  // Embedded analyses may come without an id (the service's contract leaves it out at times).
+  id: z.string().optional(),
   created_at: isoDateSchema.nullable().optional(),
   analysis: z.looseObject({}).nullable().optional(),
   provider: z.string().nullable().optional(),

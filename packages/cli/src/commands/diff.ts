@@ -3,7 +3,7 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
-import { type ProjectArgs, withProjectOptions } from '../options.js';
+import { commandLine, type ProjectArgs, withProjectOptions } from '../options.js';
 import type { RunContext } from '../output.js';
 
 export interface DiffArgs extends ProjectArgs {
@@ -59,7 +59,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
       if (args.out !== undefined) {
         io.stdout(
           p.dim(
-            `\nSaved the plan to ${args.out}; apply exactly it with: monitor deploy --plan ${args.out}\n`,
+            `\nSaved the plan to ${args.out}; apply exactly it with: ${commandLine(args, 'deploy', '--plan', args.out)}\n`,
           ),
         );
       }

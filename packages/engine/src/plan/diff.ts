@@ -1,4 +1,11 @@
-import { isSensitive, type KindDefinition, replaceSensitive, SENSITIVE_VALUE } from '@monitor/api';
+import {
+  isSensitive,
+  type KindDefinition,
+  type ResourceKind,
+  replaceSensitive,
+  SENSITIVE_VALUE,
+} from '@monitor/api';
+import { isPayloadRef } from '@monitor/constructs';
 import { canonicalJson } from '../hash.js';
 
 /** One changed path of a resource. `before` is live, `after` is desired. */
@@ -21,6 +28,8 @@ export interface DiffContext {
    * was last applied (compared by the hash in state), undefined when that cannot be told.
    */
   secretUnchanged: (path: string, value: string) => boolean | undefined;
+  /** The logical id of the resource of `kind` with physical id `id`, to name it in paths. */
+  refName?: (kind: ResourceKind, id: unknown) => string | undefined;
 }
 
 type Payload = Record<string, unknown>;
@@ -140,9 +149,26 @@ class Differ {
   }
 
   #keyed(desired: unknown[], live: unknown[], keyField: string, at: At): void {
-    const keyOf = (item: unknown) => (isRecord(item) ? String(item[keyField]) : canonicalJson(item));
+    const { kind, refName } = this.#ctx;
+    // A key that refers to another resource is named by that resource's logical id.
+    const refKind = kind.references.find((r) => r.path === `${at.rulePath}[].${keyField}`)?.kind;
+    const keyOf = (item: unknown) => {
+      if (!isRecord(item)) return canonicalJson(item);
+      const key = item[keyField];
+      return isPayloadRef(key) ? key.$ref : String(key);
+    };
+    const nameOf = (item: unknown) => {
+      if (!isRecord(item)) return canonicalJson(item);
+      const key = item[keyField];
+      if (isPayloadRef(key)) return key.$ref.slice(key.$ref.indexOf(':') + 1);
+      return (refKind === undefined ? undefined : refName?.(refKind, key)) ?? String(key);
+    };
     const liveByKey = new Map(live.map((item) => [keyOf(item), item]));
-    const itemAt = (key: string): At => ({ ...at, path: `${at.path}[${key}]`, rulePath: `${at.rulePath}[]` });
+    const itemAt = (item: unknown): At => ({
+      ...at,
+      path: `${at.path}[${nameOf(item)}]`,
+      rulePath: `${at.rulePath}[]`,
+    });
     const desiredKeys = new Set<string>();
     for (const item of desired) {
       const key = keyOf(item);
@@ -150,23 +176,23 @@ class Differ {
       const match = liveByKey.get(key);
       if (match === undefined) {
         this.#out.push({
-          path: itemAt(key).path,
+          path: itemAt(item).path,
           before: null,
-          after: this.#shown(item, itemAt(key), at.desiredRoot),
+          after: this.#shown(item, itemAt(item), at.desiredRoot),
         });
         continue;
       }
       if (!isRecord(item) || !isRecord(match)) {
-        if (!same(item, match)) this.#changed(itemAt(key), match, item);
+        if (!same(item, match)) this.#changed(itemAt(item), match, item);
         continue;
       }
-      this.#fields(item, match, itemAt(key));
+      this.#fields(item, match, itemAt(item));
     }
     for (const [key, item] of liveByKey) {
       if (!desiredKeys.has(key)) {
         this.#out.push({
-          path: itemAt(key).path,
-          before: this.#shown(item, itemAt(key), at.liveRoot),
+          path: itemAt(item).path,
+          before: this.#shown(item, itemAt(item), at.liveRoot),
           after: null,
         });
       }

@@ -144,8 +144,8 @@ describe('plan', () => {
     page.cards = [{ name: 'A', id: 'card-0', services: [] }];
     const update = plan(desired(), live, state, NOW).operations[0] as UpdateOperation;
     expect(update.changes.map((c) => c.path)).toEqual([
-      'cards[A].services[StatusPageService-1]',
-      'cards[A].services[StatusPageService-2]',
+      'cards[A].services[api]',
+      'cards[A].services[web]',
       'cards[B]',
     ]);
   });
@@ -404,7 +404,11 @@ describe('plan', () => {
     expect(mail).not.toBe(mail2);
     const update = plan(desired(), live, state, NOW).operations[0] as UpdateOperation;
     expect(update.changes).toEqual([
-      { path: 'alertChannelSubscriptions[1]', before: null, after: { alertChannelId: 1, activated: true } },
+      {
+        path: 'alertChannelSubscriptions[mail]',
+        before: null,
+        after: { alertChannelId: 1, activated: true },
+      },
     ]);
   });
 

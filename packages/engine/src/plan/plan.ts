@@ -340,6 +340,16 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
     if (physical !== undefined) ids.set(stateKey(d.kind, d.logicalId), physical);
   }
 
+  // Physical ids back to logical ids, to name referenced resources in change paths.
+  const logicalIds = new Map<string, string>();
+  for (const e of Object.values(state.resources))
+    logicalIds.set(`${e.kind}#${String(e.physicalId)}`, e.logicalId);
+  for (const [key, id] of ids) {
+    const colon = key.indexOf(':');
+    logicalIds.set(`${key.slice(0, colon)}#${String(id)}`, key.slice(colon + 1));
+  }
+  const refName = (kind: ResourceKind, id: unknown) => logicalIds.get(`${kind}#${String(id)}`);
+
   for (const d of desired) {
     const key = stateKey(d.kind, d.logicalId);
     if (conflicted.has(key)) continue;
@@ -374,6 +384,7 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
           const hash = secrets.hash(value);
           return hash === undefined ? undefined : secretHashes[path] === hash;
         },
+        refName,
       },
       changes,
     );

@@ -53,20 +53,11 @@ function isLong(v: unknown): v is string {
   return typeof v === 'string' && (v.length > LONG_STRING || v.includes('\n'));
 }
 
+/** Line by line, as people read text: a changed one-line value is one `-` line and one `+` line. */
 function unifiedDiff(before: string, after: string, s: Style, indent: string): string[] {
-  // Long single-line strings are split at spaces so the diff shows what moved, not one huge line.
-  const lines = (text: string) => (text.includes('\n') ? text : text.replace(/ /g, ' \n'));
-  const patch = structuredPatch(
-    'live',
-    'code',
-    `${lines(before)}\n`,
-    `${lines(after)}\n`,
-    undefined,
-    undefined,
-    {
-      context: 3,
-    },
-  );
+  const patch = structuredPatch('live', 'code', `${before}\n`, `${after}\n`, undefined, undefined, {
+    context: 3,
+  });
   const out: string[] = [];
   for (const hunk of patch.hunks) {
     out.push(s.cyan(`${indent}@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`));

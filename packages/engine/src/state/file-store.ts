@@ -11,7 +11,7 @@ import {
 import { join } from 'node:path';
 import { formatIssuePath, writeFileAtomic } from '@monitor/api';
 import { z } from 'zod';
-import { InvalidStateError } from '../errors.js';
+import { InvalidStateError, stateStorageError } from '../errors.js';
 import {
   applyChanges,
   copyState,
@@ -29,6 +29,15 @@ import {
   stateEntrySchema,
   stateSchema,
 } from './state.js';
+
+/** Run a file-system step on state; its errno failures become coded errors with a way out. */
+function storage<T>(action: string, path: string, step: () => T): T {
+  try {
+    return step();
+  } catch (e) {
+    throw e instanceof InvalidStateError ? e : stateStorageError(action, path, e);
+  }
+}
 
 const journalLineSchema = z.strictObject({
   serial: z.number().int().min(1),
@@ -59,12 +68,19 @@ export class FileStateBackend implements StateBackend {
   }
 
   async read(): Promise<State> {
-    return checkIntegrity(this.#replay(this.#readBase()), this.location);
+    return checkIntegrity(
+      storage('read the state file', this.location, () => this.#replay(this.#readBase())),
+      this.location,
+    );
   }
 
   async lock(request: LockRequest): Promise<() => Promise<void>> {
-    const release = await acquireLock(this.lockLocation, request);
-    return async () => release();
+    try {
+      const release = await acquireLock(this.lockLocation, request);
+      return async () => release();
+    } catch (e) {
+      throw stateStorageError('take the state lock', this.lockLocation, e);
+    }
   }
 
   #readBase(): State {
@@ -133,6 +149,11 @@ export class FileStateBackend implements StateBackend {
   }
 
   async record(state: State, changes: StateChanges, pending: PendingChanges = {}): Promise<void> {
+    storage('record to the state journal', this.journalLocation, () => this.#append(state, changes, pending));
+    applyChanges(state, changes, pending);
+  }
+
+  #append(state: State, changes: StateChanges, pending: PendingChanges): void {
     const serial = state.serial + 1;
     if (this.#journalFd === undefined) {
       mkdirSync(this.#dir, { recursive: true });
@@ -143,12 +164,11 @@ export class FileStateBackend implements StateBackend {
     const line = Object.keys(pending).length === 0 ? { serial, changes } : { serial, changes, pending };
     writeSync(this.#journalFd, `${JSON.stringify(line)}\n`);
     fdatasyncSync(this.#journalFd);
-    applyChanges(state, changes, pending);
   }
 
   async commit(state: State): Promise<State> {
     const next: State = { ...state, serial: state.serial + 1 };
-    this.#writeFile(next);
+    storage('write the state file', this.location, () => this.#writeFile(next));
     if (this.#journalFd !== undefined) {
       closeSync(this.#journalFd);
       this.#journalFd = undefined;
