@@ -53,7 +53,9 @@ describe('main', () => {
     const io = captureIo('/');
     expect(await main(['validate', '--config', 'nope/monitor.config.ts'], io)).toBe(EXIT.error);
     expect(io.err).toContain('error: config file /nope/monitor.config.ts does not exist');
-    expect(io.err).toContain('hint: check the path of the config file; name the config file with --config PATH');
+    expect(io.err).toContain(
+      'hint: check the path of the config file; name the config file with --config PATH',
+    );
   });
 
   it('prints one --json envelope on stdout when a command fails, with the error and its hint', async () => {
@@ -66,7 +68,10 @@ describe('main', () => {
       command: 'validate',
       ok: false,
       exitCode: 1,
-      error: { code: 'config_not_found', hint: 'check the path of the config file; name the config file with --config PATH' },
+      error: {
+        code: 'config_not_found',
+        hint: 'check the path of the config file; name the config file with --config PATH',
+      },
     });
     expect(missing.err).toBe('');
 

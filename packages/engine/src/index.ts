@@ -46,7 +46,7 @@ export {
 } from './render/render.js';
 export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './saved-plan.js';
 export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './state/backend.js';
-export { FileStateBackend } from './state/file-store.js';
+export { FileStateBackend, type StateFs } from './state/file-store.js';
 export { describeHolder, LockHeldError, type LockHolder } from './state/lock.js';
 export { openStateBackend } from './state/open.js';
 export type { State, StateEntry } from './state/state.js';

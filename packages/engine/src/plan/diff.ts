@@ -45,6 +45,14 @@ function same(a: unknown, b: unknown): boolean {
   return canonicalJson(a) === canonicalJson(b);
 }
 
+/** `{ $ref: 'AlertChannel:mail' }` (a resource this deploy creates) shown as `AlertChannel:mail`. */
+function refsByName(value: unknown): unknown {
+  if (isPayloadRef(value)) return value.$ref;
+  if (Array.isArray(value)) return value.map(refsByName);
+  if (isRecord(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, refsByName(v)]));
+  return value;
+}
+
 function sortedSet(v: unknown): unknown {
   return Array.isArray(v) ? [...new Set(v.map((x) => canonicalJson(x)))].sort() : v;
 }
@@ -65,10 +73,10 @@ class Differ {
     this.#out = out;
   }
 
-  /** A value fit to show: sensitive fields inside it masked. */
+  /** A value fit to show: sensitive fields inside it masked, references by `Kind:logicalId`. */
   #shown(value: unknown, at: At, root: Payload): unknown {
     if (value === undefined || value === null) return null;
-    return replaceSensitive(this.#ctx.kind, value, () => SENSITIVE_VALUE, at.rulePath, root);
+    return refsByName(replaceSensitive(this.#ctx.kind, value, () => SENSITIVE_VALUE, at.rulePath, root));
   }
 
   #changed(at: At, live: unknown, desired: unknown): void {

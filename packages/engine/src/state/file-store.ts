@@ -1,15 +1,6 @@
-import {
-  closeSync,
-  existsSync,
-  fdatasyncSync,
-  mkdirSync,
-  openSync,
-  readFileSync,
-  rmSync,
-  writeSync,
-} from 'node:fs';
+import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
-import { formatIssuePath, writeFileAtomic } from '@monitor/api';
+import { type AtomicWriteFs, formatIssuePath, writeFileAtomic } from '@monitor/api';
 import { z } from 'zod';
 import { InvalidStateError, stateStorageError } from '../errors.js';
 import {
@@ -51,15 +42,31 @@ const journalLineSchema = z.strictObject({
  * Rewriting a 5,000-resource file after every write of a deploy would cost more than the API
  * calls; appending one line does not. Reading replays the journal; `commit` folds it in.
  */
+/** The file-system calls the file backend makes; tests pass one that fails (a full disk). */
+export type StateFs = AtomicWriteFs &
+  Pick<
+    typeof nodeFs,
+    | 'existsSync'
+    | 'readFileSync'
+    | 'fdatasyncSync'
+    | 'mkdirSync'
+    | 'openSync'
+    | 'rmSync'
+    | 'writeSync'
+    | 'closeSync'
+  >;
+
 export class FileStateBackend implements StateBackend {
   readonly location: string;
   readonly journalLocation: string;
   readonly lockLocation: string;
   readonly #dir: string;
   readonly #accountId: string;
+  readonly #fs: StateFs;
   #journalFd: number | undefined;
 
-  constructor(dir: string, accountId: string) {
+  constructor(dir: string, accountId: string, fs: StateFs = nodeFs) {
+    this.#fs = fs;
     this.#dir = dir;
     this.#accountId = accountId;
     this.location = join(dir, `${accountId}.json`);
@@ -86,7 +93,7 @@ export class FileStateBackend implements StateBackend {
   #readBase(): State {
     let text: string;
     try {
-      text = readFileSync(this.location, 'utf8');
+      text = this.#fs.readFileSync(this.location, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return emptyState(this.#accountId);
       throw e;
@@ -120,7 +127,7 @@ export class FileStateBackend implements StateBackend {
   #replay(base: State): State {
     let text: string;
     try {
-      text = readFileSync(this.journalLocation, 'utf8');
+      text = this.#fs.readFileSync(this.journalLocation, 'utf8');
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return base;
       throw e;
@@ -156,34 +163,34 @@ export class FileStateBackend implements StateBackend {
   #append(state: State, changes: StateChanges, pending: PendingChanges): void {
     const serial = state.serial + 1;
     if (this.#journalFd === undefined) {
-      mkdirSync(this.#dir, { recursive: true });
+      this.#fs.mkdirSync(this.#dir, { recursive: true });
       // The journal builds on a base file: the salt of its secret hashes must be on disk first.
-      if (!existsSync(this.location)) this.#writeFile(state);
-      this.#journalFd = openSync(this.journalLocation, 'a');
+      if (!this.#fs.existsSync(this.location)) this.#writeFile(state);
+      this.#journalFd = this.#fs.openSync(this.journalLocation, 'a');
     }
     const line = Object.keys(pending).length === 0 ? { serial, changes } : { serial, changes, pending };
-    writeSync(this.#journalFd, `${JSON.stringify(line)}\n`);
-    fdatasyncSync(this.#journalFd);
+    this.#fs.writeSync(this.#journalFd, `${JSON.stringify(line)}\n`);
+    this.#fs.fdatasyncSync(this.#journalFd);
   }
 
   async commit(state: State): Promise<State> {
     const next: State = { ...state, serial: state.serial + 1 };
     storage('write the state file', this.location, () => this.#writeFile(next));
     if (this.#journalFd !== undefined) {
-      closeSync(this.#journalFd);
+      this.#fs.closeSync(this.#journalFd);
       this.#journalFd = undefined;
     }
-    rmSync(this.journalLocation, { force: true });
+    this.#fs.rmSync(this.journalLocation, { force: true });
     return next;
   }
 
   /** Stop appending to the journal (it stays on disk until the next `commit`). */
   async close(): Promise<void> {
-    if (this.#journalFd !== undefined) closeSync(this.#journalFd);
+    if (this.#journalFd !== undefined) this.#fs.closeSync(this.#journalFd);
     this.#journalFd = undefined;
   }
 
   #writeFile(next: State): void {
-    writeFileAtomic(this.location, serializeState(next));
+    writeFileAtomic(this.location, serializeState(next), this.#fs);
   }
 }
