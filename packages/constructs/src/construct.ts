@@ -2,6 +2,7 @@ import {
   CONSTRUCT_BRAND,
   type ConstructLike,
   callerLocation,
+  captureCallSites,
   currentSession,
   isConstruct,
   isRemote,
@@ -107,8 +108,9 @@ export abstract class Construct<P extends object> implements ConstructLike {
   readonly logicalId: string;
   readonly props: P;
   readonly options: { protect: boolean; aliases: string[]; adopt: boolean };
-  /** Where `new` was called, as the runtime saw it (the loader maps it to the TypeScript source). */
-  readonly location: SourceLocation | undefined;
+  /** The stack when `new` was called; resolved into `location` on first read. */
+  readonly #sites: NodeJS.CallSite[];
+  #location: SourceLocation | undefined | null = null;
 
   constructor(logicalId: string, props: P & ConstructOptions) {
     const session = currentSession();
@@ -116,8 +118,14 @@ export abstract class Construct<P extends object> implements ConstructLike {
     const { protect, aliases, adopt, ...rest } = (props ?? {}) as P & ConstructOptions;
     this.props = rest as P;
     this.options = { protect: protect === true, aliases: aliases ?? [], adopt: adopt === true };
-    this.location = callerLocation();
+    this.#sites = captureCallSites(Construct);
     session.constructs.push(this);
+  }
+
+  /** Where `new` was called, as the runtime saw it (the loader maps it to the TypeScript source). */
+  get location(): SourceLocation | undefined {
+    if (this.#location === null) this.#location = callerLocation(this.#sites);
+    return this.#location;
   }
 
   /** The request payload. Problems go to `ctx.problem`; never throws for bad props. */

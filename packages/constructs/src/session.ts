@@ -83,26 +83,36 @@ export function isRemote(value: unknown): value is ConstructLike & { physicalId:
 const MAX_CALLERS = 4;
 
 /**
- * Where the construct being made was created: the first stack frame that is not a constructor
- * (the base class, the construct class, and any user subclasses all are), so a factory in a
- * construct library reports its own `new` call. `callers` are the frames that led there (a
- * helper's callers, the user's call into a library), nearest first.
+ * The call sites of the code running now, without `skip` and what it called. Cheap: nothing is
+ * resolved until `callerLocation` reads them (a line number costs a scan of the whole script, so a
+ * bundle of thousands of constructs pays it only for the ones a diagnostic names).
  */
-export function callerLocation(): (SourceLocation & { callers: SourceLocation[] }) | undefined {
+// biome-ignore lint/complexity/noBannedTypes: what Error.captureStackTrace takes (a class too)
+export function captureCallSites(skip: Function): NodeJS.CallSite[] {
   const originalPrepare = Error.prepareStackTrace;
   const originalLimit = Error.stackTraceLimit;
-  let sites: NodeJS.CallSite[] = [];
   try {
-    // Enough for the base class, the construct class, a few user subclasses and the caller.
+    // Enough for the base class, the construct class, a few user subclasses and the callers.
     Error.stackTraceLimit = 10;
     Error.prepareStackTrace = (_error, callSites) => callSites;
     const holder: { stack?: NodeJS.CallSite[] } = {};
-    Error.captureStackTrace(holder, callerLocation);
-    sites = holder.stack ?? [];
+    Error.captureStackTrace(holder, skip);
+    return holder.stack ?? [];
   } finally {
     Error.prepareStackTrace = originalPrepare;
     Error.stackTraceLimit = originalLimit;
   }
+}
+
+/**
+ * Where the construct being made was created, from its call sites: the first frame that is not a
+ * constructor (the base class, the construct class, and any user subclasses all are), so a factory
+ * in a construct library reports its own `new` call. `callers` are the frames that led there (a
+ * helper's callers, the user's call into a library), nearest first.
+ */
+export function callerLocation(
+  sites: readonly NodeJS.CallSite[],
+): (SourceLocation & { callers: SourceLocation[] }) | undefined {
   const start = sites.findIndex((site) => !site.isConstructor());
   const own = start === -1 ? undefined : locationOf(sites[start] as NodeJS.CallSite);
   if (own === undefined) return undefined;
