@@ -154,7 +154,10 @@ export async function connect(
         }
       : {}),
   });
-  const backend = openStateBackend(project, credentials.accountId, { local });
+  const backend = openStateBackend(project, credentials.accountId, {
+    local,
+    stateUrl: io.env.MONITOR_STATE_URL,
+  });
   const secretKey = io.env.MONITOR_STATE_SECRET ?? (local ? localStateSecret(project.projectDir) : undefined);
   return {
     target: { project, client, accountId: credentials.accountId, backend, secretKey },

@@ -23,8 +23,16 @@ export interface MonitorConfig {
   /** Props applied per construct kind where a construct does not set them. @default {} */
   defaults?: ProjectDefaults;
   state?: {
+    /**
+     * Where state lives: `file` (the default) in `path`, committed with the code; `postgres` in the
+     * database at `url`, shared by a team and its CI, with a lock that holds across machines.
+     * `MONITOR_STATE_URL` wins over both. @default 'file'
+     */
+    backend?: 'file' | 'postgres';
     /** Directory of the state files (one per account), relative to the config file. @default '.monitor/state' */
     path?: string;
+    /** `postgres://user:password@host:5432/database`; keep the password out of the repository (`process.env`). */
+    url?: string;
   };
   api?: {
     /** Base URL of the service; `MONITOR_BASE_URL` wins when set. */

@@ -63,7 +63,21 @@ export const configSchema = z.strictObject({
       AlertChannel: z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),
-  state: z.strictObject({ path: z.string().min(1).optional() }).optional(),
+  state: z
+    .strictObject({
+      /** `file` (default): `path`, committed with the code. `postgres`: `url`, shared by a team and CI. */
+      backend: z.enum(['file', 'postgres']).optional(),
+      path: z.string().min(1).optional(),
+      url: z
+        .string()
+        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+        .optional(),
+    })
+    .refine((s) => s.backend !== 'postgres' || s.url !== undefined, {
+      message: "backend 'postgres' needs a url (or set MONITOR_STATE_URL)",
+      path: ['url'],
+    })
+    .optional(),
   api: z.strictObject({ baseUrl: z.url().optional() }).optional(),
 });
 
@@ -72,8 +86,10 @@ export interface ResolvedConfig {
   include: string[];
   exclude: string[];
   defaults: Record<string, Record<string, unknown>>;
-  /** Absolute directory of the state files. */
+  /** Absolute directory of the state files (the file backend). */
   stateDir: string;
+  /** The state database, when the config chose the postgres backend. */
+  stateUrl: string | undefined;
   baseUrl: string | undefined;
 }
 
@@ -87,6 +103,7 @@ export function resolveConfig(config: z.infer<typeof configSchema>, projectDir: 
     exclude: list(config.exclude),
     defaults: (config.defaults ?? {}) as Record<string, Record<string, unknown>>,
     stateDir: resolve(projectDir, config.state?.path ?? '.monitor/state'),
+    stateUrl: config.state?.backend === 'file' ? undefined : config.state?.url,
     baseUrl: config.api?.baseUrl,
   };
 }

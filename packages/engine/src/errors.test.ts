@@ -6,7 +6,7 @@ describe('engine errors', () => {
   it('each class fixes its own code, and hints name no CLI flag', () => {
     expect(new InvalidStateError('x').code).toBe('invalid_state');
     expect(new ProjectLoadError('x', []).code).toBe('invalid_project');
-    const locked = new LockHeldError('/tmp/x.lock', undefined);
+    const locked = new LockHeldError(undefined, 'remove /tmp/x.lock if that process is gone');
     expect(locked.code).toBe('locked');
     expect(locked.hint).not.toMatch(/--/);
   });

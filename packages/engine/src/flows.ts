@@ -144,13 +144,18 @@ async function makePlan(
   now: Date,
   forceProtected = false,
 ): Promise<{ plan: Plan; live: Live }> {
-  const [state, live] = await Promise.all([target.backend.read(), readLive(target.client)]);
+  const [state, live, otherOwners] = await Promise.all([
+    target.backend.read(),
+    readLive(target.client),
+    target.backend.owners?.(),
+  ]);
   return {
     plan: plan(target.project.resources, live, state, {
       now,
       mode,
       forceProtected,
       secretKey: target.secretKey,
+      ...(otherOwners === undefined ? {} : { otherOwners }),
     }),
     live,
   };

@@ -48,6 +48,7 @@ export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './sav
 export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './state/backend.js';
 export { FileStateBackend, type StateFs } from './state/file-store.js';
 export { describeHolder, LockHeldError, type LockHolder } from './state/lock.js';
-export { openStateBackend } from './state/open.js';
-export type { State, StateEntry } from './state/state.js';
+export { type OpenStateOptions, openStateBackend } from './state/open.js';
+export { type PostgresBackendOptions, PostgresStateBackend, redactUrl } from './state/postgres-store.js';
+export { emptyState, type State, type StateEntry, serializeState } from './state/state.js';
 export { type ValidationReport, validateProject } from './validate.js';

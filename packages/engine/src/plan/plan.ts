@@ -66,9 +66,11 @@ export type Operation = CreateOperation | UpdateOperation | DeleteOperation;
  * - `rename`: the construct would be created while the resource of another logical id, which holds
  *   the same key, is deleted: a renamed logical id without `aliases`.
  * - `taken`: a resource this project owns under another logical id holds a unique key the create needs.
+ * - `owned`: another project (sharing this state database) owns the live resource; `adopt: true`
+ *   does not take it: that project has to let it go first.
  */
 export interface Conflict {
-  reason: 'exists' | 'rename' | 'taken';
+  reason: 'exists' | 'rename' | 'taken' | 'owned';
   kind: ResourceKind;
   logicalId: string;
   construct: string;
@@ -78,7 +80,7 @@ export interface Conflict {
   value: string;
   /** The live resource in the way. */
   live: { id: string | number; name?: string };
-  /** For `rename` and `taken`: the logical id that holds the live resource. */
+  /** For `rename` and `taken`: the logical id that holds the live resource; for `owned`, the project. */
   holder?: string;
 }
 
@@ -136,6 +138,8 @@ export interface PlanOptions {
   mode?: PlanMode;
   /** In `destroy` mode, delete `protect: true` resources too. @default false */
   forceProtected?: boolean;
+  /** Live resources other projects own (`Kind#physicalId` → project): never taken or touched. */
+  otherOwners?: ReadonlyMap<string, string>;
 }
 
 /** Sensitive values in a payload, by the path the diff names them with. */
@@ -248,6 +252,7 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
   const desired = mode === 'destroy' ? [] : code;
   const keepProtected = !(mode === 'destroy' && options.forceProtected === true);
   const secrets = secretHasher(options.secretKey, state.salt);
+  const otherOwners = options.otherOwners ?? new Map<string, string>();
   const operations: Operation[] = [];
   const forget: string[] = [];
   const protectedKept: string[] = [];
@@ -320,6 +325,11 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
           : [];
     const match = candidates.find((r) => !taken.has(r) && owned(d.kind, r) === undefined);
     if (match === undefined) continue;
+    const owner = otherOwners.get(`${d.kind}#${String(match.id)}`);
+    if (owner !== undefined && natural !== undefined) {
+      conflicts.push(conflictOf('owned', d, natural, match, owner));
+      continue;
+    }
     if (resuming || d.options.adopt) {
       adopted.set(d, match);
       taken.add(match);
@@ -481,9 +491,11 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
       const id = `${d.kind}#${String(holder.id)}`;
       const gone = deleting.get(id);
       const owner = ownerOf.get(id);
+      const other = otherOwners.get(id);
       if (gone !== undefined) conflicts.push(conflictOf('rename', d, colliding, holder, gone.logicalId));
       else if (owner !== undefined)
         conflicts.push(conflictOf('taken', d, colliding, holder, owner.logicalId));
+      else if (other !== undefined) conflicts.push(conflictOf('owned', d, colliding, holder, other));
       else conflicts.push(conflictOf('exists', d, colliding, holder));
       conflicted.add(key);
       break;

@@ -144,6 +144,12 @@ export function describeConflict(c: Conflict): { message: string; hint: string }
       hint: `if "${c.logicalId}" is "${holder}" renamed, add \`aliases: ['${holder}']\` to the construct, so the resource keeps its id and only its logical id moves`,
     };
   }
+  if (c.reason === 'owned') {
+    return {
+      message: `a ${noun} with ${c.field} "${c.value}" (${live}) belongs to project "${holder}", which shares this state database`,
+      hint: `use another ${c.field}; or have project "${holder}" remove it from its code (or forget it: monitor state rm) before adopting it here`,
+    };
+  }
   if (c.reason === 'taken') {
     return {
       message: `${c.field} "${c.value}" is held by ${c.kind} "${holder}" (${live}), which this project owns and keeps`,

@@ -34,6 +34,12 @@ export interface StateBackend {
   record(state: State, changes: StateChanges, pending?: PendingChanges): Promise<void>;
   /** Save `state` whole with its serial incremented (compacting what `record` wrote); returns what was saved. */
   commit(state: State): Promise<State>;
+  /**
+   * Resources of this account that other projects own, by `Kind#physicalId` → project, for
+   * backends that hold many projects (a shared database). A plan never takes, changes or deletes
+   * them. Absent: the backend sees only this project.
+   */
+  owners?(): Promise<Map<string, string>>;
   /** Release what the backend holds open. */
   close(): Promise<void>;
 }

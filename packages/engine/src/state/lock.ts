@@ -23,11 +23,9 @@ export class LockHeldError extends EngineError {
   static override readonly code = 'locked';
   override readonly name = 'LockHeldError';
   readonly holder: LockHolder | undefined;
-  constructor(path: string, holder: LockHolder | undefined) {
-    super(
-      `another run holds the state lock: ${describeHolder(holder)}`,
-      `wait for it to finish, or remove ${path} if that process is gone`,
-    );
+  /** `hint`: how this backend's lock is freed when its holder is gone. */
+  constructor(holder: LockHolder | undefined, hint: string) {
+    super(`another run holds the state lock: ${describeHolder(holder)}`, hint);
     this.holder = holder;
   }
 }
@@ -93,7 +91,8 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       rmSync(path, { force: true });
       continue;
     }
-    if (Date.now() >= deadline) throw new LockHeldError(path, holder);
+    if (Date.now() >= deadline)
+      throw new LockHeldError(holder, `wait for it to finish, or remove ${path} if that process is gone`);
     if (!waited) options.onWait?.(holder);
     waited = true;
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));

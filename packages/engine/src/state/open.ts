@@ -2,18 +2,36 @@ import { join } from 'node:path';
 import type { LoadedProject } from '../load.js';
 import type { StateBackend } from './backend.js';
 import { FileStateBackend } from './file-store.js';
+import { PostgresStateBackend } from './postgres-store.js';
+
+export interface OpenStateOptions {
+  /** The embedded emulator's account: its state stays beside its data, never in a shared store. */
+  local?: boolean;
+  /** `MONITOR_STATE_URL` (wins over the config's `state.url`). */
+  stateUrl?: string | undefined;
+}
 
 /**
- * The state backend of a project for an account: the config's state directory, or with `local`
- * one under `.monitor/local/`, beside the local emulator's data, so that state of the embedded
- * emulator never mixes with the committed state of real accounts.
+ * The state backend of a project for an account: PostgreSQL when a state URL is given (the
+ * environment's, else the config's), else the config's state directory. With `local`, always a
+ * directory under `.monitor/local/`, beside the local emulator's data, so that state of the
+ * embedded emulator never mixes with the state of real accounts.
  */
 export function openStateBackend(
   project: LoadedProject,
   accountId: string,
-  options: { local?: boolean } = {},
+  options: OpenStateOptions = {},
 ): StateBackend {
-  const dir =
-    options.local === true ? join(project.projectDir, '.monitor', 'local', 'state') : project.config.stateDir;
-  return new FileStateBackend(dir, accountId);
+  if (options.local === true) {
+    return new FileStateBackend(join(project.projectDir, '.monitor', 'local', 'state'), accountId);
+  }
+  const url = nonEmpty(options.stateUrl) ?? project.config.stateUrl;
+  if (url !== undefined) {
+    return new PostgresStateBackend({ url, project: project.config.projectName, accountId });
+  }
+  return new FileStateBackend(project.config.stateDir, accountId);
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === '' ? undefined : value.trim();
 }

@@ -1,0 +1,475 @@
+import { hostname } from 'node:os';
+import type { ResourceKind } from '@monitor/api';
+import type { Client as PgClient } from 'pg';
+import { InvalidStateError, StateStorageError } from '../errors.js';
+import {
+  applyChanges,
+  type LockRequest,
+  type PendingChanges,
+  type StateBackend,
+  type StateChanges,
+} from './backend.js';
+import { LockHeldError, type LockHolder } from './lock.js';
+import { checkIntegrity, emptyState, STATE_FORMAT_VERSION, type State, stateSchema } from './state.js';
+
+/**
+ * Versioned migrations of monitor's own schema (`monitor`), applied in order under a transaction
+ * lock, each once. Never edit one that has shipped: add the next.
+ */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE monitor.states (
+     project text NOT NULL,
+     account_id text NOT NULL,
+     format_version integer NOT NULL,
+     serial bigint NOT NULL,
+     salt text NOT NULL,
+     updated_at timestamptz NOT NULL DEFAULT now(),
+     PRIMARY KEY (project, account_id)
+   );
+   CREATE TABLE monitor.entries (
+     project text NOT NULL,
+     account_id text NOT NULL,
+     key text NOT NULL,
+     kind text NOT NULL,
+     logical_id text NOT NULL,
+     physical_id jsonb NOT NULL,
+     applied_hash text NOT NULL,
+     secret_hashes jsonb NOT NULL,
+     protect boolean NOT NULL,
+     PRIMARY KEY (project, account_id, key),
+     FOREIGN KEY (project, account_id) REFERENCES monitor.states ON DELETE CASCADE
+   );
+   CREATE INDEX entries_by_resource ON monitor.entries (account_id, kind, physical_id);
+   CREATE TABLE monitor.pending_creates (
+     project text NOT NULL,
+     account_id text NOT NULL,
+     key text NOT NULL,
+     PRIMARY KEY (project, account_id, key),
+     FOREIGN KEY (project, account_id) REFERENCES monitor.states ON DELETE CASCADE
+   );
+   CREATE TABLE monitor.lock_holders (
+     project text NOT NULL,
+     account_id text NOT NULL,
+     command text NOT NULL,
+     host text NOT NULL,
+     pid integer NOT NULL,
+     since timestamptz NOT NULL,
+     PRIMARY KEY (project, account_id)
+   );`,
+];
+
+/** Serializes migrations of concurrent runs (an arbitrary constant, the same for every run). */
+const MIGRATION_LOCK = 7_041_338_211;
+
+/** A `postgres://` URL with its password replaced, for messages. */
+export function redactUrl(url: string): string {
+  try {
+    const u = new URL(url);
+    if (u.password !== '') u.password = '***';
+    return u.toString();
+  } catch {
+    return 'the state URL (not a valid URL)';
+  }
+}
+
+/** What went wrong reaching or using the database, for people, with the way out. */
+function storageError(error: unknown, where: string): Error {
+  const e = error as { code?: string; message?: string };
+  const detail = (e.message ?? String(error)).replace(/postgres(ql)?:\/\/[^\s]*/g, (u) => redactUrl(u));
+  const known: Record<string, [string, string]> = {
+    ECONNREFUSED: [
+      'connection refused',
+      'start the PostgreSQL server, or fix the host and port in the state URL',
+    ],
+    ENOTFOUND: ['the host name does not resolve', 'fix the host in the state URL'],
+    ETIMEDOUT: ['the connection timed out', 'check the network between here and the database'],
+    ECONNRESET: [
+      'the connection was closed',
+      'check that the database is up, then run the same command again',
+    ],
+    '28P01': ['the password was refused', 'check the user and password in the state URL (MONITOR_STATE_URL)'],
+    '28000': ['the server refused this user', 'check the user in the state URL and pg_hba.conf'],
+    '3D000': [
+      'the database does not exist',
+      'create it (createdb NAME, or CREATE DATABASE) or fix its name in the state URL',
+    ],
+    '42501': [
+      'permission denied',
+      'grant the user CREATE on the database: monitor makes and migrates its own schema, "monitor"',
+    ],
+    '57P01': [
+      'the server shut down',
+      'start it again, then run the same command again: what was done is recorded',
+    ],
+    '57P03': ['the server is starting or shutting down', 'try again in a moment'],
+  };
+  const reason = e.code === undefined ? undefined : known[e.code];
+  if (reason !== undefined) {
+    return new StateStorageError(
+      `cannot use the state database ${where}: ${reason[0]} (${detail})`,
+      reason[1],
+    );
+  }
+  if (/Connection terminated|connection.*(closed|ended)|not queryable/i.test(detail)) {
+    return new StateStorageError(
+      `lost the connection to the state database ${where}: ${detail}`,
+      'check that the database is up, then run the same command again: what was done is recorded',
+    );
+  }
+  return new StateStorageError(
+    `the state database ${where} failed: ${detail}`,
+    'see the message; the state is as it was',
+  );
+}
+
+/** A state entry as a row: the physical id kept as JSON, so an int stays an int. */
+interface EntryRow {
+  key: string;
+  kind: string;
+  logical_id: string;
+  physical_id: string | number;
+  applied_hash: string;
+  secret_hashes: Record<string, string>;
+  protect: boolean;
+}
+
+export interface PostgresBackendOptions {
+  /** `postgres://user:password@host:port/database` */
+  url: string;
+  /** The project whose state this is (its `projectName`): projects share a database. */
+  project: string;
+  accountId: string;
+  /** How often a waiting lock looks again. @default 250 */
+  pollMs?: number;
+}
+
+/**
+ * State in PostgreSQL: one row per project and account, one per entry and per pending create, in
+ * monitor's own schema, migrated on first use. Each `record` is one transaction. The deploy lock
+ * is a session advisory lock on this backend's connection, so a run that dies (even SIGKILLed)
+ * releases it with its connection; a row names the holder for messages.
+ */
+export class PostgresStateBackend implements StateBackend {
+  readonly location: string;
+  readonly #url: string;
+  readonly #project: string;
+  readonly #accountId: string;
+  readonly #pollMs: number;
+  #client: Promise<PgClient> | undefined;
+
+  constructor(options: PostgresBackendOptions) {
+    this.#url = options.url;
+    this.#project = options.project;
+    this.#accountId = options.accountId;
+    this.#pollMs = options.pollMs ?? 250;
+    this.location = `${redactUrl(options.url)} (project ${options.project}, account ${options.accountId})`;
+  }
+
+  /** The connection, opened and migrated on first use. */
+  #connection(): Promise<PgClient> {
+    this.#client ??= (async () => {
+      const { default: pg } = await import('pg');
+      const client = new pg.Client({ connectionString: this.#url, connectionTimeoutMillis: 10_000 });
+      // An idle connection that breaks must not crash the process: the next query reports it.
+      client.on('error', () => {});
+      try {
+        await client.connect();
+        await migrate(client);
+      } catch (e) {
+        await client.end().catch(() => {});
+        throw e;
+      }
+      return client;
+    })().catch((e: unknown) => {
+      this.#client = undefined;
+      throw e instanceof StateStorageError || e instanceof InvalidStateError
+        ? e
+        : storageError(e, this.#where());
+    });
+    return this.#client;
+  }
+
+  #where(): string {
+    return redactUrl(this.#url);
+  }
+
+  async #query<T extends object>(text: string, values: unknown[] = []): Promise<T[]> {
+    const client = await this.#connection();
+    try {
+      return (await client.query(text, values)).rows as T[];
+    } catch (e) {
+      throw storageError(e, this.#where());
+    }
+  }
+
+  /** Run `body` in one transaction: all of it is recorded, or none. */
+  async #transaction(body: (q: (text: string, values?: unknown[]) => Promise<unknown>) => Promise<void>) {
+    const client = await this.#connection();
+    try {
+      await client.query('BEGIN');
+      await body((text, values = []) => client.query(text, values));
+      await client.query('COMMIT');
+    } catch (e) {
+      await client.query('ROLLBACK').catch(() => {});
+      throw e instanceof InvalidStateError ? e : storageError(e, this.#where());
+    }
+  }
+
+  async read(): Promise<State> {
+    const key = [this.#project, this.#accountId];
+    const [head] = await this.#query<{ format_version: number; serial: string; salt: string }>(
+      'SELECT format_version, serial, salt FROM monitor.states WHERE project = $1 AND account_id = $2',
+      key,
+    );
+    if (head === undefined) return emptyState(this.#accountId);
+    const entries = await this.#query<EntryRow>(
+      `SELECT key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect
+         FROM monitor.entries WHERE project = $1 AND account_id = $2`,
+      key,
+    );
+    const pending = await this.#query<{ key: string }>(
+      'SELECT key FROM monitor.pending_creates WHERE project = $1 AND account_id = $2',
+      key,
+    );
+    const parsed = stateSchema.safeParse({
+      formatVersion: head.format_version,
+      accountId: this.#accountId,
+      serial: Number(head.serial),
+      salt: head.salt,
+      resources: Object.fromEntries(
+        entries.map((e) => [
+          e.key,
+          {
+            kind: e.kind,
+            logicalId: e.logical_id,
+            physicalId: e.physical_id,
+            appliedHash: e.applied_hash,
+            secretHashes: e.secret_hashes,
+            protect: e.protect,
+          },
+        ]),
+      ),
+      pendingCreates: pending.map((p) => p.key).sort(),
+    });
+    if (!parsed.success) {
+      throw new InvalidStateError(
+        `the state in ${this.location} is not a monitor state: ${parsed.error.issues[0]?.message ?? ''}`,
+        'upgrade monitor if a newer version wrote it; otherwise restore it (monitor state push)',
+      );
+    }
+    return checkIntegrity(parsed.data as State, this.location);
+  }
+
+  /**
+   * Who owns what in this account besides this project: `Kind#physicalId` → project. Read with
+   * state, so a plan never adopts, changes or deletes another project's resource.
+   */
+  async owners(): Promise<Map<string, string>> {
+    const rows = await this.#query<{ project: string; kind: string; physical_id: string | number }>(
+      'SELECT project, kind, physical_id FROM monitor.entries WHERE account_id = $1 AND project <> $2',
+      [this.#accountId, this.#project],
+    );
+    return new Map(rows.map((r) => [`${r.kind as ResourceKind}#${String(r.physical_id)}`, r.project]));
+  }
+
+  async lock(request: LockRequest): Promise<() => Promise<void>> {
+    const name = `${this.#project}\n${this.#accountId}`;
+    const deadline = Date.now() + (request.timeoutMs ?? 0);
+    let waited = false;
+    for (;;) {
+      const [row] = await this.#query<{ locked: boolean }>(
+        'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked',
+        [name],
+      );
+      if (row?.locked === true) break;
+      const holder = await this.#holder();
+      if (Date.now() >= deadline) {
+        throw new LockHeldError(
+          holder,
+          'wait for it to finish; a run that died released the lock with its connection, so this one is alive',
+        );
+      }
+      if (!waited) request.onWait?.(holder);
+      waited = true;
+      await new Promise((resolve) => setTimeout(resolve, this.#pollMs));
+    }
+    await this.#query(
+      `INSERT INTO monitor.lock_holders (project, account_id, command, host, pid, since)
+       VALUES ($1, $2, $3, $4, $5, now())
+       ON CONFLICT (project, account_id) DO UPDATE
+         SET command = EXCLUDED.command, host = EXCLUDED.host, pid = EXCLUDED.pid, since = EXCLUDED.since`,
+      [this.#project, this.#accountId, request.command, hostname(), process.pid],
+    );
+    let released = false;
+    return async () => {
+      if (released) return;
+      released = true;
+      await this.#query(
+        'DELETE FROM monitor.lock_holders WHERE project = $1 AND account_id = $2 AND pid = $3',
+        [this.#project, this.#accountId, process.pid],
+      );
+      await this.#query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name]);
+    };
+  }
+
+  async #holder(): Promise<LockHolder | undefined> {
+    const [row] = await this.#query<{ command: string; host: string; pid: number; since: Date }>(
+      'SELECT command, host, pid, since FROM monitor.lock_holders WHERE project = $1 AND account_id = $2',
+      [this.#project, this.#accountId],
+    );
+    return row === undefined
+      ? undefined
+      : { command: row.command, host: row.host, pid: row.pid, startedAt: row.since.toISOString() };
+  }
+
+  /**
+   * Clear the holder row when no run holds the lock (a run that died leaves its row; the lock
+   * itself went with its connection). Returns false when a live run holds it: then nothing changes.
+   */
+  async clearStaleHolder(): Promise<boolean> {
+    const release = await this.lock({ command: 'monitor state unlock', timeoutMs: 0 }).catch((e: unknown) => {
+      if (e instanceof LockHeldError) return undefined;
+      throw e;
+    });
+    if (release === undefined) return false;
+    await release();
+    return true;
+  }
+
+  async record(state: State, changes: StateChanges, pending: PendingChanges = {}): Promise<void> {
+    await this.#transaction(async (q) => {
+      await this.#ensureHead(q, state);
+      for (const [key, entry] of Object.entries(changes)) {
+        if (entry === null) {
+          await q('DELETE FROM monitor.entries WHERE project = $1 AND account_id = $2 AND key = $3', [
+            this.#project,
+            this.#accountId,
+            key,
+          ]);
+        } else {
+          await q(
+            `INSERT INTO monitor.entries
+               (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+             ON CONFLICT (project, account_id, key) DO UPDATE SET
+               kind = EXCLUDED.kind, logical_id = EXCLUDED.logical_id, physical_id = EXCLUDED.physical_id,
+               applied_hash = EXCLUDED.applied_hash, secret_hashes = EXCLUDED.secret_hashes,
+               protect = EXCLUDED.protect`,
+            [
+              this.#project,
+              this.#accountId,
+              key,
+              entry.kind,
+              entry.logicalId,
+              JSON.stringify(entry.physicalId),
+              entry.appliedHash,
+              JSON.stringify(entry.secretHashes),
+              entry.protect,
+            ],
+          );
+        }
+      }
+      for (const [key, sent] of Object.entries(pending)) {
+        await q(
+          sent
+            ? 'INSERT INTO monitor.pending_creates (project, account_id, key) VALUES ($1, $2, $3) ON CONFLICT DO NOTHING'
+            : 'DELETE FROM monitor.pending_creates WHERE project = $1 AND account_id = $2 AND key = $3',
+          [this.#project, this.#accountId, key],
+        );
+      }
+      await q(
+        'UPDATE monitor.states SET serial = serial + 1, updated_at = now() WHERE project = $1 AND account_id = $2',
+        [this.#project, this.#accountId],
+      );
+    });
+    applyChanges(state, changes, pending);
+  }
+
+  /** The state's own row, made with its salt before the first entry refers to it. */
+  async #ensureHead(q: (text: string, values?: unknown[]) => Promise<unknown>, state: State): Promise<void> {
+    await q(
+      `INSERT INTO monitor.states (project, account_id, format_version, serial, salt)
+       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (project, account_id) DO NOTHING`,
+      [this.#project, this.#accountId, STATE_FORMAT_VERSION, state.serial, state.salt],
+    );
+  }
+
+  async commit(state: State): Promise<State> {
+    const next: State = { ...state, serial: state.serial + 1 };
+    const rows = Object.entries(next.resources).map(([key, e]) => ({
+      key,
+      kind: e.kind,
+      logical_id: e.logicalId,
+      physical_id: e.physicalId,
+      applied_hash: e.appliedHash,
+      secret_hashes: e.secretHashes,
+      protect: e.protect,
+    }));
+    await this.#transaction(async (q) => {
+      const key = [this.#project, this.#accountId];
+      await q(
+        `INSERT INTO monitor.states (project, account_id, format_version, serial, salt)
+         VALUES ($1, $2, $3, $4, $5)
+         ON CONFLICT (project, account_id) DO UPDATE
+           SET format_version = EXCLUDED.format_version, serial = EXCLUDED.serial, salt = EXCLUDED.salt,
+               updated_at = now()`,
+        [...key, next.formatVersion, next.serial, next.salt],
+      );
+      await q('DELETE FROM monitor.entries WHERE project = $1 AND account_id = $2', key);
+      // Every entry in one statement: a 5,000-resource state is one round trip.
+      await q(
+        `INSERT INTO monitor.entries
+           (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect)
+         SELECT $1, $2, r.key, r.kind, r.logical_id, r.physical_id, r.applied_hash, r.secret_hashes, r.protect
+           FROM jsonb_to_recordset($3::jsonb) AS r(key text, kind text, logical_id text, physical_id jsonb,
+                applied_hash text, secret_hashes jsonb, protect boolean)`,
+        [...key, JSON.stringify(rows)],
+      );
+      await q('DELETE FROM monitor.pending_creates WHERE project = $1 AND account_id = $2', key);
+      await q(
+        `INSERT INTO monitor.pending_creates (project, account_id, key)
+         SELECT $1, $2, k FROM jsonb_array_elements_text($3::jsonb) AS k`,
+        [...key, JSON.stringify(next.pendingCreates)],
+      );
+    });
+    return next;
+  }
+
+  async close(): Promise<void> {
+    const pending = this.#client;
+    this.#client = undefined;
+    if (pending === undefined) return;
+    const client = await pending.catch(() => undefined);
+    await client?.end().catch(() => {});
+  }
+}
+
+async function migrate(client: PgClient): Promise<void> {
+  await client.query('BEGIN');
+  try {
+    await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);
+    await client.query('CREATE SCHEMA IF NOT EXISTS monitor');
+    await client.query(
+      `CREATE TABLE IF NOT EXISTS monitor.schema_migrations (
+         version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())`,
+    );
+    const { rows } = await client.query<{ version: number | null }>(
+      'SELECT max(version) AS version FROM monitor.schema_migrations',
+    );
+    const current = rows[0]?.version ?? 0;
+    if (current > MIGRATIONS.length) {
+      throw new InvalidStateError(
+        `the state database has schema version ${current}, newer than this monitor knows (${MIGRATIONS.length})`,
+        'upgrade monitor: a newer version migrated this database',
+      );
+    }
+    for (let version = current + 1; version <= MIGRATIONS.length; version++) {
+      await client.query(MIGRATIONS[version - 1] as string);
+      await client.query('INSERT INTO monitor.schema_migrations (version) VALUES ($1)', [version]);
+    }
+    await client.query('COMMIT');
+  } catch (e) {
+    await client.query('ROLLBACK').catch(() => {});
+    throw e;
+  }
+}

@@ -1,0 +1,283 @@
+// The postgres state backend against a real PostgreSQL server that this file starts (one for the
+// file): the backend itself, its faults, and the CLI with two runners and two projects on it.
+import { spawn } from 'node:child_process';
+import { rmSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEV_ACCOUNT_ID } from '@monitor/emulator';
+import { emptyState, LockHeldError, PostgresStateBackend, type State } from '@monitor/engine';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { BIN, cleanup, monitor, writeFiles, writeProject } from './support/harness.js';
+import { type PostgresServer, startPostgres } from './support/postgres.js';
+import { IMPORTS, projectsUnderTest } from './support/projects.js';
+
+let pg: PostgresServer;
+beforeAll(async () => {
+  pg = await startPostgres();
+}, 60_000);
+afterAll(async () => {
+  await pg?.close();
+});
+
+const setup = projectsUnderTest();
+let projects = 0;
+/** A project name of its own per test: tests share the database. */
+const uniqueProject = () => `pg-${process.pid}-${++projects}`;
+
+const entry = (id: number) => ({
+  kind: 'CheckGroup' as const,
+  logicalId: `g${id}`,
+  physicalId: id,
+  appliedHash: `h${id}`,
+  secretHashes: { 'environmentVariables[T].value': `hmac-sha256:${id}` },
+  protect: id % 2 === 0,
+});
+
+let databases = 0;
+/**
+ * A database of its own: every test's emulator is the same account (the dev account) with ids
+ * from 1, so tests that shared a database would see each other's entries as other projects'.
+ */
+function freshDatabase(): string {
+  const name = `t${++databases}`;
+  pg.sql(`CREATE DATABASE ${name} OWNER monitor`);
+  return pg.urlFor({ database: name });
+}
+
+function backend(project: string, url = pg.url) {
+  return new PostgresStateBackend({ url, project, accountId: DEV_ACCOUNT_ID, pollMs: 50 });
+}
+
+describe('the postgres backend', () => {
+  it('records each write in its own transaction, reads it back, commits whole; the serial moves', async () => {
+    const project = uniqueProject();
+    const store = backend(project);
+    const state = await store.read();
+    expect(state.serial).toBe(0);
+    await store.record(state, { 'CheckGroup:g1': entry(1) }, { 'CheckGroup:g2': true });
+    await store.record(state, { 'CheckGroup:g2': entry(2) }, { 'CheckGroup:g2': false });
+    expect(state.serial).toBe(2);
+    const other = backend(project);
+    const read = await other.read();
+    expect(read).toEqual(state);
+    expect(read.resources['CheckGroup:g1']?.physicalId).toBe(1);
+    const committed = await other.commit({ ...read, resources: { 'CheckGroup:g2': entry(2) } });
+    expect(committed.serial).toBe(3);
+    expect(await store.read()).toEqual(committed);
+    await store.close();
+    await other.close();
+  });
+
+  it('refuses two entries claiming one resource, naming both', async () => {
+    const project = uniqueProject();
+    const store = backend(project);
+    const state: State = emptyState(DEV_ACCOUNT_ID);
+    await store.commit({
+      ...state,
+      resources: { 'CheckGroup:a': entry(7), 'CheckGroup:b': { ...entry(7), logicalId: 'b' } },
+    });
+    await expect(store.read()).rejects.toThrow(
+      /two entries for CheckGroup id 7: "CheckGroup:a" and "CheckGroup:b"/,
+    );
+    await store.close();
+  });
+
+  it('lists what other projects in the account own', async () => {
+    const [a, b] = [uniqueProject(), uniqueProject()];
+    const sa = backend(a);
+    const sb = backend(b);
+    await sa.commit({ ...emptyState(DEV_ACCOUNT_ID), resources: { 'CheckGroup:g1': entry(101) } });
+    expect((await sb.owners()).get('CheckGroup#101')).toBe(a);
+    expect((await sa.owners()).has('CheckGroup#101')).toBe(false);
+    await sa.close();
+    await sb.close();
+  });
+
+  it('holds the lock across connections, names the holder, and frees it when the holder dies (SIGKILL)', async () => {
+    const project = uniqueProject();
+    const first = backend(project);
+    const release = await first.lock({ command: 'monitor deploy' });
+    const second = backend(project);
+    const waits: unknown[] = [];
+    const held = (await second
+      .lock({ command: 'monitor deploy', timeoutMs: 200, onWait: (h) => waits.push(h) })
+      .catch((e: unknown) => e)) as LockHeldError;
+    expect(held).toBeInstanceOf(LockHeldError);
+    expect(held.message).toMatch(/monitor deploy \(pid \d+ on .+, since /);
+    expect(waits).toHaveLength(1);
+    await release();
+    const again = await second.lock({ command: 'monitor deploy' });
+    await again();
+    await first.close();
+    await second.close();
+
+    // A process that takes the lock and is killed: its connection goes, and so does the lock.
+    const script = `
+      const { PostgresStateBackend } = await import(${JSON.stringify(join(BIN, '..', '..', '..', 'engine', 'dist', 'index.js'))});
+      const b = new PostgresStateBackend({ url: ${JSON.stringify(pg.url)}, project: ${JSON.stringify(project)}, accountId: ${JSON.stringify(DEV_ACCOUNT_ID)} });
+      await b.lock({ command: 'monitor deploy' });
+      process.stdout.write('locked\\n');
+      setInterval(() => {}, 1000);`;
+    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    await new Promise<void>((resolve) => child.stdout.on('data', () => resolve()));
+    const blocked = backend(project);
+    await expect(blocked.lock({ command: 'monitor deploy' })).rejects.toBeInstanceOf(LockHeldError);
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child.once('exit', resolve));
+    const started = Date.now();
+    const taken = await blocked.lock({ command: 'monitor deploy', timeoutMs: 5000 });
+    expect(Date.now() - started).toBeLessThan(3000);
+    await taken();
+    await blocked.close();
+  });
+});
+
+describe('faults: coded errors with a hint, never the password', () => {
+  it.each([
+    ['a refused connection', () => `postgres://monitor:s3cret-pw@127.0.0.1:1/monitor`, 'connection refused'],
+    ['a wrong password', () => pg.urlFor({ password: 's3cret-pw' }), 'the password was refused'],
+    [
+      'a missing database',
+      () => pg.urlFor({ database: 'nope', password: 'monitor-test-pw' }),
+      'the database does not exist',
+    ],
+  ])('%s', async (_what, url, reason) => {
+    const store = backend(uniqueProject(), url());
+    const error = (await store.read().catch((e: unknown) => e)) as {
+      code: string;
+      message: string;
+      hint: string;
+    };
+    expect(error.code).toBe('state_storage');
+    expect(error.message).toContain(reason);
+    expect(`${error.message} ${error.hint}`).not.toContain('s3cret-pw');
+    expect(error.hint.length).toBeGreaterThan(10);
+    await store.close();
+  });
+
+  it('a user that may not create the schema: permission denied, with the grant to give', async () => {
+    pg.sql(`CREATE USER readonly WITH PASSWORD 'ro-pw'`);
+    pg.sql('CREATE DATABASE locked OWNER postgres');
+    pg.sql('REVOKE CREATE ON DATABASE locked FROM PUBLIC', 'locked');
+    const store = backend(
+      uniqueProject(),
+      pg.urlFor({ user: 'readonly', password: 'ro-pw', database: 'locked' }),
+    );
+    const error = (await store.read().catch((e: unknown) => e)) as {
+      code: string;
+      message: string;
+      hint: string;
+    };
+    expect(error.code).toBe('state_storage');
+    expect(error.message).toContain('permission denied');
+    expect(error.hint).toContain('grant the user CREATE on the database');
+    await store.close();
+  });
+});
+
+describe('the CLI on a shared state database', () => {
+  const groups = (names: string[]) =>
+    IMPORTS + names.map((n) => `new CheckGroup('${n}', { name: '${n} group' });\n`).join('');
+
+  it('state lives in the database: deleting the checkout state changes nothing; a stale saved plan exits 4', async () => {
+    const project = uniqueProject();
+    const { h, dir } = await setup({
+      'a.monitor.ts': groups(['a', 'b']),
+      'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${project}' });\n`,
+    });
+    const env = { ...h.env, MONITOR_STATE_URL: freshDatabase() };
+    const run = (...args: string[]) => monitor(args, { cwd: dir, env });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    rmSync(join(dir, '.monitor'), { recursive: true, force: true });
+    const diff = await run('diff', '--detailed-exitcode');
+    expect(diff.stdout).toContain('No changes. 2 resources match the code.');
+    expect(diff.code).toBe(0);
+
+    writeFiles(dir, { 'a.monitor.ts': groups(['a', 'b', 'c']) });
+    expect((await run('diff', '--out', 'plan.json')).code).toBe(0);
+    // Another runner deploys meanwhile (same code): the saved plan is stale.
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const writes = h.writes().length;
+    const stale = await run('deploy', '--plan', 'plan.json', '--yes');
+    expect(stale.code).toBe(4);
+    expect(stale.stderr).toMatch(/state changed since the plan was saved \(serial \d+ → \d+\)/);
+    expect(h.writes().length).toBe(writes);
+  });
+
+  it('two projects on one database and one account never touch each other', async () => {
+    const [p1, p2] = [uniqueProject(), uniqueProject()];
+    const { h, dir } = await setup({
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('team-a-api', { name: 'Shared name' });\n`,
+      'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${p1}' });\n`,
+    });
+    const env = { ...h.env, MONITOR_STATE_URL: freshDatabase() };
+    expect((await monitor(['deploy', '--yes'], { cwd: dir, env })).code).toBe(0);
+    const other = writeProject(
+      {
+        'b.monitor.ts': `${IMPORTS}new CheckGroup('team-b-api', { name: 'Shared name', concurrency: 9, adopt: true });\n`,
+      },
+      p2,
+    );
+    onTestFinished(() => cleanup(other));
+    const writes = h.writes().length;
+    const taken = await monitor(['deploy', '--yes', '--allow-deletes'], { cwd: other, env });
+    expect(taken.code).toBe(3);
+    expect(taken.stdout).toContain(`belongs to project "${p1}", which shares this state database`);
+    expect(h.writes().length).toBe(writes);
+    // p2 declaring nothing of p1's deletes nothing of p1's.
+    writeFiles(other, { 'b.monitor.ts': `${IMPORTS}new CheckGroup('mine', { name: 'Mine' });\n` });
+    expect((await monitor(['deploy', '--yes', '--allow-deletes'], { cwd: other, env })).code).toBe(0);
+    const names = (await h.client.checkGroups.list()).items.map((g) => g.name).sort();
+    expect(names).toEqual(['Mine', 'Shared name']);
+    const p1diff = await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env });
+    expect(p1diff.code).toBe(0);
+  });
+
+  it('two deploys at once: the second exits 6 naming the first, or waits with --lock-timeout', async () => {
+    const project = uniqueProject();
+    const { h, dir } = await setup(
+      {
+        'a.monitor.ts': groups(['a', 'b', 'c', 'd']),
+        'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${project}' });\n`,
+      },
+      { faults: { latencyMs: 400 } },
+    );
+    const env = { ...h.env, MONITOR_STATE_URL: freshDatabase() };
+    const first = monitor(['deploy', '--yes', '--parallelism', '1'], { cwd: dir, env });
+    await new Promise((r) => setTimeout(r, 1200));
+    const second = await monitor(['deploy', '--yes'], { cwd: dir, env });
+    expect(second.code).toBe(6);
+    expect(second.stderr).toMatch(/another run holds the state lock: monitor deploy \(pid \d+ on /);
+    const waiting = await monitor(['deploy', '--yes', '--lock-timeout', '30'], { cwd: dir, env });
+    expect(waiting.code).toBe(0);
+    expect((await first).code).toBe(0);
+    expect((await h.client.checkGroups.list()).items).toHaveLength(4);
+  }, 60_000);
+
+  it('the database stopping mid-deploy: exit 1 with a clear message; a re-run converges with no duplicate', async () => {
+    const project = uniqueProject();
+    const names = Array.from({ length: 8 }, (_, i) => `g${i}`);
+    const { h, dir } = await setup(
+      {
+        'a.monitor.ts': groups(names),
+        'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${project}' });\n`,
+      },
+      { faults: { latencyMs: 300 } },
+    );
+    const env = { ...h.env, MONITOR_STATE_URL: freshDatabase() };
+    const deploy = monitor(['deploy', '--yes', '--parallelism', '1'], { cwd: dir, env });
+    await new Promise((r) => setTimeout(r, 1500));
+    await pg.stop();
+    const broken = await deploy;
+    await pg.start();
+    expect(broken.code).toBe(1);
+    expect(`${broken.stdout}${broken.stderr}`).toMatch(/state database|connection/i);
+    expect(`${broken.stdout}${broken.stderr}`).not.toContain('monitor-test-pw');
+    const again = await monitor(['deploy', '--yes'], { cwd: dir, env });
+    expect(again.code, `${broken.stdout}${broken.stderr}\n---\n${again.stdout}${again.stderr}`).toBe(0);
+    const live = (await h.client.checkGroups.list({ limit: 100 })).items.map((g) => g.name).sort();
+    expect(live).toEqual(names.map((n) => `${n} group`).sort());
+    expect((await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
+  }, 60_000);
+});

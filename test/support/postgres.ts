@@ -1,0 +1,141 @@
+import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Where Debian puts the server binaries; the newest version found wins. */
+function binDir(): string {
+  const root = '/usr/lib/postgresql';
+  const versions = existsSync(root)
+    ? readdirSync(root)
+        .filter((v) => existsSync(join(root, v, 'bin', 'initdb')))
+        .sort((a, b) => Number(b) - Number(a))
+    : [];
+  const version = versions[0];
+  if (version === undefined) {
+    throw new Error(
+      'PostgreSQL server binaries not found under /usr/lib/postgresql (apt-get install postgresql)',
+    );
+  }
+  return join(root, version, 'bin');
+}
+
+async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number };
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+export interface PostgresServer {
+  /** `postgres://monitor:…@127.0.0.1:port/monitor` */
+  url: string;
+  port: number;
+  /** A URL for another database or user on the same server. */
+  urlFor(options: { user?: string; password?: string; database?: string }): string;
+  /** Run SQL as the superuser (psql). */
+  sql(statement: string, database?: string): string;
+  /** Stop the server (as a crash would: immediate), and start it again on the same port. */
+  stop(): Promise<void>;
+  start(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const asRoot = process.getuid?.() === 0;
+
+/** Run a server binary, as the `postgres` OS user when this process is root (initdb refuses root). */
+function run(bin: string, args: string[]): string {
+  if (!asRoot) return execFileSync(bin, args, { encoding: 'utf8' });
+  return execFileSync('runuser', ['-u', 'postgres', '--', bin, ...args], { encoding: 'utf8' });
+}
+
+/**
+ * A real PostgreSQL server in a temp directory on a free loopback port, with a `monitor` user and
+ * database (password `monitor-test-pw`). Start one per test file: it takes about a second and a half.
+ */
+export async function startPostgres(): Promise<PostgresServer> {
+  const bin = binDir();
+  const dir = mkdtempSync(join(tmpdir(), 'monitor-pg-'));
+  chmodSync(dir, 0o777);
+  const data = join(dir, 'data');
+  const socketDir = join(dir, 'sock');
+  run('/bin/mkdir', ['-p', data, socketDir]);
+  run(join(bin, 'initdb'), [
+    '-D',
+    data,
+    '-U',
+    'postgres',
+    '--auth-local=trust',
+    '--auth-host=scram-sha-256',
+    '-E',
+    'UTF8',
+    '--no-sync',
+  ]);
+  const port = await freePort();
+  let child: ChildProcess | undefined;
+
+  const start = async () => {
+    const args = ['-D', data, '-p', String(port), '-k', socketDir, '-h', '127.0.0.1', '-c', 'fsync=off'];
+    child = asRoot
+      ? spawn('runuser', ['-u', 'postgres', '--', join(bin, 'postgres'), ...args], { stdio: 'ignore' })
+      : spawn(join(bin, 'postgres'), args, { stdio: 'ignore' });
+    for (let i = 0; i < 200; i++) {
+      try {
+        run(join(bin, 'pg_isready'), ['-h', socketDir, '-p', String(port), '-q']);
+        return;
+      } catch {
+        await new Promise((r) => setTimeout(r, 50));
+      }
+    }
+    throw new Error(`PostgreSQL did not start on port ${port}`);
+  };
+  const sql = (statement: string, database = 'postgres') =>
+    run(join(bin, 'psql'), [
+      '-h',
+      socketDir,
+      '-p',
+      String(port),
+      '-U',
+      'postgres',
+      '-d',
+      database,
+      '-v',
+      'ON_ERROR_STOP=1',
+      '-tAc',
+      statement,
+    ]);
+  const stop = async () => {
+    const exited = new Promise<void>((resolve) => {
+      if (child === undefined || child.exitCode !== null) resolve();
+      else child.once('exit', () => resolve());
+    });
+    run(join(bin, 'pg_ctl'), ['-D', data, 'stop', '-m', 'immediate', '-w']);
+    await exited;
+  };
+
+  await start();
+  // Password auth over TCP, as a real server has; the superuser uses the socket, with trust.
+  sql(`CREATE USER monitor WITH PASSWORD 'monitor-test-pw'`);
+  sql('CREATE DATABASE monitor OWNER monitor');
+  const urlFor = ({ user = 'monitor', password = 'monitor-test-pw', database = 'monitor' } = {}) =>
+    `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
+  return {
+    url: urlFor({}),
+    port,
+    urlFor,
+    sql,
+    stop,
+    start,
+    close: async () => {
+      try {
+        await stop();
+      } catch {}
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
