@@ -280,4 +280,59 @@ describe('the CLI on a shared state database', () => {
     expect(live).toEqual(names.map((n) => `${n} group`).sort());
     expect((await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
   }, 60_000);
+
+  it('migrate file → postgres → file: nothing lost, diff says No changes at every step', async () => {
+    const project = uniqueProject();
+    const { h, dir } = await setup({
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('g', { name: 'G', environmentVariables: [{ key: 'T', value: 'secret', secret: true }] });\nnew EmailAlertChannel('mail', { address: 'a@acme.example' });\n`,
+      'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${project}' });\n`,
+    });
+    const url = freshDatabase();
+    const onFiles = (...args: string[]) => monitor(args, { cwd: dir, env: h.env });
+    const onDb = (...args: string[]) =>
+      monitor(args, { cwd: dir, env: { ...h.env, MONITOR_STATE_URL: url } });
+    expect((await onFiles('deploy', '--yes')).code).toBe(0);
+    const toDb = await onFiles('state', 'migrate', '--to', url);
+    expect(toDb.code).toBe(0);
+    expect(toDb.stdout).toContain('copied 2 entries');
+    expect(toDb.stdout).not.toContain('monitor-test-pw');
+    expect((await onDb('diff', '--detailed-exitcode')).code).toBe(0);
+    // Into an empty directory and back: the same state, byte for byte apart from the serial.
+    const back = await onDb('state', 'migrate', '--to', 'migrated-state');
+    expect(back.code).toBe(0);
+    const again = await onDb('state', 'migrate', '--to', 'migrated-state');
+    expect(again.code).toBe(1);
+    expect(again.stderr).toContain('already holds 2 entries');
+    writeFiles(dir, {
+      'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${project}', state: { path: 'migrated-state' } });\n`,
+    });
+    const diff = await onFiles('diff', '--detailed-exitcode');
+    expect(diff.stdout).toContain('No changes. 2 resources match the code.');
+    expect(diff.code).toBe(0);
+  });
+
+  it('state unlock --force clears the holder a dead run left; a live holder is refused', async () => {
+    const project = uniqueProject();
+    const url = freshDatabase();
+    const { dir } = await setup({
+      'a.monitor.ts': IMPORTS,
+      'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${project}' });\n`,
+    });
+    const env = { MONITOR_STATE_URL: url, MONITOR_ACCOUNT_ID: DEV_ACCOUNT_ID };
+    const live = backend(project, url);
+    const release = await live.lock({ command: 'monitor deploy' });
+    const refused = await monitor(['state', 'unlock', '--force'], { cwd: dir, env });
+    expect(refused.code).toBe(6);
+    expect(refused.stderr).toContain('another run holds the state lock: monitor deploy');
+    await release();
+    await live.close();
+    // A holder row whose run is gone (as a SIGKILLed deploy leaves it).
+    pg.sql(
+      `INSERT INTO monitor.lock_holders VALUES ('${project}', '${DEV_ACCOUNT_ID}', 'monitor deploy', 'ci-7', 4242, now())`,
+      url.split('/').pop(),
+    );
+    const cleared = await monitor(['state', 'unlock', '--force'], { cwd: dir, env });
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toContain('cleared the lock of monitor deploy (pid 4242 on ci-7');
+  });
 });

@@ -21,7 +21,7 @@ interface CommandModule {
  * emulator) is loaded only when that command runs or shows its help: `monitor --help` and
  * `monitor --version` load none of them.
  */
-const COMMANDS: { name: string; describe: string; load: () => Promise<CommandModule> }[] = [
+const COMMANDS: { name: string; usage?: string; describe: string; load: () => Promise<CommandModule> }[] = [
   {
     name: 'validate',
     describe: 'Load the project and check every construct; exit 3 when something is wrong',
@@ -41,6 +41,12 @@ const COMMANDS: { name: string; describe: string; load: () => Promise<CommandMod
     name: 'destroy',
     describe: 'Delete every resource this project owns (those in state); protected ones are kept',
     load: () => import('./commands/destroy.js'),
+  },
+  {
+    name: 'state',
+    usage: 'state <action> [args..]',
+    describe: 'List, show, move, forget, pull, push, migrate and unlock the state of the project',
+    load: () => import('./commands/state.js'),
   },
   {
     name: 'emulator',
@@ -113,7 +119,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     for (const command of COMMANDS) {
       const module = command === requested ? loaded : undefined;
       parser = parser.command({
-        command: command.name,
+        command: command.usage ?? command.name,
         describe: command.describe,
         builder: (y: Argv) => (module === undefined ? y : module.builder(y)),
         handler: async (args: Record<string, unknown>) => {

@@ -22,7 +22,7 @@ export {
   type FlowEvent,
   type Target,
 } from './flows.js';
-export { type LoadedProject, type LoadOptions, load } from './load.js';
+export { type LoadedProject, type LoadOptions, load, loadConfig, type ProjectConfig } from './load.js';
 export type { Change } from './plan/diff.js';
 export type {
   Conflict,
@@ -50,5 +50,12 @@ export { FileStateBackend, type StateFs } from './state/file-store.js';
 export { describeHolder, LockHeldError, type LockHolder } from './state/lock.js';
 export { type OpenStateOptions, openStateBackend } from './state/open.js';
 export { type PostgresBackendOptions, PostgresStateBackend, redactUrl } from './state/postgres-store.js';
-export { emptyState, type State, type StateEntry, serializeState } from './state/state.js';
+export {
+  emptyState,
+  parseStateText,
+  type State,
+  type StateEntry,
+  serializeState,
+  stateKey,
+} from './state/state.js';
 export { type ValidationReport, validateProject } from './validate.js';

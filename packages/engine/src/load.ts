@@ -192,6 +192,25 @@ async function readConfig(configPath: string, projectDir: string): Promise<Resol
   return resolveConfig(parsed.data, projectDir);
 }
 
+/** A project's config alone, without its constructs: what state commands need. */
+export interface ProjectConfig {
+  configPath: string;
+  projectDir: string;
+  config: ResolvedConfig;
+}
+
+/** Find and read the config only (no construct file is loaded). */
+export async function loadConfig(options: LoadOptions = {}): Promise<ProjectConfig> {
+  const configPath = findConfig(options.cwd ?? process.cwd(), options.config);
+  const projectDir = dirname(configPath);
+  try {
+    return { configPath, projectDir, config: await readConfig(configPath, projectDir) };
+  } catch (e) {
+    if (e instanceof ProjectLoadError) e.configPath = configPath;
+    throw e;
+  }
+}
+
 /**
  * Load a project: find and read its config, bundle every included construct file in one esbuild
  * build, run it in a fresh session, and synthesize the desired resources with all diagnostics.

@@ -40,6 +40,11 @@ export interface StateBackend {
    * them. Absent: the backend sees only this project.
    */
   owners?(): Promise<Map<string, string>>;
+  /**
+   * Clear the lock's record of a run that is gone (`monitor state unlock --force`). Resolves to the
+   * holder it cleared; a `LockHeldError` when a live run holds the lock and it cannot be cleared.
+   */
+  forceUnlock(): Promise<LockHolder | undefined>;
   /** Release what the backend holds open. */
   close(): Promise<void>;
 }

@@ -1,6 +1,6 @@
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
-import { type AtomicWriteFs, formatIssuePath, writeFileAtomic } from '@monitor/api';
+import { type AtomicWriteFs, writeFileAtomic } from '@monitor/api';
 import { z } from 'zod';
 import { InvalidStateError, stateStorageError } from '../errors.js';
 import {
@@ -11,14 +11,14 @@ import {
   type StateBackend,
   type StateChanges,
 } from './backend.js';
-import { acquireLock } from './lock.js';
+import { acquireLock, type LockHolder, readLockHolder } from './lock.js';
 import {
   checkIntegrity,
   emptyState,
+  parseStateText,
   type State,
   serializeState,
   stateEntrySchema,
-  stateSchema,
 } from './state.js';
 
 /** Run a file-system step on state; its errno failures become coded errors with a way out. */
@@ -98,30 +98,14 @@ export class FileStateBackend implements StateBackend {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return emptyState(this.#accountId);
       throw e;
     }
-    let raw: unknown;
-    try {
-      raw = JSON.parse(text);
-    } catch (e) {
+    const state = parseStateText(text, this.location);
+    if (state.accountId !== this.#accountId) {
       throw new InvalidStateError(
-        `state file ${this.location} is not valid JSON: ${(e as Error).message}`,
-        'restore it from git; monitor never writes a partial file',
-      );
-    }
-    const parsed = stateSchema.safeParse(raw);
-    if (!parsed.success) {
-      const issue = parsed.error.issues[0];
-      throw new InvalidStateError(
-        `state file ${this.location} is not a monitor state (format ${String((raw as { formatVersion?: unknown }).formatVersion)}): ${formatIssuePath(issue?.path ?? [])} ${issue?.message ?? ''}`.trim(),
-        'restore it from git, or upgrade monitor if it was written by a newer version',
-      );
-    }
-    if (parsed.data.accountId !== this.#accountId) {
-      throw new InvalidStateError(
-        `state file ${this.location} belongs to account ${parsed.data.accountId}, not ${this.#accountId}`,
+        `state file ${this.location} belongs to account ${state.accountId}, not ${this.#accountId}`,
         'check MONITOR_ACCOUNT_ID',
       );
     }
-    return parsed.data as State;
+    return state;
   }
 
   #replay(base: State): State {
@@ -182,6 +166,18 @@ export class FileStateBackend implements StateBackend {
     }
     this.#fs.rmSync(this.journalLocation, { force: true });
     return next;
+  }
+
+  /**
+   * Remove the lock file, whoever holds it: for a run that died on another host, which this host
+   * cannot see is gone. Returns the holder it named.
+   */
+  async forceUnlock(): Promise<LockHolder | undefined> {
+    const holder = readLockHolder(this.lockLocation);
+    storage('remove the state lock', this.lockLocation, () =>
+      this.#fs.rmSync(this.lockLocation, { force: true }),
+    );
+    return holder;
   }
 
   /** Stop appending to the journal (it stays on disk until the next `commit`). */

@@ -36,7 +36,8 @@ export interface LockOptions extends Partial<LockRequest> {
   pollMs?: number;
 }
 
-function readHolder(path: string): LockHolder | undefined {
+/** The holder a lock file names, if it can be read. */
+export function readLockHolder(path: string): LockHolder | undefined {
   try {
     return JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
   } catch {
@@ -81,12 +82,12 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       return () => {
         if (released) return;
         released = true;
-        if (readHolder(path)?.pid === me.pid) rmSync(path, { force: true });
+        if (readLockHolder(path)?.pid === me.pid) rmSync(path, { force: true });
       };
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    const holder = readHolder(path);
+    const holder = readLockHolder(path);
     if (isStale(holder)) {
       rmSync(path, { force: true });
       continue;

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { LoadedProject } from '../load.js';
+import type { ProjectConfig } from '../load.js';
 import type { StateBackend } from './backend.js';
 import { FileStateBackend } from './file-store.js';
 import { PostgresStateBackend } from './postgres-store.js';
@@ -18,7 +18,7 @@ export interface OpenStateOptions {
  * embedded emulator never mixes with the state of real accounts.
  */
 export function openStateBackend(
-  project: LoadedProject,
+  project: Pick<ProjectConfig, 'projectDir' | 'config'>,
   accountId: string,
   options: OpenStateOptions = {},
 ): StateBackend {

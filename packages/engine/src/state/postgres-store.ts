@@ -323,17 +323,14 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   /**
-   * Clear the holder row when no run holds the lock (a run that died leaves its row; the lock
-   * itself went with its connection). Returns false when a live run holds it: then nothing changes.
+   * Clear the holder row of a run that died (its lock went with its connection). A live run still
+   * holds the advisory lock: then a `LockHeldError`, and nothing changes.
    */
-  async clearStaleHolder(): Promise<boolean> {
-    const release = await this.lock({ command: 'monitor state unlock', timeoutMs: 0 }).catch((e: unknown) => {
-      if (e instanceof LockHeldError) return undefined;
-      throw e;
-    });
-    if (release === undefined) return false;
+  async forceUnlock(): Promise<LockHolder | undefined> {
+    const holder = await this.#holder();
+    const release = await this.lock({ command: 'monitor state unlock', timeoutMs: 0 });
     await release();
-    return true;
+    return holder;
   }
 
   async record(state: State, changes: StateChanges, pending: PendingChanges = {}): Promise<void> {

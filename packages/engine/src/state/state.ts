@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
+import { formatIssuePath, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import { z } from 'zod';
 import { InvalidStateError } from '../errors.js';
 
@@ -64,6 +64,28 @@ export const stateSchema = z.strictObject({
   // Written only when there are some, so the file of a finished deploy stays as it was.
   pendingCreates: z.array(z.string()).default([]),
 });
+
+/** Parse the text of a state file; `location` names it in errors. */
+export function parseStateText(text: string, location: string): State {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(text);
+  } catch (e) {
+    throw new InvalidStateError(
+      `state file ${location} is not valid JSON: ${(e as Error).message}`,
+      'restore it from git; monitor never writes a partial file',
+    );
+  }
+  const parsed = stateSchema.safeParse(raw);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new InvalidStateError(
+      `state file ${location} is not a monitor state (format ${String((raw as { formatVersion?: unknown } | null)?.formatVersion)}): ${formatIssuePath(issue?.path ?? [])} ${issue?.message ?? ''}`.trim(),
+      'restore it from git, or upgrade monitor if it was written by a newer version',
+    );
+  }
+  return parsed.data as State;
+}
 
 /**
  * A state that two entries claim one resource in would make a deploy copy one construct over the

@@ -161,5 +161,10 @@ export class MemoryBackend implements StateBackend {
     return structuredClone(this.stored);
   }
 
+  async forceUnlock(): Promise<undefined> {
+    this.locked = false;
+    return undefined;
+  }
+
   async close(): Promise<void> {}
 }
