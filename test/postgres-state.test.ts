@@ -7,7 +7,7 @@ import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { emptyState, LockHeldError, PostgresStateBackend, type State } from '@monitor/engine';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, cleanup, monitor, writeFiles, writeProject } from './support/harness.js';
-import { type PostgresServer, startPostgres } from './support/postgres.js';
+import { type PostgresServer, startPostgres } from './support/postgres-server.mjs';
 import { IMPORTS, projectsUnderTest } from './support/projects.js';
 
 let pg: PostgresServer;
@@ -276,6 +276,32 @@ describe('the CLI on a shared state database', () => {
     expect(`${broken.stdout}${broken.stderr}`).not.toContain('monitor-test-pw');
     const again = await monitor(['deploy', '--yes'], { cwd: dir, env });
     expect(again.code, `${broken.stdout}${broken.stderr}\n---\n${again.stdout}${again.stderr}`).toBe(0);
+    const live = (await h.client.checkGroups.list({ limit: 100 })).items.map((g) => g.name).sort();
+    expect(live).toEqual(names.map((n) => `${n} group`).sort());
+    expect((await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
+  }, 60_000);
+
+  it('a deploy SIGKILLed mid-way: the next one gets the lock at once, converges, and makes no duplicate', async () => {
+    const project = uniqueProject();
+    const names = Array.from({ length: 8 }, (_, i) => `k${i}`);
+    const { h, dir } = await setup(
+      {
+        'a.monitor.ts': groups(names),
+        'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${project}' });\n`,
+      },
+      { faults: { latencyMs: 300 } },
+    );
+    const env = { ...h.env, MONITOR_STATE_URL: freshDatabase() };
+    const killed = monitor(['deploy', '--yes', '--parallelism', '1'], {
+      cwd: dir,
+      env,
+      onSpawn: (child) => setTimeout(() => child.kill('SIGKILL'), 1500),
+    });
+    expect((await killed).code).toBe(null);
+    const started = Date.now();
+    const again = await monitor(['deploy', '--yes'], { cwd: dir, env });
+    expect(again.code).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
     const live = (await h.client.checkGroups.list({ limit: 100 })).items.map((g) => g.name).sort();
     expect(live).toEqual(names.map((n) => `${n} group`).sort());
     expect((await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);

@@ -60,6 +60,7 @@ for (const n of sizes.length > 0 ? sizes : [1000, 5000]) {
     MONITOR_API_KEY: DEV_API_KEY,
     MONITOR_ACCOUNT_ID: DEV_ACCOUNT_ID,
     MONITOR_BENCH_RSS_FILE: rssFile,
+    MONITOR_STATE_SECRET: 'bench-state-secret',
   };
   try {
     const deploy = await monitor(
@@ -117,6 +118,7 @@ for (const n of sizes.length > 0 ? sizes : [1000, 5000]) {
       const started = performance.now();
       const diff = await monitor(['diff', '--local', '--json', '--detailed-exitcode'], project.dir, {
         MONITOR_BENCH_RSS_FILE: rssFile,
+        MONITOR_STATE_SECRET: env.MONITOR_STATE_SECRET,
       });
       localTimes.push(performance.now() - started);
       if (diff.code !== 0) {

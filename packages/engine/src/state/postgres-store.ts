@@ -216,21 +216,27 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async read(): Promise<State> {
-    const key = [this.#project, this.#accountId];
-    const [head] = await this.#query<{ format_version: number; serial: string; salt: string }>(
-      'SELECT format_version, serial, salt FROM monitor.states WHERE project = $1 AND account_id = $2',
-      key,
+    // One round trip: the state's row with its entries and pending creates.
+    const [head] = await this.#query<{
+      format_version: number;
+      serial: string;
+      salt: string;
+      entries: EntryRow[];
+      pending: string[];
+    }>(
+      `SELECT s.format_version, s.serial, s.salt,
+         COALESCE((SELECT json_agg(json_build_object('key', e.key, 'kind', e.kind, 'logical_id', e.logical_id,
+                     'physical_id', e.physical_id, 'applied_hash', e.applied_hash,
+                     'secret_hashes', e.secret_hashes, 'protect', e.protect))
+                     FROM monitor.entries e WHERE e.project = s.project AND e.account_id = s.account_id), '[]') AS entries,
+         COALESCE((SELECT json_agg(p.key) FROM monitor.pending_creates p
+                     WHERE p.project = s.project AND p.account_id = s.account_id), '[]') AS pending
+       FROM monitor.states s WHERE s.project = $1 AND s.account_id = $2`,
+      [this.#project, this.#accountId],
     );
     if (head === undefined) return emptyState(this.#accountId);
-    const entries = await this.#query<EntryRow>(
-      `SELECT key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect
-         FROM monitor.entries WHERE project = $1 AND account_id = $2`,
-      key,
-    );
-    const pending = await this.#query<{ key: string }>(
-      'SELECT key FROM monitor.pending_creates WHERE project = $1 AND account_id = $2',
-      key,
-    );
+    const { entries } = head;
+    const pending = head.pending.map((key) => ({ key }));
     const parsed = stateSchema.safeParse({
       formatVersion: head.format_version,
       accountId: this.#accountId,
@@ -442,6 +448,12 @@ export class PostgresStateBackend implements StateBackend {
 }
 
 async function migrate(client: PgClient): Promise<void> {
+  // The common case in one cheap query: the schema is there and current.
+  const current = await client
+    .query<{ version: number | null }>('SELECT max(version) AS version FROM monitor.schema_migrations')
+    .then((r) => r.rows[0]?.version ?? 0)
+    .catch(() => 0);
+  if (current === MIGRATIONS.length) return;
   await client.query('BEGIN');
   try {
     await client.query('SELECT pg_advisory_xact_lock($1)', [MIGRATION_LOCK]);

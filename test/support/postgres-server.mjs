@@ -1,11 +1,11 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 /** Where Debian puts the server binaries; the newest version found wins. */
-function binDir(): string {
+function binDir() {
   const root = '/usr/lib/postgresql';
   const versions = existsSync(root)
     ? readdirSync(root)
@@ -21,35 +21,21 @@ function binDir(): string {
   return join(root, version, 'bin');
 }
 
-async function freePort(): Promise<number> {
+async function freePort() {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number };
+      const { port } = server.address();
       server.close(() => resolve(port));
     });
   });
 }
 
-export interface PostgresServer {
-  /** `postgres://monitor:…@127.0.0.1:port/monitor` */
-  url: string;
-  port: number;
-  /** A URL for another database or user on the same server. */
-  urlFor(options: { user?: string; password?: string; database?: string }): string;
-  /** Run SQL as the superuser (psql). */
-  sql(statement: string, database?: string): string;
-  /** Stop the server (as a crash would: immediate), and start it again on the same port. */
-  stop(): Promise<void>;
-  start(): Promise<void>;
-  close(): Promise<void>;
-}
-
 const asRoot = process.getuid?.() === 0;
 
 /** Run a server binary, as the `postgres` OS user when this process is root (initdb refuses root). */
-function run(bin: string, args: string[]): string {
+function run(bin, args) {
   if (!asRoot) return execFileSync(bin, args, { encoding: 'utf8' });
   return execFileSync('runuser', ['-u', 'postgres', '--', bin, ...args], { encoding: 'utf8' });
 }
@@ -58,7 +44,7 @@ function run(bin: string, args: string[]): string {
  * A real PostgreSQL server in a temp directory on a free loopback port, with a `monitor` user and
  * database (password `monitor-test-pw`). Start one per test file: it takes about a second and a half.
  */
-export async function startPostgres(): Promise<PostgresServer> {
+export async function startPostgres() {
   const bin = binDir();
   const dir = mkdtempSync(join(tmpdir(), 'monitor-pg-'));
   chmodSync(dir, 0o777);
@@ -77,7 +63,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     '--no-sync',
   ]);
   const port = await freePort();
-  let child: ChildProcess | undefined;
+  let child;
 
   const start = async () => {
     const args = ['-D', data, '-p', String(port), '-k', socketDir, '-h', '127.0.0.1', '-c', 'fsync=off'];
@@ -94,7 +80,7 @@ export async function startPostgres(): Promise<PostgresServer> {
     }
     throw new Error(`PostgreSQL did not start on port ${port}`);
   };
-  const sql = (statement: string, database = 'postgres') =>
+  const sql = (statement, database = 'postgres') =>
     run(join(bin, 'psql'), [
       '-h',
       socketDir,
@@ -110,7 +96,7 @@ export async function startPostgres(): Promise<PostgresServer> {
       statement,
     ]);
   const stop = async () => {
-    const exited = new Promise<void>((resolve) => {
+    const exited = new Promise((resolve) => {
       if (child === undefined || child.exitCode !== null) resolve();
       else child.once('exit', () => resolve());
     });
