@@ -1,5 +1,5 @@
 // `monitor state` on the file backend: list, show, mv, rm, pull and push, with their errors.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { describe, expect, it } from 'vitest';
@@ -89,5 +89,21 @@ describe('monitor state', () => {
     const unlock = await run('state', 'unlock');
     expect(unlock.code).toBe(1);
     expect(unlock.stderr).toContain('it needs --force');
+    // A lock file left by a run on another machine: cleared with --force.
+    mkdirSync(join(dir, '.monitor', 'state'), { recursive: true });
+    const lock = join(dir, '.monitor', 'state', `${DEV_ACCOUNT_ID}.lock`);
+    writeFileSync(
+      lock,
+      JSON.stringify({
+        pid: 4242,
+        host: 'ci-7',
+        startedAt: '2026-11-22T10:00:00Z',
+        command: 'monitor deploy',
+      }),
+    );
+    const cleared = await run('state', 'unlock', '--force');
+    expect(cleared.code).toBe(0);
+    expect(cleared.stdout).toContain('cleared the lock of monitor deploy (pid 4242 on ci-7');
+    expect(existsSync(lock)).toBe(false);
   });
 });

@@ -11,7 +11,7 @@ import {
   type StateBackend,
   type StateChanges,
 } from './backend.js';
-import { acquireLock, type LockHolder, readLockHolder } from './lock.js';
+import { acquireLock, isAliveHere, LockHeldError, type LockHolder, readLockHolder } from './lock.js';
 import {
   checkIntegrity,
   emptyState,
@@ -169,11 +169,12 @@ export class FileStateBackend implements StateBackend {
   }
 
   /**
-   * Remove the lock file, whoever holds it: for a run that died on another host, which this host
-   * cannot see is gone. Returns the holder it named.
+   * Remove the lock file of a run that is gone, including one of another host, which this host
+   * cannot check. A run alive on this host keeps it: a `LockHeldError`.
    */
   async forceUnlock(): Promise<LockHolder | undefined> {
     const holder = readLockHolder(this.lockLocation);
+    if (isAliveHere(holder)) throw new LockHeldError(holder, 'wait for it to finish, or stop it first');
     storage('remove the state lock', this.lockLocation, () =>
       this.#fs.rmSync(this.lockLocation, { force: true }),
     );

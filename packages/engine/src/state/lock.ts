@@ -45,6 +45,17 @@ export function readLockHolder(path: string): LockHolder | undefined {
   }
 }
 
+/** Whether the holder is a process running on this host now. */
+export function isAliveHere(holder: LockHolder | undefined): boolean {
+  if (holder === undefined || holder.host !== hostname()) return false;
+  try {
+    process.kill(holder.pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
 /** A lock on this host whose process is gone is stale. Locks of other hosts are never guessed stale. */
 function isStale(holder: LockHolder | undefined): boolean {
   if (holder === undefined || holder.host !== hostname()) return false;
