@@ -4,15 +4,14 @@
 //   (100 requests/s, the service's 600/60 s rate made ten times faster), the client's limiter set
 //   to match: achieved requests/s as a share of the limit, and the 429s the emulator answered;
 // - diff of the deployed project (no changes): wall time, peak memory, API calls.
-import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_RATE_LIMITS, DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } from '@monitor/emulator';
 import { generateProject } from './generate-project.mjs';
+import { monitor as runCli } from './run-cli.mjs';
 
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
 const LIMIT = { limit: 1000, windowMs: 10_000 };
 const sizes = process.argv
@@ -20,25 +19,8 @@ const sizes = process.argv
   .map(Number)
   .filter((n) => n > 0);
 
-/** Run the CLI without blocking this process's event loop (the emulator lives here). */
-function monitor(args, cwd, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--import', PRELOAD, BIN, ...args], {
-      cwd,
-      env: { ...process.env, ...env, NO_COLOR: '1', CI: 'true' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
+/** The CLI with the peak-RSS reporter preloaded. */
+const monitor = (args, cwd, env) => runCli(args, cwd, env, ['--import', PRELOAD]);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

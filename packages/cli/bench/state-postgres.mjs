@@ -2,34 +2,13 @@
 // for a synthetic project of 1,000 resources, deploy (every create recorded in its own
 // transaction) as a share of the rate limit with the 429s the emulator answered, and a no-change
 // diff; each with the file backend and with a real PostgreSQL server started here.
-import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { DEFAULT_RATE_LIMITS, DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } from '@monitor/emulator';
 import { startPostgres } from '../../../test/support/postgres-server.mjs';
 import { generateProject } from './generate-project.mjs';
+import { monitor } from './run-cli.mjs';
 
-const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const LIMIT = { limit: 1000, windowMs: 10_000 };
 const CONSTRUCTS = 667; // 1.5 resources each: 1,000 resources
-
-function monitor(args, cwd, env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd,
-      env: { ...process.env, ...env, NO_COLOR: '1', CI: 'true' },
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => {
-      stdout += d;
-    });
-    child.stderr.on('data', (d) => {
-      stderr += d;
-    });
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, stdout, stderr }));
-  });
-}
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 

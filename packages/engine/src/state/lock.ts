@@ -58,13 +58,7 @@ export function isAliveHere(holder: LockHolder | undefined): boolean {
 
 /** A lock on this host whose process is gone is stale. Locks of other hosts are never guessed stale. */
 function isStale(holder: LockHolder | undefined): boolean {
-  if (holder === undefined || holder.host !== hostname()) return false;
-  try {
-    process.kill(holder.pid, 0);
-    return false;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'ESRCH';
-  }
+  return holder !== undefined && holder.host === hostname() && !isAliveHere(holder);
 }
 
 /**
