@@ -5,6 +5,9 @@ export default defineConfig({
     include: ['**/*.test.ts'],
     exclude: ['**/node_modules/**', 'fixtures/**'],
     testTimeout: 60_000,
+    // These files mostly wait: on CLI subprocesses, emulators and PostgreSQL. More of them at once
+    // than the machine has cores halves the suite's time on 2 cores (measured: 244 s → 134 s).
+    maxWorkers: 4,
     server: {
       deps: {
         // Load the built packages natively, as users run them: inlining them through vitest's module

@@ -310,11 +310,15 @@ export class PostgresStateBackend implements StateBackend {
     return async () => {
       if (released) return;
       released = true;
-      await this.#query(
-        'DELETE FROM monitor.lock_holders WHERE project = $1 AND account_id = $2 AND pid = $3',
-        [this.#project, this.#accountId, process.pid],
-      );
-      await this.#query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name]);
+      // A connection that is gone took the lock with it, and a holder row left behind is replaced by
+      // the next run: a failed release must not turn a finished deploy into a failed one.
+      try {
+        await this.#query(
+          'DELETE FROM monitor.lock_holders WHERE project = $1 AND account_id = $2 AND pid = $3',
+          [this.#project, this.#accountId, process.pid],
+        );
+        await this.#query('SELECT pg_advisory_unlock(hashtextextended($1, 0))', [name]);
+      } catch {}
     };
   }
 
