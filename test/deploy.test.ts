@@ -207,6 +207,30 @@ describe('identity', () => {
   });
 });
 
+describe('diff --format markdown', () => {
+  it('prints the plan as a pull-request comment: title, deletion banner, one details per resource, secrets masked', async () => {
+    const { dir, run } = await setup({
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('g0', { name: 'Group 0', environmentVariables: [{ key: 'T', value: 'canary-md-secret', secret: true }] });\nnew CheckGroup('g1', { name: 'Group 1' });\n`,
+    });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    writeFiles(dir, {
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('g0', { name: 'Group 0', muted: true, environmentVariables: [{ key: 'T', value: 'canary-md-secret-2', secret: true }] });\n`,
+    });
+    const md = await run('diff', '--format', 'markdown', '--detailed-exitcode');
+    expect(md.code).toBe(2);
+    expect(md.stdout).toMatch(/^### monitor diff: e2e → account `[0-9a-f-]+`\n/);
+    expect(md.stdout).toContain(
+      '> [!CAUTION]\n> **1 resource will be deleted from the account:**\n> - CheckGroup `g1` “Group 1”',
+    );
+    expect(md.stdout).toContain('<summary><code>~</code> CheckGroup <b>g0</b> “Group 0” (id ');
+    expect(md.stdout).toContain('- muted: false\n+ muted: true');
+    expect(md.stdout).toContain('! environmentVariables[T].value: (sensitive value changed)');
+    expect(md.stdout).not.toContain('canary-md-secret');
+    const json = await run('diff', '--format', 'json');
+    expect(JSON.parse(json.stdout).command).toBe('diff');
+  });
+});
+
 describe('deletion guard', () => {
   it('refuses deletes without --allow-deletes in a non-interactive run (exit 5, no write), then deletes with it', async () => {
     const { h, dir, run } = await setup({ 'a.monitor.ts': groups(3) });

@@ -105,7 +105,12 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
   }
   const { default: yargs } = await import('yargs');
   const requested = requestedCommand(argv);
-  const out = new Output(requested?.name ?? '', argv.includes('--json'));
+  const formatAt = argv.indexOf('--format');
+  const wantsJson =
+    argv.includes('--json') ||
+    argv.includes('--format=json') ||
+    (formatAt >= 0 && argv[formatAt + 1] === 'json');
+  const out = new Output(requested?.name ?? '', wantsJson);
   let code: ExitCode = EXIT.ok;
   // Help and version are text; a command that ran or failed prints its envelope.
   let answered = false;
@@ -123,7 +128,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
         describe: command.describe,
         builder: (y: Argv) => (module === undefined ? y : module.builder(y)),
         handler: async (args: Record<string, unknown>) => {
-          out.json = args.json === true;
+          out.json = args.json === true || args.format === 'json';
           answered = true;
           code = await (module ?? (await command.load())).run(args, { io, out });
         },

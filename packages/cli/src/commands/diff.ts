@@ -9,6 +9,7 @@ import type { RunContext } from '../output.js';
 export interface DiffArgs extends ProjectArgs {
   detailedExitcode?: boolean | undefined;
   out?: string | undefined;
+  format?: 'text' | 'json' | 'markdown' | undefined;
 }
 
 export const builder = (y: Argv) =>
@@ -17,6 +18,12 @@ export const builder = (y: Argv) =>
       type: 'boolean',
       describe: 'Exit 2 when there are changes, 0 when none (for CI)',
     })
+    .option('format', {
+      choices: ['text', 'json', 'markdown'] as const,
+      default: 'text' as const,
+      describe:
+        "text for people; json the envelope (as --json); markdown for a pull-request comment or a job summary (fits GitHub's 65,536 characters)",
+    })
     .option('out', {
       type: 'string',
       describe: 'Save the plan (with fingerprints of the live resources) for deploy --plan',
@@ -24,13 +31,14 @@ export const builder = (y: Argv) =>
     .example('$0 diff', 'preview the changes')
     .example('$0 diff --json > plan.json', 'the plan for a script or a pull-request comment')
     .example('$0 diff --out plan.json && $0 deploy --plan plan.json', 'apply exactly what was reviewed')
+    .example('$0 diff --format markdown >> "$GITHUB_STEP_SUMMARY"', 'the plan as the job summary')
     .example('$0 diff --local', 'against the embedded emulator');
 
 /** `monitor diff`: what a deploy would change, field by field. Reads only; takes no lock. */
 export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
   const [
-    { diff, hasChanges, InvalidPlanError, planToJson, renderPlanText },
+    { diff, hasChanges, InvalidPlanError, planToJson, renderPlanMarkdown, renderPlanText },
     { connect, headerLine, loadProject, reportConflicts },
   ] = await Promise.all([import('@monitor/engine'), import('../project.js')]);
   const project = await loadProject(args, ctx);
@@ -52,7 +60,16 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
     }
     out.plan = planToJson(result.plan);
     out.result = { changes: changed, requests: result.requests, savedPlan: args.out ?? null };
-    if (!out.json) {
+    if (args.format === 'markdown' && !out.json) {
+      io.stdout(
+        renderPlanMarkdown(result.plan, {
+          project: project.config.projectName,
+          account: connection.accountId,
+          local: connection.local,
+          ...(args.out === undefined ? {} : { fullPlanHint: `the whole plan is in ${args.out}` }),
+        }),
+      );
+    } else if (!out.json) {
       const p = paint(io.color);
       io.stdout(p.dim(headerLine('diff', project, connection)));
       io.stdout(renderPlanText(result.plan, p, { cwd: io.cwd }));

@@ -1,0 +1,145 @@
+import { SENSITIVE_VALUE } from '@monitor/api';
+import { micromark } from 'micromark';
+import { gfm, gfmHtml } from 'micromark-extension-gfm';
+import { describe, expect, it } from 'vitest';
+import { secretHasher } from '../hash.js';
+import { type Conflict, type Operation, type Plan, summarize } from '../plan/plan.js';
+import { emptyState } from '../state/state.js';
+import { GITHUB_COMMENT_LIMIT, renderPlanMarkdown } from './markdown.js';
+
+const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
+const OPTIONS = { project: 'acme', account: '00000000-0000-4000-8000-00000000de00' };
+
+function planOf(operations: Operation[], extra: Partial<Plan> = {}, unchanged = 3): Plan {
+  return {
+    formatVersion: 1,
+    mode: 'apply',
+    createdAt: '2026-11-21T00:00:00.000Z',
+    operations,
+    unchanged,
+    forget: [],
+    protectedKept: [],
+    keptForProtected: [],
+    protectChanged: [],
+    conflicts: [],
+    unverifiedSecrets: 0,
+    abandonedCreates: [],
+    summary: summarize(operations, unchanged),
+    stateSerial: 4,
+    priorState: emptyState('acct'),
+    secrets: secretHasher('test-key', 'salt'),
+    ...extra,
+  };
+}
+
+/** Rendered as GitHub renders comments: GFM, with the HTML of `<details>` let through. */
+const toHtml = (md: string) =>
+  micromark(md, { extensions: [gfm()], htmlExtensions: [gfmHtml()], allowDangerousHtml: true });
+
+const update: Operation = {
+  ...desired,
+  kind: 'StatusPage',
+  logicalId: 'status',
+  name: 'Acme <status>',
+  action: 'update',
+  physicalId: 'sp-1',
+  drift: false,
+  unchangedAttributes: 9,
+  payload: {},
+  changes: [
+    { path: 'name', before: 'Status', after: 'Acme <status>' },
+    { path: 'description', before: 'one\ntwo\nthree', after: 'one\n2\nthree' },
+    {
+      path: 'environmentVariables[TOKEN].value',
+      before: SENSITIVE_VALUE,
+      after: SENSITIVE_VALUE,
+      sensitive: true,
+    },
+  ],
+};
+const drift: Operation = {
+  ...desired,
+  kind: 'CheckGroup',
+  logicalId: 'billing',
+  name: 'Billing',
+  action: 'update',
+  physicalId: 7,
+  drift: true,
+  unchangedAttributes: 18,
+  payload: {},
+  changes: [{ path: 'muted', before: true, after: false }],
+};
+const deletion: Operation = {
+  kind: 'CheckGroup',
+  logicalId: 'legacy',
+  name: 'Legacy',
+  action: 'delete',
+  physicalId: 17,
+};
+const create: Operation = {
+  ...desired,
+  kind: 'CheckGroup',
+  logicalId: 'payments',
+  name: 'Payments',
+  action: 'create',
+  recreate: false,
+  payload: { name: 'Payments', environmentVariables: [{ key: 'TOKEN', value: 'hunter2', secret: true }] },
+};
+
+describe('renderPlanMarkdown', () => {
+  it('renders a plan with an update, a deletion, drift and a create, deterministically', () => {
+    const md = renderPlanMarkdown(planOf([create, update, drift, deletion]), OPTIONS);
+    expect(md).toMatchSnapshot();
+    expect(md).not.toContain('hunter2');
+    expect(renderPlanMarkdown(planOf([create, update, drift, deletion]), OPTIONS)).toBe(md);
+  });
+
+  it('parses as intended with a GFM parser: the banner, one details per resource, diff fences, a table', () => {
+    const conflict: Conflict = {
+      reason: 'exists',
+      kind: 'CheckGroup',
+      logicalId: 'team-b',
+      construct: 'CheckGroup',
+      location: { file: '/repo/monitors/b.monitor.ts', line: 2, column: 1 },
+      field: 'name',
+      value: 'Shared | name',
+      live: { id: 41, name: 'Shared | name' },
+    };
+    const out = toHtml(
+      renderPlanMarkdown(planOf([create, update, drift, deletion], { conflicts: [conflict] }), OPTIONS),
+    );
+    expect(out).toContain('<blockquote>\n<p>[!CAUTION]');
+    expect(out).toContain('<li>CheckGroup <code>legacy</code> “Legacy”</li>');
+    expect(out.match(/<details>/g)).toHaveLength(3);
+    expect(out.match(/<pre><code class="language-diff">/g)).toHaveLength(3);
+    expect(out).toContain(
+      '<summary><code>~</code> StatusPage <b>status</b> “Acme &lt;status&gt;” (id sp-1): 3 changes</summary>',
+    );
+    expect(out).toContain('- name: &quot;Status&quot;\n+ name: &quot;Acme &lt;status&gt;&quot;');
+    expect(out).toContain('! environmentVariables[TOKEN].value: (sensitive value changed)');
+    // The conflict table has its four cells, the pipe in the value escaped.
+    expect(out).toContain('<th>construct</th>');
+    expect(out).toMatch(
+      /<td>CheckGroup <code>team-b<\/code><\/td>\n<td>b\.monitor\.ts:2<\/td>\n<td>a check group with name &quot;Shared \| name&quot;/,
+    );
+  });
+
+  it('says No changes for an empty plan', () => {
+    const md = renderPlanMarkdown(planOf([], {}, 40), OPTIONS);
+    expect(md).toContain('**No changes.** 40 resources match the code.');
+    expect(md).not.toContain('<details>');
+  });
+
+  it('fits a 3,000-resource plan in a GitHub comment, listing every deletion and counting what it leaves out', () => {
+    const ops: Operation[] = [];
+    for (let i = 0; i < 2000; i++) ops.push({ ...update, logicalId: `page-${i}`, physicalId: `sp-${i}` });
+    for (let i = 0; i < 1000; i++) ops.push({ ...deletion, logicalId: `legacy-${i}`, physicalId: i });
+    const md = renderPlanMarkdown(planOf(ops), OPTIONS);
+    expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
+    for (let i = 0; i < 1000; i++) expect(md).toContain(`legacy-${i}`);
+    const shown = md.match(/<details>/g)?.length ?? 0;
+    expect(shown).toBeGreaterThan(10);
+    expect(md).toContain(`_${2000 - shown} more resources not shown:`);
+    expect(md).toContain('**Plan: 0 to create, 2000 to update, 1000 to delete');
+  });
+});

@@ -1,0 +1,185 @@
+import { KINDS, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
+import { structuredPatch } from 'diff/lib/patch/create.js';
+import type { Change } from '../plan/diff.js';
+import type { Operation, Plan, UpdateOperation } from '../plan/plan.js';
+import { ACTION_SYMBOL, describeConflict, hasChanges, summaryLine } from './render.js';
+
+/** GitHub's limit on a comment's body; GitLab's is larger. */
+export const GITHUB_COMMENT_LIMIT = 65_536;
+
+export interface MarkdownOptions {
+  project: string;
+  account: string;
+  /** The embedded emulator's account. */
+  local?: boolean;
+  /** @default GITHUB_COMMENT_LIMIT */
+  maxLength?: number;
+  /** Where the whole plan is when the comment has to leave resources out. */
+  fullPlanHint?: string;
+}
+
+const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
+/** Inline code that survives any backticks in `s`. */
+function code(s: string): string {
+  const longest = Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return longest === 0 ? `${fence}${s}${fence}` : `${fence} ${s} ${fence}`;
+}
+/** A fenced block that no line of `body` can close. */
+function fenced(lang: string, body: string): string {
+  const longest = Math.max(2, ...[...body.matchAll(/`{3,}/g)].map((m) => m[0].length));
+  const fence = '`'.repeat(longest + 1);
+  return `${fence}${lang}\n${body}\n${fence}`;
+}
+
+function value(v: unknown): string {
+  return v === undefined || v === null ? 'null' : JSON.stringify(v);
+}
+
+/** One change as lines of a `diff` block: `-` live, `+` code. */
+function changeLines(change: Change): string[] {
+  if (change.sensitive === true && change.before === SENSITIVE_VALUE && change.after === SENSITIVE_VALUE) {
+    return [
+      `! ${change.path}: ${change.unverified === true ? '(sensitive value not compared: no state secret, sent again)' : '(sensitive value changed)'}`,
+    ];
+  }
+  const long = (v: unknown) => typeof v === 'string' && (v.length > 80 || v.includes('\n'));
+  if (long(change.before) || long(change.after)) {
+    const before = typeof change.before === 'string' ? change.before : '';
+    const after = typeof change.after === 'string' ? change.after : '';
+    const patch = structuredPatch('live', 'code', `${before}\n`, `${after}\n`, undefined, undefined, {
+      context: 2,
+    });
+    return [
+      `  ${change.path}:`,
+      ...patch.hunks.flatMap((h) =>
+        h.lines.filter((l) => !l.startsWith('\\')).map((l) => `${l[0]}     ${l.slice(1)}`),
+      ),
+    ];
+  }
+  return [`- ${change.path}: ${value(change.before)}`, `+ ${change.path}: ${value(change.after)}`];
+}
+
+function title(op: Operation): string {
+  const name = op.name === undefined ? '' : ` “${html(op.name)}”`;
+  const id = op.action === 'create' ? '' : ` (id ${html(String(op.physicalId))})`;
+  return `<code>${ACTION_SYMBOL[op.action]}</code> ${op.kind} <b>${html(op.logicalId)}</b>${name}${id}`;
+}
+
+/** One resource: a `<details>` with its field-level diff. */
+function resourceBlock(op: Operation): string {
+  let lines: string[];
+  let what: string;
+  if (op.action === 'create') {
+    const payload = redactPayload(KINDS[op.kind], op.payload) as Record<string, unknown>;
+    lines = Object.entries(payload).map(([k, v]) => `+ ${k}: ${value(v)}`);
+    what = op.recreate ? 'recreate: gone from the account' : 'create';
+  } else if (op.action === 'delete') {
+    lines = [];
+    what = 'delete';
+  } else {
+    lines = op.changes.flatMap(changeLines);
+    const n = op.changes.length;
+    what =
+      op.action === 'adopt'
+        ? `adopt${op.resumed === true ? ' (created by an interrupted deploy)' : ''}`
+        : op.action === 'move'
+          ? `move from “${html(op.from ?? '')}”`
+          : `${n} change${n === 1 ? '' : 's'}`;
+    if (n > 0 && op.unchangedAttributes > 0)
+      lines.push(`  (${op.unchangedAttributes} unchanged attributes hidden)`);
+  }
+  const body = lines.length === 0 ? '' : `\n\n${fenced('diff', lines.join('\n'))}\n`;
+  return `<details>\n<summary>${title(op)}: ${what}</summary>${body}\n</details>\n`;
+}
+
+/** The deletions, always listed in full: one bullet each, or per kind in one line when many. */
+function deletionBanner(deletes: Operation[], budget: number): string {
+  const head = `> [!CAUTION]\n> **${deletes.length} resource${deletes.length === 1 ? '' : 's'} will be deleted from the account:**\n`;
+  const bullets = deletes.map((op) => {
+    const name = op.name === undefined ? '' : ` “${html(op.name)}”`;
+    return `> - ${op.kind} ${code(op.logicalId)}${name}`;
+  });
+  const full = `${head}${bullets.join('\n')}\n`;
+  if (full.length <= budget) return full;
+  const byKind = new Map<string, string[]>();
+  for (const op of deletes) byKind.set(op.kind, [...(byKind.get(op.kind) ?? []), op.logicalId]);
+  const lines = [...byKind].map(([kind, ids]) => `> - ${kind} (${ids.length}): ${ids.join(', ')}`);
+  return `${head}${lines.join('\n')}\n`;
+}
+
+/**
+ * The plan as GitHub-flavoured markdown (GitLab renders it too), for a pull-request comment or a
+ * job summary: a title, the summary line, a caution banner listing every deletion, the changes
+ * from the code and the drift as one `<details>` per resource, the conflicts as a table. Secrets
+ * are masked as everywhere else. It fits `maxLength`: the title, the summary and the deletions
+ * always stay; resources that do not fit are counted at the end.
+ */
+export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string {
+  const max = options.maxLength ?? GITHUB_COMMENT_LIMIT;
+  const where = `account ${code(options.account)}${options.local === true ? ' (local emulator)' : ''}`;
+  const head: string[] = [`### monitor diff: ${html(options.project)} → ${where}`, ''];
+  const empty = !hasChanges(plan) && plan.conflicts.length === 0;
+  head.push(
+    empty
+      ? `**No changes.** ${plan.unchanged === 1 ? '1 resource matches' : `${plan.unchanged} resources match`} the code.`
+      : `**${summaryLine(plan)}**`,
+    '',
+  );
+  const deletes = plan.operations.filter((o) => o.action === 'delete');
+  const drift = plan.operations.filter((o): o is UpdateOperation => o.action === 'update' && o.drift);
+  const fromCode = plan.operations.filter(
+    (o) => o.action !== 'delete' && !(o.action === 'update' && o.drift),
+  );
+
+  let out = `${head.join('\n')}\n`;
+  if (deletes.length > 0) out += `${deletionBanner(deletes, Math.floor(max * 0.6))}\n`;
+  if (plan.conflicts.length > 0) {
+    const rows = plan.conflicts.map((c) => {
+      const { message, hint } = describeConflict(c);
+      const at = c.location === undefined ? '' : `${c.location.file.split('/').pop()}:${c.location.line}`;
+      const cell = (s: string) => html(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+      return `| ${c.kind} ${code(c.logicalId)} | ${cell(at)} | ${cell(message)} | ${cell(hint)} |`;
+    });
+    out += `#### Conflicts: deploy refuses until they are resolved\n\n| construct | at | problem | way out |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n\n`;
+  }
+
+  // Resources in order of importance, each in whole or not at all (deletions are all in the banner).
+  const sections: { heading: string; ops: Operation[] }[] = [
+    { heading: '#### Changes from the code', ops: fromCode },
+    { heading: "#### Drift: changed outside monitor (deploy restores the code's values)", ops: drift },
+  ];
+  const total = fromCode.length + drift.length;
+  const footerFor = (left: number) =>
+    `\n_${left} more resource${left === 1 ? '' : 's'} not shown: ${options.fullPlanHint ?? 'see the job summary, or save the whole plan with monitor diff --out plan.json'}._\n`;
+  const reserve = footerFor(total).length + 200;
+  let shown = 0;
+  let full = false;
+  for (const { heading, ops } of sections) {
+    if (ops.length === 0 || full) continue;
+    let part = `${heading}\n\n`;
+    let inPart = 0;
+    for (const op of ops) {
+      const block = `${resourceBlock(op)}\n`;
+      if (out.length + part.length + block.length + reserve > max) {
+        full = true;
+        break;
+      }
+      part += block;
+      inPart++;
+    }
+    if (inPart > 0) out += part;
+    shown += inPart;
+  }
+  const notes: string[] = [];
+  if (plan.unchanged > 0 && !empty) notes.push(`${plan.unchanged} unchanged`);
+  if (plan.protectedKept.length > 0)
+    notes.push(`kept (protect: true, removed from code): ${plan.protectedKept.length}`);
+  if (plan.unverifiedSecrets > 0)
+    notes.push(
+      `${plan.unverifiedSecrets} sensitive value${plan.unverifiedSecrets === 1 ? '' : 's'} not compared (set MONITOR_STATE_SECRET)`,
+    );
+  if (notes.length > 0) out += `\n<sub>${html(notes.join(' · '))}</sub>\n`;
+  if (shown < total) out += footerFor(total - shown);
+  return out;
+}
