@@ -2,35 +2,12 @@ import { SENSITIVE_VALUE } from '@monitor/api';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
-import { secretHasher } from '../hash.js';
-import { type Conflict, type Operation, type Plan, summarize } from '../plan/plan.js';
-import { emptyState } from '../state/state.js';
+import type { Conflict, Operation } from '../plan/plan.js';
+import { planOf } from '../test-support/doubles.js';
 import { GITHUB_COMMENT_LIMIT, renderPlanMarkdown } from './markdown.js';
 
 const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
 const OPTIONS = { project: 'acme', account: '00000000-0000-4000-8000-00000000de00' };
-
-function planOf(operations: Operation[], extra: Partial<Plan> = {}, unchanged = 3): Plan {
-  return {
-    formatVersion: 1,
-    mode: 'apply',
-    createdAt: '2026-11-21T00:00:00.000Z',
-    operations,
-    unchanged,
-    forget: [],
-    protectedKept: [],
-    keptForProtected: [],
-    protectChanged: [],
-    conflicts: [],
-    unverifiedSecrets: 0,
-    abandonedCreates: [],
-    summary: summarize(operations, unchanged),
-    stateSerial: 4,
-    priorState: emptyState('acct'),
-    secrets: secretHasher('test-key', 'salt'),
-    ...extra,
-  };
-}
 
 /** Rendered as GitHub renders comments: GFM, with the HTML of `<details>` let through. */
 const toHtml = (md: string) =>
@@ -106,7 +83,7 @@ describe('renderPlanMarkdown', () => {
       live: { id: 41, name: 'Shared | name' },
     };
     const out = toHtml(
-      renderPlanMarkdown(planOf([create, update, drift, deletion], { conflicts: [conflict] }), OPTIONS),
+      renderPlanMarkdown(planOf([create, update, drift, deletion], 3, { conflicts: [conflict] }), OPTIONS),
     );
     expect(out).toContain('<blockquote>\n<p>[!CAUTION]');
     expect(out).toContain('<li>CheckGroup <code>legacy</code> “Legacy”</li>');
@@ -125,7 +102,7 @@ describe('renderPlanMarkdown', () => {
   });
 
   it('says No changes for an empty plan', () => {
-    const md = renderPlanMarkdown(planOf([], {}, 40), OPTIONS);
+    const md = renderPlanMarkdown(planOf([], 40), OPTIONS);
     expect(md).toContain('**No changes.** 40 resources match the code.');
     expect(md).not.toContain('<details>');
   });

@@ -1,32 +1,10 @@
 import { SENSITIVE_VALUE } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
-import { secretHasher } from '../hash.js';
-import { type Operation, type Plan, summarize } from '../plan/plan.js';
-import { emptyState } from '../state/state.js';
+import type { Operation } from '../plan/plan.js';
+import { planOf } from '../test-support/doubles.js';
 import { PLAIN, planToJson, renderPlanText } from './render.js';
 
 const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
-
-function planOf(operations: Operation[], unchanged = 3): Plan {
-  return {
-    formatVersion: 1,
-    mode: 'apply',
-    createdAt: '2026-11-21T00:00:00.000Z',
-    operations,
-    unchanged,
-    forget: [],
-    protectedKept: [],
-    keptForProtected: [],
-    protectChanged: [],
-    conflicts: [],
-    unverifiedSecrets: 0,
-    abandonedCreates: [],
-    summary: summarize(operations, unchanged),
-    stateSerial: 4,
-    priorState: emptyState('acct'),
-    secrets: secretHasher('test-key', 'salt'),
-  };
-}
 
 const secretGroup: Operation = {
   ...desired,

@@ -6,6 +6,8 @@ import {
   type ResourceKind,
 } from '@monitor/api';
 import type { KindClient } from '../apply/apply.js';
+import { secretHasher } from '../hash.js';
+import { type Operation, type Plan, summarize } from '../plan/plan.js';
 import {
   applyChanges,
   type LockRequest,
@@ -167,4 +169,27 @@ export class MemoryBackend implements StateBackend {
   }
 
   async close(): Promise<void> {}
+}
+
+/** A plan of exactly `operations`, for renderer tests: nothing else in it unless `extra` says so. */
+export function planOf(operations: Operation[], unchanged = 3, extra: Partial<Plan> = {}): Plan {
+  return {
+    formatVersion: 1,
+    mode: 'apply',
+    createdAt: '2026-11-21T00:00:00.000Z',
+    operations,
+    unchanged,
+    forget: [],
+    protectedKept: [],
+    keptForProtected: [],
+    protectChanged: [],
+    conflicts: [],
+    unverifiedSecrets: 0,
+    abandonedCreates: [],
+    summary: summarize(operations, unchanged),
+    stateSerial: 4,
+    priorState: emptyState('acct'),
+    secrets: secretHasher('test-key', 'salt'),
+    ...extra,
+  };
 }
