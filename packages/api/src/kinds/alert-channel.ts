@@ -46,6 +46,7 @@ const sensitive: SensitivePath[] = Object.entries(ALERT_CHANNEL_TYPE_DEFINITIONS
 
 export const alertChannelKind: KindDefinition = {
   kind: 'AlertChannel',
+  noun: 'alert channel',
   createSchema: alertChannelCreateSchema,
   updateSchema: alertChannelUpdateSchema,
   responseSchema: alertChannelSchema,

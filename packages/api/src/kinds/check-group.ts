@@ -50,6 +50,7 @@ export const CHECK_GROUP_DEFAULTS = {
 
 export const checkGroupKind: KindDefinition = {
   kind: 'CheckGroup',
+  noun: 'check group',
   createSchema: checkGroupCreateSchema,
   updateSchema: checkGroupUpdateSchema,
   responseSchema: checkGroupSchema,

@@ -30,6 +30,7 @@ export const DASHBOARD_DEFAULTS = {
 
 export const dashboardKind: KindDefinition = {
   kind: 'Dashboard',
+  noun: 'dashboard',
   createSchema: dashboardCreateSchema,
   updateSchema: dashboardUpdateSchema,
   responseSchema: dashboardSchema,

@@ -60,6 +60,8 @@ export interface KindDefinition {
   readonly responseSchema: z.ZodType;
   /** The documented create defaults, top level. Nested ones live in the kind's own module. */
   readonly defaults: Readonly<Payload>;
+  /** What the kind is called in a sentence: `check group`, `status page service`. */
+  readonly noun: string;
   /** What people call a resource (its name, header or address), shown beside its logical id. */
   readonly displayName: (payload: Payload) => string | undefined;
   /**

@@ -37,6 +37,7 @@ export const MAINTENANCE_WINDOW_DEFAULTS = {
 
 export const maintenanceWindowKind: KindDefinition = {
   kind: 'MaintenanceWindow',
+  noun: 'maintenance window',
   createSchema: maintenanceWindowCreateSchema,
   updateSchema: maintenanceWindowUpdateSchema,
   responseSchema: maintenanceWindowSchema,

@@ -23,6 +23,7 @@ export const STATUS_PAGE_SERVER_DEFAULTS = { isPrivate: false, whiteLabel: false
 
 export const statusPageKind: KindDefinition = {
   kind: 'StatusPage',
+  noun: 'status page',
   createSchema: statusPageCreateSchema,
   updateSchema: statusPageUpdateSchema,
   responseSchema: statusPageSchema,
@@ -48,6 +49,7 @@ export const statusPageKind: KindDefinition = {
 
 export const statusPageServiceKind: KindDefinition = {
   kind: 'StatusPageService',
+  noun: 'status page service',
   createSchema: statusPageServiceCreateSchema,
   updateSchema: statusPageServiceUpdateSchema,
   responseSchema: statusPageServiceSchema,

@@ -124,18 +124,9 @@ function operationLines(op: Operation, s: Style): string[] {
   return lines;
 }
 
-const KIND_NOUN: Record<Conflict['kind'], string> = {
-  CheckGroup: 'check group',
-  Dashboard: 'dashboard',
-  StatusPage: 'status page',
-  StatusPageService: 'status page service',
-  MaintenanceWindow: 'maintenance window',
-  AlertChannel: 'alert channel',
-};
-
 /** What a conflict is, and the ways out, for people (diagnostics) and scripts (`--json`). */
 export function describeConflict(c: Conflict): { message: string; hint: string } {
-  const noun = KIND_NOUN[c.kind];
+  const { noun } = KINDS[c.kind];
   const live = `id ${String(c.live.id)}${c.live.name === undefined ? '' : `, ${JSON.stringify(c.live.name)}`}`;
   const holder = c.holder ?? '';
   if (c.reason === 'rename') {
