@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { formatIssuePath, KINDS } from '@monitor/api';
+import { formatIssuePath, KINDS, valuesAt } from '@monitor/api';
 import type { ProjectDefaults } from './config.js';
 import {
   type Construct,
@@ -212,7 +212,8 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
       );
     }
     for (const [listPath, keyField] of Object.entries(definition.keyed)) {
-      for (const { path, items } of listsAt(payload, listPath)) {
+      for (const { path, value: items } of valuesAt(payload, listPath)) {
+        if (!Array.isArray(items)) continue;
         const seenKeys = new Set<string>();
         for (const item of items) {
           const itemKey = keyText(item, keyField);
@@ -226,27 +227,6 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
   }
   diagnostics.push(...uniqueKeyClashes(resources));
   return { resources, diagnostics: diagnostics.sort(byPosition) };
-}
-
-/** The lists at a rule path (`cards[].services`: every card's services), with their paths. */
-function listsAt(payload: unknown, rulePath: string): { path: string; items: unknown[] }[] {
-  let at: { path: string; value: unknown }[] = [{ path: '', value: payload }];
-  for (const segment of rulePath.split('.')) {
-    const each = segment.endsWith('[]');
-    const field = each ? segment.slice(0, -2) : segment;
-    const next: { path: string; value: unknown }[] = [];
-    for (const { path, value } of at) {
-      if (value === null || typeof value !== 'object') continue;
-      const inner = (value as Record<string, unknown>)[field];
-      const innerPath = path === '' ? field : `${path}.${field}`;
-      if (!each) next.push({ path: innerPath, value: inner });
-      else if (Array.isArray(inner)) {
-        for (const [i, v] of inner.entries()) next.push({ path: `${innerPath}[${i}]`, value: v });
-      }
-    }
-    at = next;
-  }
-  return at.flatMap(({ path, value }) => (Array.isArray(value) ? [{ path, items: value }] : []));
 }
 
 /** The key of a keyed-list item as text: a reference by its target, a value as itself. */

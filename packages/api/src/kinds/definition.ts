@@ -107,6 +107,30 @@ export function naturalKeyOf(
   return undefined;
 }
 
+/**
+ * Every value at a rule path of `value` (`cards[].services[].id`: `[]` for each item of a list),
+ * with its concrete path (`cards[0].services[1].id`). Missing fields give `undefined` values.
+ */
+export function valuesAt(value: unknown, rulePath: string): { path: string; value: unknown }[] {
+  let at: { path: string; value: unknown }[] = [{ path: '', value }];
+  for (const segment of rulePath.split('.')) {
+    const each = segment.endsWith('[]');
+    const field = each ? segment.slice(0, -2) : segment;
+    const next: { path: string; value: unknown }[] = [];
+    for (const { path, value: holder } of at) {
+      if (holder === null || typeof holder !== 'object') continue;
+      const inner = (holder as Record<string, unknown>)[field];
+      const innerPath = path === '' ? field : `${path}.${field}`;
+      if (!each) next.push({ path: innerPath, value: inner });
+      else if (Array.isArray(inner)) {
+        for (const [i, item] of inner.entries()) next.push({ path: `${innerPath}[${i}]`, value: item });
+      }
+    }
+    at = next;
+  }
+  return at;
+}
+
 /** The display name read from one string field. */
 export function fieldName(field: string): (payload: Payload) => string | undefined {
   return (payload) => str(payload[field]);

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { type Endpoint, endpoints } from '../endpoints.js';
 import { REDACTED, Redactor } from '../redact.js';
-import type { KindDefinition, ResourceKind } from './definition.js';
+import { type KindDefinition, type ResourceKind, valuesAt } from './definition.js';
 import { KINDS, kindOfEndpoint, RESOURCE_KINDS } from './index.js';
 import { redactPayload, SENSITIVE_VALUE, sensitiveValues } from './secrets.js';
 
@@ -152,5 +152,22 @@ describe('Redactor', () => {
       expect(out).toContain(REDACTED);
       expect(out).not.toContain('zq');
     }
+  });
+});
+
+describe('valuesAt', () => {
+  it('finds every value at a rule path, with its concrete path; missing fields are undefined', () => {
+    const page = { cards: [{ services: [{ id: 'a' }, { id: 'b' }] }, { name: 'empty' }, { services: [{}] }] };
+    expect(valuesAt(page, 'cards[].services[].id')).toEqual([
+      { path: 'cards[0].services[0].id', value: 'a' },
+      { path: 'cards[0].services[1].id', value: 'b' },
+      { path: 'cards[2].services[0].id', value: undefined },
+    ]);
+    expect(valuesAt(page, 'cards[].services').map((v) => v.path)).toEqual([
+      'cards[0].services',
+      'cards[1].services',
+      'cards[2].services',
+    ]);
+    expect(valuesAt({ cards: null }, 'cards[].services')).toEqual([]);
   });
 });

@@ -4,6 +4,7 @@ import {
   type ResourceKind,
   replaceSensitive,
   sensitiveValues,
+  valuesAt,
 } from '@monitor/api';
 import { type DesiredResource, isPayloadRef, type SourceLocation } from '@monitor/constructs';
 import { hashJson, type SecretHasher, secretHasher } from '../hash.js';
@@ -199,18 +200,9 @@ function liveReferences(
 ): { kind: ResourceKind; id: string }[] {
   const out: { kind: ResourceKind; id: string }[] = [];
   for (const ref of KINDS[kind].references) {
-    let values: unknown[] = [resource];
-    for (const segment of ref.path.split('.')) {
-      const each = segment.endsWith('[]');
-      const field = each ? segment.slice(0, -2) : segment;
-      values = values.flatMap((v) => {
-        if (v === null || typeof v !== 'object') return [];
-        const inner = (v as Record<string, unknown>)[field];
-        return each ? (Array.isArray(inner) ? inner : []) : [inner];
-      });
-    }
-    for (const v of values)
-      if (typeof v === 'string' || typeof v === 'number') out.push({ kind: ref.kind, id: String(v) });
+    for (const { value } of valuesAt(resource, ref.path))
+      if (typeof value === 'string' || typeof value === 'number')
+        out.push({ kind: ref.kind, id: String(value) });
   }
   return out;
 }
