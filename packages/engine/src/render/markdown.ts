@@ -1,8 +1,15 @@
-import { KINDS, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
-import { structuredPatch } from 'diff/lib/patch/create.js';
+import { KINDS, redactPayload } from '@monitor/api';
 import type { Change } from '../plan/diff.js';
 import type { Operation, Plan, UpdateOperation } from '../plan/plan.js';
-import { ACTION_SYMBOL, describeConflict, hasChanges, summaryLine } from './render.js';
+import {
+  ACTION_SYMBOL,
+  describeConflict,
+  formatValue,
+  hasChanges,
+  sensitiveNote,
+  summaryLine,
+  textHunks,
+} from './render.js';
 
 /** GitHub's limit on a comment's body; GitLab's is larger. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -32,32 +39,23 @@ function fenced(lang: string, body: string): string {
   return `${fence}${lang}\n${body}\n${fence}`;
 }
 
-function value(v: unknown): string {
-  return v === undefined || v === null ? 'null' : JSON.stringify(v);
-}
-
-/** One change as lines of a `diff` block: `-` live, `+` code. */
+/** One change as lines of a `diff` block: `-` live, `+` code, `!` a masked sensitive value. */
 function changeLines(change: Change): string[] {
-  if (change.sensitive === true && change.before === SENSITIVE_VALUE && change.after === SENSITIVE_VALUE) {
-    return [
-      `! ${change.path}: ${change.unverified === true ? '(sensitive value not compared: no state secret, sent again)' : '(sensitive value changed)'}`,
-    ];
-  }
-  const long = (v: unknown) => typeof v === 'string' && (v.length > 80 || v.includes('\n'));
-  if (long(change.before) || long(change.after)) {
-    const before = typeof change.before === 'string' ? change.before : '';
-    const after = typeof change.after === 'string' ? change.after : '';
-    const patch = structuredPatch('live', 'code', `${before}\n`, `${after}\n`, undefined, undefined, {
-      context: 2,
-    });
+  const note = sensitiveNote(change);
+  if (note !== undefined) return [`! ${change.path}: ${note}`];
+  const hunks = textHunks(change, 2);
+  if (hunks !== undefined) {
     return [
       `  ${change.path}:`,
-      ...patch.hunks.flatMap((h) =>
+      ...hunks.flatMap((h) =>
         h.lines.filter((l) => !l.startsWith('\\')).map((l) => `${l[0]}     ${l.slice(1)}`),
       ),
     ];
   }
-  return [`- ${change.path}: ${value(change.before)}`, `+ ${change.path}: ${value(change.after)}`];
+  return [
+    `- ${change.path}: ${formatValue(change.before)}`,
+    `+ ${change.path}: ${formatValue(change.after)}`,
+  ];
 }
 
 function title(op: Operation): string {
@@ -72,7 +70,7 @@ function resourceBlock(op: Operation): string {
   let what: string;
   if (op.action === 'create') {
     const payload = redactPayload(KINDS[op.kind], op.payload) as Record<string, unknown>;
-    lines = Object.entries(payload).map(([k, v]) => `+ ${k}: ${value(v)}`);
+    lines = Object.entries(payload).map(([k, v]) => `+ ${k}: ${formatValue(v)}`);
     what = op.recreate ? 'recreate: gone from the account' : 'create';
   } else if (op.action === 'delete') {
     lines = [];

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import { KINDS, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
+import type { StructuredPatchHunk } from 'diff';
 // The one function used, by its module: the package index loads every diff algorithm (54 files).
 import { structuredPatch } from 'diff/lib/patch/create.js';
 import type { Change } from '../plan/diff.js';
@@ -44,7 +45,8 @@ function colorOf(action: Operation['action'], s: Style): (text: string) => strin
 /** Strings longer than this, or with a newline, are shown as a unified diff. */
 const LONG_STRING = 80;
 
-function formatValue(v: unknown): string {
+/** A value as a plan shows it: JSON, `null` for absent. */
+export function formatValue(v: unknown): string {
   if (v === undefined || v === null) return 'null';
   return JSON.stringify(v);
 }
@@ -53,13 +55,31 @@ function isLong(v: unknown): v is string {
   return typeof v === 'string' && (v.length > LONG_STRING || v.includes('\n'));
 }
 
-/** Line by line, as people read text: a changed one-line value is one `-` line and one `+` line. */
-function unifiedDiff(before: string, after: string, s: Style, indent: string): string[] {
-  const patch = structuredPatch('live', 'code', `${before}\n`, `${after}\n`, undefined, undefined, {
-    context: 3,
-  });
+/** What a change of a masked sensitive value says instead of its values; undefined for any other change. */
+export function sensitiveNote(change: Change): string | undefined {
+  if (change.sensitive !== true || change.before !== SENSITIVE_VALUE || change.after !== SENSITIVE_VALUE)
+    return undefined;
+  return change.unverified === true
+    ? '(sensitive value not compared: no state secret, sent again)'
+    : '(sensitive value changed)';
+}
+
+/**
+ * A change of a long or multi-line string as the hunks of a unified diff, line by line as people
+ * read text (a changed one-line value is one `-` line and one `+` line); undefined when both sides
+ * are short and show as `before → after`.
+ */
+export function textHunks(change: Change, context: number): StructuredPatchHunk[] | undefined {
+  if (!isLong(change.before) && !isLong(change.after)) return undefined;
+  const before = typeof change.before === 'string' ? change.before : '';
+  const after = typeof change.after === 'string' ? change.after : '';
+  return structuredPatch('live', 'code', `${before}\n`, `${after}\n`, undefined, undefined, { context })
+    .hunks;
+}
+
+function unifiedDiff(hunks: StructuredPatchHunk[], s: Style, indent: string): string[] {
   const out: string[] = [];
-  for (const hunk of patch.hunks) {
+  for (const hunk of hunks) {
     out.push(s.cyan(`${indent}@@ -${hunk.oldStart},${hunk.oldLines} +${hunk.newStart},${hunk.newLines} @@`));
     for (const line of hunk.lines) {
       if (line.startsWith('\\')) continue;
@@ -71,18 +91,10 @@ function unifiedDiff(before: string, after: string, s: Style, indent: string): s
 }
 
 function changeLines(change: Change, s: Style, indent: string): string[] {
-  if (change.sensitive === true && change.before === SENSITIVE_VALUE && change.after === SENSITIVE_VALUE) {
-    const what =
-      change.unverified === true
-        ? '(sensitive value not compared: no state secret, sent again)'
-        : '(sensitive value changed)';
-    return [`${indent}${change.path}: ${s.yellow(what)}`];
-  }
-  if (isLong(change.before) || isLong(change.after)) {
-    const before = typeof change.before === 'string' ? change.before : '';
-    const after = typeof change.after === 'string' ? change.after : '';
-    return [`${indent}${change.path}:`, ...unifiedDiff(before, after, s, `${indent}  `)];
-  }
+  const note = sensitiveNote(change);
+  if (note !== undefined) return [`${indent}${change.path}: ${s.yellow(note)}`];
+  const hunks = textHunks(change, 3);
+  if (hunks !== undefined) return [`${indent}${change.path}:`, ...unifiedDiff(hunks, s, `${indent}  `)];
   return [
     `${indent}${change.path}: ${s.red(formatValue(change.before))} → ${s.green(formatValue(change.after))}`,
   ];
