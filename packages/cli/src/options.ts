@@ -20,7 +20,7 @@ function integerAtLeast(option: string, min: number) {
     if (text === '' || !Number.isInteger(n) || n < min) {
       throw new UsageError(
         `--${option} must be a whole number of at least ${min}, got "${String(value)}"`,
-        `e.g. --${option} ${Math.max(min, 1) === 1 ? 4 : min}`,
+        `e.g. --${option} ${Math.max(min, 4)}`,
       );
     }
     return n;

@@ -114,8 +114,8 @@ function operands(args: StateArgs, count: number, usage: string): string[] {
   return given;
 }
 
-/** `Kind:logical-id` as state keys it; a clear error for anything else. */
-function entryKey(state: State, key: string): StateEntry {
+/** The entry at `Kind:logical-id`; a clear error, with near matches, when there is none. */
+function entryAt(state: State, key: string): StateEntry {
   const entry = state.resources[key];
   if (entry !== undefined) return entry;
   const close = Object.keys(state.resources).filter((k) =>
@@ -192,7 +192,7 @@ async function perform(
     case 'show': {
       const [key] = operands(args, 1, '<Kind:logical-id>') as [string];
       const state = await backend.read();
-      const entry = entryKey(state, key);
+      const entry = entryAt(state, key);
       out.result = { key, ...entry };
       say(
         `${p.bold(key)}\n  kind          ${entry.kind}\n  logical id    ${entry.logicalId}\n  physical id   ${String(entry.physicalId)}\n  protect       ${String(entry.protect)}\n  applied hash  ${entry.appliedHash}\n  secrets       ${Object.keys(entry.secretHashes).join(', ') || '(none)'}\n`,
@@ -203,7 +203,7 @@ async function perform(
       const [from, to] = operands(args, 2, '<Kind:from-id> <Kind:to-id>') as [string, string];
       await locked(backend, args, async () => {
         const state = await backend.read();
-        const entry = entryKey(state, from);
+        const entry = entryAt(state, from);
         const [toKind, ...rest] = to.split(':');
         const toId = rest.join(':');
         if (toKind !== entry.kind || toId === '') {
@@ -229,7 +229,7 @@ async function perform(
       const [key] = operands(args, 1, '<Kind:logical-id>') as [string];
       const removed = await locked(backend, args, async () => {
         const state = await backend.read();
-        const entry = entryKey(state, key);
+        const entry = entryAt(state, key);
         const resources = { ...state.resources };
         delete resources[key];
         await backend.commit({

@@ -417,7 +417,8 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
   }
 
   // Deletes: only what state owns and code no longer declares; never protected resources, and
-  // never a resource another entry still claims.
+  // never a resource another entry still claims (backends refuse such a state when they read it;
+  // the planner, which takes any state, still never deletes what code keeps).
   const claimedIds = new Set([...claimed.values()].map((e) => `${e.kind}#${String(e.physicalId)}`));
   const deletes: DeleteOperation[] = [];
   for (const [key, entry] of Object.entries(state.resources)) {
