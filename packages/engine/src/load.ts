@@ -203,12 +203,11 @@ export interface ProjectConfig {
 export async function loadConfig(options: LoadOptions = {}): Promise<ProjectConfig> {
   const configPath = findConfig(options.cwd ?? process.cwd(), options.config);
   const projectDir = dirname(configPath);
-  try {
-    return { configPath, projectDir, config: await readConfig(configPath, projectDir) };
-  } catch (e) {
-    if (e instanceof ProjectLoadError) e.configPath = configPath;
-    throw e;
-  }
+  return namingConfig(configPath, async () => ({
+    configPath,
+    projectDir,
+    config: await readConfig(configPath, projectDir),
+  }));
 }
 
 /**
@@ -216,20 +215,21 @@ export async function loadConfig(options: LoadOptions = {}): Promise<ProjectConf
  * build, run it in a fresh session, and synthesize the desired resources with all diagnostics.
  */
 export async function load(options: LoadOptions = {}): Promise<LoadedProject> {
-  const cwd = options.cwd ?? process.cwd();
-  const configPath = findConfig(cwd, options.config);
-  const projectDir = dirname(configPath);
+  const project = await loadConfig(options);
+  return namingConfig(project.configPath, () => loadFrom(project));
+}
+
+/** Run `body`; a project load error it throws learns which config file it is about. */
+async function namingConfig<T>(configPath: string, body: () => Promise<T>): Promise<T> {
   try {
-    return await loadFrom(configPath, projectDir);
+    return await body();
   } catch (e) {
     if (e instanceof ProjectLoadError) e.configPath = configPath;
     throw e;
   }
 }
 
-async function loadFrom(configPath: string, projectDir: string): Promise<LoadedProject> {
-  const config = await readConfig(configPath, projectDir);
-
+async function loadFrom({ configPath, projectDir, config }: ProjectConfig): Promise<LoadedProject> {
   // Each pattern on its own: one that matches nothing is almost always a typo, and a project that
   // silently loads fewer files plans to delete what the missing ones declared.
   const ignore = [...config.exclude, '**/node_modules/**', '**/.monitor/**'];
