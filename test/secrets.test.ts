@@ -4,6 +4,7 @@ import { KINDS, type ResourceKind, sensitiveValues } from '@monitor/api';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { load } from '@monitor/engine';
 import { afterAll, describe, expect, it } from 'vitest';
+import { fakeGitHub } from './support/code-hosts.js';
 import { cleanup, emulatorForTests, monitor, writeFiles, writeProject } from './support/harness.js';
 
 /**
@@ -74,13 +75,22 @@ describe('secrets never leave', () => {
     }
   });
 
-  it('in no diff, --json, saved plan, --debug log, deploy output, error message or state file, through create, update and delete', async () => {
+  it('in no diff, --json, saved plan, --debug log, deploy output, error message, PR comment, job summary or state file, through create, update and delete', async () => {
     const h = await emulatorForTests();
-    const dir = writeProject({ 's.monitor.ts': project(1) });
+    const github = await fakeGitHub();
+    const dir = writeProject({ 's.monitor.ts': project(1), 'event.json': '{"pull_request":{"number":5}}' });
     dirs.push(dir);
+    const pullRequest = {
+      GITHUB_ACTIONS: 'true',
+      GITHUB_REPOSITORY: 'acme/web',
+      GITHUB_TOKEN: 'gh-test-token',
+      GITHUB_API_URL: github.url,
+      GITHUB_EVENT_PATH: join(dir, 'event.json'),
+      GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
+    };
     const outputs: string[] = [];
     const run = async (...args: string[]) => {
-      const r = await monitor(args, { cwd: dir, env: h.env });
+      const r = await monitor(args, { cwd: dir, env: { ...h.env, ...pullRequest } });
       outputs.push(r.stdout, r.stderr);
       return r;
     };
@@ -89,9 +99,9 @@ describe('secrets never leave', () => {
     try {
       // Create: a preview in every format, then a first attempt the service refuses quoting the body.
       await run('diff', '--json', '--debug');
-      await run('diff', '--out', 'create-plan.json');
+      await run('diff', '--out', 'create-plan.json', '--comment');
       faults.configure({ echoBodyInBadRequest: [{ method: 'POST', path: '/v1/alert-channels', nth: 2 }] });
-      const refused = await run('deploy', '--yes', '--debug');
+      const refused = await run('deploy', '--yes', '--debug', '--comment');
       expect(refused.code).toBe(1);
       expect(refused.stderr + refused.stdout).toContain('Invalid request payload');
       faults.configure({});
@@ -120,9 +130,9 @@ describe('secrets never leave', () => {
         expect(changed.stdout).toContain(`${path}: (sensitive value changed)`);
       }
       await run('diff', '--json');
-      await run('diff', '--out', 'update-plan.json');
+      await run('diff', '--out', 'update-plan.json', '--comment');
       faults.configure({ echoBodyInBadRequest: [{ method: 'PUT', nth: 1 }] });
-      expect((await run('deploy', '--yes', '--json', '--debug')).code).toBe(1);
+      expect((await run('deploy', '--yes', '--json', '--debug', '--comment')).code).toBe(1);
       faults.configure({});
       expect((await run('deploy', '--yes', '--debug')).code).toBe(0);
       expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
@@ -130,11 +140,21 @@ describe('secrets never leave', () => {
       // Delete: the channels leave the code.
       writeFiles(dir, { 's.monitor.ts': project(2, false) });
       await run('diff', '--json');
-      await run('diff', '--out', 'delete-plan.json');
-      expect((await run('deploy', '--yes', '--allow-deletes', '--json', '--debug')).code).toBe(0);
+      await run('diff', '--out', 'delete-plan.json', '--comment');
+      expect((await run('deploy', '--yes', '--allow-deletes', '--json', '--debug', '--comment')).code).toBe(
+        0,
+      );
     } finally {
       await h.close();
+      await github.close();
     }
+    // Both comments were posted and then edited in place, and each edit reached GitHub.
+    expect(github.threads.get('pr:5')).toHaveLength(2);
+    expect(github.writes().filter((r) => r.method === 'PATCH').length).toBeGreaterThanOrEqual(3);
+    outputs.push(
+      ...github.requests.map((r) => `${r.path}\n${r.body}`),
+      readFileSync(join(dir, 'summary.md'), 'utf8'),
+    );
 
     const files = filesUnder(join(dir, '.monitor')).concat(
       ['create-plan.json', 'update-plan.json', 'delete-plan.json'].map((f) => join(dir, f)),

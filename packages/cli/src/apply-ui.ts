@@ -10,12 +10,13 @@ import {
   type OperationResult,
   type Plan,
   planToJson,
+  renderApplyMarkdown,
   renderPlanText,
   type Target,
 } from '@monitor/engine';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, type Paint, paint } from './io.js';
-import { type ApplyArgs, commandLine, type ProjectArgs } from './options.js';
+import { type ApplyArgs, type CommentArgs, commandLine, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
 import { connect, headerLine, loadProject, reportConflicts } from './project.js';
 
@@ -214,11 +215,11 @@ export function finish(
 
 /**
  * What deploy and destroy share: load the project, connect, hand the engine flow its consent,
- * progress and Ctrl-C, and report how it ended.
+ * progress and Ctrl-C, report how it ended, and with `--comment` post that to the pull request.
  */
 export async function runApplyCommand(
   command: 'deploy' | 'destroy',
-  args: ProjectArgs & ApplyArgs,
+  args: ProjectArgs & ApplyArgs & CommentArgs,
   ctx: RunContext,
   flow: (target: Target, options: ApplyFlowOptions) => Promise<ApplyOutcome>,
   savedPlanPath?: string,
@@ -229,8 +230,9 @@ export async function runApplyCommand(
   const note = savedPlanPath === undefined ? '' : `, saved plan ${savedPlanPath}`;
   const progress = progressReporter(ctx, () => headerLine(command, project, connection, note));
   const trap = ctx.io.trapInterrupts?.();
+  let outcome: ApplyOutcome;
   try {
-    const outcome = await flow(connection.target, {
+    outcome = await flow(connection.target, {
       command: `monitor ${command}`,
       confirm: consent(command, args, ctx.io, connection.accountId),
       lockTimeoutMs: (args.lockTimeout ?? 0) * 1000,
@@ -239,9 +241,28 @@ export async function runApplyCommand(
       onEvent: (e) => progress.onEvent(e),
     });
     progress.end();
-    return finish(command, outcome, ctx, args, savedPlanPath);
   } finally {
     trap?.release();
     await connection.close();
   }
+  const code = finish(command, outcome, ctx, args, savedPlanPath);
+  if (args.comment !== true) return code;
+  const { postComment } = await import('./comment-ui.js');
+  const options = {
+    project: project.config.projectName,
+    account: connection.accountId,
+    local: connection.local,
+  };
+  return postComment(
+    {
+      purpose: 'result',
+      ...options,
+      // A deploy that had nothing to do does not start a comment on every merged pull request.
+      createIfMissing: outcome.status !== 'no-changes',
+      render: (maxLength) => renderApplyMarkdown(outcome, { ...options, command, maxLength }),
+    },
+    args,
+    ctx,
+    code,
+  );
 }

@@ -1,13 +1,11 @@
-import { createRequire } from 'node:module';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { UsageError } from './options.js';
 import { type ErrorJson, Output, type RunContext } from './output.js';
+import { CLI_VERSION } from './version.js';
 
-// By package name (a self-reference), so it does not depend on where the compiled file sits.
-const { version } = createRequire(import.meta.url)('@monitor/cli/package.json') as { version: string };
-export const CLI_VERSION = version;
+export { CLI_VERSION };
 
 /** What a command module gives: its options, and the plain function that runs it. */
 interface CommandModule {

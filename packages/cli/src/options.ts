@@ -123,3 +123,24 @@ export function withApplyOptions<T>(y: Argv<T>) {
       describe: 'Seconds to wait for another deploy or destroy to release the state lock',
     });
 }
+
+/** Options of the commands that post to a pull or merge request. */
+export interface CommentArgs {
+  comment?: boolean | undefined;
+  requireComment?: boolean | undefined;
+}
+
+export function withCommentOptions<T>(y: Argv<T>, what: string) {
+  return y
+    .option('comment', {
+      type: 'boolean',
+      describe: `Post ${what} to this CI run's pull request (GitHub) or merge request (GitLab), updating monitor's earlier comment in place; also to $GITHUB_STEP_SUMMARY when set. See docs/ci.md`,
+    })
+    .option('require-comment', {
+      type: 'boolean',
+      implies: 'comment',
+      describe:
+        'Exit 1 when the comment cannot be posted (missing token, no permission, API down); by default a warning',
+    })
+    .group(['comment', 'require-comment'], 'Pull-request options:');
+}

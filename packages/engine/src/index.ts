@@ -33,7 +33,12 @@ export type {
   PlanMode,
   UpdateOperation,
 } from './plan/plan.js';
-export { GITHUB_COMMENT_LIMIT, type MarkdownOptions, renderPlanMarkdown } from './render/markdown.js';
+export {
+  GITHUB_COMMENT_LIMIT,
+  type MarkdownOptions,
+  renderApplyMarkdown,
+  renderPlanMarkdown,
+} from './render/markdown.js';
 export {
   ACTION_SYMBOL,
   describeConflict,

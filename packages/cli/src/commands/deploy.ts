@@ -3,16 +3,26 @@ import { resolve } from 'node:path';
 import type { SavedPlan } from '@monitor/engine';
 import type { Argv } from 'yargs';
 import type { ExitCode } from '../exit-codes.js';
-import { type ApplyArgs, type ProjectArgs, withApplyOptions, withProjectOptions } from '../options.js';
+import {
+  type ApplyArgs,
+  type CommentArgs,
+  type ProjectArgs,
+  withApplyOptions,
+  withCommentOptions,
+  withProjectOptions,
+} from '../options.js';
 import type { RunContext } from '../output.js';
 
-export interface DeployArgs extends ProjectArgs, ApplyArgs {
+export interface DeployArgs extends ProjectArgs, ApplyArgs, CommentArgs {
   plan?: string | undefined;
   allowEmpty?: boolean | undefined;
 }
 
 export const builder = (y: Argv) =>
-  withApplyOptions(withProjectOptions(y))
+  withCommentOptions(
+    withApplyOptions(withProjectOptions(y)),
+    'the result (totals and every failure) to the merged pull request, or to the commit when there is none,',
+  )
     .option('plan', {
       type: 'string',
       describe: 'Apply exactly this plan from diff --out; exit 4 if the account or state moved since',
@@ -23,6 +33,7 @@ export const builder = (y: Argv) =>
     })
     .example('$0 deploy', 'show the plan and ask before applying it')
     .example('$0 deploy --yes --allow-deletes', 'in CI')
+    .example('$0 deploy --yes --allow-deletes --comment', 'on merge: the result on the merged pull request')
     .example('$0 deploy --plan plan.json --yes', 'apply a reviewed plan')
     .example('$0 deploy --local --yes', 'against the embedded emulator');
 

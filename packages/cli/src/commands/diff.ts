@@ -3,17 +3,23 @@ import { resolve } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
-import { commandLine, type ProjectArgs, withProjectOptions } from '../options.js';
+import {
+  type CommentArgs,
+  commandLine,
+  type ProjectArgs,
+  withCommentOptions,
+  withProjectOptions,
+} from '../options.js';
 import type { RunContext } from '../output.js';
 
-export interface DiffArgs extends ProjectArgs {
+export interface DiffArgs extends ProjectArgs, CommentArgs {
   detailedExitcode?: boolean | undefined;
   out?: string | undefined;
   format?: 'text' | 'json' | 'markdown' | undefined;
 }
 
 export const builder = (y: Argv) =>
-  withProjectOptions(y)
+  withCommentOptions(withProjectOptions(y), 'the plan as markdown')
     .option('detailed-exitcode', {
       type: 'boolean',
       describe: 'Exit 2 when there are changes, 0 when none (for CI)',
@@ -31,6 +37,7 @@ export const builder = (y: Argv) =>
     .example('$0 diff', 'preview the changes')
     .example('$0 diff --json > plan.json', 'the plan for a script or a pull-request comment')
     .example('$0 diff --out plan.json && $0 deploy --plan plan.json', 'apply exactly what was reviewed')
+    .example('$0 diff --comment', 'in CI: the plan as a comment on the pull request, updated on every push')
     .example('$0 diff --format markdown >> "$GITHUB_STEP_SUMMARY"', 'the plan as the job summary')
     .example('$0 diff --local', 'against the embedded emulator');
 
@@ -60,13 +67,17 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
     }
     out.plan = planToJson(result.plan);
     out.result = { changes: changed, requests: result.requests, savedPlan: args.out ?? null };
+    const markdownOptions = {
+      project: project.config.projectName,
+      account: connection.accountId,
+      local: connection.local,
+    };
+    const savedHint = args.out === undefined ? undefined : `the whole plan is in ${args.out}`;
     if (args.format === 'markdown' && !out.json) {
       io.stdout(
         renderPlanMarkdown(result.plan, {
-          project: project.config.projectName,
-          account: connection.accountId,
-          local: connection.local,
-          ...(args.out === undefined ? {} : { fullPlanHint: `the whole plan is in ${args.out}` }),
+          ...markdownOptions,
+          ...(savedHint === undefined ? {} : { fullPlanHint: savedHint }),
         }),
       );
     } else if (!out.json) {
@@ -81,8 +92,32 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
         );
       }
     }
-    if (result.plan.conflicts.length > 0) return reportConflicts(result.plan, ctx);
-    return args.detailedExitcode === true && changed ? EXIT.changes : EXIT.ok;
+    let code: ExitCode =
+      result.plan.conflicts.length > 0
+        ? reportConflicts(result.plan, ctx)
+        : args.detailedExitcode === true && changed
+          ? EXIT.changes
+          : EXIT.ok;
+    if (args.comment === true) {
+      const { postComment } = await import('../comment-ui.js');
+      code = await postComment(
+        {
+          purpose: 'plan',
+          ...markdownOptions,
+          createIfMissing: changed || result.plan.conflicts.length > 0,
+          render: (maxLength, hint) =>
+            renderPlanMarkdown(result.plan, {
+              ...markdownOptions,
+              maxLength,
+              ...((hint ?? savedHint) === undefined ? {} : { fullPlanHint: hint ?? savedHint }),
+            }),
+        },
+        args,
+        ctx,
+        code,
+      );
+    }
+    return code;
   } finally {
     await connection.close();
   }

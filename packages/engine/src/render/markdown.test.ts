@@ -2,9 +2,10 @@ import { SENSITIVE_VALUE } from '@monitor/api';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
+import type { OperationResult } from '../apply/apply.js';
 import type { Conflict, Operation } from '../plan/plan.js';
 import { planOf } from '../test-support/doubles.js';
-import { GITHUB_COMMENT_LIMIT, renderPlanMarkdown } from './markdown.js';
+import { GITHUB_COMMENT_LIMIT, renderApplyMarkdown, renderPlanMarkdown } from './markdown.js';
 
 const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
 const OPTIONS = { project: 'acme', account: '00000000-0000-4000-8000-00000000de00' };
@@ -118,5 +119,100 @@ describe('renderPlanMarkdown', () => {
     expect(shown).toBeGreaterThan(10);
     expect(md).toContain(`_${2000 - shown} more resources not shown:`);
     expect(md).toContain('**Plan: 0 to create, 2000 to update, 1000 to delete');
+  });
+});
+
+describe('renderApplyMarkdown', () => {
+  const done = (
+    logicalId: string,
+    action: OperationResult['action'],
+    physicalId: number,
+  ): OperationResult => ({
+    key: `CheckGroup:${logicalId}`,
+    action,
+    kind: 'CheckGroup',
+    logicalId,
+    status: 'done',
+    physicalId,
+    durationMs: 5,
+  });
+  const applied = (results: OperationResult[]) => ({
+    status: 'applied' as const,
+    plan: planOf([]),
+    result: {
+      ok: results.every((r) => r.status === 'done'),
+      results,
+      state: {} as never,
+      elapsedMs: 2100,
+      requests: 9,
+    },
+  });
+
+  it('gives the totals of a deploy that succeeded, and what it did in a details block', () => {
+    const md = renderApplyMarkdown(
+      applied([done('payments', 'create', 12), done('legacy', 'delete', 3)]),
+      OPTIONS,
+    );
+    expect(md).toContain('### monitor deploy: acme → account `00000000-0000-4000-8000-00000000de00`');
+    expect(md).toContain(
+      '**✓ Applied in 2.1 s:** 1 created, 0 updated, 1 deleted, 0 adopted, 0 moved; 9 API calls.',
+    );
+    const out = toHtml(md);
+    expect(out).toContain('<summary>Done (2)</summary>');
+    expect(out).toContain('<li><code>+</code> CheckGroup <code>payments</code> (id 12)</li>');
+    expect(out).not.toContain('<table>');
+  });
+
+  it('lists every failure with its error and hint in a table, and says how to continue', () => {
+    const failed: OperationResult = {
+      key: 'CheckGroup:billing',
+      action: 'update',
+      kind: 'CheckGroup',
+      logicalId: 'billing',
+      status: 'failed',
+      physicalId: 7,
+      error: { code: 'forbidden', message: 'the key | may not write', hint: 'use a key with write access' },
+      durationMs: 5,
+    };
+    const skipped: OperationResult = {
+      ...failed,
+      key: 'Dashboard:main',
+      kind: 'Dashboard',
+      logicalId: 'main',
+      status: 'skipped',
+      error: { code: 'dependency_failed', message: 'CheckGroup billing failed' },
+    };
+    const out = toHtml(
+      renderApplyMarkdown(applied([done('payments', 'create', 12), failed, skipped]), OPTIONS),
+    );
+    expect(out).toContain('<strong>✗ Stopped after 2.1 s:</strong> 1 failed, 1 done');
+    expect(out).toContain('[!WARNING]');
+    expect(out).toMatch(
+      /<td><code>~<\/code> CheckGroup <code>billing<\/code> \(id 7\)<\/td>\n<td>failed<\/td>\n<td>the key \| may not write<\/td>\n<td>use a key with write access<\/td>/,
+    );
+    expect(out).toContain('<td>skipped</td>');
+  });
+
+  it('says why nothing was applied', () => {
+    expect(renderApplyMarkdown({ status: 'no-changes', plan: planOf([]) }, OPTIONS)).toContain(
+      '**No changes.**',
+    );
+    expect(
+      renderApplyMarkdown({ status: 'refused', plan: planOf([]), reason: 'needs --allow-deletes' }, OPTIONS),
+    ).toContain('**Not applied: needs --allow-deletes**');
+    expect(
+      renderApplyMarkdown({ status: 'stale', plan: planOf([]), stale: ['CheckGroup a changed'] }, OPTIONS),
+    ).toContain('- CheckGroup a changed');
+  });
+
+  it('fits 5,000 failures in a GitHub comment and counts those it leaves out', () => {
+    const results = Array.from({ length: 5000 }, (_, i) => ({
+      ...done(`group-${i}`, 'create', i),
+      status: 'failed' as const,
+      error: { code: 'server_error', message: `the service answered 500 for group-${i}` },
+    }));
+    const md = renderApplyMarkdown(applied(results), OPTIONS);
+    expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
+    expect(md).toMatch(/_\d+ more failures not shown: see the job log\._/);
   });
 });

@@ -1,4 +1,6 @@
 import { KINDS, redactPayload } from '@monitor/api';
+import type { OperationResult } from '../apply/apply.js';
+import type { ApplyOutcome } from '../flows.js';
 import type { Change } from '../plan/diff.js';
 import type { Operation, Plan, UpdateOperation } from '../plan/plan.js';
 import {
@@ -91,6 +93,24 @@ function resourceBlock(op: Operation): string {
   return `<details>\n<summary>${title(op)}: ${what}</summary>${body}\n</details>\n`;
 }
 
+/** A table cell: escaped HTML, no pipes or line breaks to break the row. */
+const cell = (s: string) => html(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
+
+function conflictsTable(plan: Plan): string {
+  const rows = plan.conflicts.map((c) => {
+    const { message, hint } = describeConflict(c);
+    const at = c.location === undefined ? '' : `${c.location.file.split('/').pop()}:${c.location.line}`;
+    return `| ${c.kind} ${code(c.logicalId)} | ${cell(at)} | ${cell(message)} | ${cell(hint)} |`;
+  });
+  return `#### Conflicts: deploy refuses until they are resolved\n\n| construct | at | problem | way out |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n\n`;
+}
+
+/** `### monitor diff: project → account `id``, the first line of every comment. */
+function heading(command: string, options: MarkdownOptions): string {
+  const where = `account ${code(options.account)}${options.local === true ? ' (local emulator)' : ''}`;
+  return `### monitor ${command}: ${html(options.project)} → ${where}`;
+}
+
 /** The deletions, always listed in full: one bullet each, or per kind in one line when many. */
 function deletionBanner(deletes: Operation[], budget: number): string {
   const head = `> [!CAUTION]\n> **${deletes.length} resource${deletes.length === 1 ? '' : 's'} will be deleted from the account:**\n`;
@@ -115,8 +135,7 @@ function deletionBanner(deletes: Operation[], budget: number): string {
  */
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string {
   const max = options.maxLength ?? GITHUB_COMMENT_LIMIT;
-  const where = `account ${code(options.account)}${options.local === true ? ' (local emulator)' : ''}`;
-  const head: string[] = [`### monitor diff: ${html(options.project)} → ${where}`, ''];
+  const head: string[] = [heading('diff', options), ''];
   const empty = !hasChanges(plan) && plan.conflicts.length === 0;
   head.push(
     empty
@@ -132,15 +151,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
 
   let out = `${head.join('\n')}\n`;
   if (deletes.length > 0) out += `${deletionBanner(deletes, Math.floor(max * 0.6))}\n`;
-  if (plan.conflicts.length > 0) {
-    const rows = plan.conflicts.map((c) => {
-      const { message, hint } = describeConflict(c);
-      const at = c.location === undefined ? '' : `${c.location.file.split('/').pop()}:${c.location.line}`;
-      const cell = (s: string) => html(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
-      return `| ${c.kind} ${code(c.logicalId)} | ${cell(at)} | ${cell(message)} | ${cell(hint)} |`;
-    });
-    out += `#### Conflicts: deploy refuses until they are resolved\n\n| construct | at | problem | way out |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n\n`;
-  }
+  if (plan.conflicts.length > 0) out += conflictsTable(plan);
 
   // Resources in order of importance, each in whole or not at all (deletions are all in the banner).
   const sections: { heading: string; ops: Operation[] }[] = [
@@ -179,5 +190,78 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
     );
   if (notes.length > 0) out += `\n<sub>${html(notes.join(' · '))}</sub>\n`;
   if (shown < total) out += footerFor(total - shown);
+  return out;
+}
+
+function seconds(ms: number): string {
+  return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
+}
+
+function resultItem(r: OperationResult): string {
+  const id = r.physicalId === undefined ? '' : ` (id ${html(String(r.physicalId))})`;
+  return `<code>${ACTION_SYMBOL[r.action]}</code> ${r.kind} ${code(r.logicalId)}${id}`;
+}
+
+/**
+ * How a deploy (or destroy) ended, as markdown for the merged pull request or the commit: a
+ * title, one line with the totals, every failure with its error and hint, and what was done in a
+ * `<details>`. It fits `maxLength`: the title, the totals and the first failures always stay.
+ */
+export function renderApplyMarkdown(
+  outcome: ApplyOutcome,
+  options: MarkdownOptions & { command?: 'deploy' | 'destroy' },
+): string {
+  const max = options.maxLength ?? GITHUB_COMMENT_LIMIT;
+  let out = `${heading(options.command ?? 'deploy', options)}\n\n`;
+  switch (outcome.status) {
+    case 'no-changes':
+      return `${out}**No changes.** The account already matches the code; nothing was applied.\n`;
+    case 'stale':
+      return `${out}**Not applied: the saved plan is stale.** Nothing was changed:\n\n${outcome.stale.map((s) => `- ${html(s)}`).join('\n')}\n`;
+    case 'conflicts':
+      return `${out}**Not applied: ${outcome.plan.conflicts.length} construct${outcome.plan.conflicts.length === 1 ? '' : 's'} in conflict with the account.** Nothing was changed.\n\n${conflictsTable(outcome.plan)}`;
+    case 'refused':
+      return `${out}**Not applied: ${html(outcome.reason)}**\n`;
+    case 'applied':
+      break;
+  }
+  const { result } = outcome;
+  const done = result.results.filter((r) => r.status === 'done');
+  const count = (action: Operation['action']) => done.filter((r) => r.action === action).length;
+  const totals = `${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('adopt')} adopted, ${count('move')} moved`;
+  const by = (s: OperationResult['status']) => result.results.filter((r) => r.status === s);
+  if (result.ok) {
+    out += `**✓ Applied in ${seconds(result.elapsedMs)}:** ${totals}; ${result.requests} API call${result.requests === 1 ? '' : 's'}.\n\n`;
+  } else {
+    out += `**✗ Stopped after ${seconds(result.elapsedMs)}:** ${by('failed').length} failed, ${done.length} done (${totals}), ${by('skipped').length} skipped, ${by('not-started').length} not started.\n\n`;
+    out += '> [!WARNING]\n> State holds everything that was done: run the deploy again to continue.\n\n';
+  }
+  const footer = (left: number, what: string) => `\n_${left} more ${what} not shown: see the job log._\n`;
+  const problems = [...by('failed'), ...by('skipped')];
+  if (problems.length > 0) {
+    const rows: string[] = [];
+    const head = '| operation | status | error | hint |\n| --- | --- | --- | --- |\n';
+    let size = out.length + head.length + 200;
+    for (const r of problems) {
+      const row = `| ${resultItem(r)} | ${r.status} | ${cell(r.error?.message ?? '')} | ${cell(r.error?.hint ?? '')} |`;
+      if (size + row.length + 1 > max * 0.8) break;
+      rows.push(row);
+      size += row.length + 1;
+    }
+    out += `${head}${rows.join('\n')}\n`;
+    if (rows.length < problems.length) out += footer(problems.length - rows.length, 'failures');
+    out += '\n';
+  }
+  if (done.length > 0) {
+    const items: string[] = [];
+    let size = out.length + 200;
+    for (const r of done) {
+      const item = `- ${resultItem(r)}`;
+      if (size + item.length + 1 > max) break;
+      items.push(item);
+      size += item.length + 1;
+    }
+    out += `<details>\n<summary>Done (${done.length})</summary>\n\n${items.join('\n')}\n${items.length < done.length ? footer(done.length - items.length, 'operations') : ''}\n</details>\n`;
+  }
   return out;
 }

@@ -1,0 +1,115 @@
+import { appendFileSync } from 'node:fs';
+import { GITHUB_COMMENT_LIMIT } from '@monitor/engine';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { paint } from './io.js';
+import type { CommentArgs } from './options.js';
+import type { RunContext } from './output.js';
+import { type CommentPurpose, commentMarker, publishComment } from './review/publish.js';
+import { CLI_VERSION } from './version.js';
+
+/** GitHub's limit on one step's summary, in bytes. */
+const STEP_SUMMARY_LIMIT_BYTES = 1024 * 1024;
+
+export interface CommentRequest {
+  purpose: CommentPurpose;
+  project: string;
+  account: string;
+  /** The markdown within `maxLength` characters; `fullPlanHint` says where the rest is. */
+  render: (maxLength: number, fullPlanHint?: string) => string;
+  /** False for "no changes": edit an earlier comment, never start one. */
+  createIfMissing: boolean;
+}
+
+/** The markdown for the job summary, within GitHub's megabyte; `complete` when nothing was left out. */
+function stepSummary(request: CommentRequest): { text: string; complete: boolean } {
+  const whole = request.render(Number.POSITIVE_INFINITY);
+  if (Buffer.byteLength(whole) < STEP_SUMMARY_LIMIT_BYTES) return { text: whole, complete: true };
+  let max = STEP_SUMMARY_LIMIT_BYTES - 1;
+  for (;;) {
+    const text = request.render(max, 'see the job log');
+    const bytes = Buffer.byteLength(text);
+    if (bytes < STEP_SUMMARY_LIMIT_BYTES) return { text, complete: false };
+    max = Math.floor((max * STEP_SUMMARY_LIMIT_BYTES) / bytes) - 1024;
+  }
+}
+
+/**
+ * `--comment`: the markdown to `$GITHUB_STEP_SUMMARY` (when set) and to the run's pull or merge
+ * request. A failure to post is a warning and leaves the command's own exit code, unless
+ * `--require-comment` (then 1, when the command itself succeeded). What happened goes to
+ * `result.comment` in `--json`.
+ */
+export async function postComment(
+  request: CommentRequest,
+  args: CommentArgs,
+  { io, out }: RunContext,
+  ownCode: ExitCode,
+): Promise<ExitCode> {
+  const p = paint(io.color);
+  const note = (line: string) => {
+    if (!out.json) io.stderr(line);
+  };
+  const what = request.purpose === 'plan' ? 'the plan' : 'the result';
+  const summaryPath = io.env.GITHUB_STEP_SUMMARY;
+  let summaryWritten = false;
+  let summaryComplete = false;
+  if (summaryPath !== undefined && summaryPath !== '') {
+    try {
+      const summary = stepSummary(request);
+      appendFileSync(summaryPath, `${summary.text}\n`);
+      summaryWritten = true;
+      summaryComplete = summary.complete;
+    } catch (e) {
+      note(`${p.yellow('warning')}: cannot write ${what} to GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
+    }
+  }
+  const marker = commentMarker(request.purpose, request.project, request.account);
+  const markdown = request.render(
+    GITHUB_COMMENT_LIMIT - marker.length - 1,
+    summaryComplete
+      ? 'the whole plan is in the job summary'
+      : summaryWritten
+        ? 'the job summary shows more, the job log all'
+        : undefined,
+  );
+  const outcome = await publishComment(
+    {
+      purpose: request.purpose,
+      project: request.project,
+      account: request.account,
+      markdown,
+      createIfMissing: request.createIfMissing,
+    },
+    { env: io.env, userAgent: `monitor/${CLI_VERSION}`, warn: (m) => note(`${p.dim(m)}\n`) },
+  );
+  out.result = { ...out.result, comment: { ...outcome, stepSummary: summaryWritten } };
+  switch (outcome.status) {
+    case 'created':
+    case 'updated':
+    case 'unchanged': {
+      const verb =
+        outcome.status === 'unchanged'
+          ? 'is already on'
+          : `${outcome.status === 'created' ? 'posted to' : 'updated on'}`;
+      note(
+        `${p.green('✓')} ${what[0]?.toUpperCase()}${what.slice(1)} ${verb} ${outcome.where}${outcome.url === undefined ? '' : `: ${outcome.url}`}\n`,
+      );
+      return ownCode;
+    }
+    case 'skipped':
+      note(`${p.dim(`Not posted: ${outcome.reason}.`)}\n`);
+      return ownCode;
+    case 'failed': {
+      const required = args.requireComment === true;
+      note(`${required ? p.red('error') : p.yellow('warning')}: could not post ${what}: ${outcome.reason}\n`);
+      if (outcome.hint !== undefined) note(`${p.dim('hint')}: ${outcome.hint}\n`);
+      if (!required || (ownCode !== EXIT.ok && ownCode !== EXIT.changes)) return ownCode;
+      out.error ??= {
+        code: 'comment_failed',
+        message: `could not post ${what}: ${outcome.reason}`,
+        ...(outcome.hint === undefined ? {} : { hint: outcome.hint }),
+      };
+      return EXIT.error;
+    }
+  }
+}

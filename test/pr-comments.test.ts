@@ -1,0 +1,309 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { DEV_ACCOUNT_ID } from '@monitor/emulator';
+import { afterEach, describe, expect, it } from 'vitest';
+import { type FakeCodeHost, fakeGitHub, fakeGitLab } from './support/code-hosts.js';
+import { monitor, writeFiles } from './support/harness.js';
+import { IMPORTS, projectsUnderTest } from './support/projects.js';
+
+const setup = projectsUnderTest();
+const hosts: FakeCodeHost[] = [];
+afterEach(async () => {
+  for (const h of hosts.splice(0)) await h.close();
+});
+
+const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
+const MARKER = `<!-- monitor:plan project=e2e account=${DEV_ACCOUNT_ID} -->`;
+const DEPLOY_MARKER = `<!-- monitor:deploy project=e2e account=${DEV_ACCOUNT_ID} -->`;
+
+function groups(n: number, extra = ''): string {
+  let out = IMPORTS;
+  for (let i = 0; i < n; i++) out += `new CheckGroup('g${i}', { name: 'Group ${i}'${extra} });\n`;
+  return out;
+}
+
+/** GitHub Actions' variables for a run of `event` (a pull request by default) against the fake. */
+function gitHubEnv(
+  dir: string,
+  host: FakeCodeHost,
+  event: unknown = { pull_request: { number: 12 } },
+  prefix = '',
+) {
+  writeFileSync(join(dir, 'event.json'), JSON.stringify(event));
+  return {
+    GITHUB_ACTIONS: 'true',
+    GITHUB_REPOSITORY: 'acme/web',
+    GITHUB_TOKEN: 'gh-test-token',
+    GITHUB_API_URL: `${host.url}${prefix}`,
+    GITHUB_EVENT_PATH: join(dir, 'event.json'),
+    GITHUB_SHA: SHA,
+    GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
+    GITLAB_CI: '',
+    CI_API_V4_URL: '',
+  };
+}
+
+function gitLabEnv(host: FakeCodeHost, mergeRequestIid?: number) {
+  return {
+    GITHUB_ACTIONS: '',
+    GITHUB_REPOSITORY: '',
+    GITLAB_CI: 'true',
+    CI_API_V4_URL: `${host.url}/api/v4`,
+    CI_PROJECT_ID: '42',
+    CI_MERGE_REQUEST_IID: mergeRequestIid === undefined ? '' : String(mergeRequestIid),
+    CI_COMMIT_SHA: SHA,
+    GITLAB_TOKEN: 'gl-test-token',
+  };
+}
+
+/** A project against the emulator whose runs carry `ciEnv` on top of the account's variables. */
+async function ciProject(files: Record<string, string>) {
+  const { h, dir } = await setup(files);
+  let ciEnv: Record<string, string> = {};
+  return {
+    h,
+    dir,
+    useCi(env: Record<string, string>) {
+      ciEnv = env;
+    },
+    run: (...args: string[]) => monitor(args, { cwd: dir, env: { ...h.env, ...ciEnv } }),
+  };
+}
+
+describe('diff --comment on GitHub', () => {
+  it('creates one comment, updates it in place on the next push, and edits it to No changes once deployed', async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(2) });
+    useCi(gitHubEnv(dir, github));
+
+    const first = await run('diff', '--comment', '--detailed-exitcode');
+    expect(first.code).toBe(2);
+    expect(first.stdout).toContain('Plan: 2 to create');
+    expect(first.stderr).toContain(
+      '✓ The plan posted to pull request #12 of acme/web: https://github.test/comment/',
+    );
+    const comments = github.threads.get('pr:12') ?? [];
+    expect(comments).toHaveLength(1);
+    expect(comments[0]?.body.startsWith(`${MARKER}\n### monitor diff: e2e → account`)).toBe(true);
+    expect(comments[0]?.body).toContain('**Plan: 2 to create, 0 to update');
+    expect(github.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /repos/acme/web/issues/12/comments',
+    ]);
+    expect(readFileSync(join(dir, 'summary.md'), 'utf8')).toContain('<b>g1</b> “Group 1”');
+
+    writeFiles(dir, { 'a.monitor.ts': groups(3) });
+    const second = await run('diff', '--comment');
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('✓ The plan updated on pull request #12 of acme/web');
+    expect(github.threads.get('pr:12')).toHaveLength(1);
+    expect(github.threads.get('pr:12')?.[0]?.body).toContain('**Plan: 3 to create');
+    expect(github.writes().map((r) => r.method)).toEqual(['POST', 'PATCH']);
+
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const settled = await run('diff', '--comment', '--detailed-exitcode');
+    expect(settled.code).toBe(0);
+    expect(github.threads.get('pr:12')).toHaveLength(1);
+    expect(github.threads.get('pr:12')?.[0]?.body).toContain('**No changes.** 3 resources match the code.');
+
+    // Said already: nothing is written again.
+    const again = await run('diff', '--comment');
+    expect(again.stderr).toContain('The plan is already on pull request #12');
+    expect(github.writes().map((r) => r.method)).toEqual(['POST', 'PATCH', 'PATCH']);
+  });
+
+  it("finds its comment among many (paginated), and leaves other projects' and people's comments alone", async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const other = '<!-- monitor:plan project=other account=x -->\nanother project';
+    github.threads.set('pr:12', [
+      ...Array.from({ length: 130 }, (_, i) => ({
+        id: i + 1,
+        body: i === 3 ? other : `review comment ${i}`,
+      })),
+      { id: 500, body: `${MARKER}\nold plan` },
+    ]);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitHubEnv(dir, github));
+    expect((await run('diff', '--comment')).code).toBe(0);
+    expect(github.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'PATCH /repos/acme/web/issues/comments/500',
+    ]);
+    const thread = github.threads.get('pr:12') ?? [];
+    expect(thread).toHaveLength(131);
+    expect(thread[3]?.body).toBe(other);
+    expect(thread[130]?.body).toContain('**Plan: 1 to create');
+    expect(
+      github.requests.filter((r) => r.method === 'GET' && r.path.includes('/issues/12/comments')),
+    ).toHaveLength(2);
+  });
+
+  it('a 500 then a 403: the plan is printed, a warning says why, the exit code is diff’s own; --require-comment makes it 1', async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitHubEnv(dir, github));
+    const forbidden = {
+      method: 'POST',
+      status: 403,
+      body: { message: 'Resource not accessible by integration' },
+    };
+    github.failures.push({ method: 'POST', status: 500 }, forbidden);
+    const result = await run('diff', '--comment', '--detailed-exitcode');
+    expect(result.code).toBe(2);
+    expect(result.stdout).toContain('+ CheckGroup g0 "Group 0"');
+    expect(result.stderr).toContain(
+      'warning: could not post the plan: cannot comment on pull request #12: 403 Resource not accessible by integration',
+    );
+    expect(result.stderr).toContain('hint: give the job `permissions: pull-requests: write`');
+    // The 500 was retried; the 403 was not.
+    expect(github.writes()).toHaveLength(2);
+    expect(github.threads.get('pr:12') ?? []).toHaveLength(0);
+
+    github.failures.push(forbidden);
+    const required = await run('diff', '--comment', '--require-comment', '--json');
+    expect(required.code).toBe(1);
+    const envelope = JSON.parse(required.stdout);
+    expect(envelope.error.code).toBe('comment_failed');
+    expect(envelope.result.comment).toMatchObject({ status: 'failed', stepSummary: true });
+    expect(envelope.plan.summary.create).toBe(1);
+  });
+
+  it('posts to GitHub Enterprise under GITHUB_API_URL', async () => {
+    const github = await fakeGitHub('/api/v3');
+    hosts.push(github);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitHubEnv(dir, github, { pull_request: { number: 3 } }, '/api/v3'));
+    expect((await run('diff', '--comment')).code).toBe(0);
+    expect(github.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /api/v3/repos/acme/web/issues/3/comments',
+    ]);
+    expect(github.requests[0]?.headers['user-agent']).toMatch(/^monitor\/\d+\.\d+\.\d+/);
+  });
+
+  it('outside a pull request, or without a token, prints the plan and says why nothing was posted', async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitHubEnv(dir, github, { ref: 'refs/heads/main', commits: [] }));
+    const push = await run('diff', '--comment', '--require-comment', '--detailed-exitcode');
+    expect(push.code).toBe(2);
+    expect(push.stdout).toContain('Plan: 1 to create');
+    expect(push.stderr).toContain('Not posted: this run is not for a pull request (its event has none).');
+
+    useCi({ GITHUB_ACTIONS: '', GITHUB_REPOSITORY: '', GITLAB_CI: '', CI_API_V4_URL: '' });
+    const local = await run('diff', '--comment', '--detailed-exitcode');
+    expect(local.code).toBe(2);
+    expect(local.stderr).toContain('Not posted: not running in GitHub Actions or GitLab CI');
+
+    useCi({ ...gitHubEnv(dir, github), GITHUB_TOKEN: '', GH_TOKEN: '' });
+    const noToken = await run('diff', '--comment');
+    expect(noToken.code).toBe(0);
+    expect(noToken.stderr).toContain('warning: could not post the plan: GITHUB_TOKEN is not set');
+    expect((await run('diff', '--comment', '--require-comment')).code).toBe(1);
+    expect(github.requests).toHaveLength(0);
+  });
+
+  it('fits a 3,000-resource plan in one comment, and as much as fits in the job summary', async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const { dir, run, useCi } = await ciProject({
+      'a.monitor.ts': groups(3000, ", tags: ['a-long-tag-to-make-each-resource-block-longer']"),
+    });
+    useCi(gitHubEnv(dir, github));
+    expect((await run('diff', '--comment')).code).toBe(0);
+    const body = github.threads.get('pr:12')?.[0]?.body ?? '';
+    expect(body.length).toBeLessThanOrEqual(65_536);
+    const inComment = body.match(/<details>/g)?.length ?? 0;
+    expect(body).toContain(
+      `_${3000 - inComment} more resources not shown: the job summary shows more, the job log all._`,
+    );
+    const summary = readFileSync(join(dir, 'summary.md'), 'utf8');
+    expect(Buffer.byteLength(summary)).toBeLessThanOrEqual(1024 * 1024);
+    const inSummary = summary.match(/<details>/g)?.length ?? 0;
+    expect(inSummary).toBeGreaterThan(inComment * 10);
+    expect(summary).toContain(`_${3000 - inSummary} more resources not shown: see the job log._`);
+  }, 60_000);
+});
+
+describe('deploy --comment', () => {
+  it('posts the result to the pull request the commit was merged from, and what failed', async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    github.commitPulls.set(SHA, [{ number: 7, merged: true }]);
+    const { h, dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(2) });
+    useCi(gitHubEnv(dir, github, { ref: 'refs/heads/main' }));
+    h.emulator.app.faults.configure({ echoBodyInBadRequest: [{ method: 'POST', nth: 2 }] });
+    const failed = await run('deploy', '--yes', '--comment');
+    expect(failed.code).toBe(1);
+    const body = github.threads.get('pr:7')?.[0]?.body ?? '';
+    expect(body.startsWith(`${DEPLOY_MARKER}\n### monitor deploy: e2e → account`)).toBe(true);
+    expect(body).toContain('**✗ Stopped after');
+    expect(body).toMatch(/\| <code>\+<\/code> CheckGroup `g\d` \| failed \| .*Invalid request payload/);
+
+    h.emulator.app.faults.configure({});
+    expect((await run('deploy', '--yes', '--comment')).code).toBe(0);
+    expect(github.threads.get('pr:7')).toHaveLength(1);
+    expect(github.threads.get('pr:7')?.[0]?.body).toMatch(/\*\*✓ Applied in .*:\*\* 1 created/);
+  });
+
+  it('comments on the commit when it came from no pull request; a no-change deploy starts no comment', async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitHubEnv(dir, github, { ref: 'refs/heads/main' }));
+    expect((await run('deploy', '--yes', '--comment')).code).toBe(0);
+    expect(github.threads.get(`commit:${SHA}`)?.[0]?.body).toContain('**✓ Applied in');
+    github.threads.clear();
+    const nothing = await run('deploy', '--yes', '--comment');
+    expect(nothing.code).toBe(0);
+    expect(nothing.stderr).toContain('Not posted: no changes, and no earlier comment on commit a1b2c3d4e5f6');
+    expect([...github.threads.values()].flat()).toHaveLength(0);
+  });
+});
+
+describe('--comment on GitLab', () => {
+  it('creates one merge request note, then updates it, then edits it to No changes', async () => {
+    const gitlab = await fakeGitLab();
+    hosts.push(gitlab);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitLabEnv(gitlab, 9));
+    const first = await run('diff', '--comment', '--detailed-exitcode');
+    expect(first.code).toBe(2);
+    expect(first.stderr).toContain('✓ The plan posted to merge request !9 of project 42');
+    writeFiles(dir, { 'a.monitor.ts': groups(2) });
+    expect((await run('diff', '--comment')).code).toBe(0);
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    expect((await run('diff', '--comment')).code).toBe(0);
+    const notes = gitlab.threads.get('mr:9') ?? [];
+    expect(notes).toHaveLength(1);
+    expect(notes[0]?.body.startsWith(`${MARKER}\n`)).toBe(true);
+    expect(notes[0]?.body).toContain('**No changes.** 2 resources match the code.');
+    expect(gitlab.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /api/v4/projects/42/merge_requests/9/notes',
+      `PUT /api/v4/projects/42/merge_requests/9/notes/${notes[0]?.id}`,
+      `PUT /api/v4/projects/42/merge_requests/9/notes/${notes[0]?.id}`,
+    ]);
+  });
+
+  it('deploy --comment: the merged merge request, else the commit; a 403 is a warning with a hint', async () => {
+    const gitlab = await fakeGitLab();
+    hosts.push(gitlab);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitLabEnv(gitlab));
+    expect((await run('deploy', '--yes', '--comment')).code).toBe(0);
+    expect(gitlab.threads.get(`commit:${SHA}`)?.[0]?.body).toContain('**✓ Applied in');
+
+    writeFiles(dir, { 'a.monitor.ts': groups(2) });
+    gitlab.commitPulls.set(SHA, [{ number: 4, merged: true }]);
+    expect((await run('deploy', '--yes', '--comment')).code).toBe(0);
+    expect(gitlab.threads.get('mr:4')?.[0]?.body).toMatch(/^<!-- monitor:deploy .*\n### monitor deploy/);
+
+    writeFiles(dir, { 'a.monitor.ts': groups(3) });
+    gitlab.failures.push({ method: 'PUT', status: 403, body: { message: '403 Forbidden' } });
+    const forbidden = await run('deploy', '--yes', '--comment');
+    expect(forbidden.code).toBe(0);
+    expect(forbidden.stderr).toContain('warning: could not post the result: cannot update note');
+    expect(forbidden.stderr).toContain('hint: the token needs the api scope');
+  });
+});
