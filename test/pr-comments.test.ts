@@ -307,3 +307,66 @@ describe('--comment on GitLab', () => {
     expect(forbidden.stderr).toContain('hint: the token needs the api scope');
   });
 });
+
+describe('diff --issue (the nightly drift check)', () => {
+  it('opens one issue when the account drifts, updates it, and closes it once deploy restores the code', async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    github.issues.push({
+      number: 1,
+      title: 'unrelated',
+      body: 'a bug report',
+      labels: ['bug'],
+      state: 'open',
+    });
+    const { h, dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(2) });
+    useCi(gitHubEnv(dir, github, { schedule: '0 5 * * *' }));
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const clean = await run('diff', '--issue');
+    expect(clean.code).toBe(0);
+    expect(clean.stderr).toContain('Not posted: the account matches the code and no drift issue is open.');
+
+    // Someone mutes a group in the UI.
+    const live = (await h.client.checkGroups.list()).items.find((g) => g.name === 'Group 0');
+    await h.client.checkGroups.update(live?.id ?? 0, { name: 'Group 0', muted: true });
+    const drift = await run('diff', '--issue', '--detailed-exitcode');
+    expect(drift.code).toBe(2);
+    expect(drift.stderr).toContain(
+      '✓ The drift issue (#2) opened in the issues of acme/web: https://github.test/issues/2',
+    );
+    expect(github.issues[1]).toMatchObject({
+      title: `monitor: e2e differs from account ${DEV_ACCOUNT_ID}`,
+      labels: ['monitor-drift'],
+      state: 'open',
+    });
+    expect(github.issues[1]?.body).toContain('#### Drift: changed outside monitor');
+    expect((await run('diff', '--issue')).stderr).toContain('The drift issue (#2) is already on');
+
+    await h.client.checkGroups.update(live?.id ?? 0, { name: 'Group 0', muted: true, tags: ['ui'] });
+    expect((await run('diff', '--issue')).stderr).toContain('The drift issue (#2) updated on');
+    expect(github.issues.filter((i) => i.labels.includes('monitor-drift'))).toHaveLength(1);
+
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const fixed = await run('diff', '--issue', '--detailed-exitcode');
+    expect(fixed.code).toBe(0);
+    expect(fixed.stderr).toContain('The drift issue (#2) closed in the issues of acme/web');
+    expect(github.issues[1]).toMatchObject({ state: 'closed' });
+    expect(github.issues[1]?.body).toContain('**No changes.**');
+    expect(github.issues[0]).toMatchObject({ body: 'a bug report', state: 'open' });
+  });
+
+  it('works on GitLab issues, and --require-comment without --comment or --issue is a usage error', async () => {
+    const gitlab = await fakeGitLab();
+    hosts.push(gitlab);
+    const { run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitLabEnv(gitlab));
+    expect((await run('diff', '--issue')).code).toBe(0);
+    expect(gitlab.issues).toMatchObject([{ number: 1, labels: ['monitor-drift'], state: 'open' }]);
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    expect((await run('diff', '--issue')).code).toBe(0);
+    expect(gitlab.issues).toMatchObject([{ number: 1, state: 'closed' }]);
+    const usage = await run('diff', '--require-comment');
+    expect(usage.code).toBe(1);
+    expect(usage.stderr).toContain('--require-comment needs --comment or --issue');
+  });
+});

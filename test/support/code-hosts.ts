@@ -29,8 +29,18 @@ export interface InjectedFailure {
   headers?: Record<string, string>;
 }
 
+export interface FakeIssue {
+  number: number;
+  title: string;
+  body: string;
+  labels: string[];
+  state: 'open' | 'closed';
+}
+
 export interface FakeCodeHost {
   url: string;
+  /** The repository's issues (GitHub) or the project's (GitLab). */
+  issues: FakeIssue[];
   requests: RecordedRequest[];
   /** Comments per thread: `pr:12`, `commit:<sha>` (GitHub), `mr:3`, `commit:<sha>` (GitLab). */
   threads: Map<string, FakeComment[]>;
@@ -88,6 +98,7 @@ async function start(
   let nextId = 1000;
   const host: FakeCodeHost = {
     url: '',
+    issues: [],
     requests: [],
     threads: new Map(),
     commitPulls: new Map(),
@@ -140,6 +151,14 @@ export function fakeGitHub(prefix = ''): Promise<FakeCodeHost> {
     }
     const path = url.pathname.startsWith(prefix) ? url.pathname.slice(prefix.length) : '';
     const json = () => JSON.parse(req.body || '{}') as { body?: string };
+    const asGitHubIssue = (i: FakeIssue) => ({
+      number: i.number,
+      title: i.title,
+      body: i.body,
+      state: i.state,
+      labels: i.labels.map((name) => ({ name })),
+      html_url: `https://github.test/issues/${i.number}`,
+    });
     const asGitHub = (c: FakeComment) => ({
       id: c.id,
       body: c.body,
@@ -164,6 +183,39 @@ export function fakeGitHub(prefix = ''): Promise<FakeCodeHost> {
       if (comment === undefined) return send(res, 404, { message: 'Not Found' });
       comment.body = json().body ?? '';
       send(res, 200, asGitHub(comment));
+      return;
+    }
+    if (/^\/repos\/[^/]+\/[^/]+\/issues$/.test(path)) {
+      if (req.method === 'GET') {
+        const label = url.searchParams.get('labels');
+        const state = url.searchParams.get('state') ?? 'open';
+        const found = host.issues.filter(
+          (i) => (state === 'all' || i.state === state) && (label === null || i.labels.includes(label)),
+        );
+        const { items, headers } = page(found, url, host.url);
+        send(res, 200, items.map(asGitHubIssue), headers);
+      } else {
+        const input = JSON.parse(req.body) as { title: string; body?: string; labels?: string[] };
+        const issue: FakeIssue = {
+          number: host.issues.length + 1,
+          title: input.title,
+          body: input.body ?? '',
+          labels: input.labels ?? [],
+          state: 'open',
+        };
+        host.issues.push(issue);
+        send(res, 201, asGitHubIssue(issue));
+      }
+      return;
+    }
+    m = /^\/repos\/[^/]+\/[^/]+\/issues\/(\d+)$/.exec(path);
+    if (m !== null && req.method === 'PATCH') {
+      const issue = host.issues.find((i) => i.number === Number(m?.[1]));
+      if (issue === undefined) return send(res, 404, { message: 'Not Found' });
+      const input = JSON.parse(req.body) as { body?: string; state?: 'open' | 'closed' };
+      if (input.body !== undefined) issue.body = input.body;
+      if (input.state !== undefined) issue.state = input.state;
+      send(res, 200, asGitHubIssue(issue));
       return;
     }
     m = /^\/repos\/[^/]+\/[^/]+\/commits\/([0-9a-f]+)\/pulls$/.exec(path);
@@ -203,7 +255,16 @@ export function fakeGitLab(): Promise<FakeCodeHost> {
     const path = url.pathname;
     const json = () => JSON.parse(req.body || '{}') as { body?: string };
     const asNote = (c: FakeComment) => ({ id: c.id, body: c.body, system: false });
+    const asGitLabIssue = (i: FakeIssue) => ({
+      iid: i.number,
+      title: i.title,
+      description: i.body,
+      state: i.state === 'open' ? 'opened' : 'closed',
+      labels: i.labels,
+      web_url: `https://gitlab.test/issues/${i.number}`,
+    });
     let m = /^\/api\/v4\/projects\/[^/]+\/merge_requests\/(\d+)\/notes$/.exec(path);
+    // (issues first: see below)
     if (m !== null) {
       const comments = thread(host, `mr:${m[1]}`);
       if (req.method === 'GET') {
@@ -258,6 +319,41 @@ export function fakeGitLab(): Promise<FakeCodeHost> {
         return send(res, 404, { message: '404 Not found' });
       comment.body = json().body ?? '';
       send(res, 200, asNote(comment));
+      return;
+    }
+    if (/^\/api\/v4\/projects\/[^/]+\/issues$/.test(path)) {
+      if (req.method === 'GET') {
+        const label = url.searchParams.get('labels');
+        const state = url.searchParams.get('state');
+        const found = host.issues.filter(
+          (i) =>
+            (state === null || (state === 'opened' ? i.state === 'open' : i.state === 'closed')) &&
+            (label === null || i.labels.includes(label)),
+        );
+        const { items, headers } = page(found, url, host.url);
+        send(res, 200, items.map(asGitLabIssue), headers);
+      } else {
+        const input = JSON.parse(req.body) as { title: string; description?: string; labels?: string };
+        const issue: FakeIssue = {
+          number: host.issues.length + 1,
+          title: input.title,
+          body: input.description ?? '',
+          labels: input.labels === undefined ? [] : input.labels.split(','),
+          state: 'open',
+        };
+        host.issues.push(issue);
+        send(res, 201, asGitLabIssue(issue));
+      }
+      return;
+    }
+    m = /^\/api\/v4\/projects\/[^/]+\/issues\/(\d+)$/.exec(path);
+    if (m !== null && req.method === 'PUT') {
+      const issue = host.issues.find((i) => i.number === Number(m?.[1]));
+      if (issue === undefined) return send(res, 404, { message: '404 Not found' });
+      const input = JSON.parse(req.body) as { description?: string; state_event?: 'close' | 'reopen' };
+      if (input.description !== undefined) issue.body = input.description;
+      if (input.state_event === 'close') issue.state = 'closed';
+      send(res, 200, asGitLabIssue(issue));
       return;
     }
     send(res, 404, { message: '404 Not found' });

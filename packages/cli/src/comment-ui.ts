@@ -4,7 +4,14 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { paint } from './io.js';
 import type { CommentArgs } from './options.js';
 import type { RunContext } from './output.js';
-import { type CommentPurpose, commentMarker, publishComment } from './review/publish.js';
+import {
+  type CommentOutcome,
+  type CommentPurpose,
+  commentMarker,
+  type IssueOutcome,
+  publishComment,
+  publishDriftIssue,
+} from './review/publish.js';
 import { CLI_VERSION } from './version.js';
 
 /** GitHub's limit on one step's summary, in bytes. */
@@ -42,13 +49,11 @@ function stepSummary(request: CommentRequest): { text: string; complete: boolean
 export async function postComment(
   request: CommentRequest,
   args: CommentArgs,
-  { io, out }: RunContext,
+  ctx: RunContext,
   ownCode: ExitCode,
 ): Promise<ExitCode> {
+  const { io, out } = ctx;
   const p = paint(io.color);
-  const note = (line: string) => {
-    if (!out.json) io.stderr(line);
-  };
   const what = request.purpose === 'plan' ? 'the plan' : 'the result';
   const summaryPath = io.env.GITHUB_STEP_SUMMARY;
   let summaryWritten = false;
@@ -60,7 +65,11 @@ export async function postComment(
       summaryWritten = true;
       summaryComplete = summary.complete;
     } catch (e) {
-      note(`${p.yellow('warning')}: cannot write ${what} to GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`);
+      if (!out.json) {
+        io.stderr(
+          `${p.yellow('warning')}: cannot write ${what} to GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`,
+        );
+      }
     }
   }
   const marker = commentMarker(request.purpose, request.project, request.account);
@@ -80,22 +89,70 @@ export async function postComment(
       markdown,
       createIfMissing: request.createIfMissing,
     },
-    { env: io.env, userAgent: `monitor/${CLI_VERSION}`, warn: (m) => note(`${p.dim(m)}\n`) },
+    publishOptions(ctx),
   );
   out.result = { ...out.result, comment: { ...outcome, stepSummary: summaryWritten } };
+  return report(outcome, what, args, ctx, ownCode);
+}
+
+/**
+ * `diff --issue`: one issue per project and account, opened while the account differs from the
+ * code and closed when it matches again. Failures are handled as for `--comment`; what happened
+ * goes to `result.issue`.
+ */
+export async function postDriftIssue(
+  request: CommentRequest,
+  args: CommentArgs,
+  ctx: RunContext,
+  ownCode: ExitCode,
+): Promise<ExitCode> {
+  const marker = commentMarker('drift', request.project, request.account);
+  const outcome = await publishDriftIssue(
+    {
+      project: request.project,
+      account: request.account,
+      markdown: request.render(GITHUB_COMMENT_LIMIT - marker.length - 1),
+      differs: request.createIfMissing,
+    },
+    publishOptions(ctx),
+  );
+  ctx.out.result = { ...ctx.out.result, issue: outcome };
+  return report(outcome, 'the drift issue', args, ctx, ownCode);
+}
+
+function publishOptions({ io, out }: RunContext) {
+  const p = paint(io.color);
+  return {
+    env: io.env,
+    userAgent: `monitor/${CLI_VERSION}`,
+    warn: (m: string) => {
+      if (!out.json) io.stderr(`${p.dim(m)}\n`);
+    },
+  };
+}
+
+const DONE: Record<string, string> = {
+  created: 'posted to',
+  updated: 'updated on',
+  unchanged: 'is already on',
+  opened: 'opened in',
+  closed: 'closed in',
+};
+
+/** One line on stderr for how posting went; the exit code it leaves. */
+function report(
+  outcome: CommentOutcome | IssueOutcome,
+  what: string,
+  args: CommentArgs,
+  { io, out }: RunContext,
+  ownCode: ExitCode,
+): ExitCode {
+  const p = paint(io.color);
+  const note = (line: string) => {
+    if (!out.json) io.stderr(line);
+  };
+  const What = `${what[0]?.toUpperCase()}${what.slice(1)}`;
   switch (outcome.status) {
-    case 'created':
-    case 'updated':
-    case 'unchanged': {
-      const verb =
-        outcome.status === 'unchanged'
-          ? 'is already on'
-          : `${outcome.status === 'created' ? 'posted to' : 'updated on'}`;
-      note(
-        `${p.green('✓')} ${what[0]?.toUpperCase()}${what.slice(1)} ${verb} ${outcome.where}${outcome.url === undefined ? '' : `: ${outcome.url}`}\n`,
-      );
-      return ownCode;
-    }
     case 'skipped':
       note(`${p.dim(`Not posted: ${outcome.reason}.`)}\n`);
       return ownCode;
@@ -110,6 +167,13 @@ export async function postComment(
         ...(outcome.hint === undefined ? {} : { hint: outcome.hint }),
       };
       return EXIT.error;
+    }
+    default: {
+      const which = 'number' in outcome ? ` (#${outcome.number})` : '';
+      note(
+        `${p.green('✓')} ${What}${which} ${DONE[outcome.status] ?? outcome.status} ${outcome.where}${outcome.url === undefined ? '' : `: ${outcome.url}`}\n`,
+      );
+      return ownCode;
     }
   }
 }

@@ -127,20 +127,35 @@ export function withApplyOptions<T>(y: Argv<T>) {
 /** Options of the commands that post to a pull or merge request. */
 export interface CommentArgs {
   comment?: boolean | undefined;
+  issue?: boolean | undefined;
   requireComment?: boolean | undefined;
 }
 
-export function withCommentOptions<T>(y: Argv<T>, what: string) {
-  return y
-    .option('comment', {
-      type: 'boolean',
-      describe: `Post ${what} to this CI run's pull request (GitHub) or merge request (GitLab), updating monitor's earlier comment in place; also to $GITHUB_STEP_SUMMARY when set. See docs/ci.md`,
-    })
+export function withCommentOptions<T>(y: Argv<T>, what: string, issue = false) {
+  const withComment = y.option('comment', {
+    type: 'boolean',
+    describe: `Post ${what} to this CI run's pull request (GitHub) or merge request (GitLab), updating monitor's earlier comment in place; also to $GITHUB_STEP_SUMMARY when set. See docs/ci.md`,
+  });
+  const withIssue = issue
+    ? withComment.option('issue', {
+        type: 'boolean',
+        describe:
+          'For a scheduled drift check: open one issue (label monitor-drift) when the account differs from the code, update it while it does, close it when it matches again',
+      })
+    : withComment;
+  return withIssue
     .option('require-comment', {
       type: 'boolean',
-      implies: 'comment',
-      describe:
-        'Exit 1 when the comment cannot be posted (missing token, no permission, API down); by default a warning',
+      describe: `Exit 1 when the ${issue ? 'comment or issue' : 'comment'} cannot be posted (missing token, no permission, API down); by default a warning`,
     })
-    .group(['comment', 'require-comment'], 'Pull-request options:');
+    .check((args) => {
+      if (args['require-comment'] === true && args.comment !== true && args.issue !== true) {
+        throw new UsageError(
+          `--require-comment needs --comment${issue ? ' or --issue' : ''}`,
+          `add --comment${issue ? ' (or --issue)' : ''}, or drop --require-comment`,
+        );
+      }
+      return true;
+    })
+    .group(['comment', ...(issue ? ['issue'] : []), 'require-comment'], 'CI options:');
 }

@@ -19,7 +19,7 @@ export interface DiffArgs extends ProjectArgs, CommentArgs {
 }
 
 export const builder = (y: Argv) =>
-  withCommentOptions(withProjectOptions(y), 'the plan as markdown')
+  withCommentOptions(withProjectOptions(y), 'the plan as markdown', true)
     .option('detailed-exitcode', {
       type: 'boolean',
       describe: 'Exit 2 when there are changes, 0 when none (for CI)',
@@ -38,6 +38,7 @@ export const builder = (y: Argv) =>
     .example('$0 diff --json > plan.json', 'the plan for a script or a pull-request comment')
     .example('$0 diff --out plan.json && $0 deploy --plan plan.json', 'apply exactly what was reviewed')
     .example('$0 diff --comment', 'in CI: the plan as a comment on the pull request, updated on every push')
+    .example('$0 diff --issue', 'nightly: one issue for drift, closed when it is gone')
     .example('$0 diff --format markdown >> "$GITHUB_STEP_SUMMARY"', 'the plan as the job summary')
     .example('$0 diff --local', 'against the embedded emulator');
 
@@ -98,24 +99,20 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
         : args.detailedExitcode === true && changed
           ? EXIT.changes
           : EXIT.ok;
-    if (args.comment === true) {
-      const { postComment } = await import('../comment-ui.js');
-      code = await postComment(
-        {
-          purpose: 'plan',
-          ...markdownOptions,
-          createIfMissing: changed || result.plan.conflicts.length > 0,
-          render: (maxLength, hint) =>
-            renderPlanMarkdown(result.plan, {
-              ...markdownOptions,
-              maxLength,
-              ...((hint ?? savedHint) === undefined ? {} : { fullPlanHint: hint ?? savedHint }),
-            }),
-        },
-        args,
-        ctx,
-        code,
-      );
+    if (args.comment === true || args.issue === true) {
+      const { postComment, postDriftIssue } = await import('../comment-ui.js');
+      const request = {
+        ...markdownOptions,
+        createIfMissing: changed || result.plan.conflicts.length > 0,
+        render: (maxLength: number, hint?: string) =>
+          renderPlanMarkdown(result.plan, {
+            ...markdownOptions,
+            maxLength,
+            ...((hint ?? savedHint) === undefined ? {} : { fullPlanHint: hint ?? savedHint }),
+          }),
+      };
+      if (args.comment === true) code = await postComment({ ...request, purpose: 'plan' }, args, ctx, code);
+      if (args.issue === true) code = await postDriftIssue({ ...request, purpose: 'drift' }, args, ctx, code);
     }
     return code;
   } finally {

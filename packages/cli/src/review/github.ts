@@ -2,7 +2,14 @@ import { retry } from '@octokit/plugin-retry';
 import { throttling } from '@octokit/plugin-throttling';
 import { Octokit } from '@octokit/rest';
 import type { ReviewHost } from './context.js';
-import { CodeHostError, type CommentThread, hintForStatus, type PostedComment } from './thread.js';
+import {
+  CodeHostError,
+  type CommentThread,
+  hintForStatus,
+  type IssueTracker,
+  type PostedComment,
+  type TrackedIssue,
+} from './thread.js';
 
 type GitHubHost = Extract<ReviewHost, { host: 'github' }>;
 
@@ -152,4 +159,57 @@ export async function gitHubThread(
   return merged === undefined
     ? commitThread(octokit, host, sha)
     : pullRequestThread(octokit, host, merged.number);
+}
+
+const asIssue = (i: { number: number; body?: string | null; html_url?: string }): TrackedIssue => ({
+  number: i.number,
+  body: i.body ?? '',
+  ...(i.html_url === undefined ? {} : { url: i.html_url }),
+});
+
+/** The repository's issues (the token needs `issues: write`). */
+export function gitHubIssues(host: GitHubHost, options: GitHubClientOptions): IssueTracker {
+  const octokit = client(host, options);
+  const { owner, repo } = host;
+  return {
+    description: `the issues of ${owner}/${repo}`,
+    listOpen: (label) =>
+      call(`cannot list the open issues labelled ${label}`, async () =>
+        (
+          await octokit.paginate(octokit.rest.issues.listForRepo, {
+            owner,
+            repo,
+            state: 'open',
+            labels: label,
+            per_page: 100,
+          })
+        )
+          // The issues endpoint lists pull requests too.
+          .filter((i) => i.pull_request === undefined)
+          .map(asIssue),
+      ),
+    open: (title, body, label) =>
+      call('cannot open an issue', async () =>
+        asIssue((await octokit.rest.issues.create({ owner, repo, title, body, labels: [label] })).data),
+      ),
+    update: (issue, body) =>
+      call(`cannot update issue #${issue.number}`, async () =>
+        asIssue((await octokit.rest.issues.update({ owner, repo, issue_number: issue.number, body })).data),
+      ),
+    close: (issue, body) =>
+      call(`cannot close issue #${issue.number}`, async () =>
+        asIssue(
+          (
+            await octokit.rest.issues.update({
+              owner,
+              repo,
+              issue_number: issue.number,
+              body,
+              state: 'closed',
+              state_reason: 'completed',
+            })
+          ).data,
+        ),
+      ),
+  };
 }

@@ -1,6 +1,13 @@
 import { Gitlab } from '@gitbeaker/rest';
 import type { ReviewHost } from './context.js';
-import { CodeHostError, type CommentThread, hintForStatus, type PostedComment } from './thread.js';
+import {
+  CodeHostError,
+  type CommentThread,
+  hintForStatus,
+  type IssueTracker,
+  type PostedComment,
+  type TrackedIssue,
+} from './thread.js';
 
 type GitLabHost = Extract<ReviewHost, { host: 'gitlab' }>;
 type Api = InstanceType<typeof Gitlab<false>>;
@@ -123,4 +130,35 @@ export async function gitLabThread(
   );
   const merged = requests.find((r) => r.state === 'merged') ?? requests[0];
   return merged === undefined ? commitThread(api, host, sha) : mergeRequestThread(api, host, merged.iid);
+}
+
+const asIssue = (i: { iid: number; description?: string | null; web_url?: string }): TrackedIssue => ({
+  number: i.iid,
+  body: i.description ?? '',
+  ...(i.web_url === undefined ? {} : { url: i.web_url }),
+});
+
+/** The project's issues (the token needs the api scope, role Reporter or above). */
+export function gitLabIssues(host: GitLabHost, options: GitLabClientOptions): IssueTracker {
+  const api = client(host, options);
+  const { projectId } = host;
+  return {
+    description: `the issues of project ${projectId}`,
+    listOpen: (label) =>
+      call(`cannot list the open issues labelled ${label}`, async () =>
+        (await api.Issues.all({ projectId, labels: label, state: 'opened' })).map(asIssue),
+      ),
+    open: (title, body, label) =>
+      call('cannot open an issue', async () =>
+        asIssue(await api.Issues.create(projectId, title, { description: body, labels: label })),
+      ),
+    update: (issue, body) =>
+      call(`cannot update issue #${issue.number}`, async () =>
+        asIssue(await api.Issues.edit(projectId, issue.number, { description: body })),
+      ),
+    close: (issue, body) =>
+      call(`cannot close issue #${issue.number}`, async () =>
+        asIssue(await api.Issues.edit(projectId, issue.number, { description: body, stateEvent: 'close' })),
+      ),
+  };
 }

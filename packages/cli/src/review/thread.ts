@@ -53,3 +53,23 @@ export function hintForStatus(host: 'github' | 'gitlab', status: number | undefi
         : undefined;
   }
 }
+
+/** An issue as the code host returns it; `number` is what people see (`#4`, `#4` in GitLab too). */
+export interface TrackedIssue {
+  number: number;
+  body: string;
+  url?: string;
+}
+
+/**
+ * The repository's issues, for the drift check: one open issue per project and account, found
+ * by its label and marker, edited while the drift lasts and closed when it is gone.
+ */
+export interface IssueTracker {
+  /** For messages: "issues of acme/web". */
+  readonly description: string;
+  listOpen(label: string): Promise<TrackedIssue[]>;
+  open(title: string, body: string, label: string): Promise<TrackedIssue>;
+  update(issue: TrackedIssue, body: string): Promise<TrackedIssue>;
+  close(issue: TrackedIssue, body: string): Promise<TrackedIssue>;
+}
