@@ -1,18 +1,18 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
+import { ciProjects, gitHubEnv, gitLabEnv, SHA } from './support/ci.js';
 import { type FakeCodeHost, fakeGitHub, fakeGitLab } from './support/code-hosts.js';
-import { monitor, writeFiles } from './support/harness.js';
-import { IMPORTS, projectsUnderTest } from './support/projects.js';
+import { writeFiles } from './support/harness.js';
+import { IMPORTS } from './support/projects.js';
 
-const setup = projectsUnderTest();
+const ciProject = ciProjects();
 const hosts: FakeCodeHost[] = [];
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.close();
 });
 
-const SHA = 'a1b2c3d4e5f60718293a4b5c6d7e8f9012345678';
 const MARKER = `<!-- monitor:plan project=e2e account=${DEV_ACCOUNT_ID} -->`;
 const DEPLOY_MARKER = `<!-- monitor:deploy project=e2e account=${DEV_ACCOUNT_ID} -->`;
 
@@ -20,54 +20,6 @@ function groups(n: number, extra = ''): string {
   let out = IMPORTS;
   for (let i = 0; i < n; i++) out += `new CheckGroup('g${i}', { name: 'Group ${i}'${extra} });\n`;
   return out;
-}
-
-/** GitHub Actions' variables for a run of `event` (a pull request by default) against the fake. */
-function gitHubEnv(
-  dir: string,
-  host: FakeCodeHost,
-  event: unknown = { pull_request: { number: 12 } },
-  prefix = '',
-) {
-  writeFileSync(join(dir, 'event.json'), JSON.stringify(event));
-  return {
-    GITHUB_ACTIONS: 'true',
-    GITHUB_REPOSITORY: 'acme/web',
-    GITHUB_TOKEN: 'gh-test-token',
-    GITHUB_API_URL: `${host.url}${prefix}`,
-    GITHUB_EVENT_PATH: join(dir, 'event.json'),
-    GITHUB_SHA: SHA,
-    GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),
-    GITLAB_CI: '',
-    CI_API_V4_URL: '',
-  };
-}
-
-function gitLabEnv(host: FakeCodeHost, mergeRequestIid?: number) {
-  return {
-    GITHUB_ACTIONS: '',
-    GITHUB_REPOSITORY: '',
-    GITLAB_CI: 'true',
-    CI_API_V4_URL: `${host.url}/api/v4`,
-    CI_PROJECT_ID: '42',
-    CI_MERGE_REQUEST_IID: mergeRequestIid === undefined ? '' : String(mergeRequestIid),
-    CI_COMMIT_SHA: SHA,
-    GITLAB_TOKEN: 'gl-test-token',
-  };
-}
-
-/** A project against the emulator whose runs carry `ciEnv` on top of the account's variables. */
-async function ciProject(files: Record<string, string>) {
-  const { h, dir } = await setup(files);
-  let ciEnv: Record<string, string> = {};
-  return {
-    h,
-    dir,
-    useCi(env: Record<string, string>) {
-      ciEnv = env;
-    },
-    run: (...args: string[]) => monitor(args, { cwd: dir, env: { ...h.env, ...ciEnv } }),
-  };
 }
 
 describe('diff --comment on GitHub', () => {
