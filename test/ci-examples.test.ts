@@ -79,6 +79,7 @@ describe('examples/ci/github', () => {
     expect(Object.keys(workflow.on)).toEqual(['pull_request']);
     expect(workflow.permissions).toEqual({ contents: 'read', 'pull-requests': 'write' });
     expect(workflow.concurrency).toEqual({
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: an Actions expression, as written in the workflow.
       group: 'monitor-preview-${{ github.event.pull_request.number }}',
       'cancel-in-progress': true,
     });
