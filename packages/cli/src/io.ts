@@ -11,6 +11,8 @@ export interface Io {
   interactive: boolean;
   cwd: string;
   env: Record<string, string | undefined>;
+  /** The terminal's width that tables fit in; undefined when output is piped (never cut). */
+  columns?: number | undefined;
   /**
    * Ask a question on the terminal; only called when `interactive`. Undefined when the person
    * gave no answer: Ctrl-C, or Ctrl-D (end of input).
@@ -33,6 +35,7 @@ export function processIo(): Io {
     interactive: tty && process.stdin.isTTY === true && (env.CI === undefined || env.CI === 'false'),
     cwd: process.cwd(),
     env,
+    columns: tty ? Number(env.COLUMNS) || process.stdout.columns || 100 : undefined,
     prompt: async (question) => {
       const { createInterface } = await import('node:readline/promises');
       const rl = createInterface({ input: process.stdin, output: process.stderr });

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type Client, ConfigError, createClient, type RateLimit, resolveClientConfig } from '@monitor/api';
+import type { Client } from '@monitor/api';
 import {
   describeConflict,
   type LoadedProject,
@@ -10,23 +10,12 @@ import {
   type Target,
   validateProject,
 } from '@monitor/engine';
+import { type Credentials, clientFor, credentialsFromEnv, startLocalEmulator } from './account.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from './format-diagnostics.js';
 import { paint } from './io.js';
 import type { ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
-
-/** `600/60` or `600/60s` → a rate limit; a clear error otherwise. */
-export function parseRateLimit(text: string): RateLimit {
-  const m = /^(\d+)\/(\d+)s?$/.exec(text.trim());
-  if (m === null || Number(m[1]) < 1 || Number(m[2]) < 1) {
-    throw new ConfigError(
-      `--rate-limit "${text}" is not requests/seconds`,
-      'write it as e.g. 600/60 (600 requests per 60 seconds)',
-    );
-  }
-  return { limit: Number(m[1]), windowMs: Number(m[2]) * 1000 };
-}
 
 /**
  * Load the project. Its diagnostics go to the output; an invalid project prints them and gives
@@ -100,60 +89,18 @@ export async function connect(
   { io, out }: RunContext,
   project: LoadedProject,
 ): Promise<Connection> {
-  const rateLimit = args.rateLimit === undefined ? undefined : parseRateLimit(args.rateLimit);
   let closeEmulator = async () => {};
-  let credentials: { apiKey: string; accountId: string; baseUrl: string };
+  let credentials: Credentials;
   if (args.local === true) {
-    const { DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } = await import('@monitor/emulator');
-    const emulator = await startEmulator({
-      port: 0,
-      dataFile: join(project.projectDir, '.monitor', 'local', 'emulator.json'),
-      agentHealthPort: false,
-    });
-    closeEmulator = () => emulator.close();
-    credentials = { apiKey: DEV_API_KEY, accountId: DEV_ACCOUNT_ID, baseUrl: emulator.url };
+    const emulator = await startLocalEmulator(project.projectDir);
+    closeEmulator = emulator.close;
+    credentials = emulator.credentials;
   } else {
-    try {
-      credentials = resolveClientConfig({
-        env: { ...io.env, MONITOR_BASE_URL: io.env.MONITOR_BASE_URL ?? project.config.baseUrl },
-      });
-    } catch (e) {
-      if (e instanceof ConfigError) {
-        // Said to someone at a shell or writing a CI job, not to a createClient() caller.
-        const fix =
-          e.variable === undefined
-            ? (e.hint ?? '')
-            : `export ${e.variable} in your shell or set it as a CI secret (MONITOR_API_KEY, MONITOR_ACCOUNT_ID and MONITOR_BASE_URL select the account; the config's api.baseUrl may give the URL)`;
-        throw new ConfigError(
-          e.message,
-          `${fix}; or run against the embedded emulator with --local, which needs no account`,
-        );
-      }
-      throw e;
-    }
+    credentials = credentialsFromEnv(io.env, project.config.baseUrl);
   }
   const local = args.local === true;
   out.account = { id: credentials.accountId, local };
-  const p = paint(io.color);
-  const client = createClient({
-    ...credentials,
-    ...(rateLimit === undefined ? {} : { rateLimit }),
-    ...(args.timeout === undefined
-      ? {}
-      : { timeouts: { headersMs: args.timeout * 1000, bodyMs: args.timeout * 1000 } }),
-    ...(args.debug === true
-      ? {
-          onRequest: (e) =>
-            io.stderr(p.dim(`→ ${e.method} ${e.path}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}\n`)),
-          onResponse: (e) =>
-            io.stderr(
-              p.dim(
-                `← ${e.status ?? e.errorCode ?? '?'} ${e.method} ${e.path} ${Math.round(e.durationMs)} ms\n`,
-              ),
-            ),
-        }
-      : {}),
-  });
+  const client = clientFor(credentials, io, { ...args, timeoutSeconds: args.timeout });
   const backend = openStateBackend(project, credentials.accountId, {
     local,
     stateUrl: io.env.MONITOR_STATE_URL,

@@ -44,6 +44,11 @@ export function findConfig(cwd: string, explicit?: string): string {
   );
 }
 
+/** The directory of the project: where its config file is (see `findConfig`). */
+export function findProjectDir(cwd: string, explicit?: string): string {
+  return dirname(findConfig(cwd, explicit));
+}
+
 const stringOrList = z.union([
   z.string().min(1),
   z.array(z.string().min(1)).min(1, 'needs at least one pattern (leave it out for the default)'),

@@ -1,4 +1,5 @@
 export type { ApplyEvent, ApplyResult, OperationResult, OperationStatus } from './apply/apply.js';
+export { findProjectDir } from './config-file.js';
 export {
   ConfigNotFoundError,
   EngineError,

@@ -1,0 +1,191 @@
+import { join } from 'node:path';
+import { type Client, ConfigError, createClient, type RateLimit, resolveClientConfig } from '@monitor/api';
+import type { Argv } from 'yargs';
+import { type Io, paint } from './io.js';
+import type { RunContext } from './output.js';
+
+/** Options of the commands that work on the account itself, with no project to load. */
+export interface AccountArgs {
+  config?: string | undefined;
+  local?: boolean | undefined;
+  json?: boolean | undefined;
+  debug?: boolean | undefined;
+  rateLimit?: string | undefined;
+}
+
+export function withAccountOptions<T>(y: Argv<T>) {
+  return y
+    .option('local', {
+      type: 'boolean',
+      describe: "Use the embedded emulator's account, persisted under .monitor/local/ (no account needed)",
+    })
+    .option('json', {
+      type: 'boolean',
+      describe: 'Print one JSON envelope (formatVersion 2) on stdout, on failure too; times in ISO 8601 UTC',
+    })
+    .option('config', {
+      type: 'string',
+      describe: 'monitor.config.ts whose api.baseUrl to use when MONITOR_BASE_URL is not set',
+    })
+    .option('rate-limit', {
+      type: 'string',
+      describe: "Client rate limit as requests/seconds; match the account's limit (default 600/60)",
+    })
+    .option('debug', { type: 'boolean', describe: 'Log every API request to stderr (secrets redacted)' })
+    .group(['local', 'json', 'config', 'rate-limit', 'debug'], 'Account options:');
+}
+
+/** `600/60` or `600/60s` → a rate limit; a clear error otherwise. */
+export function parseRateLimit(text: string): RateLimit {
+  const m = /^(\d+)\/(\d+)s?$/.exec(text.trim());
+  if (m === null || Number(m[1]) < 1 || Number(m[2]) < 1) {
+    throw new ConfigError(
+      `--rate-limit "${text}" is not requests/seconds`,
+      'write it as e.g. 600/60 (600 requests per 60 seconds)',
+    );
+  }
+  return { limit: Number(m[1]), windowMs: Number(m[2]) * 1000 };
+}
+
+export interface Credentials {
+  apiKey: string;
+  accountId: string;
+  baseUrl: string;
+}
+
+/**
+ * The account's credentials from `MONITOR_*` (with `fallbackBaseUrl`, the config's `api.baseUrl`),
+ * or a hint a person at a shell or writing a CI job can act on.
+ */
+export function credentialsFromEnv(env: Io['env'], fallbackBaseUrl?: string): Credentials {
+  try {
+    return resolveClientConfig({
+      env: { ...env, MONITOR_BASE_URL: env.MONITOR_BASE_URL ?? fallbackBaseUrl },
+    });
+  } catch (e) {
+    if (e instanceof ConfigError) {
+      const fix =
+        e.variable === undefined
+          ? (e.hint ?? '')
+          : `export ${e.variable} in your shell or set it as a CI secret (MONITOR_API_KEY, MONITOR_ACCOUNT_ID and MONITOR_BASE_URL select the account; the config's api.baseUrl may give the URL)`;
+      throw new ConfigError(
+        e.message,
+        `${fix}; or run against the embedded emulator with --local, which needs no account`,
+      );
+    }
+    throw e;
+  }
+}
+
+/** A client for `credentials`, logging each request to stderr with `--debug`. */
+export function clientFor(
+  credentials: Credentials,
+  io: Io,
+  options: {
+    rateLimit?: string | undefined;
+    debug?: boolean | undefined;
+    timeoutSeconds?: number | undefined;
+  },
+): Client {
+  const p = paint(io.color);
+  const rateLimit = options.rateLimit === undefined ? undefined : parseRateLimit(options.rateLimit);
+  return createClient({
+    ...credentials,
+    ...(rateLimit === undefined ? {} : { rateLimit }),
+    ...(options.timeoutSeconds === undefined
+      ? {}
+      : { timeouts: { headersMs: options.timeoutSeconds * 1000, bodyMs: options.timeoutSeconds * 1000 } }),
+    ...(options.debug === true
+      ? {
+          onRequest: (e) =>
+            io.stderr(p.dim(`→ ${e.method} ${e.path}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}\n`)),
+          onResponse: (e) =>
+            io.stderr(
+              p.dim(
+                `← ${e.status ?? e.errorCode ?? '?'} ${e.method} ${e.path} ${Math.round(e.durationMs)} ms\n`,
+              ),
+            ),
+        }
+      : {}),
+  });
+}
+
+/** The embedded emulator of `--local`, persisted under `<dir>/.monitor/local/`. */
+export async function startLocalEmulator(dir: string) {
+  const { DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } = await import('@monitor/emulator');
+  const emulator = await startEmulator({
+    port: 0,
+    dataFile: join(dir, '.monitor', 'local', 'emulator.json'),
+    agentHealthPort: false,
+  });
+  return {
+    credentials: { apiKey: DEV_API_KEY, accountId: DEV_ACCOUNT_ID, baseUrl: emulator.url },
+    close: () => emulator.close(),
+  };
+}
+
+export interface AccountConnection {
+  client: Client;
+  accountId: string;
+  local: boolean;
+  close(): Promise<void>;
+}
+
+/**
+ * The account of an operational command. No project is loaded: credentials come from `MONITOR_*`;
+ * only when `MONITOR_BASE_URL` is missing, or for `--local` (whose data sits beside the project),
+ * is the nearest config looked for.
+ */
+export async function connectAccount(args: AccountArgs, { io, out }: RunContext): Promise<AccountConnection> {
+  let closeEmulator = async () => {};
+  let credentials: Credentials;
+  if (args.local === true) {
+    const emulator = await startLocalEmulator(await projectDirOrCwd(args, io));
+    closeEmulator = emulator.close;
+    credentials = emulator.credentials;
+  } else {
+    const fallback =
+      io.env.MONITOR_BASE_URL === undefined || args.config !== undefined
+        ? await configBaseUrl(args, io)
+        : undefined;
+    credentials = credentialsFromEnv(io.env, fallback);
+  }
+  const local = args.local === true;
+  out.account = { id: credentials.accountId, local };
+  const client = clientFor(credentials, io, args);
+  return {
+    client,
+    accountId: credentials.accountId,
+    local,
+    close: async () => {
+      await client.close();
+      await closeEmulator();
+    },
+  };
+}
+
+/** The directory of the nearest config (where `.monitor/local/` lives), else the working directory. */
+async function projectDirOrCwd(args: AccountArgs, io: Io): Promise<string> {
+  const { ConfigNotFoundError, findProjectDir } = await import('@monitor/engine');
+  try {
+    return findProjectDir(io.cwd, args.config);
+  } catch (e) {
+    if (e instanceof ConfigNotFoundError && args.config === undefined) return io.cwd;
+    throw e;
+  }
+}
+
+/** `api.baseUrl` of the nearest config, if there is a config and it says one. */
+async function configBaseUrl(args: AccountArgs, io: Io): Promise<string | undefined> {
+  const { ConfigNotFoundError, loadConfig } = await import('@monitor/engine');
+  try {
+    const project = await loadConfig({
+      cwd: io.cwd,
+      ...(args.config === undefined ? {} : { config: args.config }),
+    });
+    return project.config.baseUrl;
+  } catch (e) {
+    if (e instanceof ConfigNotFoundError && args.config === undefined) return undefined;
+    throw e;
+  }
+}
