@@ -279,14 +279,21 @@ function buildClient(t: Transport) {
     checkSessions: {
       trigger: (body: Body<'checkSessionsTrigger'> = {}) => call('checkSessionsTrigger', { body }),
       get: (checkSessionId: string) => call('checkSessionsGet', { params: { checkSessionId } }),
-      /** One long poll: the session when final, or `null` when it still runs after `maxWaitSeconds`. */
-      completion: async (checkSessionId: string, query: Query<'checkSessionsCompletion'> = {}) => {
+      /**
+       * One long poll: `{ session }` when final, or `{ session: null, retryAfterMs }` when it still
+       * runs after `maxWaitSeconds` (408), with the server's `Retry-After` (1 s when it sends none).
+       */
+      completion: async (
+        checkSessionId: string,
+        query: Query<'checkSessionsCompletion'> = {},
+      ): Promise<{ session: CheckSession } | { session: null; retryAfterMs: number }> => {
         const raw = await t.send(
           endpoints.checkSessionsCompletion,
           { params: { checkSessionId }, query },
           [408],
         );
-        return raw.status === 408 ? null : (raw.data as CheckSession);
+        if (raw.status !== 408) return { session: raw.data as CheckSession };
+        return { session: null, retryAfterMs: parseRetryAfter(raw.headers['retry-after'], Date.now()) ?? 1000 };
       },
       /** Long-poll until the session is final; a TimeoutError after `timeoutMs`. */
       awaitCompletion: async (

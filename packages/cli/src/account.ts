@@ -189,3 +189,38 @@ async function configBaseUrl(args: AccountArgs, io: Io): Promise<string | undefi
     throw e;
   }
 }
+
+/** An API error told again with a hint for this command (`not_found` → how to find the right id). */
+export class CommandError extends Error {
+  readonly code: string;
+  readonly hint: string | undefined;
+  constructor(code: string, message: string, hint?: string) {
+    super(message);
+    this.code = code;
+    this.hint = hint;
+  }
+}
+
+/** `request`, with the command's own hint for the error codes in `hints`. */
+export async function explained<T>(request: Promise<T>, hints: Partial<Record<string, string>>): Promise<T> {
+  try {
+    return await request;
+  } catch (e) {
+    const code = (e as { code?: unknown }).code;
+    const hint = typeof code === 'string' ? hints[code] : undefined;
+    if (typeof code === 'string' && hint !== undefined)
+      throw new CommandError(code, (e as Error).message, hint);
+    throw e;
+  }
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** A UUID argument, or a usage error naming what it should have been; checked before any request. */
+export function uuidArgument(what: string, value: unknown, hint: string): string {
+  const text = String(value ?? '').trim();
+  if (!UUID.test(text)) {
+    throw new CommandError('usage', `${what} must be a UUID (like 6f1c…-…), got "${text}"`, hint);
+  }
+  return text.toLowerCase();
+}

@@ -12,5 +12,9 @@ export const EXIT = {
   refused: 5,
   /** another deploy holds the lock */
   locked: 6,
+  /** a wait ran out of time: trigger --wait, sessions wait, rca generate --wait, agent health --wait-ready */
+  timeout: 7,
+  /** Ctrl-C while waiting; what was started goes on, and the message says how to resume */
+  interrupted: 130,
 } as const;
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];

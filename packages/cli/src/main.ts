@@ -7,12 +7,24 @@ import { CLI_VERSION } from './version.js';
 
 export { CLI_VERSION };
 
-/** What a command module gives: its options, and the plain function that runs it. */
-interface CommandModule {
+/** A verb of a noun command (`checks list`): its usage, options and the plain function that runs it. */
+export interface Subcommand {
+  /** Its yargs usage: the verb and positionals, e.g. `get <id>`. */
+  command: string;
+  describe: string;
   builder: (y: Argv) => Argv;
   // biome-ignore lint/suspicious/noExplicitAny: each command types its own arguments.
   run: (args: any, ctx: RunContext) => Promise<ExitCode>;
 }
+
+/** What a command module gives: its options and run function, or the verbs of a noun. */
+type CommandModule =
+  | {
+      builder: (y: Argv) => Argv;
+      // biome-ignore lint/suspicious/noExplicitAny: each command types its own arguments.
+      run: (args: any, ctx: RunContext) => Promise<ExitCode>;
+    }
+  | { subcommands: Subcommand[] };
 
 /**
  * The commands, one file each. A command's module (and with it the engine, esbuild or the
@@ -45,6 +57,29 @@ const COMMANDS: { name: string; usage?: string; describe: string; load: () => Pr
     usage: 'state <action> [args..]',
     describe: 'List, show, move, forget, pull, push, migrate and unlock the state of the project',
     load: () => import('./commands/state.js'),
+  },
+  {
+    name: 'checks',
+    usage: 'checks <command>',
+    describe: 'List the checks of the account, or show one',
+    load: () => import('./commands/checks.js'),
+  },
+  {
+    name: 'trigger',
+    describe: 'Run checks now (by tag, check or group); with --wait, a gate on their results',
+    load: () => import('./commands/trigger.js'),
+  },
+  {
+    name: 'sessions',
+    usage: 'sessions <command>',
+    describe: 'Show a check session, or wait for sessions to finish',
+    load: () => import('./commands/sessions.js'),
+  },
+  {
+    name: 'results',
+    usage: 'results <command>',
+    describe: 'Show one check result in full',
+    load: () => import('./commands/results.js'),
   },
   {
     name: 'emulator',
@@ -119,16 +154,41 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       .usage(
         'monitor <command> [options]\n\nMonitoring-as-code: declare checks, dashboards and status pages in TypeScript.',
       );
+    /** A handler that runs `run` as the command named `name`, and keeps its exit code. */
+    const handle =
+      (name: string, run: (args: Record<string, unknown>, ctx: RunContext) => Promise<ExitCode>) =>
+      async (args: Record<string, unknown>) => {
+        out.command = name;
+        out.json = args.json === true || args.format === 'json';
+        answered = true;
+        code = await run(args, { io, out });
+      };
     for (const command of COMMANDS) {
       const module = command === requested ? loaded : undefined;
       parser = parser.command({
         command: command.usage ?? command.name,
         describe: command.describe,
-        builder: (y: Argv) => (module === undefined ? y : module.builder(y)),
+        builder: (y: Argv) => {
+          if (module === undefined) return y;
+          if (!('subcommands' in module)) return module.builder(y);
+          let withVerbs = y;
+          for (const sub of module.subcommands) {
+            withVerbs = withVerbs.command({
+              command: sub.command,
+              describe: sub.describe,
+              builder: sub.builder,
+              handler: handle(`${command.name} ${sub.command.split(' ')[0]}`, sub.run),
+            });
+          }
+          return withVerbs.demandCommand(
+            1,
+            `name what to do: ${module.subcommands.map((sub) => sub.command.split(' ')[0]).join(', ')}`,
+          );
+        },
         handler: async (args: Record<string, unknown>) => {
-          out.json = args.json === true || args.format === 'json';
-          answered = true;
-          code = await (module ?? (await command.load())).run(args, { io, out });
+          const m = module ?? (await command.load());
+          if ('subcommands' in m) return;
+          await handle(command.name, m.run)(args);
         },
       });
     }

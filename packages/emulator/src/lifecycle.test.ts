@@ -17,7 +17,10 @@ describe('check sessions on a controlled clock', () => {
     const progress = await h.client.checkSessions.get(id);
     expect(progress.status).toBe('PROGRESS');
     expect(progress.results).toHaveLength(1); // partial: one of two locations done
-    expect(await h.client.checkSessions.completion(id, { maxWaitSeconds: 1 })).toBeNull();
+    expect(await h.client.checkSessions.completion(id, { maxWaitSeconds: 1 })).toEqual({
+      session: null,
+      retryAfterMs: 1000,
+    });
     await advance(h, LOCATION_STAGGER_MS);
     const done = await h.client.checkSessions.get(id);
     expect(done.status).toBe('PASSED');
@@ -27,7 +30,7 @@ describe('check sessions on a controlled clock', () => {
       ['us-east-1', 'FINAL'],
     ]);
     const completed = await h.client.checkSessions.completion(id, { maxWaitSeconds: 1 });
-    expect(completed?.status).toBe('PASSED');
+    expect(completed.session?.status).toBe('PASSED');
     const result = await h.client.checkResults.get(FIXTURE.apiCheck, done.results[0]!.checkResultId);
     expect(result).toMatchObject({ checkId: FIXTURE.apiCheck, runLocation: 'eu-west-1', hasFailures: false });
     expect(result.apiCheckResult).toMatchObject({ response: { status: 200 } });

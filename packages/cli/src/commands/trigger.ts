@@ -1,0 +1,139 @@
+import { collect } from '@monitor/api';
+import type { Argv } from 'yargs';
+import { connectAccount, explained, uuidArgument, withAccountOptions } from '../account.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { paint } from '../io.js';
+import { commandLine, UsageError } from '../options.js';
+import type { RunContext } from '../output.js';
+import { type WaitArgs, waitAndReport } from '../session-ui.js';
+import { renderTable } from '../tables.js';
+import { withWaitOptions } from '../wait-options.js';
+
+export interface TriggerArgs extends WaitArgs {
+  tag?: string[] | undefined;
+  check?: string[] | undefined;
+  group?: number[] | undefined;
+  refreshCache?: boolean | undefined;
+  wait?: boolean | undefined;
+}
+
+export const builder = (y: Argv) =>
+  withWaitOptions(withAccountOptions(y))
+    .option('tag', {
+      type: 'string',
+      array: true,
+      describe:
+        'Checks with all of these tags (comma list); repeat the flag for either set: --tag a,b --tag c',
+    })
+    .option('check', {
+      type: 'string',
+      array: true,
+      describe: 'This check (its UUID); repeatable, or a comma list',
+    })
+    .option('group', {
+      type: 'number',
+      array: true,
+      describe: 'Every check of this check group (numeric id); repeatable',
+    })
+    .option('refresh-cache', { type: 'boolean', describe: "Refresh the checks' cache before they run" })
+    .option('wait', {
+      type: 'boolean',
+      describe: 'Wait for the results: exit 0 when every check passed, 1 when one failed, 7 at --timeout',
+    })
+    .check((args) => {
+      if (args.reporter !== undefined && args.reporter !== 'text' && args.wait !== true) {
+        throw new UsageError(
+          `--reporter ${String(args.reporter)} reports results: it needs --wait`,
+          'add --wait',
+        );
+      }
+      return true;
+    })
+    .example('$0 trigger --tag prod --wait', 'run the production checks, as a deployment gate')
+    .example('$0 trigger --tag api,eu --tag web --wait', 'checks tagged api and eu, or tagged web')
+    .example('$0 trigger --group 12 --wait --reporter junit > monitor.xml', 'a test report for CI')
+    .example('$0 trigger --check 6f1c…', 'one check; follow it with monitor sessions wait')
+    .epilogue(
+      'Without a selection every activated check runs (heartbeats excepted). Ctrl-C while waiting leaves the sessions running and prints the command that resumes the wait.',
+    );
+
+const list = (values: string[] | undefined) =>
+  (values ?? [])
+    .flatMap((v) => v.split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+
+/** `monitor trigger`: start check sessions now, and with `--wait` gate on their results. */
+export async function run(args: TriggerArgs, ctx: RunContext): Promise<ExitCode> {
+  const { io, out } = ctx;
+  const matchTags = (args.tag ?? []).map((t) => list([t])).filter((set) => set.length > 0);
+  const checkIds = list(args.check).map((c) =>
+    uuidArgument('--check', c, 'list the checks and their ids with monitor checks list'),
+  );
+  const account = await connectAccount(args, ctx);
+  try {
+    for (const group of args.group ?? []) {
+      if (!Number.isInteger(group) || group < 1)
+        throw new UsageError(`--group takes a check group's numeric id, got ${group}`);
+      const inGroup = (await collect(account.client.checks.all())).filter((c) => c.groupId === group);
+      if (inGroup.length === 0) {
+        throw new UsageError(
+          `check group ${group} has no checks in account ${account.accountId}`,
+          'list the checks of a group with monitor checks list --group ID',
+        );
+      }
+      checkIds.push(...inGroup.map((c) => c.id));
+    }
+    const target = {
+      ...(matchTags.length > 0 ? { matchTags } : {}),
+      ...(checkIds.length > 0 ? { checkId: [...new Set(checkIds)] } : {}),
+    };
+    const { sessions } = await explained(
+      account.client.checkSessions.trigger({
+        ...(Object.keys(target).length > 0 ? { target } : {}),
+        ...(args.refreshCache === true ? { refreshCache: true } : {}),
+      }),
+      {
+        not_found:
+          'no activated check matches: see them with monitor checks list (a --check and a --tag must both match)',
+      },
+    );
+    out.result = { triggered: sessions };
+    const ids = sessions.map((s) => s.checkSessionId);
+    const names = new Map(sessions.map((s) => [s.checkSessionId, s.name]));
+    const p = paint(io.color);
+    if (args.wait !== true) {
+      if (!out.json) {
+        io.stdout(
+          renderTable(
+            sessions,
+            [
+              { header: 'SESSION', value: (s) => s.checkSessionId },
+              { header: 'CHECK', value: (s) => s.name, shrink: true },
+              { header: 'TYPE', value: (s) => s.checkType ?? '' },
+              { header: 'LOCATIONS', value: (s) => s.runLocations.join(','), shrink: true },
+            ],
+            io,
+            p,
+          ),
+        );
+        io.stdout(
+          p.dim(
+            `Started ${sessions.length} check session${sessions.length === 1 ? '' : 's'}; wait for them with: ${commandLine(args, 'sessions', 'wait', ...ids)}\n`,
+          ),
+        );
+      }
+      return EXIT.ok;
+    }
+    if (!out.json && args.reporter !== 'junit' && args.reporter !== 'json') {
+      io.stderr(
+        p.dim(
+          `Started ${sessions.length} check session${sessions.length === 1 ? '' : 's'} in account ${account.accountId}; waiting…\n`,
+        ),
+      );
+    }
+    return await waitAndReport(account.client, ids, names, args, ctx);
+  } finally {
+    await account.close();
+  }
+}

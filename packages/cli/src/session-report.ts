@@ -1,0 +1,140 @@
+import type { CheckSession } from '@monitor/api';
+import type { Io, Paint } from './io.js';
+import { isPassing, type WaitOutcome } from './session-wait.js';
+import { duration, renderTable } from './tables.js';
+
+export const REPORTERS = ['text', 'json', 'junit', 'github'] as const;
+export type Reporter = (typeof REPORTERS)[number];
+
+export interface SessionSummary {
+  total: number;
+  passed: number;
+  degraded: number;
+  failed: number;
+  running: number;
+  ok: boolean;
+}
+
+export function summarize(outcome: WaitOutcome): SessionSummary {
+  const count = (status: string) => outcome.finished.filter((s) => s.status === status).length;
+  const passed = count('PASSED');
+  const degraded = count('DEGRADED');
+  const failed = outcome.finished.length - passed - degraded;
+  return {
+    total: outcome.finished.length + outcome.running.length,
+    passed,
+    degraded,
+    failed,
+    running: outcome.running.length,
+    ok: failed === 0 && outcome.running.length === 0,
+  };
+}
+
+export function summaryLine(summary: SessionSummary): string {
+  const parts = [`${summary.passed} passed`];
+  if (summary.degraded > 0) parts.push(`${summary.degraded} degraded`);
+  parts.push(`${summary.failed} failed`);
+  if (summary.running > 0) parts.push(`${summary.running} still running`);
+  return `${summary.total} check${summary.total === 1 ? '' : 's'}: ${parts.join(', ')}`;
+}
+
+/** The run locations whose final result failed. */
+export function failedLocations(session: CheckSession): string[] {
+  return session.results
+    .filter((r) => r.resultType === 'FINAL' && (r.hasFailures || r.hasErrors || r.isCancelled === true))
+    .map((r) => r.runLocation);
+}
+
+function statusOf(session: CheckSession, p: Paint): string {
+  if (session.status === 'PASSED') return p.green('passed');
+  if (session.status === 'DEGRADED') return p.yellow('degraded');
+  return p.red(session.status.toLowerCase().replace(/_/g, ' '));
+}
+
+/** The finished sessions as a table, the ones still running below it. */
+export function renderSessionsText(outcome: WaitOutcome, io: Pick<Io, 'columns'>, p: Paint): string {
+  let out = '';
+  if (outcome.finished.length > 0) {
+    out += renderTable(
+      outcome.finished,
+      [
+        { header: 'RESULT', value: (s) => statusOf(s, p) },
+        { header: 'CHECK', value: (s) => s.name, shrink: true },
+        { header: 'TYPE', value: (s) => s.checkType },
+        { header: 'TOOK', value: (s) => duration(s.timeElapsed), align: 'right' },
+        {
+          header: 'LOCATIONS',
+          value: (s) => {
+            const failed = failedLocations(s);
+            return failed.length === 0 ? s.runLocations.join(',') : `failed in ${failed.join(',')}`;
+          },
+          shrink: true,
+        },
+        { header: 'SESSION', value: (s) => s.checkSessionId },
+      ],
+      io,
+      p,
+    );
+  }
+  for (const id of outcome.running) out += `${p.yellow('running')}  session ${id}\n`;
+  return out;
+}
+
+const xml = (s: string) =>
+  s
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    // Characters XML 1.0 cannot hold at all.
+    // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
+    .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
+
+/**
+ * JUnit XML as CI test reports read it (GitHub, GitLab, Jenkins): one test case per check, a
+ * `<failure>` for a session that did not pass, an `<error>` for one still running at the timeout.
+ */
+export function renderJunit(
+  outcome: WaitOutcome,
+  names: Map<string, string>,
+  timeoutSeconds: number,
+): string {
+  const summary = summarize(outcome);
+  const seconds = (ms: number) => (ms / 1000).toFixed(3);
+  const total = outcome.finished.reduce((sum, s) => sum + s.timeElapsed, 0);
+  const cases = outcome.finished.map((s) => {
+    const head = `    <testcase classname="monitor.${xml(s.checkType)}" name="${xml(s.name)}" time="${seconds(s.timeElapsed)}">`;
+    const props = `      <system-out>${xml(`session ${s.checkSessionId} (${s.checkSessionLink}), check ${s.checkId}, locations ${s.runLocations.join(', ')}`)}</system-out>`;
+    if (isPassing(s)) return `${head}\n${props}\n    </testcase>`;
+    const failed = failedLocations(s);
+    const message = `${s.status}${failed.length > 0 ? ` in ${failed.join(', ')}` : ''}`;
+    return `${head}\n      <failure type="${xml(s.status)}" message="${xml(message)}">${xml(`${s.name}: ${message}; details with monitor sessions get ${s.checkSessionId}`)}</failure>\n${props}\n    </testcase>`;
+  });
+  for (const id of outcome.running) {
+    cases.push(
+      `    <testcase classname="monitor" name="${xml(names.get(id) ?? id)}" time="${timeoutSeconds.toFixed(3)}">\n      <error type="TIMEOUT" message="still running after ${timeoutSeconds} s">${xml(`session ${id}; resume with monitor sessions wait ${id}`)}</error>\n    </testcase>`,
+    );
+  }
+  const attrs = `tests="${summary.total}" failures="${summary.failed}" errors="${summary.running}" time="${seconds(total)}"`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="monitor" ${attrs}>\n  <testsuite name="monitor check sessions" ${attrs}>\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+}
+
+const EMOJI: Record<string, string> = { PASSED: '✅', DEGRADED: '⚠️' };
+
+/** Markdown for `$GITHUB_STEP_SUMMARY`: the totals, then one row per check. */
+export function renderGithubSummary(outcome: WaitOutcome, names: Map<string, string>): string {
+  const summary = summarize(outcome);
+  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const rows = outcome.finished.map((s) => {
+    const failed = failedLocations(s);
+    return `| ${EMOJI[s.status] ?? '❌'} ${s.status} | ${cell(s.name)} | ${s.checkType} | ${duration(s.timeElapsed)} | ${cell(failed.length > 0 ? `failed in ${failed.join(', ')}` : s.runLocations.join(', '))} | [${s.checkSessionId.slice(0, 8)}](${s.checkSessionLink}) |`;
+  });
+  for (const id of outcome.running)
+    rows.push(`| ⏳ RUNNING | ${cell(names.get(id) ?? id)} | | | | \`${id}\` |`);
+  return `### ${summary.ok ? '✅' : '❌'} monitor: ${summaryLine(summary)}\n\n| result | check | type | took | locations | session |\n| --- | --- | --- | --- | --- | --- |\n${rows.join('\n')}\n`;
+}
+
+/** `--json` form of a session: as the service sends it, plus `passed`. */
+export function sessionJson(session: CheckSession) {
+  return { ...session, passed: isPassing(session) };
+}
