@@ -82,6 +82,30 @@ const COMMANDS: { name: string; usage?: string; describe: string; load: () => Pr
     load: () => import('./commands/results.js'),
   },
   {
+    name: 'test-sessions',
+    usage: 'test-sessions <command>',
+    describe: "Cancel a test session's Playwright runs",
+    load: () => import('./commands/test-sessions.js'),
+  },
+  {
+    name: 'error-groups',
+    usage: 'error-groups <command>',
+    describe: 'List the error groups of the account, or show one',
+    load: () => import('./commands/error-groups.js'),
+  },
+  {
+    name: 'rca',
+    usage: 'rca <command>',
+    describe: 'Ask for a root cause analysis of an error group, and read it',
+    load: () => import('./commands/rca.js'),
+  },
+  {
+    name: 'agent',
+    usage: 'agent <command>',
+    describe: "Probe a private-location agent's health endpoints (a probe or a deployment gate)",
+    load: () => import('./commands/agent.js'),
+  },
+  {
     name: 'emulator',
     describe: 'Run the local emulator of the whole service API (what --local uses), until Ctrl-C',
     load: () => import('./commands/emulator.js'),

@@ -24,7 +24,8 @@ export interface WaitOutcome {
   interrupted: boolean;
 }
 
-const sleep = (ms: number, signal?: AbortSignal) =>
+/** Wait `ms`, or less when `signal` aborts first. */
+export const sleep = (ms: number, signal?: AbortSignal) =>
   new Promise<void>((resolve) => {
     if (signal?.aborted === true || ms <= 0) return resolve();
     const timer = setTimeout(done, ms);

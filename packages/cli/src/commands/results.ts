@@ -197,7 +197,9 @@ async function get(args: GetArgs, ctx: RunContext): Promise<ExitCode> {
     else if (script !== undefined) io.stdout(`\n${scriptDetails(script, p, full)}`);
     if (result.errorGroupIds !== undefined && result.errorGroupIds.length > 0) {
       io.stdout(
-        p.dim(`\nAsk for a root cause analysis: monitor rca generate ${result.errorGroupIds[0]} --wait\n`),
+        p.dim(
+          `\nAsk for a root cause analysis: ${commandLine(args, 'rca', 'generate', result.errorGroupIds[0] ?? '', '--wait')}\n`,
+        ),
       );
     }
     return EXIT.ok;
