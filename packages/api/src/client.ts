@@ -165,8 +165,10 @@ function buildClient(t: Transport) {
     get requestCount(): number {
       return t.requestCount;
     },
-    /** Close the client's connections. */
+    /** Close the client's connections once the requests in flight are answered. */
     close: () => t.close(),
+    /** Close the client's connections now; requests in flight fail. */
+    destroy: () => t.destroy(),
     managed,
 
     checkGroups: {
@@ -293,7 +295,10 @@ function buildClient(t: Transport) {
           [408],
         );
         if (raw.status !== 408) return { session: raw.data as CheckSession };
-        return { session: null, retryAfterMs: parseRetryAfter(raw.headers['retry-after'], Date.now()) ?? 1000 };
+        return {
+          session: null,
+          retryAfterMs: parseRetryAfter(raw.headers['retry-after'], Date.now()) ?? 1000,
+        };
       },
       /** Long-poll until the session is final; a TimeoutError after `timeoutMs`. */
       awaitCompletion: async (

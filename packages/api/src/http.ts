@@ -179,8 +179,20 @@ export class Transport {
     return this.#redactor.redact(text);
   }
 
+  #closed = false;
+
+  /** Close the connections once the requests in flight have their answers. */
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
     if (this.#ownsDispatcher) await this.#dispatcher.close();
+  }
+
+  /** Close the connections now: requests in flight fail (for Ctrl-C during a long poll). */
+  async destroy(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    if (this.#ownsDispatcher) await this.#dispatcher.destroy();
   }
 
   /** Call an endpoint and return its parsed body; any status outside `endpoint.success` throws. */
@@ -253,7 +265,8 @@ export class Transport {
           );
         }
         failures++;
-        if (failures >= this.#retry.attempts) throw error;
+        // A client that was closed or destroyed sends nothing more.
+        if (failures >= this.#retry.attempts || this.#closed) throw error;
         await this.#clock.sleep(this.#backoff(failures));
         continue;
       }

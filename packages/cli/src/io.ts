@@ -20,9 +20,9 @@ export interface Io {
   prompt?: (question: string) => Promise<string | undefined>;
   /**
    * Trap Ctrl-C/SIGTERM while long work runs: the first aborts the signal (finish in-flight work,
-   * start nothing new), a second one exits at once. Call `release` when done.
+   * start nothing new) and prints `notice`, a second one exits at once. Call `release` when done.
    */
-  trapInterrupts?: () => { signal: AbortSignal; release: () => void };
+  trapInterrupts?: (notice?: string) => { signal: AbortSignal; release: () => void };
 }
 
 export function processIo(): Io {
@@ -58,13 +58,11 @@ export function processIo(): Io {
         rl.close();
       }
     },
-    trapInterrupts: () => {
+    trapInterrupts: (notice = 'finishing the operations in flight, starting nothing new') => {
       const controller = new AbortController();
       const onSignal = () => {
         if (controller.signal.aborted) process.exit(130);
-        process.stderr.write(
-          '\ninterrupted: finishing the operations in flight, starting nothing new (again to quit now)\n',
-        );
+        process.stderr.write(`\ninterrupted: ${notice} (again to quit now)\n`);
         controller.abort();
       };
       process.on('SIGINT', onSignal);

@@ -47,7 +47,7 @@ export async function waitAndReport(
   const line = () =>
     `\r\u001b[K${p.dim(`[${done}/${ids.length}]`)} ${failed > 0 ? p.red(`${failed} failed`) : `${done - failed} passed`}, ${ids.length - done} running  ${p.dim(duration(Date.now() - started))}`;
   const ticker = progress && io.interactive ? setInterval(() => io.stderr(line()), 1000) : undefined;
-  const trap = io.trapInterrupts?.();
+  const trap = io.trapInterrupts?.('stopping the wait; the sessions go on in the service');
   let outcome: Awaited<ReturnType<typeof waitForSessions>>;
   try {
     outcome = await waitForSessions(client, ids, {
@@ -103,6 +103,8 @@ export async function waitAndReport(
     }
   }
   if (outcome.interrupted) {
+    // The long polls in flight would hold the exit for up to 20 s.
+    await client.destroy();
     const message = `interrupted: ${outcome.running.length} session${outcome.running.length === 1 ? '' : 's'} still running (they go on in the service)`;
     out.error = { code: 'interrupted', message, hint: `resume with ${resume}` };
     if (!out.json) io.stderr(`${message}\n${p.dim('resume with')}: ${resume}\n`);

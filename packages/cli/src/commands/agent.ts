@@ -98,7 +98,7 @@ async function health(args: HealthArgs, ctx: RunContext): Promise<ExitCode> {
   }
   const started = Date.now();
   const timeoutMs = (args.timeout ?? DEFAULT_WAIT_SECONDS) * 1000;
-  const trap = args.waitReady === true ? io.trapInterrupts?.() : undefined;
+  const trap = args.waitReady === true ? io.trapInterrupts?.('stopping the probes') : undefined;
   try {
     let probes = await probeAll(baseUrl);
     while (args.waitReady === true && !probes.every((x) => x.ok)) {

@@ -89,7 +89,7 @@ async function waitForAnalysis(
   const timeoutSeconds = args.timeout ?? DEFAULT_TIMEOUT_SECONDS;
   const started = Date.now();
   const later = commandLine(args, 'rca', 'get', id, '--wait');
-  const trap = io.trapInterrupts?.();
+  const trap = io.trapInterrupts?.('stopping the wait; the analysis goes on in the service');
   try {
     for (;;) {
       const rca = await account.client.rootCauseAnalyses.get(id);
