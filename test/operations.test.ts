@@ -81,6 +81,7 @@ afterAll(async () => {
 const run = (...args: string[]) => monitor(args, { cwd: dir, env });
 const json = (r: CliResult) =>
   JSON.parse(r.stdout) as {
+    // biome-ignore lint/suspicious/noExplicitAny: the envelope's result differs by command; the tests read into it.
     result: Record<string, any>;
     error: { code: string; message: string; hint?: string } | null;
     exitCode: number;
