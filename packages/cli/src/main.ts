@@ -88,6 +88,12 @@ const COMMANDS: { name: string; usage?: string; describe: string; load: () => Pr
     load: () => import('./commands/test-sessions.js'),
   },
   {
+    name: 'analytics',
+    usage: 'analytics <command>',
+    describe: 'Availability and response times: a summary of many checks, or one API check charted over time',
+    load: () => import('./commands/analytics.js'),
+  },
+  {
     name: 'error-groups',
     usage: 'error-groups <command>',
     describe: 'List the error groups of the account, or show one',
