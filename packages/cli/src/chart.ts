@@ -64,11 +64,14 @@ function plotOne(title: string, drawn: ChartSeries[], options: ChartOptions): st
   const all = drawn.flatMap((s) => s.points.flatMap((p) => (p.value === null ? [] : [p.value])));
   const min = Math.min(...all);
   const max = Math.max(...all);
-  const labelWidth = Math.max(options.format(min).length, options.format(max).length) + 1;
+  const height = options.height ?? 10;
+  // Every label on the axis, so that they all line up.
+  const ticks = Array.from({ length: height + 1 }, (_, i) => min + ((max - min) * i) / height);
+  const labelWidth = Math.max(...ticks.map((v) => options.format(v).length)) + 1;
   const plotWidth = Math.max(10, options.width - labelWidth - 3);
   const lines = drawn.map((s) => fit(s.points, plotWidth));
   const plot = asciichart.plot(lines, {
-    height: options.height ?? 10,
+    height,
     min,
     max,
     format: (v: number) => options.format(v).padStart(labelWidth),

@@ -7,15 +7,22 @@ import { CLI_VERSION } from './version.js';
 
 export { CLI_VERSION };
 
-/** A verb of a noun command (`checks list`): its usage, options and the plain function that runs it. */
-export interface Subcommand {
+/**
+ * A verb of a noun command (`checks list`): its usage, options and the plain function that runs
+ * it; or a noun within the noun (`status-pages incidents`), with verbs of its own.
+ */
+export type Subcommand = {
   /** Its yargs usage: the verb and positionals, e.g. `get <id>`. */
   command: string;
   describe: string;
-  builder: (y: Argv) => Argv;
-  // biome-ignore lint/suspicious/noExplicitAny: each command types its own arguments.
-  run: (args: any, ctx: RunContext) => Promise<ExitCode>;
-}
+} & (
+  | {
+      builder: (y: Argv) => Argv;
+      // biome-ignore lint/suspicious/noExplicitAny: each command types its own arguments.
+      run: (args: any, ctx: RunContext) => Promise<ExitCode>;
+    }
+  | { subcommands: Subcommand[] }
+);
 
 /** What a command module gives: its options and run function, or the verbs of a noun. */
 type CommandModule =
@@ -80,6 +87,24 @@ const COMMANDS: { name: string; usage?: string; describe: string; load: () => Pr
     usage: 'results <command>',
     describe: 'Show one check result in full',
     load: () => import('./commands/results.js'),
+  },
+  {
+    name: 'incidents',
+    usage: 'incidents <command>',
+    describe: 'Open, update and resolve incidents on dashboards',
+    load: () => import('./commands/incidents.js'),
+  },
+  {
+    name: 'status-pages',
+    usage: 'status-pages <command>',
+    describe: "Status-page incidents (list, open, update, resolve) and a page's subscriptions",
+    load: () => import('./commands/status-pages.js'),
+  },
+  {
+    name: 'private-locations',
+    usage: 'private-locations <command>',
+    describe: "A private location's queue over time, charted",
+    load: () => import('./commands/private-locations.js'),
   },
   {
     name: 'test-sessions',
@@ -193,6 +218,23 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
         answered = true;
         code = await run(args, { io, out });
       };
+    /** Register `subcommands` under the noun `path`, nested nouns included. */
+    const verbs = (y: Argv, path: string, subcommands: Subcommand[]): Argv => {
+      let withVerbs = y;
+      for (const sub of subcommands) {
+        const name = `${path} ${sub.command.split(' ')[0]}`;
+        withVerbs = withVerbs.command({
+          command: sub.command,
+          describe: sub.describe,
+          builder: (inner: Argv) => ('run' in sub ? sub.builder(inner) : verbs(inner, name, sub.subcommands)),
+          handler: 'run' in sub ? handle(name, sub.run) : () => {},
+        });
+      }
+      return withVerbs.demandCommand(
+        1,
+        `name what to do: ${subcommands.map((sub) => sub.command.split(' ')[0]).join(', ')}`,
+      );
+    };
     for (const command of COMMANDS) {
       const module = command === requested ? loaded : undefined;
       parser = parser.command({
@@ -201,19 +243,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
         builder: (y: Argv) => {
           if (module === undefined) return y;
           if (!('subcommands' in module)) return module.builder(y);
-          let withVerbs = y;
-          for (const sub of module.subcommands) {
-            withVerbs = withVerbs.command({
-              command: sub.command,
-              describe: sub.describe,
-              builder: sub.builder,
-              handler: handle(`${command.name} ${sub.command.split(' ')[0]}`, sub.run),
-            });
-          }
-          return withVerbs.demandCommand(
-            1,
-            `name what to do: ${module.subcommands.map((sub) => sub.command.split(' ')[0]).join(', ')}`,
-          );
+          return verbs(y, command.name, module.subcommands);
         },
         handler: async (args: Record<string, unknown>) => {
           const m = module ?? (await command.load());

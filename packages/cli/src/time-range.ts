@@ -50,8 +50,12 @@ export function formatMetric(value: number | null | undefined, unit: string | un
       return `${value.toFixed(2)} %`;
     case 'count':
       return String(Math.round(value));
-    default:
-      return Number.isInteger(value) ? String(value) : value.toFixed(2);
+    default: {
+      const size = Math.abs(value);
+      return size >= 100 || Number.isInteger(value)
+        ? String(Math.round(value))
+        : value.toFixed(size >= 10 ? 1 : 2);
+    }
   }
 }
 
