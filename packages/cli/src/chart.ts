@@ -82,10 +82,13 @@ function plotOne(title: string, drawn: ChartSeries[], options: ChartOptions): st
   const end = localTime(Math.max(...times));
   const axisIndent = ' '.repeat(labelWidth + 2);
   const span = Math.max(...lines.map((l) => l.length));
-  const gap = Math.max(1, span - start.length - end.length);
+  const under =
+    axisIndent.length + start.length + end.length + 1 <= Math.max(options.width, axisIndent.length + span)
+      ? `${axisIndent}${start}${' '.repeat(Math.max(1, span - start.length - end.length))}${end}`
+      : `${start} →\n${end}`;
   const legend =
     drawn.length > 1
       ? `\n${axisIndent}${drawn.map((s, i) => `${COLORS[i % COLORS.length]}──${asciichart.reset} ${s.label}`).join('   ')}`
       : '';
-  return `${title}\n${plot}\n${axisIndent}${start}${' '.repeat(gap)}${end}${legend}\n`;
+  return `${title}\n${plot}\n${under}${legend}\n`;
 }
