@@ -456,6 +456,7 @@ const cases: Case[] = [
     path: `/v2/check-sessions/${f.UUID2}/completion`,
     query: { maxWaitSeconds: '5' },
     reply: { json: f.checkSession },
+    result: { session: f.checkSession },
   },
   {
     endpoint: 'checkResultsGet',
@@ -514,9 +515,9 @@ const cases: Case[] = [
   },
   {
     endpoint: 'errorGroupsGet',
-    call: (c) => c.errorGroups.get('eg-1'),
+    call: (c) => c.errorGroups.get(f.UUID2),
     method: 'GET',
-    path: '/v1/error-groups/eg-1',
+    path: `/v1/error-groups/${f.UUID2}`,
     reply: { json: f.errorGroup },
   },
   {
@@ -528,9 +529,9 @@ const cases: Case[] = [
   },
   {
     endpoint: 'rootCauseAnalysesGenerateForErrorGroup',
-    call: (c) => c.rootCauseAnalyses.generate({ errorGroupId: 'eg-1' }, { userContext: 'after deploy' }),
+    call: (c) => c.rootCauseAnalyses.generate({ errorGroupId: f.UUID2 }, { userContext: 'after deploy' }),
     method: 'POST',
-    path: '/v1/root-cause-analyses/error-groups/eg-1',
+    path: `/v1/root-cause-analyses/error-groups/${f.UUID2}`,
     body: { userContext: 'after deploy' },
     reply: { status: 202, json: f.rcaPending },
   },

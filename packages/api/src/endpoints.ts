@@ -98,6 +98,12 @@ export interface Endpoint {
   /** Response body schema; `null` for an empty body. */
   readonly response: z.ZodType | null;
   readonly success: readonly number[];
+  /**
+   * Error statuses of this operation besides those of every operation (400, 401, 403, 429, and
+   * 404 when it has a path id): 402 when a plan may lack it, 404 for a referenced resource, 408
+   * for a long poll, 409 for a uniqueness or dependency conflict (addendum §4).
+   */
+  readonly errors?: readonly (402 | 404 | 408 | 409)[];
   readonly pagination?: 'page' | 'cursor';
   /** Query parameters sent as one comma-separated value instead of a repeated key. */
   readonly commaSeparated?: readonly string[];
@@ -144,6 +150,7 @@ export const endpoints = {
     body: checkGroupCreateSchema,
     response: checkGroupSchema,
     success: [201],
+    errors: [402],
   }),
   checkGroupsGet: endpoint({
     operation: 'checkGroups.get',
@@ -176,6 +183,7 @@ export const endpoints = {
     params: idParam,
     response: null,
     success: [204],
+    errors: [409],
   }),
 
   // Dashboards
@@ -199,6 +207,7 @@ export const endpoints = {
     body: dashboardCreateSchema,
     response: dashboardSchema,
     success: [201],
+    errors: [409],
   }),
   dashboardsGet: endpoint({
     operation: 'dashboards.get',
@@ -221,6 +230,7 @@ export const endpoints = {
     body: dashboardUpdateSchema,
     response: dashboardSchema,
     success: [200],
+    errors: [409],
   }),
   dashboardsDelete: endpoint({
     operation: 'dashboards.delete',
@@ -254,6 +264,7 @@ export const endpoints = {
     body: statusPageCreateSchema,
     response: statusPageSchema,
     success: [201],
+    errors: [404, 409],
   }),
   statusPagesGet: endpoint({
     operation: 'statusPages.get',
@@ -275,6 +286,7 @@ export const endpoints = {
     body: statusPageUpdateSchema,
     response: statusPageSchema,
     success: [200],
+    errors: [409],
   }),
   statusPagesDelete: endpoint({
     operation: 'statusPages.delete',
@@ -372,6 +384,7 @@ export const endpoints = {
     body: statusPageIncidentCreateSchema,
     response: statusPageIncidentSchema,
     success: [201],
+    errors: [404],
   }),
   statusPageIncidentsGet: endpoint({
     operation: 'statusPageIncidents.get',
@@ -490,6 +503,7 @@ export const endpoints = {
     body: incidentCreateSchema,
     response: incidentSchema,
     success: [200],
+    errors: [404],
   }),
   incidentsGet: endpoint({
     operation: 'incidents.get',
@@ -556,6 +570,7 @@ export const endpoints = {
     body: alertChannelCreateSchema,
     response: alertChannelSchema,
     success: [201],
+    errors: [402],
   }),
   alertChannelsGet: endpoint({
     operation: 'alertChannels.get',
@@ -577,6 +592,7 @@ export const endpoints = {
     body: alertChannelUpdateSchema,
     response: alertChannelSchema,
     success: [200],
+    errors: [402],
   }),
   alertChannelsDelete: endpoint({
     operation: 'alertChannels.delete',
@@ -618,7 +634,8 @@ export const endpoints = {
     path: '/v1/checks/{id}',
     summary: 'Retrieve a check',
     source: 'seed',
-    params: z.strictObject({ id: str }),
+    // Check ids are UUIDs: a malformed one is a 400, not a 404 (addendum §1).
+    params: uuidParam,
     query: checkGetQuerySchema,
     response: checkSchema,
     success: [200],
@@ -634,13 +651,15 @@ export const endpoints = {
     body: checkSessionTriggerSchema,
     response: checkSessionTriggerResponseSchema,
     success: [201],
+    errors: [402, 404],
   }),
   checkSessionsGet: endpoint({
     operation: 'checkSessions.get',
     method: 'GET',
     path: '/v2/check-sessions/{checkSessionId}',
     summary: 'Retrieve a check session with its results (partial while running)',
-    source: 'real',
+    // The seed describes this operation without its path; the path is the real service's.
+    source: 'seed',
     params: z.strictObject({ checkSessionId: uuid }),
     response: checkSessionSchema,
     success: [200],
@@ -655,6 +674,7 @@ export const endpoints = {
     query: checkSessionCompletionQuerySchema,
     response: checkSessionSchema,
     success: [200],
+    errors: [408],
   }),
   checkResultsGet: endpoint({
     operation: 'checkResults.get',
@@ -685,7 +705,7 @@ export const endpoints = {
     path: '/v1/analytics/api-checks/{id}',
     summary: 'Analytics of one API check',
     source: 'seed',
-    params: strIdParam,
+    params: uuidParam,
     query: apiCheckAnalyticsQuerySchema,
     response: apiCheckAnalyticsSchema,
     success: [200],
@@ -721,7 +741,7 @@ export const endpoints = {
     path: '/v1/error-groups/{id}',
     summary: 'Retrieve an error group',
     source: 'real',
-    params: strIdParam,
+    params: uuidParam,
     response: errorGroupSchema,
     success: [200],
   }),
@@ -741,10 +761,11 @@ export const endpoints = {
     path: '/v1/root-cause-analyses/error-groups/{errorGroupId}',
     summary: 'Generate a root cause analysis of an error group',
     source: 'real',
-    params: z.strictObject({ errorGroupId: str }),
+    params: z.strictObject({ errorGroupId: uuid }),
     body: rootCauseAnalysisGenerateSchema,
     response: rootCauseAnalysisPendingSchema,
     success: [202],
+    errors: [402],
   }),
   rootCauseAnalysesGenerateForTestSessionErrorGroup: endpoint({
     operation: 'rootCauseAnalyses.generateForTestSessionErrorGroup',
@@ -756,6 +777,7 @@ export const endpoints = {
     body: rootCauseAnalysisGenerateSchema,
     response: rootCauseAnalysisPendingSchema,
     success: [202],
+    errors: [402],
   }),
   rootCauseAnalysesGet: endpoint({
     operation: 'rootCauseAnalyses.get',

@@ -377,7 +377,7 @@ describe('errors', () => {
       status: 401,
       json: { statusCode: 401, error: 'Unauthorized', message: 'Bad key' },
     }));
-    const error = (await client.checks.get('c').catch((e: unknown) => e)) as UnauthorizedError;
+    const error = (await client.checks.get(f.UUID1).catch((e: unknown) => e)) as UnauthorizedError;
     expect(error).toBeInstanceOf(UnauthorizedError);
     expect(error.hint).toMatch(/MONITOR_API_KEY/);
   });
@@ -426,7 +426,7 @@ describe('errors', () => {
       return { json: { ...f.checkResult, id: 'result-17', checkId: 'check-9' } };
     });
     expect((await client.dashboards.list()).items[0]?.id).toBe(0);
-    expect((await client.errorGroups.get('eg-1')).rootCauseAnalyses).toHaveLength(1);
+    expect((await client.errorGroups.get(f.UUID1)).rootCauseAnalyses).toHaveLength(1);
     expect(await client.checkResults.get(f.UUID1, f.UUID1)).toMatchObject({
       id: 'result-17',
       checkId: 'check-9',

@@ -73,15 +73,19 @@ export interface CheckGroupProps {
   localTearDownScript?: string | FileRef | null;
   /** Private locations to run in. A set. @default [] */
   privateLocations?: string[];
-  /** When true, checks run in parallel in all selected locations. @default false */
-  runParallel?: boolean;
+  /** When true, checks run in parallel in all selected locations; null leaves it to the service. @default false */
+  runParallel?: boolean | null;
   /** Alert settings; fields left out take the service's defaults; null uses none. @default RUN_BASED, failedRunThreshold 1 */
   alertSettings?: AlertSettings | null;
   /** A retry strategy object or `FALLBACK`. @default 'FALLBACK' */
   retryStrategy?: RetryStrategy | null;
   /** When true, account-level alert settings apply instead of the group's. @default null */
   useGlobalAlertSettings?: boolean | null;
-  /** Deprecated: superseded by `retryStrategy`. @default false */
+  /**
+   * Retry a failed run once before alerting.
+   * @deprecated Superseded by `retryStrategy`, which says how often and how to retry.
+   * @default false
+   */
   doubleCheck?: boolean;
 }
 

@@ -25,10 +25,10 @@ export interface DashboardProps {
   paginate?: boolean;
   /** Seconds between pages. @default 60 */
   paginationRate?: 30 | 60 | 300;
-  /** Checks per page, 1 to 20. @default 15 */
-  checksPerPage?: number;
-  /** When true, tags are matched with AND. @default false */
-  useTagsAndOperator?: boolean;
+  /** Checks per page, 1 to 20; null leaves it to the service. @default 15 */
+  checksPerPage?: number | null;
+  /** When true, tags are matched with AND; null leaves it to the service. @default false */
+  useTagsAndOperator?: boolean | null;
   /** Hide the tags of checks. @default false */
   hideTags?: boolean;
   /** Show incidents. @default false */

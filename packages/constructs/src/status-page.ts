@@ -51,8 +51,12 @@ export interface StatusPageProps {
   description?: string | null;
   /** A custom domain. @default null */
   customDomain?: string | null;
-  /** Colours of the light and dark themes. @default null (the service's theme) */
-  themeColors?: ThemeColors | null;
+  /**
+   * Colours of the light and dark themes, twelve of each. Left out, the page has the service's
+   * theme (the service takes no `null` here).
+   * @default the service's theme
+   */
+  themeColors?: ThemeColors;
   /** URL of the logo. @default null */
   logo?: string | null;
   /** URL of the logo on the dark theme. @default null */

@@ -11,7 +11,7 @@ import {
 } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
 import { DEV_ACCOUNT_ID, DEV_API_KEY } from './index.js';
-import { FIXTURE, harness } from './test-support/harness.js';
+import { advance, FIXTURE, harness } from './test-support/harness.js';
 
 const OTHER_ACCOUNT = '11111111-2222-4333-8444-555555555555';
 
@@ -406,5 +406,84 @@ describe('error paths', () => {
     const other = h.clientFor({ apiKey: 'mk_other', accountId: OTHER_ACCOUNT });
     await expect(other.checkGroups.get(group.id)).rejects.toBeInstanceOf(NotFoundError);
     expect((await other.checkGroups.list()).items).toEqual([]);
+  });
+});
+
+describe('answers against the real contract (audit findings)', () => {
+  const DATE = /^\d{4}-\d{2}-\d{2}$/;
+
+  it('sends server-set date fields as dates: services, status-page incidents and updates, error groups, analyses', async () => {
+    const h = await harness();
+    const seeded = await h.client.statusPageServices.get(FIXTURE.seededService);
+    expect(seeded.created_at).toMatch(DATE);
+    const made = await h.client.statusPageServices.create({ name: 'Made' });
+    expect([made.created_at, made.updated_at]).toEqual([
+      expect.stringMatching(DATE),
+      expect.stringMatching(DATE),
+    ]);
+    const incident = await h.client.statusPageIncidents.get(FIXTURE.seededIncident);
+    expect(incident.created_at).toMatch(DATE);
+    expect(incident.incidentUpdates?.every((u) => DATE.test(u.created_at ?? ''))).toBe(true);
+    const group = await h.client.errorGroups.get(FIXTURE.errorGroup);
+    expect([group.firstSeen, group.lastSeen]).toEqual([
+      expect.stringMatching(DATE),
+      expect.stringMatching(DATE),
+    ]);
+    const pending = await h.client.rootCauseAnalyses.generate({ errorGroupId: FIXTURE.errorGroup });
+    await advance(h, 3000);
+    const analysis = await h.client.rootCauseAnalyses.get(pending.id);
+    expect(analysis.status === 'COMPLETED' && analysis.created_at).toMatch(DATE);
+  });
+
+  it('lists status pages with accountId; an incident carries whole services and a string updated_at from the start', async () => {
+    const h = await harness();
+    await h.client.statusPages.create({
+      name: 'P',
+      url: 'audit-page',
+      cards: [{ name: 'c', services: [{ id: FIXTURE.seededService }] }],
+    });
+    const [page] = (await h.client.statusPages.list()).items;
+    expect(page?.accountId).toBe(DEV_ACCOUNT_ID);
+    const service = await h.client.statusPageServices.get(FIXTURE.seededService);
+    const incident = await h.client.statusPageIncidents.create({
+      name: 'Slow',
+      severity: 'MINOR',
+      services: [{ id: service.id, name: service.name, accountId: service.accountId }],
+      incidentUpdates: [{ description: 'Looking' }],
+    });
+    expect(incident.services[0]).toMatchObject({ id: service.id, created_at: expect.stringMatching(DATE) });
+    expect(incident.updated_at).toMatch(DATE);
+  });
+
+  it('answers 400, not 404, for malformed check, error-group and analytics ids', async () => {
+    const h = await harness();
+    for (const path of [
+      '/v1/checks/not-a-uuid',
+      '/v1/error-groups/not-a-uuid',
+      '/v1/analytics/api-checks/not-a-uuid?metrics=availability',
+    ]) {
+      expect((await h.raw('GET', path)).status, path).toBe(400);
+    }
+    expect((await h.raw('GET', '/v1/checks/99999999-9999-4999-8999-999999999999')).status).toBe(404);
+  });
+
+  it('deletes a status-page subscription with 204 and an empty body; then 404 in shape B', async () => {
+    const h = await harness();
+    const page = await h.client.statusPages.create({
+      name: 'P',
+      url: 'sub-page',
+      cards: [{ name: 'c', services: [{ id: FIXTURE.seededService }] }],
+    });
+    await h.raw('POST', '/_emulator/seed', {
+      body: { fixture: { statusPageSubscriptions: [{ id: 'sub-1', statusPageId: page.id }] } },
+    });
+    const deleted = await h.raw('DELETE', `/v1/status-pages/${page.id}/subscriptions/sub-1`);
+    expect(deleted.status).toBe(204);
+    expect(deleted.json).toBeUndefined();
+    const again = await h.raw('DELETE', `/v1/status-pages/${page.id}/subscriptions/sub-1`);
+    expect(again).toMatchObject({
+      status: 404,
+      json: { statusCode: 404, message: expect.any(String), attributes: { subscriptionId: 'sub-1' } },
+    });
   });
 });

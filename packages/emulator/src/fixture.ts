@@ -62,6 +62,9 @@ export function applyFixture(
 ): void {
   const f = fixtureSchema.parse(fixture);
   const now = clock.nowIso();
+  // Server-set `date` fields go out as dates (addendum §1); a fixture may give them as date-times.
+  const today = clock.today();
+  const asDate = (v: unknown) => (typeof v === 'string' ? v.slice(0, 10) : v);
   const t = account.tables;
   for (const c of f.checks) {
     t.checks[c.id] = {
@@ -95,6 +98,8 @@ export function applyFixture(
       archivedUntilNextEvent: false,
       rootCauseAnalyses: [],
       ...g,
+      firstSeen: asDate(g.firstSeen ?? today),
+      lastSeen: asDate(g.lastSeen ?? today),
     };
   for (const g of f.testSessionErrorGroups) {
     t.testSessionErrorGroups[g.id] = {
@@ -103,23 +108,31 @@ export function applyFixture(
       projectId: null,
       rootCauseAnalyses: [],
       ...g,
+      firstSeen: asDate(g.firstSeen ?? today),
+      lastSeen: asDate(g.lastSeen ?? today),
     };
   }
   for (const p of f.privateLocations) t.privateLocations[p.id] = { ...p };
-  for (const s of f.services) t.services[s.id] = { accountId, created_at: now, updated_at: now, ...s };
+  for (const s of f.services) t.services[s.id] = { accountId, created_at: today, updated_at: today, ...s };
   for (const i of f.statusPageIncidents) {
     t.statusPageIncidents[i.id] = {
-      created_at: now,
-      updated_at: null,
       ...i,
-      services: ((i.services as Row[] | undefined) ?? []).map((s) => ({ accountId, ...s })),
+      created_at: asDate(i.created_at ?? today),
+      updated_at: asDate(i.updated_at ?? i.created_at ?? today),
+      services: ((i.services as Row[] | undefined) ?? []).map((s) => ({
+        accountId,
+        created_at: today,
+        updated_at: today,
+        ...(t.services[s.id as string] ?? {}),
+        ...s,
+      })),
       incidentUpdates: i.incidentUpdates.map((u: Row, n: number) => ({
         id: `${i.id.slice(0, 24)}${String(n).padStart(12, '0')}`,
         status: 'INVESTIGATING',
         notifySubscribers: false,
         publicIncidentUpdateDate: now,
-        created_at: now,
         ...u,
+        created_at: asDate(u.created_at ?? today),
       })),
     };
   }

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { httpUrlSchema, intIdSchema, isoDateTimeSchema, keyValueSchema } from './common.js';
+import {
+  alertChannelTypeSchema,
+  httpUrlSchema,
+  intIdSchema,
+  isoDateTimeSchema,
+  keyValueSchema,
+} from './common.js';
 
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, e.g. +31612345678');
 
@@ -89,7 +95,7 @@ export type AlertChannelSubscription = z.infer<typeof alertChannelSubscriptionSc
 
 export const alertChannelSchema = z.looseObject({
   id: intIdSchema,
-  type: z.string(),
+  type: alertChannelTypeSchema,
   config: z.looseObject({}),
   subscriptions: z.array(alertChannelSubscriptionSchema).optional(),
   sendRecovery: z.boolean().optional(),

@@ -1,5 +1,11 @@
 import { z } from 'zod';
-import { isoDateSchema, metricNameSchema, quickRangeSchema, summaryQuickRangeSchema } from './common.js';
+import {
+  checkTypeSchema,
+  isoDateSchema,
+  metricNameSchema,
+  quickRangeSchema,
+  summaryQuickRangeSchema,
+} from './common.js';
 
 const unixSeconds = z.coerce.number().int().min(0);
 
@@ -35,7 +41,7 @@ export const analyticsSeriesEntrySchema = z.union([
 export const apiCheckAnalyticsSchema = z.looseObject({
   checkId: z.string(),
   name: z.string(),
-  checkType: z.string(),
+  checkType: checkTypeSchema,
   activated: z.boolean(),
   muted: z.boolean(),
   frequency: z.number(),
@@ -46,7 +52,11 @@ export const apiCheckAnalyticsSchema = z.looseObject({
   pagination: z.looseObject({ page: z.number(), limit: z.number() }),
   metadata: z.record(
     z.string(),
-    z.looseObject({ label: z.string(), unit: z.string().optional(), aggregation: z.string().optional() }),
+    z.looseObject({
+      label: z.string(),
+      unit: z.enum(METRIC_UNITS).optional(),
+      aggregation: z.string().optional(),
+    }),
   ),
 });
 export type ApiCheckAnalytics = z.infer<typeof apiCheckAnalyticsSchema>;
@@ -59,7 +69,7 @@ export type AnalyticsSummaryBody = z.input<typeof analyticsSummaryBodySchema>;
 const nullableNumber = z.number().nullable().optional();
 export const analyticsSummaryElementSchema = z.looseObject({
   checkId: z.string(),
-  checkType: z.string(),
+  checkType: checkTypeSchema,
   availability: nullableNumber,
   responseTime_avg: nullableNumber,
   responseTime_p50: nullableNumber,

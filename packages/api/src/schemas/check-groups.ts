@@ -129,7 +129,8 @@ const checkGroupFields = {
   alertSettings: alertSettingsSchema.nullable(),
   retryStrategy: retryStrategySchema.nullable(),
   useGlobalAlertSettings: z.boolean().nullable(),
-  doubleCheck: z.boolean(),
+  /** Superseded by `retryStrategy` (seed, Versioning). */
+  doubleCheck: z.boolean().meta({ deprecated: true }),
 };
 
 /** Request body of `POST /v2/check-groups`: only `name` is required. */
@@ -196,7 +197,7 @@ export const checkGroupSchema = z.looseObject({
     .nullable()
     .optional(),
   useGlobalAlertSettings: z.boolean().nullable().optional(),
-  doubleCheck: z.boolean().optional(),
+  doubleCheck: z.boolean().meta({ deprecated: true }).optional(),
   created_at: isoDateSchema,
   updated_at: isoDateTimeSchema.nullable().optional(),
 });

@@ -1,5 +1,12 @@
 import { z } from 'zod';
-import { isoDateSchema, isoDateTimeSchema, resultTypeSchema } from './common.js';
+import {
+  checkSessionCheckTypeSchema,
+  checkSessionStatusSchema,
+  isoDateSchema,
+  isoDateTimeSchema,
+  resultTypeSchema,
+  triggerSourceSchema,
+} from './common.js';
 
 /** Request body of `POST /v2/check-sessions/trigger`. */
 export const checkSessionTriggerSchema = z.strictObject({
@@ -24,9 +31,9 @@ export const triggeredSessionSchema = z.looseObject({
   timeElapsed: z.number(),
   runLocations: z.array(z.string()),
   name: z.string(),
-  checkType: z.string().optional(),
-  status: z.string().optional(),
-  runSource: z.string().nullable().optional(),
+  checkType: checkSessionCheckTypeSchema.optional(),
+  status: checkSessionStatusSchema.optional(),
+  runSource: triggerSourceSchema.nullable().optional(),
 });
 export type TriggeredSession = z.infer<typeof triggeredSessionSchema>;
 
@@ -36,7 +43,7 @@ export const checkSessionResultSchema = z.looseObject({
   checkResultId: z.uuid(),
   checkResultLink: z.string().optional(),
   checkId: z.uuid(),
-  checkType: z.string().optional(),
+  checkType: checkSessionCheckTypeSchema.optional(),
   name: z.string().optional(),
   runLocation: z.string(),
   resultType: resultTypeSchema,
@@ -55,14 +62,14 @@ export const checkSessionSchema = z.looseObject({
   checkSessionId: z.uuid(),
   checkSessionLink: z.string(),
   checkId: z.uuid(),
-  checkType: z.string(),
+  checkType: checkSessionCheckTypeSchema,
   name: z.string(),
-  status: z.string(),
+  status: checkSessionStatusSchema,
   startedAt: isoDateTimeSchema,
   stoppedAt: isoDateTimeSchema.nullable(),
   timeElapsed: z.number(),
   runLocations: z.array(z.string()),
-  runSource: z.string().nullable().optional(),
+  runSource: triggerSourceSchema.nullable().optional(),
   results: z.array(checkSessionResultSchema),
 });
 export type CheckSession = z.infer<typeof checkSessionSchema>;

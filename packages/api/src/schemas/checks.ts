@@ -4,7 +4,7 @@ import { checkTypeSchema, isoDateSchema, isoDateTimeSchema, queryBooleanSchema }
 /** A check. The seed shows only id and checkType; the rest is the real service's shape. */
 export const checkSchema = z.looseObject({
   id: z.string(),
-  checkType: z.string(),
+  checkType: checkTypeSchema,
   name: z.string().optional(),
   activated: z.boolean().optional(),
   muted: z.boolean().optional(),

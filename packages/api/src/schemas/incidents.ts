@@ -38,7 +38,7 @@ export type IncidentUpdateCreate = z.input<typeof incidentUpdateCreateSchema>;
 
 export const incidentUpdateSchema = z.looseObject({
   id: z.uuid(),
-  status: z.string(),
+  status: incidentStatusSchema,
   description: z.string(),
   incidentId: z.uuid(),
   created_at: isoDateTimeSchema,
@@ -49,7 +49,7 @@ export type IncidentUpdate = z.infer<typeof incidentUpdateSchema>;
 export const incidentSchema = z.looseObject({
   id: z.uuid(),
   name: z.string(),
-  impact: z.string(),
+  impact: incidentImpactSchema,
   dashboardId: z.number(),
   incidentUpdates: z.array(incidentUpdateSchema).min(1),
   startedAt: isoDateTimeSchema.nullable().optional(),

@@ -117,7 +117,7 @@ export const statusPageServiceListQuerySchema = z.strictObject({
 export const statusPageIncidentUpdateSchema = z.looseObject({
   id: z.string().optional(),
   description: z.string(),
-  status: z.string().optional(),
+  status: incidentStatusSchema.optional(),
   publicIncidentUpdateDate: isoDateTimeSchema.optional(),
   created_at: isoDateSchema.optional(),
   notifySubscribers: z.boolean().optional(),
@@ -155,10 +155,10 @@ export type StatusPageIncidentChange = z.input<typeof statusPageIncidentUpdateBo
 export const statusPageIncidentSchema = z.looseObject({
   id: z.string(),
   name: z.string(),
-  severity: z.string(),
+  severity: incidentSeveritySchema,
   services: z.array(statusPageServiceSchema.partial({ created_at: true, updated_at: true })),
   incidentUpdates: z.array(statusPageIncidentUpdateSchema).optional(),
-  lastUpdateStatus: z.string().nullable().optional(),
+  lastUpdateStatus: incidentStatusSchema.nullable().optional(),
   duration: z.number().nullable().optional(),
   created_at: isoDateSchema.optional(),
   updated_at: isoDateSchema.nullable().optional(),

@@ -52,6 +52,9 @@ const RANGE_MINUTES: Record<QuickRange, number> = {
   lastMonth: 43_200,
 };
 
+const SUMMARY_LABELS = ['AVAILABILITY', 'AVG', 'P50', 'P95', 'P99', 'LOSS'] as const;
+
+/** The summary's columns of one check: response times, or latency for ICMP checks. */
 function summaryColumns(
   element: AnalyticsSummaryElement,
 ): { label: string; value: number | null | undefined; unit: string }[] {
@@ -108,7 +111,7 @@ async function summary(args: SummaryArgs, ctx: RunContext): Promise<ExitCode> {
     const p = paint(io.color);
     if (args.csv === true) {
       io.stdout(
-        `${csvLine(['checkId', 'name', 'checkType', ...summaryColumns({ checkId: '', checkType: '' }).map((c) => c.label.toLowerCase())])}\n`,
+        `${csvLine(['checkId', 'name', 'checkType', ...SUMMARY_LABELS.map((label) => label.toLowerCase())])}\n`,
       );
       for (const e of elements) {
         io.stdout(
@@ -123,8 +126,8 @@ async function summary(args: SummaryArgs, ctx: RunContext): Promise<ExitCode> {
         [
           { header: 'CHECK', value: (e) => names.get(e.checkId) ?? e.checkId, shrink: true },
           { header: 'TYPE', value: (e) => e.checkType },
-          ...summaryColumns({ checkId: '', checkType: '' }).map((c, i) => ({
-            header: c.label,
+          ...SUMMARY_LABELS.map((label, i) => ({
+            header: label,
             value: (e: AnalyticsSummaryElement) => {
               const col = summaryColumns(e)[i];
               return formatMetric(col?.value, col?.unit);

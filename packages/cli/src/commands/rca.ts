@@ -5,6 +5,7 @@ import {
   type AccountConnection,
   connectAccount,
   explained,
+  uuidArgument,
   withAccountOptions,
 } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -138,7 +139,11 @@ async function generate(args: GenerateArgs, ctx: RunContext): Promise<ExitCode> 
       'shorten it to the one detail that helps most',
     );
   }
-  const errorGroupId = String(args.errorGroupId).trim();
+  const errorGroupId = uuidArgument(
+    `the ${args.testSession === true ? 'test-session ' : ''}error group id`,
+    args.errorGroupId,
+    'list the error groups and their ids with monitor error-groups list',
+  );
   const account = await connectAccount(args, ctx);
   try {
     const target = args.testSession === true ? { testSessionErrorGroupId: errorGroupId } : { errorGroupId };

@@ -59,7 +59,8 @@ function renderRca(call: Call, rca: Row): Row {
     checkId: rca.checkId,
     errorGroupId: rca.groupKind === 'errorGroups' ? rca.groupId : null,
     analysis: completedAnalysis(rca),
-    created_at: new Date(rca.startedAt as number).toISOString(),
+    // A server-set `date` field: sent as a date (addendum §1).
+    created_at: new Date(rca.startedAt as number).toISOString().slice(0, 10),
   };
 }
 

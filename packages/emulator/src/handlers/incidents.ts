@@ -7,24 +7,33 @@ function checkServices(call: Call, services: { id: string }[]): void {
     if (table(call, 'services')[s.id] === undefined) throw notFound(`Service ${s.id}`);
 }
 
+/** Server-set `date` fields go out as dates (addendum §1); `publicIncidentUpdateDate` is a date-time. */
 function spUpdate(call: Call, body: Row): Row {
-  const now = call.emu.clock.nowIso();
   return {
     id: uuid(),
     status: 'INVESTIGATING',
     notifySubscribers: false,
-    publicIncidentUpdateDate: now,
+    publicIncidentUpdateDate: call.emu.clock.nowIso(),
     ...body,
-    created_at: now,
+    created_at: call.emu.clock.today(),
   };
+}
+
+/** The services an incident names, as the service answers them: every field, dates included. */
+function fullServices(call: Call, services: { id: string }[]): Row[] {
+  const known = table(call, 'services');
+  return services.map((s) => ({ ...(known[s.id] as Row) }));
 }
 
 function renderSpIncident(call: Call, row: Row): Row {
   const updates = row.incidentUpdates as Row[];
   const last = updates[updates.length - 1];
-  const started = Date.parse(row.created_at as string);
+  const started = Date.parse(
+    (updates[0]?.publicIncidentUpdateDate as string | undefined) ?? (row.created_at as string),
+  );
   const resolved = updates.find((u) => u.status === 'RESOLVED');
-  const end = resolved === undefined ? call.emu.clock.now() : Date.parse(resolved.created_at as string);
+  const end =
+    resolved === undefined ? call.emu.clock.now() : Date.parse(resolved.publicIncidentUpdateDate as string);
   return {
     ...row,
     lastUpdateStatus: last?.status ?? null,
@@ -49,15 +58,16 @@ export const incidentHandlers = {
 
   'statusPageIncidents.create': (call: Call): Answer => {
     checkServices(call, call.body.services);
-    const now = call.emu.clock.nowIso();
+    const today = call.emu.clock.today();
     const row: Row = {
       id: uuid(),
       name: call.body.name,
       severity: call.body.severity,
-      services: call.body.services,
+      services: fullServices(call, call.body.services),
       incidentUpdates: (call.body.incidentUpdates as Row[]).map((u) => spUpdate(call, u)),
-      created_at: now,
-      updated_at: null,
+      created_at: today,
+      // The contract types it as a string: a new incident was last updated when it was made.
+      updated_at: today,
     };
     table(call, 'statusPageIncidents')[row.id as string] = row;
     return ok(renderSpIncident(call, row), 201);
@@ -71,8 +81,12 @@ export const incidentHandlers = {
   'statusPageIncidents.update': (call: Call): Answer => {
     const row = mustGet(table(call, 'statusPageIncidents'), call.params.incidentId, 'Incident');
     checkServices(call, call.body.services);
-    Object.assign(row, { name: call.body.name, severity: call.body.severity, services: call.body.services });
-    row.updated_at = call.emu.clock.nowIso();
+    Object.assign(row, {
+      name: call.body.name,
+      severity: call.body.severity,
+      services: fullServices(call, call.body.services),
+    });
+    row.updated_at = call.emu.clock.today();
     return ok(renderSpIncident(call, row));
   },
 

@@ -40,6 +40,7 @@ function render(call: Call, row: Row): Row {
   const { cards, ...rest } = row;
   return {
     ...rest,
+    accountId: call.accountId,
     cards: (cards as Row[]).map(({ serviceIds, statusPageId: _sp, ...card }) => ({
       ...card,
       services: (serviceIds as string[]).map((id) => services[id]).filter((s) => s !== undefined),
