@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_ACCOUNT_ID, type Fixture } from '@monitor/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, emulatorForTests, monitor } from './support/harness.js';
+import { type CliResult, emulatorForTests, envelopeOf, monitor } from './support/harness.js';
 
 /** Analytics, private-location metrics, incidents and subscriptions from the CLI, against the emulator. */
 
@@ -41,9 +41,7 @@ afterAll(async () => {
 });
 
 const run = (...args: string[]) => monitor(args, { cwd: dir, env });
-// biome-ignore lint/suspicious/noExplicitAny: the envelope's result differs by command; the tests read into it.
-const json = (r: CliResult) =>
-  JSON.parse(r.stdout) as { result: Record<string, any>; error: { code: string; message: string } | null };
+const json = envelopeOf;
 
 describe('analytics', () => {
   it('summary: one row per check, response times for API checks and latency and loss for ICMP', async () => {

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { DEV_ACCOUNT_ID, DEV_API_KEY, type Fixture } from '@monitor/emulator';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, emulatorForTests, monitor } from './support/harness.js';
+import { type CliResult, emulatorForTests, envelopeOf, monitor } from './support/harness.js';
 
 /**
  * The operational commands against the emulator on port 0 with a manual clock: sessions, results
@@ -79,13 +79,7 @@ afterAll(async () => {
 });
 
 const run = (...args: string[]) => monitor(args, { cwd: dir, env });
-const json = (r: CliResult) =>
-  JSON.parse(r.stdout) as {
-    // biome-ignore lint/suspicious/noExplicitAny: the envelope's result differs by command; the tests read into it.
-    result: Record<string, any>;
-    error: { code: string; message: string; hint?: string } | null;
-    exitCode: number;
-  };
+const json = envelopeOf;
 
 /** Run the CLI while emulator time moves 500 ms every 50 ms, so what it waits for happens. */
 async function runWhileTimePasses(args: string[], extraEnv: Record<string, string> = {}): Promise<CliResult> {
@@ -405,5 +399,20 @@ describe('--local', () => {
     } finally {
       rmSync(local, { recursive: true, force: true });
     }
+  });
+});
+
+describe('bad input', () => {
+  it('an unknown option or action is a usage error naming it, and nothing is sent', async () => {
+    const before = h.emulator.requests.length;
+    const flag = await run('checks', 'list', '--colour');
+    expect(flag.code).toBe(1);
+    expect(flag.stderr).toContain('Unknown argument: colour');
+    const verb = await run('checks', 'delete');
+    expect(verb.code).toBe(1);
+    expect(verb.stderr).toMatch(/Unknown argument: delete|name what to do: list, get/);
+    const noVerb = await run('rca');
+    expect(noVerb.stderr).toContain('name what to do: generate, get');
+    expect(h.emulator.requests.length).toBe(before);
   });
 });

@@ -99,3 +99,13 @@ export async function emulatorForTests(options: EmulatorOptions = {}) {
     },
   };
 }
+
+/** The `--json` envelope a run printed, for tests to read into (its result differs by command). */
+export function envelopeOf(r: CliResult) {
+  return JSON.parse(r.stdout) as {
+    // biome-ignore lint/suspicious/noExplicitAny: the result's shape differs by command; tests read into it.
+    result: Record<string, any>;
+    error: { code: string; message: string; hint?: string } | null;
+    exitCode: number;
+  };
+}
