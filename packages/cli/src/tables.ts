@@ -87,6 +87,8 @@ export function renderFields(fields: [string, string | undefined][], p: Paint): 
  */
 export function localTime(value: string | number | null | undefined): string {
   if (value === null || value === undefined || value === '') return '-';
+  // A date without a time (the service's `date` fields) has no zone to convert to.
+  if (typeof value === 'string' && /^\d{4}-\d{2}-\d{2}$/.test(value)) return value;
   const date = new Date(value);
   if (Number.isNaN(date.getTime())) return String(value);
   const parts = Object.fromEntries(
