@@ -405,7 +405,12 @@ describe('convergence (property-based)', () => {
           cleanup(dir);
         }
       }),
-      { numRuns: 12, seed: Number(process.env.CONVERGENCE_SEED ?? 20261121), endOnFailure: true },
+      {
+        // Each run is six CLI runs against a fresh emulator; CONVERGENCE_RUNS=100 for a long search.
+        numRuns: Number(process.env.CONVERGENCE_RUNS ?? 8),
+        seed: Number(process.env.CONVERGENCE_SEED ?? 20261121),
+        endOnFailure: true,
+      },
     );
   }, 300_000);
 });

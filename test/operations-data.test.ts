@@ -202,6 +202,25 @@ describe('status pages', () => {
     expect(resolved.stdout).toMatch(/MONITORING\s+no\s+A fix is out/);
     expect(resolved.stdout).toMatch(/INVESTIGATING\s+yes\s+Investigating/);
     expect((await run('status-pages', 'incidents', 'list', '--open')).stdout).not.toContain(id);
+    const renamed = await run(
+      'status-pages',
+      'incidents',
+      'update',
+      id,
+      '--name',
+      'Slow checkout in EU',
+      '--severity',
+      'MAJOR',
+    );
+    expect(renamed.stdout).toContain('name:     Slow checkout in EU');
+    expect(renamed.stdout).toContain('severity: MAJOR');
+    expect((await run('status-pages', 'incidents', 'get', id)).stdout).toContain('services: Checkout');
+    expect((await run('status-pages', 'incidents', 'delete', id)).stdout).toBe(
+      `Deleted status-page incident ${id}.\n`,
+    );
+    expect((await run('status-pages', 'incidents', 'get', id)).stderr).toContain(
+      `hint: no status-page incident ${id}`,
+    );
     const unknown = await run(
       'status-pages',
       'incidents',
