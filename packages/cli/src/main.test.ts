@@ -93,4 +93,30 @@ describe('main', () => {
     for (const command of ['validate', 'diff', 'deploy', 'destroy', 'emulator'])
       expect(help.out).toContain(`monitor ${command}`);
   });
+
+  it('suggests the nearest command and the nearest option of the command', async () => {
+    const command = captureIo(join(fixtures, 'valid'));
+    expect(await main(['chekcs', 'list'], command)).toBe(EXIT.error);
+    expect(command.err).toContain('Did you mean checks?');
+    const option = captureIo(join(fixtures, 'valid'));
+    expect(await main(['diff', '--detailedexitcode'], option)).toBe(EXIT.error);
+    expect(option.err).toContain(
+      'error: Unknown argument: detailedexitcode; did you mean --detailed-exitcode?',
+    );
+    const far = captureIo(join(fixtures, 'valid'));
+    await main(['trigger', '--zzzzzz'], far);
+    expect(far.err).toContain('error: Unknown argument: zzzzzz\n');
+  });
+
+  it('prints a shell completion script, and completes commands, verbs and options', async () => {
+    const script = captureIo(join(fixtures, 'valid'));
+    expect(await main(['completion'], script)).toBe(EXIT.ok);
+    expect(script.out).toContain('###-begin-monitor-completions-###');
+    const verbs = captureIo(join(fixtures, 'valid'));
+    await main(['--get-yargs-completions', 'monitor', 'checks', 'l'], verbs);
+    expect(verbs.out.split('\n')).toEqual(expect.arrayContaining(['list', 'get']));
+    const options = captureIo(join(fixtures, 'valid'));
+    await main(['--get-yargs-completions', 'monitor', 'trigger', '--re'], options);
+    expect(options.out.split('\n')).toEqual(expect.arrayContaining(['--reporter', '--refresh-cache']));
+  });
 });

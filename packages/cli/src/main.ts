@@ -167,9 +167,42 @@ function report(error: unknown, io: Io, out: Output): ExitCode {
   return code;
 }
 
+/** How many single-character edits turn `a` into `b`. */
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = row[0] as number;
+    row[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = row[j] as number;
+      row[j] = Math.min(above + 1, (row[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return row[b.length] as number;
+}
+
+/** yargs' "Unknown argument: x", with the nearest option of the command: "did you mean --y?". */
+function withSuggestion(message: string, context: unknown): string {
+  const unknown = /^Unknown arguments?: (.+)$/.exec(message)?.[1]?.split(', ');
+  // What yargs hands the fail handler: its usage, which knows the command's described options.
+  const options = (
+    context as { getDescriptions?: () => Record<string, unknown> } | undefined
+  )?.getDescriptions?.();
+  if (unknown === undefined || options === undefined) return message;
+  const known = Object.keys(options).filter((k) => k.length > 1 && !/[A-Z]/.test(k));
+  const hints = unknown.flatMap((word) => {
+    const best = known.map((k) => ({ k, d: distance(word, k) })).sort((x, y) => x.d - y.d)[0];
+    return best !== undefined && best.d <= Math.max(2, Math.floor(word.length / 3)) ? [`--${best.k}`] : [];
+  });
+  return hints.length === 0 ? message : `${message}; did you mean ${hints.join(', ')}?`;
+}
+
 /** The command the arguments name, if any: the first word that is not an option. */
 function requestedCommand(argv: readonly string[]) {
-  const word = argv.find((a) => !a.startsWith('-'));
+  // A shell asking for completions passes the words typed after the program's name.
+  const words = argv[0] === '--get-yargs-completions' ? argv.slice(2) : argv;
+  const word = words.find((a) => !a.startsWith('-'));
   return COMMANDS.find((c) => c.name === word);
 }
 
@@ -243,6 +276,11 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     }
     await parser
       .demandCommand(1, 'name a command')
+      .recommendCommands()
+      .completion(
+        'completion',
+        'Print a shell completion script: monitor completion >> ~/.bashrc (or ~/.zshrc)',
+      )
       .strict()
       .version(CLI_VERSION)
       .alias('h', 'help')
@@ -252,8 +290,8 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
         'Exit codes: 0 ok, 1 error, 2 changes (diff --detailed-exitcode), 3 invalid project, 4 stale plan, 5 refused, 6 locked.',
       )
       .exitProcess(false)
-      .fail((message, error) => {
-        throw error ?? new UsageError(message);
+      .fail((message, error, context) => {
+        throw error ?? new UsageError(withSuggestion(message, context));
       })
       // With a callback yargs hands over its help and version text instead of printing it.
       .parseAsync(argv, {}, (_error, _args, output) => {

@@ -25,9 +25,14 @@ export async function loadProject(
   args: ProjectArgs,
   { io, out }: RunContext,
 ): Promise<LoadedProject | ExitCode> {
+  // Bundling and running a large project takes a moment: say so on a terminal.
+  const showLoading = io.interactive && !out.json;
+  if (showLoading) io.stderr(paint(io.color).dim('Loading the project…'));
   const report = await validateProject({
     cwd: io.cwd,
     ...(args.config === undefined ? {} : { config: args.config }),
+  }).finally(() => {
+    if (showLoading) io.stderr('\r\u001b[K');
   });
   out.diagnostics = diagnosticsToJson(report.diagnostics, io.cwd);
   out.project = report.project?.config.projectName ?? null;
