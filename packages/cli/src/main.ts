@@ -40,6 +40,13 @@ type CommandModule =
  */
 const COMMANDS: { name: string; usage?: string; describe: string; load: () => Promise<CommandModule> }[] = [
   {
+    name: 'init',
+    usage: 'init [dir]',
+    describe:
+      'Scaffold a project: config, tsconfig, package.json, .gitignore, an example (and CI workflows with --ci)',
+    load: () => import('./commands/init.js'),
+  },
+  {
     name: 'validate',
     describe: 'Load the project and check every construct; exit 3 when something is wrong',
     load: () => import('./commands/validate.js'),
