@@ -205,6 +205,27 @@ function withSuggestion(message: string, context: unknown): string {
   return hints.length === 0 ? message : `${message}; did you mean ${hints.join(', ')}?`;
 }
 
+/**
+ * Every command line that has its own help, nested verbs included (`['checks', 'list']`), in the
+ * order `monitor --help` lists them: what the CLI reference is generated from.
+ */
+export async function commandPaths(): Promise<string[][]> {
+  const paths: string[][] = [];
+  const walk = (prefix: string[], subcommands: Subcommand[]) => {
+    for (const sub of subcommands) {
+      const path = [...prefix, sub.command.split(' ')[0] as string];
+      paths.push(path);
+      if ('subcommands' in sub) walk(path, sub.subcommands);
+    }
+  };
+  for (const command of COMMANDS) {
+    paths.push([command.name]);
+    const module = await command.load();
+    if ('subcommands' in module) walk([command.name], module.subcommands);
+  }
+  return paths;
+}
+
 /** The command the arguments name, if any: the first word that is not an option. */
 function requestedCommand(argv: readonly string[]) {
   // A shell asking for completions passes the words typed after the program's name.
@@ -292,7 +313,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       .version(CLI_VERSION)
       .alias('h', 'help')
       .alias('v', 'version')
-      .wrap(Math.min(110, process.stdout.columns ?? 100))
+      .wrap(Math.min(110, io.columns ?? process.stdout.columns ?? 100))
       .epilogue(
         'Exit codes: 0 ok, 1 error, 2 changes (diff --detailed-exitcode), 3 invalid project, 4 stale plan, 5 refused, 6 locked.',
       )
