@@ -1,3 +1,4 @@
+export { constructReference } from './construct-reference.js';
 export { EXIT, type ExitCode } from './exit-codes.js';
 export { type Io, processIo } from './io.js';
 export { CLI_VERSION, main } from './main.js';

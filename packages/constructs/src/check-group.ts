@@ -34,9 +34,11 @@ export interface EnvironmentVariableProps {
 }
 
 /** A subscription of the group to an alert channel, with its own switch. */
+/** A subscription with its switch: `{ channel: oncall, activated: false }` keeps it but sends nothing. */
 export interface AlertChannelSubscriptionProps {
+  /** The alert channel: a construct or `AlertChannel.fromId(id)`. */
   channel: AlertChannelRef;
-  /** @default true */
+  /** Whether the channel is notified. @default true */
   activated?: boolean;
 }
 

@@ -22,6 +22,7 @@ export interface MonitorConfig {
   exclude?: string | string[];
   /** Props applied per construct kind where a construct does not set them. @default {} */
   defaults?: ProjectDefaults;
+  /** Where the project's state lives (see docs/state.md). @default { backend: 'file', path: '.monitor/state' } */
   state?: {
     /**
      * Where state lives: `file` (the default) in `path`, committed with the code; `postgres` in the
@@ -34,6 +35,7 @@ export interface MonitorConfig {
     /** `postgres://user:password@host:5432/database`; keep the password out of the repository (`process.env`). */
     url?: string;
   };
+  /** The service to talk to. @default {} */
   api?: {
     /** Base URL of the service; `MONITOR_BASE_URL` wins when set. */
     baseUrl?: string;
