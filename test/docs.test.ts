@@ -17,7 +17,9 @@ describe('generated references', () => {
     // A stale reference fails here: run `npm run docs` and commit docs/constructs-reference.md.
     expect(committed).toBe(current);
     expect(current).toContain('### CheckGroupProps\n');
-    expect(current).toMatch(/\| `doubleCheck\?` \| `boolean` \| false \| \*\*Deprecated:\*\* Superseded by `retryStrategy`/);
+    expect(current).toMatch(
+      /\| `doubleCheck\?` \| `boolean` \| false \| \*\*Deprecated:\*\* Superseded by `retryStrategy`/,
+    );
     // Every prop has a description: a row whose last cell is empty is a prop without TSDoc.
     const undocumented = current.split('\n').filter((line) => /^\| `/.test(line) && /\|\s*\|$/.test(line));
     expect(undocumented).toEqual([]);

@@ -91,8 +91,8 @@ export function constructReference(): string {
   for (const { name, declaration } of classes.sort((a, b) => a.name.localeCompare(b.name))) {
     if (!Node.isClassDeclaration(declaration)) continue;
     const { description } = docOf(declaration);
-    const constructor = declaration.getConstructors()[0];
-    const parameters = constructor?.getParameters().map((p) => {
+    const creator = declaration.getConstructors()[0];
+    const parameters = creator?.getParameters().map((p) => {
       const text = p.getTypeNode()?.getText() ?? p.getType().getText();
       return `${p.getName()}${p.isOptional() ? '?' : ''}: ${expandLocalAlias(declaration, text)}`;
     });
