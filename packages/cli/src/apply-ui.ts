@@ -250,6 +250,7 @@ export async function runApplyCommand(
   const { postComment } = await import('./comment-ui.js');
   const options = {
     project: project.config.projectName,
+    environment: project.config.environment,
     account: connection.accountId,
     local: connection.local,
   };

@@ -67,6 +67,12 @@ const COMMANDS: { name: string; usage?: string; describe: string; load: () => Pr
     load: () => import('./commands/destroy.js'),
   },
   {
+    name: 'whoami',
+    describe:
+      'Which project, environment, account and base URL a command would use here, and whether the key works',
+    load: () => import('./commands/whoami.js'),
+  },
+  {
     name: 'state',
     usage: 'state <action> [args..]',
     describe: 'List, show, move, forget, pull, push, migrate and unlock the state of the project',
@@ -145,6 +151,7 @@ const FLAG_HINTS: Record<string, string> = {
   rate_limited: 'lower --parallelism or --rate-limit to match the account',
   timeout: 'to wait longer for each answer, pass --timeout SECONDS',
   config_not_found: 'name the config file with --config PATH',
+  environment_required: 'pass --env NAME, or set MONITOR_ENV',
 };
 
 /** Any error with a stable code, from whichever package (or copy of it) threw it. */

@@ -44,6 +44,7 @@ function positiveSeconds(option: string) {
 /** Options of every command that works on a project against an account. */
 export interface ProjectArgs {
   config?: string | undefined;
+  env?: string | undefined;
   local?: boolean | undefined;
   json?: boolean | undefined;
   debug?: boolean | undefined;
@@ -59,6 +60,7 @@ export function commandLine(args: ProjectArgs, ...words: string[]): string {
   const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
   const flags = [
     ...(args.config === undefined ? [] : ['--config', quote(args.config)]),
+    ...(args.env === undefined ? [] : ['--env', quote(args.env)]),
     ...(args.local === true ? ['--local'] : []),
   ];
   return ['monitor', ...words.map(quote), ...flags].join(' ');
@@ -69,6 +71,11 @@ export function withProjectOptions<T>(y: Argv<T>) {
     .option('config', {
       type: 'string',
       describe: 'Path of monitor.config.ts (default: the nearest one upwards)',
+    })
+    .option('env', {
+      type: 'string',
+      describe:
+        'The environment, when the config defines them: its account, base URL and state (default $MONITOR_ENV)',
     })
     .option('local', {
       type: 'boolean',
@@ -88,7 +95,7 @@ export function withProjectOptions<T>(y: Argv<T>) {
       describe: 'Seconds to wait for the service to answer a request (default 30)',
     })
     .option('debug', { type: 'boolean', describe: 'Log every API request to stderr (secrets redacted)' })
-    .group(['config', 'local', 'json', 'rate-limit', 'timeout', 'debug'], 'Project options:');
+    .group(['config', 'env', 'local', 'json', 'rate-limit', 'timeout', 'debug'], 'Project options:');
 }
 
 export interface ApplyArgs {
@@ -158,4 +165,13 @@ export function withCommentOptions<T>(y: Argv<T>, what: string, issue = false) {
       return true;
     })
     .group(['comment', ...(issue ? ['issue'] : []), 'require-comment'], 'CI options:');
+}
+
+/** The environment of a run: `--env`, else `MONITOR_ENV`; undefined when neither says one. */
+export function environmentOf(
+  args: { env?: string | undefined },
+  env: Record<string, string | undefined>,
+): string | undefined {
+  const name = (args.env ?? env.MONITOR_ENV ?? '').trim();
+  return name === '' ? undefined : name;
 }

@@ -19,6 +19,8 @@ export interface Envelope {
   ok: boolean;
   exitCode: number;
   project: string | null;
+  /** The environment of the run, when the config defines environments. */
+  environment: string | null;
   account: { id: string; local: boolean } | null;
   diagnostics: Record<string, unknown>[];
   plan: PlanJson | null;
@@ -31,6 +33,7 @@ export class Output {
   command: string;
   json: boolean;
   project: string | null = null;
+  environment: string | null = null;
   account: Envelope['account'] = null;
   diagnostics: Record<string, unknown>[] = [];
   plan: PlanJson | null = null;
@@ -49,6 +52,7 @@ export class Output {
       ok: exitCode === 0 || (exitCode === 2 && this.error === null),
       exitCode,
       project: this.project,
+      environment: this.environment,
       account: this.account,
       diagnostics: this.diagnostics,
       plan: this.plan,

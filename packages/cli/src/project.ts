@@ -1,12 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import type { Client } from '@monitor/api';
+import { type Client, ConfigError } from '@monitor/api';
 import {
   describeConflict,
   type LoadedProject,
   openStateBackend,
   type Plan,
+  requireEnvironment,
   type Target,
   validateProject,
 } from '@monitor/engine';
@@ -14,7 +15,7 @@ import { type Credentials, clientFor, credentialsFromEnv, startLocalEmulator } f
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from './format-diagnostics.js';
 import { paint } from './io.js';
-import type { ProjectArgs } from './options.js';
+import { environmentOf, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
 
 /**
@@ -31,14 +32,19 @@ export async function loadProject(
   const report = await validateProject({
     cwd: io.cwd,
     ...(args.config === undefined ? {} : { config: args.config }),
+    environment: environmentOf(args, io.env),
   }).finally(() => {
     if (showLoading) io.stderr('\r\u001b[K');
   });
   out.diagnostics = diagnosticsToJson(report.diagnostics, io.cwd);
   out.project = report.project?.config.projectName ?? null;
+  out.environment = report.project?.config.environment ?? null;
   const p = paint(io.color);
   if (!out.json) for (const d of report.diagnostics) io.stderr(`${formatDiagnostic(d, io.cwd, p)}\n`);
-  if (report.valid && report.project !== undefined) return report.project;
+  if (report.valid && report.project !== undefined) {
+    requireEnvironment(report.project.config);
+    return report.project;
+  }
   const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
   const message = `the project is invalid: ${errors} error${errors === 1 ? '' : 's'}; nothing was read or changed`;
   out.error = { code: 'invalid_project', message };
@@ -101,7 +107,7 @@ export async function connect(
     closeEmulator = emulator.close;
     credentials = emulator.credentials;
   } else {
-    credentials = credentialsFromEnv(io.env, project.config.baseUrl);
+    credentials = credentialsFromEnv(accountEnv(io.env, project), project.config.baseUrl);
   }
   const local = args.local === true;
   out.account = { id: credentials.accountId, local };
@@ -148,7 +154,29 @@ function localStateSecret(projectDir: string): string {
   }
 }
 
-/** `monitor diff: project → account 123 (local emulator)`, the first line of project commands. */
+/**
+ * The variables that select the account, with the environment's account when the config names
+ * one. `MONITOR_ACCOUNT_ID` may say the same, never another: a run must not reach an account its
+ * environment does not name.
+ */
+function accountEnv(
+  env: Record<string, string | undefined>,
+  project: LoadedProject,
+): Record<string, string | undefined> {
+  const { accountId, environment } = project.config;
+  if (accountId === undefined) return env;
+  const given = env.MONITOR_ACCOUNT_ID?.trim();
+  if (given !== undefined && given !== '' && given !== accountId) {
+    throw new ConfigError(
+      `MONITOR_ACCOUNT_ID is ${given}, but environment "${environment ?? ''}" is account ${accountId}`,
+      `unset MONITOR_ACCOUNT_ID, or choose the environment of account ${given} with --env`,
+      'MONITOR_ACCOUNT_ID',
+    );
+  }
+  return { ...env, MONITOR_ACCOUNT_ID: accountId };
+}
+
+/** `monitor diff: project (staging) → account 123 (local emulator)`, the first line of project commands. */
 export function headerLine(
   command: string,
   project: LoadedProject,
@@ -156,5 +184,6 @@ export function headerLine(
   note = '',
 ): string {
   const where = `account ${connection.accountId}${connection.local ? ' (local emulator)' : ''}`;
-  return `monitor ${command}: ${project.config.projectName} → ${where}${note}\n\n`;
+  const environment = project.config.environment === undefined ? '' : ` (${project.config.environment})`;
+  return `monitor ${command}: ${project.config.projectName}${environment} → ${where}${note}\n\n`;
 }

@@ -40,6 +40,22 @@ export interface MonitorConfig {
     /** Base URL of the service; `MONITOR_BASE_URL` wins when set. */
     baseUrl?: string;
   };
+  /**
+   * Named environments, one account each: `{ staging: { accountId }, production: { accountId } }`.
+   * With them, every command needs `--env NAME` (or `MONITOR_ENV`), and constructs can read the
+   * name with `currentEnvironment()`. See docs/environments.md. @default no environments
+   */
+  environments?: Record<string, EnvironmentConfig>;
+}
+
+/** One environment of a project: its account, and where its service and state are. */
+export interface EnvironmentConfig {
+  /** The account's id; `MONITOR_ACCOUNT_ID`, when set, must be the same. @default MONITOR_ACCOUNT_ID */
+  accountId?: string;
+  /** Base URL of the service for this environment; `MONITOR_BASE_URL` wins when set. @default api.baseUrl */
+  baseUrl?: string;
+  /** Where this environment's state lives, as `state`. @default the project's state */
+  state?: MonitorConfig['state'];
 }
 
 /** The config of a project, in `monitor.config.ts`: `export default defineConfig({ projectName: 'acme' })`. */

@@ -24,7 +24,12 @@ export {
   type CheckGroupProps,
   type EnvironmentVariableProps,
 } from './check-group.js';
-export { defineConfig, type MonitorConfig, type ProjectDefaults } from './config.js';
+export {
+  defineConfig,
+  type EnvironmentConfig,
+  type MonitorConfig,
+  type ProjectDefaults,
+} from './config.js';
 export {
   Construct,
   type ConstructOptions,
@@ -47,6 +52,7 @@ export {
   type ConstructLike,
   closeSession,
   createSession,
+  currentEnvironment,
   currentSession,
   isConstruct,
   isRemote,

@@ -29,6 +29,8 @@ export const PROP_PATH: unique symbol = Symbol.for('@monitor/constructs.propPath
 
 export interface Session {
   readonly constructs: ConstructLike[];
+  /** The environment the project is loaded for (`--env`), if the config defines environments. */
+  readonly environment?: string;
 }
 
 interface Registry {
@@ -47,8 +49,11 @@ function registry(): Registry {
 }
 
 /** Open a new session: constructs made from now on register in it. Replaces any open session. */
-export function createSession(): Session {
-  const session: Session = { constructs: [] };
+export function createSession(options: { environment?: string | undefined } = {}): Session {
+  const session: Session = {
+    constructs: [],
+    ...(options.environment === undefined ? {} : { environment: options.environment }),
+  };
   registry().current = session;
   return session;
 }
@@ -131,4 +136,14 @@ function locationOf(site: NodeJS.CallSite): SourceLocation | undefined {
   if (file === undefined || file.startsWith('node:')) return undefined;
   if (file.startsWith('file://')) file = fileURLToPath(file);
   return { file, line: site.getLineNumber() ?? 0, column: site.getColumnNumber() ?? 0 };
+}
+
+/**
+ * The environment the project is being loaded for: the name given with `--env` (or `MONITOR_ENV`)
+ * from the config's `environments`, or undefined when the config defines none. Use it to make
+ * what must differ between accounts differ, e.g. `url: \`acme-status-${currentEnvironment()}\``.
+ * Name the environments your config defines to have them typed: `currentEnvironment<'staging' | 'production'>()`.
+ */
+export function currentEnvironment<E extends string = string>(): E | undefined {
+  return currentSession().environment as E | undefined;
 }

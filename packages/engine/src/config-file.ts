@@ -1,7 +1,7 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from 'zod';
-import { ConfigNotFoundError } from './errors.js';
+import { ConfigNotFoundError, EnvironmentRequiredError } from './errors.js';
 
 export const CONFIG_FILE_NAMES = [
   'monitor.config.ts',
@@ -54,6 +54,21 @@ const stringOrList = z.union([
   z.array(z.string().min(1)).min(1, 'needs at least one pattern (leave it out for the default)'),
 ]);
 
+const stateSchema = z
+  .strictObject({
+    /** `file` (default): `path`, committed with the code. `postgres`: `url`, shared by a team and CI. */
+    backend: z.enum(['file', 'postgres']).optional(),
+    path: z.string().min(1).optional(),
+    url: z
+      .string()
+      .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
+      .optional(),
+  })
+  .refine((s) => s.backend !== 'postgres' || s.url !== undefined, {
+    message: "backend 'postgres' needs a url (or set MONITOR_STATE_URL)",
+    path: ['url'],
+  });
+
 /** The shape a config's default export must have. */
 export const configSchema = z.strictObject({
   projectName: z.string().min(1),
@@ -68,22 +83,19 @@ export const configSchema = z.strictObject({
       AlertChannel: z.record(z.string(), z.unknown()).optional(),
     })
     .optional(),
-  state: z
-    .strictObject({
-      /** `file` (default): `path`, committed with the code. `postgres`: `url`, shared by a team and CI. */
-      backend: z.enum(['file', 'postgres']).optional(),
-      path: z.string().min(1).optional(),
-      url: z
-        .string()
-        .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
-        .optional(),
-    })
-    .refine((s) => s.backend !== 'postgres' || s.url !== undefined, {
-      message: "backend 'postgres' needs a url (or set MONITOR_STATE_URL)",
-      path: ['url'],
-    })
-    .optional(),
+  state: stateSchema.optional(),
   api: z.strictObject({ baseUrl: z.url().optional() }).optional(),
+  environments: z
+    .record(
+      z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_-]*$/, 'an environment name is letters, digits, - and _'),
+      z.strictObject({
+        accountId: z.uuid('must be the account id, a UUID').optional(),
+        baseUrl: z.url().optional(),
+        state: stateSchema.optional(),
+      }),
+    )
+    .refine((e) => Object.keys(e).length > 0, 'name at least one environment, or leave environments out')
+    .optional(),
 });
 
 export interface ResolvedConfig {
@@ -96,19 +108,74 @@ export interface ResolvedConfig {
   /** The state database, when the config chose the postgres backend. */
   stateUrl: string | undefined;
   baseUrl: string | undefined;
+  /** The environment loaded (`--env`), when the config defines environments. */
+  environment: string | undefined;
+  /** The account of that environment, when the config names it. */
+  accountId: string | undefined;
+  /** Every environment the config defines, sorted. */
+  environments: string[];
 }
 
 export const DEFAULT_INCLUDE = ['**/*.monitor.ts'];
 
-export function resolveConfig(config: z.infer<typeof configSchema>, projectDir: string): ResolvedConfig {
+/** A config was asked for an environment it does not define. */
+export class EnvironmentError extends Error {
+  readonly hint: string;
+  constructor(message: string, hint: string) {
+    super(message);
+    this.hint = hint;
+  }
+}
+
+/**
+ * The config as it applies: to `environment` when one is given (it must be one the config
+ * defines), its account, base URL and state over the project's. Without one, the project's own;
+ * what needs an account (diff, deploy, state) asks for the environment, see `requireEnvironment`.
+ */
+export function resolveConfig(
+  config: z.infer<typeof configSchema>,
+  projectDir: string,
+  environment?: string,
+): ResolvedConfig {
   const list = (v: string | string[] | undefined) => (v === undefined ? [] : Array.isArray(v) ? v : [v]);
+  const environments = Object.keys(config.environments ?? {}).sort();
+  if (environment !== undefined && environments.length === 0) {
+    throw new EnvironmentError(
+      `environment "${environment}" was asked for, but the config defines no environments`,
+      'choose no environment, or add environments to monitor.config.ts',
+    );
+  }
+  const chosen = environment === undefined ? undefined : config.environments?.[environment];
+  if (environment !== undefined && chosen === undefined) {
+    throw new EnvironmentError(
+      `the config defines no environment "${environment}"`,
+      `choose one of: ${environments.join(', ')}`,
+    );
+  }
+  const state = chosen?.state ?? config.state;
   return {
     projectName: config.projectName,
     include: config.include === undefined ? DEFAULT_INCLUDE : list(config.include),
     exclude: list(config.exclude),
     defaults: (config.defaults ?? {}) as Record<string, Record<string, unknown>>,
-    stateDir: resolve(projectDir, config.state?.path ?? '.monitor/state'),
-    stateUrl: config.state?.backend === 'file' ? undefined : config.state?.url,
-    baseUrl: config.api?.baseUrl,
+    stateDir: resolve(projectDir, state?.path ?? '.monitor/state'),
+    stateUrl: state?.backend === 'file' ? undefined : state?.url,
+    baseUrl: chosen?.baseUrl ?? config.api?.baseUrl,
+    environment,
+    accountId: chosen?.accountId,
+    environments,
   };
+}
+
+/**
+ * A config with environments reaches an account only through one of them: without `--env`, a
+ * command that needs the account stops here, naming them.
+ */
+export function requireEnvironment(config: ResolvedConfig): void {
+  if (config.environments.length > 0 && config.environment === undefined) {
+    throw new EnvironmentRequiredError(
+      `the config defines environments (${config.environments.join(', ')}): which one?`,
+      `choose one of: ${config.environments.join(', ')}`,
+    );
+  }
 }

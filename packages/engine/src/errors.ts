@@ -7,6 +7,7 @@ export type EngineErrorCode =
   | 'invalid_state'
   | 'invalid_plan'
   | 'state_storage'
+  | 'environment_required'
   | 'locked';
 
 /**
@@ -20,6 +21,12 @@ export abstract class EngineError extends CodedError {
   constructor(message: string, hint?: string) {
     super(message, { hint });
   }
+}
+
+/** The config defines environments and none was chosen, where an account is needed. */
+export class EnvironmentRequiredError extends EngineError {
+  static override readonly code = 'environment_required';
+  override readonly name = 'EnvironmentRequiredError';
 }
 
 /** No config file where one was looked for. */

@@ -1,9 +1,10 @@
 export type { ApplyEvent, ApplyResult, OperationResult, OperationStatus } from './apply/apply.js';
-export { findProjectDir } from './config-file.js';
+export { findProjectDir, requireEnvironment } from './config-file.js';
 export {
   ConfigNotFoundError,
   EngineError,
   type EngineErrorCode,
+  EnvironmentRequiredError,
   InvalidPlanError,
   InvalidStateError,
   ProjectLoadError,

@@ -12,12 +12,20 @@ import {
 } from '@monitor/constructs';
 import { glob } from 'tinyglobby';
 import { type Bundle, BundleError, bundle, LOADING_FILE } from './bundle.js';
-import { configSchema, findConfig, type ResolvedConfig, resolveConfig } from './config-file.js';
+import {
+  configSchema,
+  EnvironmentError,
+  findConfig,
+  type ResolvedConfig,
+  resolveConfig,
+} from './config-file.js';
 import { ProjectLoadError } from './errors.js';
 
 export interface LoadOptions {
   /** Path of the config file; by default the nearest `monitor.config.*` from `cwd` upwards. */
   config?: string;
+  /** The environment to load for, one of the config's `environments` (required when it has any). */
+  environment?: string | undefined;
   /** @default process.cwd() */
   cwd?: string;
 }
@@ -153,7 +161,11 @@ function configDiagnostic(configPath: string, message: string): Diagnostic {
 }
 
 /** Read the config file: bundle it alone (it may import helpers) and validate its default export. */
-async function readConfig(configPath: string, projectDir: string): Promise<ResolvedConfig> {
+async function readConfig(
+  configPath: string,
+  projectDir: string,
+  environment?: string,
+): Promise<ResolvedConfig> {
   let b: Bundle;
   try {
     // A namespace import, so that a config without a default export is our diagnostic, not a bundling error.
@@ -165,7 +177,7 @@ async function readConfig(configPath: string, projectDir: string): Promise<Resol
     if (e instanceof BundleError) throw new ProjectLoadError(e.message, e.diagnostics);
     throw e;
   }
-  createSession();
+  createSession({ environment });
   let mod: Record<string, unknown>;
   try {
     const entry = await importBundle(b, projectDir, relative(projectDir, configPath));
@@ -189,7 +201,14 @@ async function readConfig(configPath: string, projectDir: string): Promise<Resol
     );
     throw new ProjectLoadError(`${name} is not a valid config`, diagnostics, hint);
   }
-  return resolveConfig(parsed.data, projectDir);
+  try {
+    return resolveConfig(parsed.data, projectDir, environment);
+  } catch (e) {
+    if (e instanceof EnvironmentError) {
+      throw new ProjectLoadError(e.message, [configDiagnostic(configPath, e.message)], e.hint);
+    }
+    throw e;
+  }
 }
 
 /** A project's config alone, without its constructs: what state commands need. */
@@ -206,7 +225,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<ProjectConf
   return namingConfig(configPath, async () => ({
     configPath,
     projectDir,
-    config: await readConfig(configPath, projectDir),
+    config: await readConfig(configPath, projectDir, options.environment),
   }));
 }
 
@@ -257,7 +276,7 @@ async function loadFrom({ configPath, projectDir, config }: ProjectConfig): Prom
     throw e;
   }
   const bundled = performance.now();
-  const session = createSession();
+  const session = createSession({ environment: config.environment });
   const mapLocation = locationMapper(b);
   try {
     await importBundle(b, projectDir, 'a construct file');

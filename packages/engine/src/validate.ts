@@ -1,4 +1,5 @@
-import type { Diagnostic } from '@monitor/constructs';
+import { KINDS } from '@monitor/api';
+import type { DesiredResource, Diagnostic } from '@monitor/constructs';
 import { ProjectLoadError } from './errors.js';
 import { type LoadedProject, type LoadOptions, load } from './load.js';
 
@@ -19,6 +20,10 @@ export interface ValidationReport {
 export async function validateProject(options: LoadOptions = {}): Promise<ValidationReport> {
   try {
     const project = await load(options);
+    const environment = project.config.environment;
+    if (environment !== undefined && project.config.environments.length > 1) {
+      project.diagnostics.push(...(await clashesWithOtherEnvironments(project, environment, options)));
+    }
     return {
       valid: project.diagnostics.every((d) => d.severity !== 'error'),
       project,
@@ -36,4 +41,62 @@ export async function validateProject(options: LoadOptions = {}): Promise<Valida
     }
     throw e;
   }
+}
+
+/**
+ * Unique keys the service keeps unique across every account (a status page's url, a dashboard's
+ * customUrl): one value in two environments means the second deploy fails with a 409. Each
+ * other environment is loaded (one that does not load is skipped: validating it says why).
+ */
+async function clashesWithOtherEnvironments(
+  project: LoadedProject,
+  environment: string,
+  options: LoadOptions,
+): Promise<Diagnostic[]> {
+  const others: { environment: string; resources: DesiredResource[] }[] = [];
+  for (const other of project.config.environments) {
+    if (other === environment) continue;
+    try {
+      others.push({
+        environment: other,
+        resources: (await load({ ...options, environment: other })).resources,
+      });
+    } catch (e) {
+      if (!(e instanceof ProjectLoadError)) throw e;
+    }
+  }
+  return environmentClashes({ environment, resources: project.resources }, others);
+}
+
+/** The resources of `current` whose cross-account unique keys have the same value in another environment. */
+export function environmentClashes(
+  current: { environment: string; resources: DesiredResource[] },
+  others: { environment: string; resources: DesiredResource[] }[],
+): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const value = (r: DesiredResource, key: string) => {
+    const v = r.payload[key];
+    return typeof v === 'string' && v !== '' ? v.toLowerCase() : undefined;
+  };
+  for (const resource of current.resources) {
+    for (const key of KINDS[resource.kind].uniqueKeys) {
+      const mine = value(resource, key);
+      if (mine === undefined) continue;
+      const same = others.filter((o) =>
+        o.resources.some((r) => r.kind === resource.kind && value(r, key) === mine),
+      );
+      if (same.length === 0) continue;
+      const where = same.map((o) => o.environment).join(', ');
+      out.push({
+        severity: 'error',
+        construct: resource.construct,
+        logicalId: resource.logicalId,
+        path: key,
+        message: `${key} "${String(resource.payload[key])}" is the same in environment${same.length === 1 ? '' : 's'} ${where}: the service keeps it unique across all accounts, so deploying both fails with a conflict`,
+        hint: 'make it differ per environment, e.g. with the name from currentEnvironment() (@monitor/constructs) in it',
+        ...(resource.location === undefined ? {} : { location: resource.location }),
+      });
+    }
+  }
+  return out;
 }

@@ -70,6 +70,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
     out.result = { changes: changed, requests: result.requests, savedPlan: args.out ?? null };
     const markdownOptions = {
       project: project.config.projectName,
+      environment: project.config.environment,
       account: connection.accountId,
       local: connection.local,
     };

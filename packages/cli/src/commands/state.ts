@@ -4,7 +4,7 @@ import type { ProjectConfig, State, StateBackend, StateEntry } from '@monitor/en
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
-import { UsageError } from '../options.js';
+import { environmentOf, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 
 const ACTIONS = ['list', 'show', 'mv', 'rm', 'pull', 'push', 'migrate', 'unlock'] as const;
@@ -15,6 +15,7 @@ export interface StateArgs {
   args?: string[] | undefined;
   config?: string | undefined;
   local?: boolean | undefined;
+  env?: string | undefined;
   json?: boolean | undefined;
   account?: string | undefined;
   to?: string | undefined;
@@ -32,6 +33,10 @@ export const builder = (y: Argv) =>
     .option('config', {
       type: 'string',
       describe: 'Path of monitor.config.ts (default: the nearest one upwards)',
+    })
+    .option('env', {
+      type: 'string',
+      describe: 'The environment, when the config defines them (default $MONITOR_ENV)',
     })
     .option('local', {
       type: 'boolean',
@@ -70,13 +75,16 @@ export const builder = (y: Argv) =>
 /** `monitor state <action>`: read and repair what the project owns, without touching the account. */
 export async function run(args: StateArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
-  const { loadConfig, openStateBackend } = await import('@monitor/engine');
+  const { loadConfig, openStateBackend, requireEnvironment } = await import('@monitor/engine');
   const project = await loadConfig({
     cwd: io.cwd,
     ...(args.config === undefined ? {} : { config: args.config }),
+    environment: environmentOf(args, io.env),
   });
   out.project = project.config.projectName;
-  const accountId = await accountOf(args, io.env);
+  out.environment = project.config.environment ?? null;
+  if (args.local !== true) requireEnvironment(project.config);
+  const accountId = await accountOf(args, io.env, project.config.accountId);
   out.account = { id: accountId, local: args.local === true };
   const backend = openStateBackend(project, accountId, {
     local: args.local === true,
@@ -89,12 +97,16 @@ export async function run(args: StateArgs, ctx: RunContext): Promise<ExitCode> {
   }
 }
 
-async function accountOf(args: StateArgs, env: Record<string, string | undefined>): Promise<string> {
+async function accountOf(
+  args: StateArgs,
+  env: Record<string, string | undefined>,
+  environmentAccount: string | undefined,
+): Promise<string> {
   if (args.local === true) {
     const { DEV_ACCOUNT_ID } = await import('@monitor/emulator');
     return DEV_ACCOUNT_ID;
   }
-  const account = args.account ?? env.MONITOR_ACCOUNT_ID;
+  const account = args.account ?? environmentAccount ?? env.MONITOR_ACCOUNT_ID;
   if (account === undefined || account.trim() === '') {
     throw new UsageError(
       'which account? MONITOR_ACCOUNT_ID is not set',

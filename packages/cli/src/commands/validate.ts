@@ -3,10 +3,12 @@ import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from '../format-diagnostics.js';
 import { paint } from '../io.js';
+import { environmentOf } from '../options.js';
 import type { RunContext } from '../output.js';
 
 export interface ValidateArgs {
   config?: string | undefined;
+  env?: string | undefined;
   json?: boolean | undefined;
   verbose?: boolean | undefined;
 }
@@ -17,6 +19,10 @@ export const builder = (y: Argv) =>
       type: 'string',
       describe: 'Path of monitor.config.ts (default: the nearest one upwards)',
     })
+    .option('env', {
+      type: 'string',
+      describe: 'Validate for this environment only (default $MONITOR_ENV; with neither, every environment)',
+    })
     .option('json', {
       type: 'boolean',
       describe: 'Print one JSON envelope (formatVersion 2) with the diagnostics on stdout',
@@ -25,19 +31,47 @@ export const builder = (y: Argv) =>
     .example('$0 validate', 'check the project in this directory')
     .example('$0 validate --json > diagnostics.json', 'diagnostics for a script or CI annotation');
 
-/** `monitor validate`: load the project and report every problem; exit 3 when it is invalid. */
-export async function run(args: ValidateArgs, { io, out }: RunContext): Promise<ExitCode> {
+/**
+ * `monitor validate`: load the project and report every problem; exit 3 when it is invalid. A
+ * project with environments is validated for each (the code may differ by environment) unless
+ * one is chosen.
+ */
+export async function run(args: ValidateArgs, ctx: RunContext): Promise<ExitCode> {
   const { validateProject } = await import('@monitor/engine');
-  const report = await validateProject({
-    cwd: io.cwd,
-    ...(args.config === undefined ? {} : { config: args.config }),
-  });
+  const options = { cwd: ctx.io.cwd, ...(args.config === undefined ? {} : { config: args.config }) };
+  const chosen = environmentOf(args, ctx.io.env);
+  const report = await validateProject({ ...options, environment: chosen });
+  const environments = report.project?.config.environments ?? [];
+  if (chosen !== undefined || environments.length === 0) return reportOne(report, args, ctx);
+  let worst: ExitCode = EXIT.ok;
+  const results: Record<string, unknown> = {};
+  const diagnostics: Record<string, unknown>[] = [];
+  for (const environment of environments) {
+    if (!ctx.out.json) ctx.io.stdout(paint(ctx.io.color).bold(`${environment}: `));
+    const code = reportOne(await validateProject({ ...options, environment }), args, ctx);
+    results[environment] = ctx.out.result;
+    diagnostics.push(...ctx.out.diagnostics.map((d) => ({ ...d, environment })));
+    if (code !== EXIT.ok) worst = code;
+  }
+  ctx.out.environment = null;
+  ctx.out.result = { valid: worst === EXIT.ok, environments: results };
+  ctx.out.diagnostics = diagnostics;
+  if (worst === EXIT.ok) ctx.out.error = null;
+  return worst;
+}
+
+function reportOne(
+  report: Awaited<ReturnType<typeof import('@monitor/engine').validateProject>>,
+  args: ValidateArgs,
+  { io, out }: RunContext,
+): ExitCode {
   const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
   const warnings = report.diagnostics.length - errors;
   const constructs = report.project?.resources.length ?? 0;
   const files = report.project?.files.length ?? 0;
   const counts = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
   out.project = report.project?.config.projectName ?? null;
+  out.environment = report.project?.config.environment ?? null;
   out.diagnostics = diagnosticsToJson(report.diagnostics, io.cwd);
   out.result = {
     valid: report.valid,

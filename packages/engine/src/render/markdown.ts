@@ -18,6 +18,8 @@ export const GITHUB_COMMENT_LIMIT = 65_536;
 
 export interface MarkdownOptions {
   project: string;
+  /** The environment, when the project defines environments. */
+  environment?: string | undefined;
   account: string;
   /** The embedded emulator's account. */
   local?: boolean;
@@ -108,7 +110,8 @@ function conflictsTable(plan: Plan): string {
 /** `### monitor diff: project → account `id``, the first line of every comment. */
 function heading(command: string, options: MarkdownOptions): string {
   const where = `account ${code(options.account)}${options.local === true ? ' (local emulator)' : ''}`;
-  return `### monitor ${command}: ${html(options.project)} → ${where}`;
+  const environment = options.environment === undefined ? '' : ` (${html(options.environment)})`;
+  return `### monitor ${command}: ${html(options.project)}${environment} → ${where}`;
 }
 
 /** The deletions, always listed in full: one bullet each, or per kind in one line when many. */

@@ -1,0 +1,184 @@
+import { relative } from 'node:path';
+import type { ProjectConfig } from '@monitor/engine';
+import type { Argv } from 'yargs';
+import { clientFor, credentialsFromEnv, startLocalEmulator } from '../account.js';
+import { EXIT, type ExitCode } from '../exit-codes.js';
+import { paint } from '../io.js';
+import { environmentOf } from '../options.js';
+import type { RunContext } from '../output.js';
+import { renderFields } from '../tables.js';
+
+export interface WhoamiArgs {
+  config?: string | undefined;
+  env?: string | undefined;
+  local?: boolean | undefined;
+  json?: boolean | undefined;
+}
+
+export const builder = (y: Argv) =>
+  y
+    .option('env', {
+      type: 'string',
+      describe: 'The environment, when the config defines them (default $MONITOR_ENV)',
+    })
+    .option('local', { type: 'boolean', describe: "The embedded emulator's account" })
+    .option('config', {
+      type: 'string',
+      describe: 'Path of monitor.config.ts (default: the nearest one upwards)',
+    })
+    .option('json', { type: 'boolean', describe: 'Print one JSON envelope on stdout' })
+    .example(
+      '$0 whoami --env production',
+      'which account a deploy to production would reach, and whether the key works',
+    );
+
+/** The project's config, when there is one: whoami works outside a project too. */
+async function projectConfig(
+  args: WhoamiArgs,
+  cwd: string,
+  environment: string | undefined,
+): Promise<ProjectConfig | undefined> {
+  const { ConfigNotFoundError, loadConfig } = await import('@monitor/engine');
+  try {
+    return await loadConfig({
+      cwd,
+      ...(args.config === undefined ? {} : { config: args.config }),
+      environment,
+    });
+  } catch (e) {
+    if (e instanceof ConfigNotFoundError && args.config === undefined) return undefined;
+    throw e;
+  }
+}
+
+/**
+ * `monitor whoami`: the account, environment and base URL a command would use here, where each
+ * came from, and whether the service accepts the key. Never the key itself.
+ */
+export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<ExitCode> {
+  const environment = environmentOf(args, io.env);
+  const project = await projectConfig(args, io.cwd, environment);
+  const config = project?.config;
+  out.project = config?.projectName ?? null;
+  out.environment = config?.environment ?? null;
+  const set = (name: string) => (io.env[name] ?? '').trim() !== '';
+  let close = async () => {};
+  let credentials: { apiKey: string; accountId: string; baseUrl: string };
+  const sources = { account: '', baseUrl: '', key: '' };
+  if (args.local === true) {
+    const emulator = await startLocalEmulator(project?.projectDir ?? io.cwd);
+    close = emulator.close;
+    credentials = emulator.credentials;
+    Object.assign(sources, {
+      account: 'the embedded emulator',
+      baseUrl: 'the embedded emulator',
+      key: 'the embedded emulator',
+    });
+  } else {
+    const accountId = config?.accountId;
+    if (
+      accountId !== undefined &&
+      set('MONITOR_ACCOUNT_ID') &&
+      io.env.MONITOR_ACCOUNT_ID?.trim() !== accountId
+    ) {
+      const { ConfigError } = await import('@monitor/api');
+      throw new ConfigError(
+        `MONITOR_ACCOUNT_ID is ${io.env.MONITOR_ACCOUNT_ID?.trim()}, but environment "${config?.environment ?? ''}" is account ${accountId}`,
+        'unset MONITOR_ACCOUNT_ID, or choose the matching environment with --env',
+        'MONITOR_ACCOUNT_ID',
+      );
+    }
+    credentials = credentialsFromEnv(
+      accountId === undefined ? io.env : { ...io.env, MONITOR_ACCOUNT_ID: accountId },
+      config?.baseUrl,
+    );
+    sources.account =
+      accountId !== undefined
+        ? `environment ${config?.environment ?? ''} in the config`
+        : 'MONITOR_ACCOUNT_ID';
+    sources.baseUrl = set('MONITOR_BASE_URL') ? 'MONITOR_BASE_URL' : 'the config';
+    sources.key = 'MONITOR_API_KEY';
+  }
+  out.account = { id: credentials.accountId, local: args.local === true };
+  const client = clientFor(credentials, io, {});
+  let check: { accepted: boolean; code?: string; message?: string; hint?: string };
+  try {
+    await client.checkGroups.list({ limit: 1 });
+    check = { accepted: true };
+  } catch (e) {
+    const error = e as { code?: string; message: string; hint?: string };
+    check = {
+      accepted: false,
+      ...(error.code === undefined ? {} : { code: error.code }),
+      message: error.message,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+    };
+  } finally {
+    await client.close();
+    await close();
+  }
+  const state =
+    args.local === true
+      ? 'files in .monitor/local/state/'
+      : set('MONITOR_STATE_URL')
+        ? 'postgres (MONITOR_STATE_URL)'
+        : config?.stateUrl !== undefined
+          ? 'postgres (the config)'
+          : config === undefined
+            ? undefined
+            : `files in ${relative(io.cwd, config.stateDir) || '.'}`;
+  out.result = {
+    project: config?.projectName ?? null,
+    configPath: project?.configPath ?? null,
+    environment: config?.environment ?? null,
+    environments: config?.environments ?? [],
+    accountId: credentials.accountId,
+    accountFrom: sources.account,
+    baseUrl: credentials.baseUrl,
+    baseUrlFrom: sources.baseUrl,
+    keyFrom: sources.key,
+    keyAccepted: check.accepted,
+    state: state ?? null,
+  };
+  if (!check.accepted) {
+    out.error = {
+      code: check.code ?? 'unauthorized',
+      message: `the service refused the key: ${check.message ?? ''}`,
+      ...(check.hint === undefined ? {} : { hint: check.hint }),
+    };
+  }
+  if (!out.json) {
+    const p = paint(io.color);
+    io.stdout(
+      renderFields(
+        [
+          [
+            'project',
+            config === undefined
+              ? 'none here (no monitor.config.ts)'
+              : `${config.projectName} (${relative(io.cwd, project?.configPath ?? '') || project?.configPath})`,
+          ],
+          [
+            'environment',
+            config?.environment ??
+              (config !== undefined && config.environments.length > 0
+                ? undefined
+                : config === undefined
+                  ? undefined
+                  : 'none defined'),
+          ],
+          ['account', `${credentials.accountId}  ${p.dim(`from ${sources.account}`)}`],
+          ['base URL', `${credentials.baseUrl}  ${p.dim(`from ${sources.baseUrl}`)}`],
+          [
+            'API key',
+            `from ${sources.key}: ${check.accepted ? p.green('accepted by the service') : p.red(`refused (${check.message ?? ''})`)}`,
+          ],
+          ['state', state],
+        ],
+        p,
+      ),
+    );
+    if (!check.accepted && check.hint !== undefined) io.stderr(`${p.dim('hint')}: ${check.hint}\n`);
+  }
+  return check.accepted ? EXIT.ok : EXIT.error;
+}
