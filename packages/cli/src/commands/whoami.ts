@@ -141,9 +141,12 @@ export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<Ex
     state: state ?? null,
   };
   if (!check.accepted) {
+    const refused = check.code === 'unauthorized' || check.code === 'forbidden';
     out.error = {
       code: check.code ?? 'unauthorized',
-      message: `the service refused the key: ${check.message ?? ''}`,
+      message: refused
+        ? `the service refused the key: ${check.message ?? ''}`
+        : `could not ask the service: ${check.message ?? ''}`,
       ...(check.hint === undefined ? {} : { hint: check.hint }),
     };
   }
@@ -160,18 +163,24 @@ export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<Ex
           ],
           [
             'environment',
-            config?.environment ??
-              (config !== undefined && config.environments.length > 0
-                ? undefined
-                : config === undefined
-                  ? undefined
-                  : 'none defined'),
+            config === undefined
+              ? undefined
+              : (config.environment ??
+                (config.environments.length > 0
+                  ? `none chosen (${config.environments.join(', ')}): pass --env NAME or set MONITOR_ENV`
+                  : 'none defined')),
           ],
           ['account', `${credentials.accountId}  ${p.dim(`from ${sources.account}`)}`],
           ['base URL', `${credentials.baseUrl}  ${p.dim(`from ${sources.baseUrl}`)}`],
           [
             'API key',
-            `from ${sources.key}: ${check.accepted ? p.green('accepted by the service') : p.red(`refused (${check.message ?? ''})`)}`,
+            `from ${sources.key}: ${
+              check.accepted
+                ? p.green('accepted by the service')
+                : check.code === 'unauthorized' || check.code === 'forbidden'
+                  ? p.red(`refused (${check.message ?? ''})`)
+                  : p.yellow(`not checked: the service did not answer (${check.message ?? ''})`)
+            }`,
           ],
           ['state', state],
         ],
