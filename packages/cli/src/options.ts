@@ -28,7 +28,7 @@ function integerAtLeast(option: string, min: number) {
 }
 
 /** A number of seconds > 0 (fractions allowed), or a usage error naming the option. */
-function positiveSeconds(option: string) {
+export function positiveSeconds(option: string) {
   return (value: unknown): number => {
     const n = Number(String(value).trim());
     if (String(value).trim() === '' || !Number.isFinite(n) || n <= 0) {

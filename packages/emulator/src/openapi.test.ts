@@ -1,4 +1,4 @@
-import { serviceEndpoints } from '@monitor/api';
+import { CHECK_SESSION_STATUSES, serviceEndpoints } from '@monitor/api';
 import { validate } from '@readme/openapi-parser';
 import { describe, expect, it } from 'vitest';
 import { harness } from './test-support/harness.js';
@@ -101,15 +101,7 @@ describe('contract documents', () => {
       doc.paths[path]?.[method]?.responses[status]?.content?.['application/json']?.schema as Schema;
     expect(ok('/v1/checks/{id}', 'get').properties?.checkType?.enum).toContain('PLAYWRIGHT');
     expect(ok('/v2/check-sessions/{checkSessionId}', 'get').properties?.status?.enum).toEqual([
-      'STARTED',
-      'PROGRESS',
-      'FAILED',
-      'PASSED',
-      'DEGRADED',
-      'PROGRESS_FAILED',
-      'PROGRESS_DEGRADED',
-      'TIMED_OUT',
-      'CANCELLED',
+      ...CHECK_SESSION_STATUSES,
     ]);
     expect(ok('/v1/incidents', 'post').properties?.impact?.enum).toEqual(['MAINTENANCE', 'MAJOR', 'MINOR']);
     const pending = ok('/v1/root-cause-analyses/{id}', 'get', '202');

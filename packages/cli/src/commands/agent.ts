@@ -3,11 +3,10 @@ import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
 import type { Subcommand } from '../main.js';
-import { UsageError } from '../options.js';
+import { positiveSeconds, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 import { sleep } from '../session-wait.js';
 import { renderTable } from '../tables.js';
-import { seconds } from '../wait-options.js';
 
 interface HealthArgs {
   url?: string | undefined;
@@ -174,12 +173,12 @@ export const subcommands: Subcommand[] = [
         })
         .option('timeout', {
           type: 'string',
-          coerce: seconds('timeout'),
+          coerce: positiveSeconds('timeout'),
           describe: `With --wait-ready: seconds to wait (default ${DEFAULT_WAIT_SECONDS})`,
         })
         .option('interval', {
           type: 'string',
-          coerce: seconds('interval'),
+          coerce: positiveSeconds('interval'),
           describe: 'With --wait-ready: seconds between probes (default 2)',
         })
         .option('local', { type: 'boolean', describe: "Probe the embedded emulator's agent" })

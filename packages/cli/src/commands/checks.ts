@@ -1,4 +1,4 @@
-import { type Check, collect } from '@monitor/api';
+import { CHECK_TYPES, type Check, collect } from '@monitor/api';
 import type { Argv } from 'yargs';
 import { type AccountArgs, connectAccount, explained, uuidArgument, withAccountOptions } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -7,23 +7,10 @@ import type { Subcommand } from '../main.js';
 import type { RunContext } from '../output.js';
 import { localTime, renderFields, renderTable } from '../tables.js';
 
-const TYPES = [
-  'AGENTIC',
-  'API',
-  'BROWSER',
-  'HEARTBEAT',
-  'ICMP',
-  'MULTI_STEP',
-  'TCP',
-  'PLAYWRIGHT',
-  'URL',
-  'DNS',
-] as const;
-
 interface ListArgs extends AccountArgs {
   tag?: string[] | undefined;
   group?: number | undefined;
-  type?: (typeof TYPES)[number] | undefined;
+  type?: (typeof CHECK_TYPES)[number] | undefined;
   search?: string | undefined;
   status?: 'passing' | 'failing' | 'degraded' | undefined;
 }
@@ -154,7 +141,7 @@ export const subcommands: Subcommand[] = [
           describe: 'Only checks with this tag (repeat: any of them)',
         })
         .option('group', { type: 'number', describe: 'Only checks in this check group (its numeric id)' })
-        .option('type', { choices: TYPES, describe: 'Only checks of this type' })
+        .option('type', { choices: CHECK_TYPES, describe: 'Only checks of this type' })
         .option('search', { type: 'string', describe: 'Only checks whose name contains this (any case)' })
         .option('status', {
           choices: ['passing', 'failing', 'degraded'] as const,

@@ -11,11 +11,10 @@ import {
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { type Paint, paint } from '../io.js';
 import type { Subcommand } from '../main.js';
-import { commandLine, UsageError } from '../options.js';
+import { commandLine, positiveSeconds, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 import { sleep } from '../session-wait.js';
 import { duration, localTime, renderFields } from '../tables.js';
-import { seconds } from '../wait-options.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 300;
 const POLL_MS = 2000;
@@ -201,7 +200,7 @@ async function get(args: GetArgs, ctx: RunContext): Promise<ExitCode> {
 
 const timeoutOption = {
   type: 'string' as const,
-  coerce: seconds('timeout'),
+  coerce: positiveSeconds('timeout'),
   describe: `With --wait: seconds to wait (default ${DEFAULT_TIMEOUT_SECONDS}); exit 7 when it is still PENDING`,
 };
 

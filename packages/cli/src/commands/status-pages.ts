@@ -122,6 +122,12 @@ function renderIncident(
   return out;
 }
 
+/** An incident with its updates: the 100 latest, which the incident itself does not all carry. */
+async function withUpdates(account: AccountConnection, id: string): Promise<StatusPageIncident> {
+  const incident = await account.client.statusPageIncidents.get(id);
+  return { ...incident, incidentUpdates: await account.client.statusPageIncidents.listUpdates(id) };
+}
+
 function show(incident: StatusPageIncident, ctx: RunContext): ExitCode {
   ctx.out.result = { incident };
   if (!ctx.out.json) ctx.io.stdout(renderIncident(incident, ctx.io, paint(ctx.io.color)));
@@ -191,9 +197,7 @@ const incidentVerbs: Subcommand[] = [
     run: (args: IdArgs, ctx: RunContext) =>
       withAccount(args, ctx, async (account) => {
         const id = String(args.id).trim();
-        const incident = await explained(account.client.statusPageIncidents.get(id), notFound(id, account));
-        const updates = await account.client.statusPageIncidents.listUpdates(id);
-        return show({ ...incident, incidentUpdates: updates }, ctx);
+        return show(await explained(withUpdates(account, id), notFound(id, account)), ctx);
       }),
   },
   {
@@ -298,11 +302,7 @@ const incidentVerbs: Subcommand[] = [
           }),
           notFound(id, account),
         );
-        const incident = await account.client.statusPageIncidents.get(id);
-        return show(
-          { ...incident, incidentUpdates: await account.client.statusPageIncidents.listUpdates(id) },
-          ctx,
-        );
+        return show(await withUpdates(account, id), ctx);
       }),
   },
   {
@@ -324,11 +324,7 @@ const incidentVerbs: Subcommand[] = [
           }),
           notFound(id, account),
         );
-        const incident = await account.client.statusPageIncidents.get(id);
-        return show(
-          { ...incident, incidentUpdates: await account.client.statusPageIncidents.listUpdates(id) },
-          ctx,
-        );
+        return show(await withUpdates(account, id), ctx);
       }),
   },
   {
