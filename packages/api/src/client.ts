@@ -300,7 +300,10 @@ function buildClient(t: Transport) {
           retryAfterMs: parseRetryAfter(raw.headers['retry-after'], Date.now()) ?? 1000,
         };
       },
-      /** Long-poll until the session is final; a TimeoutError after `timeoutMs`. */
+      /**
+       * Long-poll until the session is final; a TimeoutError after `timeoutMs`. Each poll asks the
+       * service to hold it 20 s at most, well inside the client's 30 s wait for an answer.
+       */
       awaitCompletion: async (
         checkSessionId: string,
         options: { timeoutMs?: number; maxWaitSeconds?: number } = {},
@@ -310,7 +313,7 @@ function buildClient(t: Transport) {
           const remaining = deadline - Date.now();
           const maxWaitSeconds = Math.max(
             1,
-            Math.min(options.maxWaitSeconds ?? 30, Math.ceil(remaining / 1000)),
+            Math.min(options.maxWaitSeconds ?? 20, Math.ceil(remaining / 1000)),
           );
           const raw = await t.send(
             endpoints.checkSessionsCompletion,
