@@ -212,10 +212,13 @@ describe('trigger', () => {
     expect(resumed.stdout).toContain('1 check: 1 passed');
   });
 
-  it('--reporter without --wait is a usage error', async () => {
+  it('--reporter without --wait, or junit with --json, is a usage error', async () => {
     const result = await run('trigger', '--reporter', 'junit');
     expect(result.code).toBe(1);
     expect(result.stderr).toContain('--reporter junit reports results: it needs --wait');
+    const both = await run('trigger', '--wait', '--reporter', 'junit', '--json');
+    expect(both.code).toBe(1);
+    expect(both.stdout).toContain('"message": "--reporter junit and --json both want stdout"');
   });
 
   it('a read-only key is refused with 403 and a hint', async () => {

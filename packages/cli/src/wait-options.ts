@@ -1,5 +1,5 @@
 import type { Argv } from 'yargs';
-import { positiveSeconds } from './options.js';
+import { positiveSeconds, UsageError } from './options.js';
 import { REPORTERS } from './session-report.js';
 import { DEFAULT_WAIT_SECONDS } from './session-ui.js';
 
@@ -15,5 +15,14 @@ export function withWaitOptions<T>(y: Argv<T>) {
       choices: REPORTERS,
       describe:
         'text for people; json the envelope (as --json); junit XML on stdout for CI test reports; github: a markdown summary to $GITHUB_STEP_SUMMARY',
+    })
+    .check((args) => {
+      if (args.reporter === 'junit' && args.json === true) {
+        throw new UsageError(
+          '--reporter junit and --json both want stdout',
+          'choose one: the XML, or the envelope',
+        );
+      }
+      return true;
     });
 }
