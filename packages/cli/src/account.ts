@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { type Client, ConfigError, createClient, type RateLimit, resolveClientConfig } from '@monitor/api';
+import type { ProjectConfig } from '@monitor/engine';
 import type { Argv } from 'yargs';
 import { type Io, paint } from './io.js';
 import type { RunContext } from './output.js';
@@ -175,19 +176,53 @@ async function projectDirOrCwd(args: AccountArgs, io: Io): Promise<string> {
   }
 }
 
-/** `api.baseUrl` of the nearest config, if there is a config and it says one. */
-async function configBaseUrl(args: AccountArgs, io: Io): Promise<string | undefined> {
+/**
+ * The nearest project config (or the one `--config` names) for `environment`, or undefined when
+ * there is none: commands on the account work outside a project too.
+ */
+export async function optionalProjectConfig(
+  args: { config?: string | undefined },
+  cwd: string,
+  environment?: string,
+): Promise<ProjectConfig | undefined> {
   const { ConfigNotFoundError, loadConfig } = await import('@monitor/engine');
   try {
-    const project = await loadConfig({
-      cwd: io.cwd,
+    return await loadConfig({
+      cwd,
       ...(args.config === undefined ? {} : { config: args.config }),
+      environment,
     });
-    return project.config.baseUrl;
   } catch (e) {
     if (e instanceof ConfigNotFoundError && args.config === undefined) return undefined;
     throw e;
   }
+}
+
+/** `api.baseUrl` of the nearest config, if there is a config and it says one. */
+async function configBaseUrl(args: AccountArgs, io: Io): Promise<string | undefined> {
+  return (await optionalProjectConfig(args, io.cwd))?.config.baseUrl;
+}
+
+/**
+ * The variables that select the account, with the environment's account when the config names
+ * one. `MONITOR_ACCOUNT_ID` may say the same, never another: a run must not reach an account its
+ * environment does not name.
+ */
+export function accountEnv(
+  env: Record<string, string | undefined>,
+  config: Pick<ProjectConfig['config'], 'accountId' | 'environment'> | undefined,
+): Record<string, string | undefined> {
+  const accountId = config?.accountId;
+  if (accountId === undefined) return env;
+  const given = env.MONITOR_ACCOUNT_ID?.trim();
+  if (given !== undefined && given !== '' && given !== accountId) {
+    throw new ConfigError(
+      `MONITOR_ACCOUNT_ID is ${given}, but environment "${config?.environment ?? ''}" is account ${accountId}`,
+      `unset MONITOR_ACCOUNT_ID, or choose the environment of account ${given} with --env`,
+      'MONITOR_ACCOUNT_ID',
+    );
+  }
+  return { ...env, MONITOR_ACCOUNT_ID: accountId };
 }
 
 /** An API error told again with a hint for this command (`not_found` → how to find the right id). */

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { type Client, ConfigError } from '@monitor/api';
+import type { Client } from '@monitor/api';
 import {
   describeConflict,
   type LoadedProject,
@@ -11,7 +11,13 @@ import {
   type Target,
   validateProject,
 } from '@monitor/engine';
-import { type Credentials, clientFor, credentialsFromEnv, startLocalEmulator } from './account.js';
+import {
+  accountEnv,
+  type Credentials,
+  clientFor,
+  credentialsFromEnv,
+  startLocalEmulator,
+} from './account.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from './format-diagnostics.js';
 import { paint } from './io.js';
@@ -107,7 +113,7 @@ export async function connect(
     closeEmulator = emulator.close;
     credentials = emulator.credentials;
   } else {
-    credentials = credentialsFromEnv(accountEnv(io.env, project), project.config.baseUrl);
+    credentials = credentialsFromEnv(accountEnv(io.env, project.config), project.config.baseUrl);
   }
   const local = args.local === true;
   out.account = { id: credentials.accountId, local };
@@ -152,28 +158,6 @@ function localStateSecret(projectDir: string): string {
     if ((e as NodeJS.ErrnoException).code === 'EEXIST') return readFileSync(file, 'utf8').trim();
     throw e;
   }
-}
-
-/**
- * The variables that select the account, with the environment's account when the config names
- * one. `MONITOR_ACCOUNT_ID` may say the same, never another: a run must not reach an account its
- * environment does not name.
- */
-function accountEnv(
-  env: Record<string, string | undefined>,
-  project: LoadedProject,
-): Record<string, string | undefined> {
-  const { accountId, environment } = project.config;
-  if (accountId === undefined) return env;
-  const given = env.MONITOR_ACCOUNT_ID?.trim();
-  if (given !== undefined && given !== '' && given !== accountId) {
-    throw new ConfigError(
-      `MONITOR_ACCOUNT_ID is ${given}, but environment "${environment ?? ''}" is account ${accountId}`,
-      `unset MONITOR_ACCOUNT_ID, or choose the environment of account ${given} with --env`,
-      'MONITOR_ACCOUNT_ID',
-    );
-  }
-  return { ...env, MONITOR_ACCOUNT_ID: accountId };
 }
 
 /** `monitor diff: project (staging) → account 123 (local emulator)`, the first line of project commands. */

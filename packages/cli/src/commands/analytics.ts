@@ -54,20 +54,20 @@ const RANGE_MINUTES: Record<QuickRange, number> = {
 
 const SUMMARY_LABELS = ['AVAILABILITY', 'AVG', 'P50', 'P95', 'P99', 'LOSS'] as const;
 
-/** The summary's columns of one check: response times, or latency for ICMP checks. */
+/** The summary's columns of one check, in the order of SUMMARY_LABELS: response times, or latency for ICMP checks. */
 function summaryColumns(
   element: AnalyticsSummaryElement,
-): { label: string; value: number | null | undefined; unit: string }[] {
+): { value: number | null | undefined; unit: string }[] {
   const latency = element.latency_avg !== undefined;
   const prefix = latency ? 'latency' : 'responseTime';
   const get = (key: string) => element[key] as number | null | undefined;
   return [
-    { label: 'AVAILABILITY', value: element.availability, unit: 'percentage' },
-    { label: 'AVG', value: get(`${prefix}_avg`), unit: 'milliseconds' },
-    { label: 'P50', value: get(`${prefix}_p50`), unit: 'milliseconds' },
-    { label: 'P95', value: get(`${prefix}_p95`), unit: 'milliseconds' },
-    { label: 'P99', value: get(`${prefix}_p99`), unit: 'milliseconds' },
-    { label: 'LOSS', value: element.packetLoss_avg, unit: 'percentage' },
+    { value: element.availability, unit: 'percentage' },
+    { value: get(`${prefix}_avg`), unit: 'milliseconds' },
+    { value: get(`${prefix}_p50`), unit: 'milliseconds' },
+    { value: get(`${prefix}_p95`), unit: 'milliseconds' },
+    { value: get(`${prefix}_p99`), unit: 'milliseconds' },
+    { value: element.packetLoss_avg, unit: 'percentage' },
   ];
 }
 
@@ -120,18 +120,16 @@ async function summary(args: SummaryArgs, ctx: RunContext): Promise<ExitCode> {
       }
       return EXIT.ok;
     }
+    const rows = elements.map((e) => ({ e, columns: summaryColumns(e) }));
     io.stdout(
       renderTable(
-        elements,
+        rows,
         [
-          { header: 'CHECK', value: (e) => names.get(e.checkId) ?? e.checkId, shrink: true },
-          { header: 'TYPE', value: (e) => e.checkType },
+          { header: 'CHECK', value: ({ e }) => names.get(e.checkId) ?? e.checkId, shrink: true },
+          { header: 'TYPE', value: ({ e }) => e.checkType },
           ...SUMMARY_LABELS.map((label, i) => ({
             header: label,
-            value: (e: AnalyticsSummaryElement) => {
-              const col = summaryColumns(e)[i];
-              return formatMetric(col?.value, col?.unit);
-            },
+            value: ({ columns }: (typeof rows)[number]) => formatMetric(columns[i]?.value, columns[i]?.unit),
             align: 'right' as const,
           })),
         ],

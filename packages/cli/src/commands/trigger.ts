@@ -72,10 +72,13 @@ export async function run(args: TriggerArgs, ctx: RunContext): Promise<ExitCode>
   );
   const account = await connectAccount(args, ctx);
   try {
-    for (const group of args.group ?? []) {
-      if (!Number.isInteger(group) || group < 1)
-        throw new UsageError(`--group takes a check group's numeric id, got ${group}`);
-      const inGroup = (await collect(account.client.checks.all())).filter((c) => c.groupId === group);
+    const groups = args.group ?? [];
+    const bad = groups.find((group) => !Number.isInteger(group) || group < 1);
+    if (bad !== undefined) throw new UsageError(`--group takes a check group's numeric id, got ${bad}`);
+    // One listing of the checks serves every --group.
+    const checks = groups.length === 0 ? [] : await collect(account.client.checks.all());
+    for (const group of groups) {
+      const inGroup = checks.filter((c) => c.groupId === group);
       if (inGroup.length === 0) {
         throw new UsageError(
           `check group ${group} has no checks in account ${account.accountId}`,

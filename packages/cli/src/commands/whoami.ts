@@ -1,7 +1,12 @@
 import { relative } from 'node:path';
-import type { ProjectConfig } from '@monitor/engine';
 import type { Argv } from 'yargs';
-import { clientFor, credentialsFromEnv, startLocalEmulator } from '../account.js';
+import {
+  accountEnv,
+  clientFor,
+  credentialsFromEnv,
+  optionalProjectConfig,
+  startLocalEmulator,
+} from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
 import { environmentOf } from '../options.js';
@@ -32,32 +37,13 @@ export const builder = (y: Argv) =>
       'which account a deploy to production would reach, and whether the key works',
     );
 
-/** The project's config, when there is one: whoami works outside a project too. */
-async function projectConfig(
-  args: WhoamiArgs,
-  cwd: string,
-  environment: string | undefined,
-): Promise<ProjectConfig | undefined> {
-  const { ConfigNotFoundError, loadConfig } = await import('@monitor/engine');
-  try {
-    return await loadConfig({
-      cwd,
-      ...(args.config === undefined ? {} : { config: args.config }),
-      environment,
-    });
-  } catch (e) {
-    if (e instanceof ConfigNotFoundError && args.config === undefined) return undefined;
-    throw e;
-  }
-}
-
 /**
  * `monitor whoami`: the account, environment and base URL a command would use here, where each
  * came from, and whether the service accepts the key. Never the key itself.
  */
 export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<ExitCode> {
   const environment = environmentOf(args, io.env);
-  const project = await projectConfig(args, io.cwd, environment);
+  const project = await optionalProjectConfig(args, io.cwd, environment);
   const config = project?.config;
   out.project = config?.projectName ?? null;
   out.environment = config?.environment ?? null;
@@ -76,22 +62,7 @@ export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<Ex
     });
   } else {
     const accountId = config?.accountId;
-    if (
-      accountId !== undefined &&
-      set('MONITOR_ACCOUNT_ID') &&
-      io.env.MONITOR_ACCOUNT_ID?.trim() !== accountId
-    ) {
-      const { ConfigError } = await import('@monitor/api');
-      throw new ConfigError(
-        `MONITOR_ACCOUNT_ID is ${io.env.MONITOR_ACCOUNT_ID?.trim()}, but environment "${config?.environment ?? ''}" is account ${accountId}`,
-        'unset MONITOR_ACCOUNT_ID, or choose the matching environment with --env',
-        'MONITOR_ACCOUNT_ID',
-      );
-    }
-    credentials = credentialsFromEnv(
-      accountId === undefined ? io.env : { ...io.env, MONITOR_ACCOUNT_ID: accountId },
-      config?.baseUrl,
-    );
+    credentials = credentialsFromEnv(accountEnv(io.env, config), config?.baseUrl);
     sources.account =
       accountId !== undefined
         ? `environment ${config?.environment ?? ''} in the config`
