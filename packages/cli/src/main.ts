@@ -57,6 +57,12 @@ const COMMANDS: { name: string; usage?: string; describe: string; load: () => Pr
     load: () => import('./commands/diff.js'),
   },
   {
+    name: 'import',
+    describe:
+      'Write TypeScript for resources already in the account and record them as owned (the next diff: No changes)',
+    load: () => import('./commands/import.js'),
+  },
+  {
     name: 'deploy',
     describe: 'Make the account match the code: create, update, adopt, move and delete',
     load: () => import('./commands/deploy.js'),

@@ -13,7 +13,7 @@ export class UsageError extends Error {
 }
 
 /** A whole number ≥ `min`, or a usage error naming the option. */
-function integerAtLeast(option: string, min: number) {
+export function integerAtLeast(option: string, min: number) {
   return (value: unknown): number => {
     const text = String(value).trim();
     const n = Number(text);

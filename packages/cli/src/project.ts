@@ -31,6 +31,7 @@ import type { RunContext } from './output.js';
 export async function loadProject(
   args: ProjectArgs,
   { io, out }: RunContext,
+  options: { allowUnmatchedIncludes?: boolean } = {},
 ): Promise<LoadedProject | ExitCode> {
   // Bundling and running a large project takes a moment: say so on a terminal.
   const showLoading = io.interactive && !out.json;
@@ -39,6 +40,7 @@ export async function loadProject(
     cwd: io.cwd,
     ...(args.config === undefined ? {} : { config: args.config }),
     environment: environmentOf(args, io.env),
+    ...options,
   }).finally(() => {
     if (showLoading) io.stderr('\r\u001b[K');
   });

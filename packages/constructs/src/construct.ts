@@ -146,7 +146,7 @@ export abstract class Construct<P extends object> implements ConstructLike {
 export interface RemoteRef<K extends ResourceKind> {
   readonly kind: K;
   readonly logicalId: string;
-  readonly physicalId: K extends 'StatusPageService' ? string : number;
+  readonly physicalId: K extends 'StatusPage' | 'StatusPageService' | 'Dashboard' ? string : number;
 }
 
 export function remoteRef<K extends ResourceKind>(kind: K, physicalId: string | number): RemoteRef<K> {

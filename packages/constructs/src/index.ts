@@ -43,6 +43,7 @@ export {
   type SynthContext,
 } from './construct.js';
 export { Dashboard, type DashboardProps } from './dashboard.js';
+export { requiredEnv } from './env.js';
 export {
   MaintenanceWindow,
   type MaintenanceWindowProps,
@@ -64,6 +65,7 @@ export {
   StatusPage,
   type StatusPageCardProps,
   type StatusPageProps,
+  type StatusPageRef,
   StatusPageService,
   type StatusPageServiceProps,
   type StatusPageServiceRef,

@@ -2,7 +2,7 @@ import { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from '@m
 import type { CheckGroup } from './check-group.js';
 import { Construct, type ConstructOptions, type SynthContext } from './construct.js';
 import { isConstruct, PROP_PATH, SYNTHESIZE } from './session.js';
-import type { StatusPage, StatusPageServiceRef } from './status-page.js';
+import type { StatusPageRef, StatusPageServiceRef } from './status-page.js';
 
 export interface StatusPageVisibilityProps {
   /** Show the window on status pages. @default false */
@@ -25,8 +25,8 @@ export interface StatusPageVisibilityProps {
   severity?: 'MINOR' | 'MEDIUM' | 'MAJOR' | 'CRITICAL' | null;
   /** Reminders, minutes before the start (60 to 10080 each). @default [] */
   reminderMinutesBefore?: number[];
-  /** Status pages the window shows on. @default [] */
-  statusPages?: StatusPage[];
+  /** Status pages the window shows on: constructs or `StatusPage.fromId(id)`. @default [] */
+  statusPages?: StatusPageRef[];
   /** Services the window affects. @default [] */
   services?: StatusPageServiceRef[];
 }

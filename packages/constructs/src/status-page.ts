@@ -69,12 +69,20 @@ export interface StatusPageProps {
   defaultTheme?: 'LIGHT' | 'DARK' | 'AUTO';
 }
 
+/** Anything a maintenance window's `statusPages` accepts: a status-page construct or `StatusPage.fromId(id)`. */
+export type StatusPageRef = StatusPage | RemoteRef<'StatusPage'>;
+
 /** A status page with cards of services. */
 export class StatusPage extends Construct<StatusPageProps> {
   readonly kind = 'StatusPage' as const;
 
   constructor(logicalId: string, props: StatusPageProps & ConstructOptions) {
     super(logicalId, props);
+  }
+
+  /** An existing status page, by id: referred to, never created, changed or deleted. */
+  static fromId(id: string): RemoteRef<'StatusPage'> {
+    return remoteRef('StatusPage', id);
   }
 
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {

@@ -12,6 +12,7 @@ import {
   refKey,
   type SynthContext,
 } from './construct.js';
+import { missingEnv, unsetEnvName } from './env.js';
 import {
   currentSession,
   isConstruct,
@@ -85,6 +86,8 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
   const constructs = session.constructs.filter(
     (c): c is Construct<object> => isConstruct(c) && SYNTHESIZE in c,
   );
+  const missing = missingEnv(session);
+  const attributed = new Set<string>();
 
   for (const c of constructs) {
     const key = refKey(c.kind, c.logicalId);
@@ -182,8 +185,15 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
     }
     const result = KINDS[c.kind].createSchema.safeParse(withPlaceholders(payload));
     const propPath = (path: string) => c[PROP_PATH](path);
+    // An unset requiredEnv is the problem at its prop, not the schema's complaint about the stand-in.
+    const unset = missing.length === 0 ? new Map<string, string>() : unsetEnvPaths(payload);
+    for (const [path, name] of unset) {
+      attributed.add(name);
+      problem(propPath(path), `environment variable ${name} is not set (requiredEnv)`);
+    }
     if (!result.success) {
       for (const issue of result.error.issues) {
+        if (unset.has(formatIssuePath(issue.path))) continue;
         if (issue.code === 'unrecognized_keys') {
           for (const k of issue.keys)
             problem(propPath(formatIssuePath([...issue.path, k])), `unknown property "${k}" of ${construct}`);
@@ -226,7 +236,31 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
     }
   }
   diagnostics.push(...uniqueKeyClashes(resources));
+  for (const { name, location } of missing) {
+    if (attributed.has(name)) continue;
+    diagnostics.push({
+      severity: 'error',
+      path: '',
+      message: `environment variable ${name} is not set (requiredEnv)`,
+      location: location === undefined ? undefined : mapLocation(location),
+      hint: `set ${name} before running monitor: in CI from a secret, locally in your shell`,
+    });
+  }
   return { resources, diagnostics: diagnostics.sort(byPosition) };
+}
+
+/** Where a payload holds what an unset `requiredEnv` returned: path → variable. */
+function unsetEnvPaths(payload: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  const walk = (value: unknown, path: string) => {
+    const name = unsetEnvName(value);
+    if (name !== undefined) out.set(path, name);
+    else if (Array.isArray(value)) for (const [i, item] of value.entries()) walk(item, `${path}[${i}]`);
+    else if (value !== null && typeof value === 'object')
+      for (const [key, field] of Object.entries(value)) walk(field, path === '' ? key : `${path}.${key}`);
+  };
+  walk(payload, '');
+  return out;
 }
 
 /** The key of a keyed-list item as text: a reference by its target, a value as itself. */

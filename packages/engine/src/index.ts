@@ -24,6 +24,17 @@ export {
   type FlowEvent,
   type Target,
 } from './flows.js';
+export {
+  type ImportedResource,
+  type ImportFilters,
+  type ImportOptions,
+  type ImportPlan,
+  type ImportSecret,
+  planImport,
+  type RecoveredResource,
+} from './import/import.js';
+export { isRefValue, isSecretValue, type PropValue } from './import/to-props.js';
+export { readLive } from './live.js';
 export { type LoadedProject, type LoadOptions, load, loadConfig, type ProjectConfig } from './load.js';
 export type { Change } from './plan/diff.js';
 export type {

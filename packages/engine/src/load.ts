@@ -28,6 +28,11 @@ export interface LoadOptions {
   environment?: string | undefined;
   /** @default process.cwd() */
   cwd?: string;
+  /**
+   * Load a project whose include patterns match no file yet (`monitor import` is about to write
+   * them) instead of refusing it. @default false
+   */
+  allowUnmatchedIncludes?: boolean;
 }
 
 export interface LoadedProject {
@@ -235,7 +240,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<ProjectConf
  */
 export async function load(options: LoadOptions = {}): Promise<LoadedProject> {
   const project = await loadConfig(options);
-  return namingConfig(project.configPath, () => loadFrom(project));
+  return namingConfig(project.configPath, () => loadFrom(project, options.allowUnmatchedIncludes === true));
 }
 
 /** Run `body`; a project load error it throws learns which config file it is about. */
@@ -248,7 +253,10 @@ async function namingConfig<T>(configPath: string, body: () => Promise<T>): Prom
   }
 }
 
-async function loadFrom({ configPath, projectDir, config }: ProjectConfig): Promise<LoadedProject> {
+async function loadFrom(
+  { configPath, projectDir, config }: ProjectConfig,
+  allowUnmatchedIncludes: boolean,
+): Promise<LoadedProject> {
   // Each pattern on its own: one that matches nothing is almost always a typo, and a project that
   // silently loads fewer files plans to delete what the missing ones declared.
   const ignore = [...config.exclude, '**/node_modules/**', '**/.monitor/**'];
@@ -256,7 +264,7 @@ async function loadFrom({ configPath, projectDir, config }: ProjectConfig): Prom
     config.include.map((pattern) => glob(pattern, { cwd: projectDir, ignore, absolute: true, dot: false })),
   );
   const empty = config.include.filter((_, i) => (matches[i] ?? []).every((f) => f === configPath));
-  if (empty.length > 0) {
+  if (empty.length > 0 && !allowUnmatchedIncludes) {
     const name = relative(projectDir, configPath);
     const message = `include ${empty.length === 1 ? 'pattern' : 'patterns'} ${empty.map((p) => JSON.stringify(p)).join(', ')} in ${name} ${empty.length === 1 ? 'matches' : 'match'} no file`;
     throw new ProjectLoadError(

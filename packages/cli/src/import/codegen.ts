@@ -1,0 +1,152 @@
+import { type ImportedResource, isRefValue, isSecretValue, type PropValue } from '@monitor/engine';
+import { IndentationText, Project, QuoteKind, VariableDeclarationKind } from 'ts-morph';
+
+/** A generated module: its path relative to the output directory, and its text. */
+export interface GeneratedFile {
+  path: string;
+  text: string;
+}
+
+type Value = PropValue;
+
+const LINE = 100;
+const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
+
+function quote(text: string): string {
+  if (text.includes('\n')) {
+    return `\`${text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``;
+  }
+  return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+}
+
+/** The class whose `fromId` names an existing resource of a kind. */
+const REMOTE_CLASS: Record<string, string> = {
+  AlertChannel: 'AlertChannel',
+  CheckGroup: 'CheckGroup',
+  StatusPage: 'StatusPage',
+  StatusPageService: 'StatusPageService',
+};
+
+interface PrintContext {
+  /** The variable of an imported resource, by `Kind#physicalId`. */
+  variableOf: (kind: string, physicalId: string | number) => ImportedResource | undefined;
+  /** Called for every name the printed value needs imported: a class, `requiredEnv`, a variable of another module. */
+  uses: (name: string, module?: string) => void;
+}
+
+/**
+ * A props value as TypeScript: short ones on one line, others one item per line. `column` is
+ * where the value starts on its line and `tail` what follows it there.
+ */
+function print(value: Value, indent: string, ctx: PrintContext, column = indent.length, tail = 1): string {
+  if (value === null || typeof value !== 'object')
+    return typeof value === 'string' ? quote(value) : String(value);
+  if (isRefValue(value)) {
+    const target = ctx.variableOf(value.kind, value.physicalId);
+    if (target !== undefined) {
+      ctx.uses(target.variable, target.module);
+      return target.variable;
+    }
+    const cls = REMOTE_CLASS[value.kind] as string;
+    ctx.uses(cls);
+    return `${cls}.fromId(${typeof value.physicalId === 'string' ? quote(value.physicalId) : value.physicalId})`;
+  }
+  if (isSecretValue(value)) {
+    ctx.uses('requiredEnv');
+    return `requiredEnv(${quote(value.env ?? '')})`;
+  }
+  const inner = `${indent}  `;
+  const items: string[] = Array.isArray(value)
+    ? value.map((item) => print(item, inner, ctx))
+    : Object.entries(value).map(([k, v]) => {
+        const key = `${IDENTIFIER.test(k) ? k : quote(k)}: `;
+        return `${key}${print(v, inner, ctx, inner.length + key.length)}`;
+      });
+  const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
+  if (items.length === 0) return Array.isArray(value) ? '[]' : '{}';
+  const oneLine = `${open}${items.join(', ')}${close}`;
+  if (!oneLine.includes('\n') && column + oneLine.length + tail <= LINE) return oneLine;
+  return `${open.trim()}\n${items.map((item) => `${inner}${item},`).join('\n')}\n${indent}${close.trim()}`;
+}
+
+/** `import { a, b } from 'x';`, one name per line when that is too long. */
+function importLine(names: string[], from: string): string {
+  const sorted = names.sort((a, b) => a.localeCompare(b, 'en'));
+  const line = `import { ${sorted.join(', ')} } from '${from}';`;
+  return line.length <= LINE
+    ? line
+    : `import {\n${sorted.map((n) => `  ${n},`).join('\n')}\n} from '${from}';`;
+}
+
+export interface CodegenOptions {
+  /** What follows a module's name in its file name: `.monitor.ts`. */
+  extension: string;
+  /** The first lines of every file, as a comment. */
+  banner: string;
+}
+
+/** One TypeScript module per `module` of the imported resources, formatted, in a stable order. */
+export function generateModules(
+  resources: readonly ImportedResource[],
+  options: CodegenOptions,
+): GeneratedFile[] {
+  const project = new Project({
+    useInMemoryFileSystem: true,
+    manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Single },
+  });
+  const byId = new Map(resources.map((r) => [`${r.kind}#${String(r.physicalId)}`, r]));
+  const modules = [...new Set(resources.map((r) => r.module))].sort();
+  const specifier = (module: string) => `./${module}${options.extension.replace(/\.ts$/, '')}`;
+  const files: GeneratedFile[] = [];
+  for (const module of modules) {
+    const classes = new Set<string>();
+    const fromModules = new Map<string, Set<string>>();
+    const ctx: PrintContext = {
+      variableOf: (kind, physicalId) => byId.get(`${kind}#${String(physicalId)}`),
+      uses: (name, from) => {
+        if (from === undefined) classes.add(name);
+        else if (from !== module) {
+          const names = fromModules.get(from) ?? new Set<string>();
+          names.add(name);
+          fromModules.set(from, names);
+        }
+      },
+    };
+    const statements = resources
+      .filter((r) => r.module === module)
+      .map((r) => {
+        classes.add(r.construct);
+        const what = r.name === undefined ? '' : ` “${r.name}”`;
+        const start = `new ${r.construct}(${quote(r.logicalId)}, `;
+        const column = `export const ${r.variable} = ${start}`.length;
+        return {
+          docs: [`${r.kind} ${String(r.physicalId)}${what}, imported from the account.`],
+          name: r.variable,
+          initializer: `${start}${print(r.props, '', ctx, column, 2)})`,
+        };
+      });
+    const imports = [
+      importLine([...classes], '@monitor/constructs'),
+      ...[...fromModules]
+        .sort(([a], [b]) => (a < b ? -1 : 1))
+        .map(([from, names]) => importLine([...names], specifier(from))),
+    ];
+    const file = project.createSourceFile(
+      `/${module}${options.extension}`,
+      `${options.banner}\n${imports.join('\n')}\n`,
+    );
+    for (const s of statements) {
+      file.addVariableStatement({
+        isExported: true,
+        declarationKind: VariableDeclarationKind.Const,
+        docs: s.docs,
+        declarations: [{ name: s.name, initializer: s.initializer }],
+      });
+    }
+    file.formatText({ indentSize: 2, convertTabsToSpaces: true });
+    // A blank line between declarations, as people write them.
+    const text = file.getFullText().replace(/;\n\/\*\*/g, ';\n\n/**');
+    files.push({ path: `${module}${options.extension}`, text });
+  }
+  return files;
+}
