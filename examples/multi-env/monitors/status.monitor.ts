@@ -20,5 +20,7 @@ export const checks = new CheckGroup('api-checks', {
   locations: env === 'production' ? ['eu-west-1', 'us-east-1'] : ['eu-west-1'],
   // Production pages people; staging only records.
   muted: env !== 'production',
-  apiCheckDefaults: { url: env === 'production' ? 'https://api.acme.example' : 'https://staging.api.acme.example' },
+  apiCheckDefaults: {
+    url: env === 'production' ? 'https://api.acme.example' : 'https://staging.api.acme.example',
+  },
 });

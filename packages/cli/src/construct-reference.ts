@@ -59,6 +59,9 @@ function expandLocalAlias(node: Node, text: string): string {
  * declarations: every construct class with how to create it, and every props interface with each
  * prop's type, default and description.
  */
+/** The functions of the package that projects call (the rest serve the loader). */
+const USER_FUNCTIONS = ['defineConfig', 'currentEnvironment', 'requiredEnv'];
+
 export function constructReference(): string {
   const require = createRequire(import.meta.url);
   const root = dirname(require.resolve('@monitor/constructs/package.json'));
@@ -112,6 +115,14 @@ export function constructReference(): string {
       );
     }
     if (statics.length > 0) out.push('');
+  }
+  out.push('## Functions', '');
+  for (const { name, declaration } of exported.filter(({ name }) => USER_FUNCTIONS.includes(name))) {
+    if (!Node.isFunctionDeclaration(declaration)) continue;
+    const { description } = docOf(declaration);
+    const signature = declaration.getText().replace(/^export declare function /, '').replace(/;$/, '');
+    out.push(`### ${name}`, '', '```ts', signature.replace(/\s+/g, ' '), '```', '');
+    if (description !== '') out.push(description, '');
   }
   out.push('## Props', '');
   for (const { name, declaration } of interfaces.sort((a, b) => a.name.localeCompare(b.name))) {

@@ -8,6 +8,8 @@ import {
   EmailAlertChannel,
   MaintenanceWindow,
   OpsgenieAlertChannel,
+  PagerdutyAlertChannel,
+  requiredEnv,
   SlackAlertChannel,
   StatusPage,
   StatusPageService,
@@ -182,6 +184,33 @@ describe('other constructs', () => {
       autoSubscribe: false,
     });
     expect(resources.map((r) => r.payload.type)).toEqual(['EMAIL', 'WEBHOOK', 'OPSGENIE']);
+  });
+});
+
+describe('requiredEnv', () => {
+  it('gives the variable, and when it is unset names it at the prop that needed it, once', () => {
+    process.env.MONITOR_TEST_SET_KEY = 'pd-key';
+    delete process.env.MONITOR_TEST_UNSET_KEY;
+    delete process.env.MONITOR_TEST_UNSET_URL;
+    new PagerdutyAlertChannel('set', { serviceKey: requiredEnv('MONITOR_TEST_SET_KEY') });
+    new PagerdutyAlertChannel('unset', { serviceKey: requiredEnv('MONITOR_TEST_UNSET_KEY') });
+    new SlackAlertChannel('slack', { url: `${requiredEnv('MONITOR_TEST_UNSET_URL')}/hooks` });
+    const { resources, diagnostics } = synth();
+    expect(resources[0]?.payload.config).toEqual({ serviceKey: 'pd-key' });
+    expect(diagnostics.map((d) => [d.logicalId, d.path, d.message])).toEqual([
+      ['unset', 'serviceKey', 'environment variable MONITOR_TEST_UNSET_KEY is not set (requiredEnv)'],
+      ['slack', 'url', 'environment variable MONITOR_TEST_UNSET_URL is not set (requiredEnv)'],
+    ]);
+    delete process.env.MONITOR_TEST_SET_KEY;
+  });
+
+  it('names a variable read outside any construct at the call', () => {
+    delete process.env.MONITOR_TEST_UNSET;
+    requiredEnv('MONITOR_TEST_UNSET');
+    const { diagnostics } = synth();
+    expect(diagnostics).toHaveLength(1);
+    expect(diagnostics[0]?.message).toBe('environment variable MONITOR_TEST_UNSET is not set (requiredEnv)');
+    expect(diagnostics[0]?.location?.file).toMatch(/constructs\.test\.ts$/);
   });
 });
 

@@ -25,6 +25,7 @@ export interface ImportArgs extends ProjectArgs {
   dryRun?: boolean | undefined;
   force?: boolean | undefined;
   yes?: boolean | undefined;
+  recover?: boolean | undefined;
   lockTimeout?: number | undefined;
 }
 
@@ -60,6 +61,11 @@ export const builder = (y: Argv) =>
       type: 'string',
       describe: 'Directory of the generated files (default: where the first include pattern looks)',
     })
+    .option('recover', {
+      type: 'boolean',
+      describe:
+        "Only find the code's constructs in the account again after lost state, and record them; generate no code",
+    })
     .option('dry-run', {
       type: 'boolean',
       describe: 'Print the files and what would be recorded; write nothing',
@@ -68,7 +74,8 @@ export const builder = (y: Argv) =>
     .option('yes', {
       alias: 'y',
       type: 'boolean',
-      describe: 'Accept alert channels of the code matched by content (needed when not on a terminal)',
+      describe:
+        'Accept constructs of the code matched by content alone, e.g. alert channels (needed when not on a terminal)',
     })
     .option('lock-timeout', {
       type: 'string',
@@ -80,7 +87,7 @@ export const builder = (y: Argv) =>
     .example('$0 import', 'write it, and record the resources as owned: the next diff shows No changes')
     .example("$0 import --kind CheckGroup --name 'Payments*'", 'only some groups')
     .example('$0 import --group-by tag', 'one file per tag')
-    .example('$0 import --yes', 'after lost state: find the code’s constructs in the account again')
+    .example('$0 import --recover --yes', 'after lost state: find the code’s constructs in the account again')
     .epilogue(
       'Sensitive values are never written: the code reads them with requiredEnv(NAME), and the ' +
         'variables to set are listed. Files are written before state, so a failure leaves the ' +
@@ -155,6 +162,7 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
       defaults: project.config.defaults,
       filters: { kinds, ids: list(args.id), names: list(args.name), tags: list(args.tag) },
       groupBy: args.groupBy ?? 'kind',
+      recoverOnly: args.recover === true,
       ...(otherOwners === undefined ? {} : { otherOwners }),
       env: io.env,
       secretKey: target.secretKey,
@@ -184,7 +192,12 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
     if (plan.resources.length === 0 && plan.recovered.length === 0) {
       const why =
         plan.ownedElsewhere.length > 0 ? ` (${plan.ownedElsewhere.length} owned by other projects)` : '';
-      if (!out.json) io.stderr(`Nothing to import: every resource selected is owned already${why}.\n`);
+      if (!out.json)
+        io.stderr(
+          args.recover === true
+            ? 'Nothing to recover: no construct of the code without state has its resource in the account.\n'
+            : `Nothing to import: every resource selected is owned already${why}.\n`,
+        );
       return EXIT.ok;
     }
 
@@ -214,13 +227,13 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
             `  ${r.kind} ${r.logicalId} ← id ${String(r.physicalId)}${r.name === undefined ? '' : ` “${r.name}”`}`,
         )
         .join('\n');
-      const question = `These constructs of the code were found in the account by their content alone:\n${list}\nTwo alike channels cannot be told apart. Record them as these constructs? Only "yes" is accepted: `;
+      const question = `These constructs of the code were found in the account by their content alone:\n${list}\nTwo alike resources cannot be told apart. Record them as these constructs? Only "yes" is accepted: `;
       const answer = io.interactive ? await io.prompt?.(question) : undefined;
       if (answer?.trim() !== 'yes') {
         throw new CommandError(
           'refused',
-          `${byContent.length} alert channel${byContent.length === 1 ? '' : 's'} matched by content need${byContent.length === 1 ? 's' : ''} your confirmation; nothing was written or recorded`,
-          `check them in the account, then run ${commandLine(args, 'import', '--yes')}`,
+          `${byContent.length} construct${byContent.length === 1 ? '' : 's'} of the code matched by content alone need${byContent.length === 1 ? 's' : ''} your confirmation; nothing was written or recorded`,
+          `check them in the account, then run ${commandLine(args, 'import', ...(args.recover === true ? ['--recover'] : []), '--yes')}`,
         );
       }
     }
@@ -270,6 +283,8 @@ async function checkGenerated(
     cwd: io.cwd,
     ...(args.config === undefined ? {} : { config: args.config }),
     environment: environmentOf(args, io.env),
+    // Files written where no pattern looks are named below, with what to do.
+    allowUnmatchedIncludes: true,
   });
   const loaded = report.project;
   const where = written.map((f) => relative(io.cwd, f)).join(', ');

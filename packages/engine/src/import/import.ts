@@ -44,6 +44,8 @@ export interface ImportOptions {
   /** The config's per-kind defaults: a field equal to them is left out of the code. */
   defaults?: Readonly<Record<string, Readonly<Record<string, unknown>>>>;
   filters?: ImportFilters;
+  /** Only find the code's constructs again (lost state); generate nothing. @default false */
+  recoverOnly?: boolean;
   /** One module per kind (default), or the tagged kinds by their first tag. */
   groupBy?: 'kind' | 'tag';
   /** Live resources other projects own (`Kind#physicalId` → project): never imported. */
@@ -105,7 +107,7 @@ export interface ImportPlan {
   ownedElsewhere: { kind: ResourceKind; physicalId: string | number; name?: string; project: string }[];
   /** State entries to record: imported and recovered resources. Contents of no file. */
   entries: Record<string, StateEntry>;
-  /** What the next diff still shows for imported or recovered resources (with the code as generated). */
+  /** What the next diff still shows for imported resources (with the code as generated); recovered ones count their `changes`. */
   remaining: Operation[];
   /** Problems synthesizing the generated constructs: code that would not load as generated. */
   diagnostics: Diagnostic[];
@@ -141,6 +143,12 @@ const CHANNEL_TYPE_WORD: Record<string, string> = {
   PAGERDUTY: 'pagerduty',
   OPSGENIE: 'opsgenie',
 };
+
+/**
+ * Stands in for a secret the service masks and the environment does not give: unlike the masked
+ * `""`, it differs from the account, so the next diff is predicted to send it. Never hashed.
+ */
+const UNKNOWN_SECRET = '\ufdd0monitor:unknown-secret';
 
 /** A state entry's hash for a recovered resource whose code differs from the account: never a desired hash. */
 const RECOVERED_HASH = 'recovered';
@@ -237,17 +245,19 @@ export function planImport(options: ImportOptions): ImportPlan {
   // What is imported: what nobody owns and the filters select.
   const ownedElsewhere: ImportPlan['ownedElsewhere'] = [];
   const chosen: { kind: ResourceKind; r: LiveResource }[] = [];
-  for (const kind of RESOURCE_KINDS) {
-    for (const r of live[kind]) {
-      const at = id(kind, r.id);
-      if (ownedHere.has(at) || taken.has(at) || !selected(kind, r, filters)) continue;
-      const project = otherOwners.get(at);
-      const name = displayNameOf(kind, r);
-      if (project !== undefined) {
-        ownedElsewhere.push({ kind, physicalId: r.id, ...(name === undefined ? {} : { name }), project });
-        continue;
+  if (options.recoverOnly !== true) {
+    for (const kind of RESOURCE_KINDS) {
+      for (const r of live[kind]) {
+        const at = id(kind, r.id);
+        if (ownedHere.has(at) || taken.has(at) || !selected(kind, r, filters)) continue;
+        const project = otherOwners.get(at);
+        const name = displayNameOf(kind, r);
+        if (project !== undefined) {
+          ownedElsewhere.push({ kind, physicalId: r.id, ...(name === undefined ? {} : { name }), project });
+          continue;
+        }
+        chosen.push({ kind, r });
       }
-      chosen.push({ kind, r });
     }
   }
 
@@ -352,7 +362,8 @@ export function planImport(options: ImportOptions): ImportPlan {
     }
     if (isSecretValue(value)) {
       const given = value.env === undefined ? undefined : env[value.env];
-      return given !== undefined && given !== '' ? given : value.value;
+      if (given !== undefined && given !== '') return given;
+      return value.masked ? UNKNOWN_SECRET : value.value;
     }
     if (Array.isArray(value)) return value.map(runtime);
     if (value !== null && typeof value === 'object')
@@ -409,7 +420,8 @@ export function planImport(options: ImportOptions): ImportPlan {
     Object.fromEntries(
       Object.entries(secretValues(kind, resolveRefs(payload, ids) as Record<string, unknown>)).flatMap(
         ([path, value]) => {
-          const hash = value === '' || skip.has(path) ? undefined : secrets.hash(value);
+          const hash =
+            value === '' || value === UNKNOWN_SECRET || skip.has(path) ? undefined : secrets.hash(value);
           return hash === undefined ? [] : [[path, hash]];
         },
       ),
@@ -445,9 +457,8 @@ export function planImport(options: ImportOptions): ImportPlan {
     secretKey: options.secretKey,
     otherOwners,
   });
-  const ours = new Set(Object.keys(entries));
-  const remaining = check.operations.filter((op) => ours.has(stateKey(op.kind, op.logicalId)));
-  const changed = new Map(remaining.map((op) => [stateKey(op.kind, op.logicalId), op]));
+  const changed = new Map(check.operations.map((op) => [stateKey(op.kind, op.logicalId), op]));
+  const remaining = resources.flatMap((res) => changed.get(stateKey(res.kind, res.logicalId)) ?? []);
   for (const [key, { d, r, byContent }] of recoveredLive) {
     const op = changed.get(key);
     const changes = op !== undefined && op.action !== 'delete' && 'changes' in op ? op.changes.length : 0;

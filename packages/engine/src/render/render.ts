@@ -161,7 +161,7 @@ export function describeConflict(c: Conflict): { message: string; hint: string }
   }
   return {
     message: `a ${noun} with ${c.field} "${c.value}" already exists in the account (${live}) and this project does not own it`,
-    hint: `to manage that ${noun} from this construct, add \`adopt: true\` (it is adopted once, then owned); otherwise use another ${c.field}`,
+    hint: `to manage that ${noun} from this construct, add \`adopt: true\` (it is adopted once, then owned); if this project's state was lost, monitor import --recover finds its constructs in the account again; otherwise use another ${c.field}`,
   };
 }
 
