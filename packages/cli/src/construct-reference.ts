@@ -120,7 +120,10 @@ export function constructReference(): string {
   for (const { name, declaration } of exported.filter(({ name }) => USER_FUNCTIONS.includes(name))) {
     if (!Node.isFunctionDeclaration(declaration)) continue;
     const { description } = docOf(declaration);
-    const signature = declaration.getText().replace(/^export declare function /, '').replace(/;$/, '');
+    const signature = declaration
+      .getText()
+      .replace(/^export declare function /, '')
+      .replace(/;$/, '');
     out.push(`### ${name}`, '', '```ts', signature.replace(/\s+/g, ' '), '```', '');
     if (description !== '') out.push(description, '');
   }
