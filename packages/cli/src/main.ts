@@ -38,7 +38,14 @@ type CommandModule =
  * emulator) is loaded only when that command runs or shows its help: `monitor --help` and
  * `monitor --version` load none of them.
  */
-const COMMANDS: { name: string; usage?: string; describe: string; load: () => Promise<CommandModule> }[] = [
+const COMMANDS: {
+  name: string;
+  usage?: string;
+  describe: string;
+  load: () => Promise<CommandModule>;
+  /** Bundles the project with esbuild: its service is started while the command's modules load. */
+  loadsProject?: true;
+}[] = [
   {
     name: 'init',
     usage: 'init [dir]',
@@ -48,27 +55,32 @@ const COMMANDS: { name: string; usage?: string; describe: string; load: () => Pr
   },
   {
     name: 'validate',
+    loadsProject: true,
     describe: 'Load the project and check every construct; exit 3 when something is wrong',
     load: () => import('./commands/validate.js'),
   },
   {
     name: 'diff',
+    loadsProject: true,
     describe: 'Show what deploy would change in the account, field by field (reads only)',
     load: () => import('./commands/diff.js'),
   },
   {
     name: 'import',
+    loadsProject: true,
     describe:
       'Write TypeScript for resources already in the account and record them as owned (the next diff: No changes)',
     load: () => import('./commands/import.js'),
   },
   {
     name: 'deploy',
+    loadsProject: true,
     describe: 'Make the account match the code: create, update, adopt, move and delete',
     load: () => import('./commands/deploy.js'),
   },
   {
     name: 'destroy',
+    loadsProject: true,
     describe: 'Delete every resource this project owns (those in state); protected ones are kept',
     load: () => import('./commands/destroy.js'),
   },
@@ -254,8 +266,15 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     io.stdout(`${CLI_VERSION}\n`);
     return EXIT.ok;
   }
-  const { default: yargs } = await import('yargs');
   const requested = requestedCommand(argv);
+  if (requested?.loadsProject === true && !argv.includes('--help') && !argv.includes('-h')) {
+    // esbuild's process takes ~60 ms to start: let it start while the modules below load.
+    import('@monitor/engine/bundler').then(
+      (m) => m.startBundler(),
+      () => undefined,
+    );
+  }
+  const { default: yargs } = await import('yargs');
   const formatAt = argv.indexOf('--format');
   const wantsJson =
     argv.includes('--json') ||

@@ -1,6 +1,6 @@
 import { transform } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { positionMap } from './bundle.js';
+import { BARE_EXCEPT_CONSTRUCTS, positionMap } from './bundle.js';
 
 describe('positionMap', () => {
   it('maps generated positions back to the TypeScript source, as esbuild wrote them', async () => {
@@ -35,5 +35,25 @@ describe('positionMap', () => {
 
   it('maps nothing where the map has no entries', () => {
     expect(positionMap({ version: 3, sources: [], names: [], mappings: '' }).lookup(1, 1)).toBeUndefined();
+  });
+});
+
+describe('the filter of the externals plugin', () => {
+  it('sends every bare specifier to the plugin but exactly @monitor/constructs', () => {
+    const matched = (s: string) => BARE_EXCEPT_CONSTRUCTS.test(s);
+    for (const bare of [
+      'zod',
+      'node:fs',
+      '@acme/monitor-constructs',
+      '@monitor/api',
+      '@monitor/construct',
+      '@monitor/constructs-x',
+      '@monitor/constructs/sub',
+      '@m',
+      'monitor',
+    ])
+      expect(matched(bare), bare).toBe(true);
+    for (const other of ['@monitor/constructs', './a.ts', '../b', '/abs/c.ts'])
+      expect(matched(other), other).toBe(false);
   });
 });

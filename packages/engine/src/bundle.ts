@@ -1,13 +1,29 @@
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
 import { builtinModules, SourceMap } from 'node:module';
-import { dirname, extname, join, relative, resolve } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
 import type { BuildFailure, Message, Plugin } from 'esbuild';
+import { bundler } from './bundler.js';
 
 /** Always loaded from the project, never bundled: one instance of the session for every file. */
 const ALWAYS_EXTERNAL = new Set(['@monitor/constructs']);
+
+/**
+ * Bare specifiers, except exactly `@monitor/constructs`, which every construct file imports and
+ * esbuild marks external itself: a plugin callback is a round trip to the esbuild process, and a
+ * project of a hundred files would pay a hundred of them. (esbuild's Go regular expressions have
+ * no lookahead, hence the spelled-out prefixes.)
+ */
+export const BARE_EXCEPT_CONSTRUCTS = bareExcept('@monitor/constructs');
+
+function bareExcept(name: string): RegExp {
+  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const prefixes = [...name].map((_, i) => escape(name.slice(0, i))).slice(1);
+  const diverging = prefixes.map((prefix, i) => `${prefix}[^${escape(name.charAt(i + 1))}]`);
+  // Any bare start but `@`; a start of `name` that goes elsewhere or stops; or `name` and more.
+  return new RegExp(`^(?:[^./@]|${diverging.join('|')}|(?:${prefixes.join('|')})$|${escape(name)}.)`);
+}
 const TS_SOURCE = /\.(c|m)?tsx?$/;
 
 function packageName(specifier: string): string {
@@ -25,7 +41,7 @@ function externalsPlugin(projectDir: string): Plugin {
   return {
     name: 'monitor-externals',
     setup(b) {
-      b.onResolve({ filter: /^[^./]/ }, async (args) => {
+      b.onResolve({ filter: BARE_EXCEPT_CONSTRUCTS }, async (args) => {
         if ((args.pluginData as { inner?: boolean } | undefined)?.inner) return undefined;
         const name = packageName(args.path);
         if (args.path.startsWith('node:') || builtinModules.includes(name))
@@ -58,40 +74,18 @@ function externalsPlugin(projectDir: string): Plugin {
 /** The global that names the project file whose top level is running while a bundle loads. */
 export const LOADING_FILE = Symbol.for('monitor.loadingFile');
 
-const LOADERS: Record<string, 'ts' | 'tsx' | 'js' | 'jsx'> = {
-  '.ts': 'ts',
-  '.mts': 'ts',
-  '.cts': 'ts',
-  '.tsx': 'tsx',
-  '.js': 'js',
-  '.mjs': 'js',
-  '.cjs': 'js',
-  '.jsx': 'jsx',
-};
-
 /**
- * Each project file (not a package) starts by naming itself in `globalThis[LOADING_FILE]`, on its
- * first line so that no other line moves: when loading never ends (a top-level await that never
- * settles) or ends the process, the loader can say which file did it.
+ * Each project file (not a package) names itself in `globalThis[LOADING_FILE]` before its code runs,
+ * so that when loading never ends (a top-level await that never settles) or ends the process, the
+ * loader can say which file did it. esbuild starts each file's code with a `// path` comment line;
+ * that line becomes the assignment, which moves no other line (the source map stays true).
  */
-function loadingMarkerPlugin(): Plugin {
-  return {
-    name: 'monitor-loading-marker',
-    setup(b) {
-      b.onLoad({ filter: /\.(c|m)?(t|j)sx?$/ }, async (args) => {
-        if (args.path.includes('/node_modules/') || args.namespace !== 'file') return undefined;
-        const loader = LOADERS[extname(args.path)];
-        if (loader === undefined) return undefined;
-        const source = await readFile(args.path, 'utf8');
-        const marker = `globalThis[Symbol.for('monitor.loadingFile')]=${JSON.stringify(args.path)};`;
-        // A hashbang must stay first; the marker goes on the line after it, which moves nothing else.
-        const contents = source.startsWith('#!')
-          ? source.replace(/^#![^\n]*\n?/, (line) => `${line.endsWith('\n') ? line : `${line}\n`}${marker}`)
-          : marker + source;
-        return { contents, loader, resolveDir: dirname(args.path) };
-      });
-    },
-  };
+function markLoadingFiles(text: string, inputs: ReadonlySet<string>, projectDir: string): string {
+  return text.replace(/^\/\/ (.+)$/gm, (line, path: string) =>
+    inputs.has(path) && !path.includes('node_modules/')
+      ? `globalThis[Symbol.for('monitor.loadingFile')]=${JSON.stringify(resolve(projectDir, path))};`
+      : line,
+  );
 }
 
 /** A position in a source file, 1-based. */
@@ -175,8 +169,8 @@ export async function bundle(entry: string, projectDir: string): Promise<Bundle>
   const cacheDir = join(projectDir, '.monitor', 'cache');
   const file = join(cacheDir, `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
   let outputs: { path: string; text: string }[];
-  // esbuild is loaded when a project is, not when the CLI starts.
-  const { build } = await import('esbuild');
+  let inputs: Set<string>;
+  const { build } = await bundler();
   try {
     const result = await build({
       stdin: { contents: entry, resolveDir: projectDir, sourcefile: 'monitor-entry.mjs', loader: 'js' },
@@ -191,9 +185,12 @@ export async function bundle(entry: string, projectDir: string): Promise<Bundle>
       sourcesContent: false,
       keepNames: true,
       logLevel: 'silent',
-      plugins: [externalsPlugin(projectDir), loadingMarkerPlugin()],
+      external: [...ALWAYS_EXTERNAL],
+      metafile: true,
+      plugins: [externalsPlugin(projectDir)],
     });
     outputs = result.outputFiles;
+    inputs = new Set(Object.keys(result.metafile.inputs));
   } catch (e) {
     const failure = e as BuildFailure;
     if (Array.isArray(failure.errors))
@@ -205,7 +202,7 @@ export async function bundle(entry: string, projectDir: string): Promise<Bundle>
   if (js === undefined || map === undefined) throw new Error('esbuild produced no bundle');
   mkdirSync(cacheDir, { recursive: true });
   writeFileSync(join(cacheDir, '.gitignore'), '*\n');
-  writeFileSync(file, js.text);
+  writeFileSync(file, markLoadingFiles(js.text, inputs, projectDir));
   return {
     file,
     map: positionMap(JSON.parse(map.text) as object, (source) => resolve(dirname(file), source)),

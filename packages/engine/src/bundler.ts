@@ -1,0 +1,20 @@
+/**
+ * esbuild, with its service process started. The first build of a run waits ~60 ms for that
+ * process; `startBundler()` starts it early (the CLI calls it before loading the engine) so that
+ * the wait overlaps with loading modules. Loaded when a project is, never when the CLI starts.
+ */
+let started: Promise<typeof import('esbuild')> | undefined;
+
+export function bundler(): Promise<typeof import('esbuild')> {
+  started ??= import('esbuild').then(async (esbuild) => {
+    // Starts the service now rather than on the first build; a no-op wait otherwise.
+    await esbuild.initialize({}).catch(() => undefined);
+    return esbuild;
+  });
+  return started;
+}
+
+/** Start esbuild's service in the background, for a command that is about to load a project. */
+export function startBundler(): void {
+  bundler().catch(() => undefined);
+}
