@@ -18,11 +18,11 @@ const ALWAYS_EXTERNAL = new Set(['@monitor/constructs']);
 export const BARE_EXCEPT_CONSTRUCTS = bareExcept('@monitor/constructs');
 
 function bareExcept(name: string): RegExp {
-  const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-  const prefixes = [...name].map((_, i) => escape(name.slice(0, i))).slice(1);
-  const diverging = prefixes.map((prefix, i) => `${prefix}[^${escape(name.charAt(i + 1))}]`);
+  const literal = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
+  const prefixes = [...name].map((_, i) => literal(name.slice(0, i))).slice(1);
+  const diverging = prefixes.map((prefix, i) => `${prefix}[^${literal(name.charAt(i + 1))}]`);
   // Any bare start but `@`; a start of `name` that goes elsewhere or stops; or `name` and more.
-  return new RegExp(`^(?:[^./@]|${diverging.join('|')}|(?:${prefixes.join('|')})$|${escape(name)}.)`);
+  return new RegExp(`^(?:[^./@]|${diverging.join('|')}|(?:${prefixes.join('|')})$|${literal(name)}.)`);
 }
 const TS_SOURCE = /\.(c|m)?tsx?$/;
 
