@@ -96,6 +96,28 @@ describe('environments', () => {
     expect(h.emulator.requests.length).toBe(before);
   });
 
+  it("the account commands take --env too: the environment's account, never another", async () => {
+    const { h, dir, run } = await setup('`acme-status-${env}`');
+    expect((await run('deploy', '--env', 'production', '--yes')).code).toBe(0);
+    const pages = await run('status-pages', 'incidents', 'list', '--env', 'production', '--json');
+    expect(pages.code, pages.stdout).toBe(0);
+    const envelope = JSON.parse(pages.stdout);
+    expect(envelope.account.id).toBe(PRODUCTION);
+    expect(envelope.environment).toBe('production');
+    const viaVariable = await monitor(['checks', 'list', '--json'], {
+      cwd: dir,
+      env: { ...h.env, MONITOR_ACCOUNT_ID: '', MONITOR_ENV: 'staging' },
+    });
+    expect(JSON.parse(viaVariable.stdout).account.id).toBe(STAGING);
+
+    const unknown = await run('checks', 'list', '--env', 'prod');
+    expect(unknown.code).toBe(3);
+    expect(unknown.stderr).toContain('the config defines no environment "prod"');
+    const outside = await monitor(['checks', 'list', '--env', 'production'], { cwd: '/', env: h.env });
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toContain('--env production needs a monitor.config.ts that defines it');
+  });
+
   it('catches a unique key that would clash between environments, at its line', async () => {
     const { run } = await setup("'acme-status'");
     const result = await run('diff', '--env', 'staging');

@@ -8,6 +8,7 @@ import type { RunContext } from './output.js';
 /** Options of the commands that work on the account itself, with no project to load. */
 export interface AccountArgs {
   config?: string | undefined;
+  env?: string | undefined;
   local?: boolean | undefined;
   json?: boolean | undefined;
   debug?: boolean | undefined;
@@ -28,12 +29,16 @@ export function withAccountOptions<T>(y: Argv<T>) {
       type: 'string',
       describe: 'monitor.config.ts whose api.baseUrl to use when MONITOR_BASE_URL is not set',
     })
+    .option('env', {
+      type: 'string',
+      describe: "An environment of the config: use its account and base URL (default $MONITOR_ENV)",
+    })
     .option('rate-limit', {
       type: 'string',
       describe: "Client rate limit as requests/seconds; match the account's limit (default 600/60)",
     })
     .option('debug', { type: 'boolean', describe: 'Log every API request to stderr (secrets redacted)' })
-    .group(['local', 'json', 'config', 'rate-limit', 'debug'], 'Account options:');
+    .group(['local', 'json', 'config', 'env', 'rate-limit', 'debug'], 'Account options:');
 }
 
 /** `600/60` or `600/60s` → a rate limit; a clear error otherwise. */
@@ -145,11 +150,19 @@ export async function connectAccount(args: AccountArgs, { io, out }: RunContext)
     closeEmulator = emulator.close;
     credentials = emulator.credentials;
   } else {
-    const fallback =
-      io.env.MONITOR_BASE_URL === undefined || args.config !== undefined
-        ? await configBaseUrl(args, io)
+    const environment = args.env ?? nonEmpty(io.env.MONITOR_ENV);
+    const project =
+      environment !== undefined || io.env.MONITOR_BASE_URL === undefined || args.config !== undefined
+        ? await optionalProjectConfig(args, io.cwd, environment)
         : undefined;
-    credentials = credentialsFromEnv(io.env, fallback);
+    if (args.env !== undefined && project === undefined) {
+      throw new ConfigError(
+        `--env ${args.env} needs a monitor.config.ts that defines it, and none was found from ${io.cwd}`,
+        'run the command in the project, or name its config with --config',
+      );
+    }
+    out.environment = project?.config.environment ?? null;
+    credentials = credentialsFromEnv(accountEnv(io.env, project?.config), project?.config.baseUrl);
   }
   const local = args.local === true;
   out.account = { id: credentials.accountId, local };
@@ -198,10 +211,7 @@ export async function optionalProjectConfig(
   }
 }
 
-/** `api.baseUrl` of the nearest config, if there is a config and it says one. */
-async function configBaseUrl(args: AccountArgs, io: Io): Promise<string | undefined> {
-  return (await optionalProjectConfig(args, io.cwd))?.config.baseUrl;
-}
+const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
 
 /**
  * The variables that select the account, with the environment's account when the config names
