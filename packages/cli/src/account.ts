@@ -31,7 +31,7 @@ export function withAccountOptions<T>(y: Argv<T>) {
     })
     .option('env', {
       type: 'string',
-      describe: "An environment of the config: use its account and base URL (default $MONITOR_ENV)",
+      describe: 'An environment of the config: use its account and base URL (default $MONITOR_ENV)',
     })
     .option('rate-limit', {
       type: 'string',
@@ -211,7 +211,8 @@ export async function optionalProjectConfig(
   }
 }
 
-const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === '' ? undefined : value);
+const nonEmpty = (value: string | undefined) =>
+  value === undefined || value.trim() === '' ? undefined : value;
 
 /**
  * The variables that select the account, with the environment's account when the config names

@@ -259,6 +259,19 @@ function requestedCommand(argv: readonly string[]) {
   return COMMANDS.find((c) => c.name === word);
 }
 
+/**
+ * yargs renders the whole help of the command being run on every run, to have it at hand should
+ * the command fail; monitor reports failures itself (`.fail` below) and never shows that help, and
+ * the rendering costs ~15 ms of every command. An internal of yargs: when it moves, nothing breaks.
+ */
+function skipHelpCache(parser: Argv): void {
+  type Internals = {
+    getInternalMethods?: () => { getUsageInstance?: () => { cacheHelpMessage?: () => void } };
+  };
+  const usage = (parser as unknown as Internals).getInternalMethods?.().getUsageInstance?.();
+  if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
+}
+
 /** Run the CLI with `argv` (without node and script); resolves to the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<ExitCode> {
   // The one answer that needs no parser: scripts ask it often, and it should cost a node start.
@@ -334,6 +347,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
         },
       });
     }
+    skipHelpCache(parser);
     await parser
       .demandCommand(1, 'name a command')
       .recommendCommands()
