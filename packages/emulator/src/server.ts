@@ -325,12 +325,17 @@ export function buildApp(options: AppOptions): App {
     });
   }
 
-  // Contract documents: no auth, not rate limited.
-  const openapi = openApiDocument();
-  fastify.get('/openapi.json', async () => openapi);
-  const swagger = swaggerDocument();
+  // Contract documents: no auth, not rate limited. Made on the first request: an emulator that
+  // serves a `--local` command never needs them, and they cost tens of milliseconds to make.
+  let openapi: ReturnType<typeof openApiDocument> | undefined;
+  fastify.get('/openapi.json', async () => {
+    openapi ??= openApiDocument();
+    return openapi;
+  });
+  let swagger: ReturnType<typeof swaggerDocument> | undefined;
   fastify.get('/swagger.json', async (_request, reply) => {
     reply.headers({ deprecation: 'true', link: '</openapi.json>; rel="successor-version"' });
+    swagger ??= swaggerDocument();
     return swagger;
   });
 
