@@ -252,7 +252,7 @@ describe('monitor import', () => {
         const kind = await monitor(['import', '--kind', 'Checkgroups'], { cwd: dir, env: harness.env });
         expect(kind.code).toBe(1);
         expect(kind.stderr).toContain('unknown kind "Checkgroups"');
-        expect(kind.stderr).toContain('kinds are CheckGroup');
+        expect(kind.stderr).toContain('kinds are AlertChannel, CheckGroup');
 
         const outside = await monitor(['import', '--kind', 'CheckGroup', '--out', 'elsewhere'], {
           cwd: dir,

@@ -1,4 +1,10 @@
-import { LOCATIONS, type ManagedResource, type ResourceKind, RUNTIME_IDS } from '@monitor/api';
+import {
+  LOCATIONS,
+  type ManagedResource,
+  type ResourceKind,
+  RUNTIME_IDS,
+  THEME_COLOR_FIELDS,
+} from '@monitor/api';
 import fc from 'fast-check';
 
 /**
@@ -204,22 +210,7 @@ const groupArb = (channels: number): fc.Arbitrary<Body> =>
   });
 
 const palette = fc.record(
-  Object.fromEntries(
-    [
-      'bodyBackgroundColor',
-      'headerBackgroundColor',
-      'headerFontColor',
-      'titleFontColor',
-      'bodyFontColor',
-      'bodyFontColorMuted',
-      'navigationFontColor',
-      'linkFontColor',
-      'cardBackgroundColor',
-      'borderColor',
-      'primaryButtonBackgroundColor',
-      'primaryButtonFontColor',
-    ].map((f) => [f, fc.constantFrom('#000000', '#ffffff', '#ff5a00')]),
-  ),
+  Object.fromEntries(THEME_COLOR_FIELDS.map((f) => [f, fc.constantFrom('#000000', '#ffffff', '#ff5a00')])),
 );
 
 const pageArb = (services: number): fc.Arbitrary<Body> =>

@@ -43,6 +43,36 @@ export interface PayloadRef {
 export function refKey(kind: ResourceKind, logicalId: string): string {
   return `${kind}:${logicalId}`;
 }
+/**
+ * `value` with every reference replaced by `replace(ref)`; copies only the objects and lists that
+ * hold a reference, so most of a payload is returned as it is.
+ */
+export function replaceRefs(value: unknown, replace: (ref: PayloadRef) => unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  if (isPayloadRef(value)) return replace(value);
+  if (Array.isArray(value)) {
+    let out: unknown[] | undefined;
+    for (let i = 0; i < value.length; i++) {
+      const next = replaceRefs(value[i], replace);
+      if (next !== value[i]) {
+        out ??= [...value];
+        out[i] = next;
+      }
+    }
+    return out ?? value;
+  }
+  let out: Record<string, unknown> | undefined;
+  for (const key in value) {
+    const field = (value as Record<string, unknown>)[key];
+    const next = replaceRefs(field, replace);
+    if (next !== field) {
+      out ??= { ...(value as Record<string, unknown>) };
+      out[key] = next;
+    }
+  }
+  return out ?? value;
+}
+
 export function isPayloadRef(value: unknown): value is PayloadRef {
   return (
     typeof value === 'object' &&

@@ -40,6 +40,7 @@ export {
   type PayloadRef,
   type RemoteRef,
   refKey,
+  replaceRefs,
   type SynthContext,
 } from './construct.js';
 export { Dashboard, type DashboardProps } from './dashboard.js';

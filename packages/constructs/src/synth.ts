@@ -10,6 +10,7 @@ import {
   isPayloadRef,
   type PayloadRef,
   refKey,
+  replaceRefs,
   type SynthContext,
 } from './construct.js';
 import { missingEnv, unsetEnvName } from './env.js';
@@ -47,29 +48,7 @@ export interface SynthResult {
 
 /** `value` with references replaced by placeholders; copies only what holds a reference. */
 function withPlaceholders(value: unknown): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (isPayloadRef(value)) return placeholder(value.$ref.split(':')[0] as ResourceKind);
-  if (Array.isArray(value)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const next = withPlaceholders(value[i]);
-      if (next !== value[i]) {
-        out ??= [...value];
-        out[i] = next;
-      }
-    }
-    return out ?? value;
-  }
-  let out: Record<string, unknown> | undefined;
-  for (const key in value) {
-    const field = (value as Record<string, unknown>)[key];
-    const next = withPlaceholders(field);
-    if (next !== field) {
-      out ??= { ...(value as Record<string, unknown>) };
-      out[key] = next;
-    }
-  }
-  return out ?? value;
+  return replaceRefs(value, (ref) => placeholder(ref.$ref.split(':')[0] as ResourceKind));
 }
 
 /**

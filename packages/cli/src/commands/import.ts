@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
-import type { ResourceKind } from '@monitor/api';
+import { RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import type { ImportPlan, LoadedProject } from '@monitor/engine';
 import type { Argv } from 'yargs';
 import { CommandError } from '../account.js';
@@ -29,21 +29,12 @@ export interface ImportArgs extends ProjectArgs {
   lockTimeout?: number | undefined;
 }
 
-const KIND_NAMES = [
-  'CheckGroup',
-  'Dashboard',
-  'StatusPage',
-  'StatusPageService',
-  'MaintenanceWindow',
-  'AlertChannel',
-] as const satisfies readonly ResourceKind[];
-
 export const builder = (y: Argv) =>
   withProjectOptions(y)
     .option('kind', {
       type: 'string',
       array: true,
-      describe: `Only these kinds (${KIND_NAMES.join(', ')}); repeat or comma-separate`,
+      describe: `Only these kinds (${RESOURCE_KINDS.join(', ')}); repeat or comma-separate`,
     })
     .option('id', { type: 'string', array: true, describe: 'Only the resources with these ids' })
     .option('name', {
@@ -113,9 +104,9 @@ function kindsFrom(values: readonly string[] | undefined): ResourceKind[] | unde
     .map((v) => v.trim())
     .filter((v) => v !== '')
     .map((v) => {
-      const kind = KIND_NAMES.find((k) => k.toLowerCase() === v.replace(/-/g, '').toLowerCase());
+      const kind = RESOURCE_KINDS.find((k) => k.toLowerCase() === v.replace(/-/g, '').toLowerCase());
       if (kind === undefined)
-        throw new CommandError('usage', `unknown kind "${v}"`, `kinds are ${KIND_NAMES.join(', ')}`);
+        throw new CommandError('usage', `unknown kind "${v}"`, `kinds are ${RESOURCE_KINDS.join(', ')}`);
       return kind;
     });
 }

@@ -6,7 +6,7 @@ import {
   sensitiveValues,
   valuesAt,
 } from '@monitor/api';
-import { type DesiredResource, isPayloadRef, type SourceLocation } from '@monitor/constructs';
+import { type DesiredResource, replaceRefs, type SourceLocation } from '@monitor/constructs';
 import { hashJson, type SecretHasher, secretHasher } from '../hash.js';
 import { type State, type StateEntry, stateKey } from '../state/state.js';
 import { type Change, diffPayload } from './diff.js';
@@ -224,34 +224,9 @@ export function isCreatedFrom(
   return changes.length === 0;
 }
 
-/**
- * Replace `{ $ref }` by physical ids where known; unknown ones stay refs ("known after create").
- * Copies only what holds a reference: most of a payload is returned as it is.
- */
+/** Replace `{ $ref }` by physical ids where known; unknown ones stay refs ("known after create"). */
 export function resolveRefs(value: unknown, ids: ReadonlyMap<string, string | number>): unknown {
-  if (value === null || typeof value !== 'object') return value;
-  if (isPayloadRef(value)) return ids.get(value.$ref) ?? value;
-  if (Array.isArray(value)) {
-    let out: unknown[] | undefined;
-    for (let i = 0; i < value.length; i++) {
-      const next = resolveRefs(value[i], ids);
-      if (next !== value[i]) {
-        out ??= [...value];
-        out[i] = next;
-      }
-    }
-    return out ?? value;
-  }
-  let out: Record<string, unknown> | undefined;
-  for (const key in value) {
-    const field = (value as Record<string, unknown>)[key];
-    const next = resolveRefs(field, ids);
-    if (next !== field) {
-      out ??= { ...(value as Record<string, unknown>) };
-      out[key] = next;
-    }
-  }
-  return out ?? value;
+  return replaceRefs(value, (ref) => ids.get(ref.$ref) ?? ref);
 }
 
 /**
