@@ -148,7 +148,7 @@ export abstract class Construct<P extends object> implements ConstructLike {
     const { protect, aliases, adopt, ...rest } = (props ?? {}) as P & ConstructOptions;
     this.props = rest as P;
     this.options = { protect: protect === true, aliases: aliases ?? [], adopt: adopt === true };
-    this.#sites = captureCallSites(Construct);
+    this.#sites = session.captureLocations === false ? [] : captureCallSites(Construct);
     session.constructs.push(this);
   }
 

@@ -31,6 +31,12 @@ export interface Session {
   readonly constructs: ConstructLike[];
   /** The environment the project is loaded for (`--env`), if the config defines environments. */
   readonly environment?: string;
+  /**
+   * Whether constructs remember where they were made (for diagnostics). Off only for constructs
+   * made in memory by monitor itself (`monitor import`), where there is no source to point at.
+   * @default true
+   */
+  readonly captureLocations?: boolean;
 }
 
 interface Registry {
@@ -49,10 +55,13 @@ function registry(): Registry {
 }
 
 /** Open a new session: constructs made from now on register in it. Replaces any open session. */
-export function createSession(options: { environment?: string | undefined } = {}): Session {
+export function createSession(
+  options: { environment?: string | undefined; captureLocations?: boolean } = {},
+): Session {
   const session: Session = {
     constructs: [],
     ...(options.environment === undefined ? {} : { environment: options.environment }),
+    ...(options.captureLocations === false ? { captureLocations: false } : {}),
   };
   registry().current = session;
   return session;

@@ -141,11 +141,17 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
         });
   try {
     if (!out.json) io.stderr(headerLine('import', project, connection));
+    // A large account takes seconds to read and to write code for: say what is going on.
+    const status = (text: string) => {
+      if (io.interactive && !out.json) io.stderr(`\r\u001b[K${p.dim(text)}`);
+    };
+    status('Reading the account…');
     const [state, live, otherOwners] = await Promise.all([
       target.backend.read(),
       engine.readLive(target.client),
       target.backend.owners?.(),
     ]);
+    status(`Writing code for what ${project.config.projectName} does not own…`);
     const plan = engine.planImport({
       live,
       state,
@@ -159,6 +165,7 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
       secretKey: target.secretKey,
       now: new Date(),
     });
+    status('');
     const errors = plan.diagnostics.filter((d) => d.severity === 'error');
     if (errors.length > 0) {
       throw new CommandError(

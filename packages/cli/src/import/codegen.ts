@@ -1,5 +1,5 @@
 import { type ImportedResource, isRefValue, isSecretValue, type PropValue } from '@monitor/engine';
-import { IndentationText, Project, QuoteKind, VariableDeclarationKind } from 'ts-morph';
+import { IndentationText, Project, QuoteKind } from 'ts-morph';
 
 /** A generated module: its path relative to the output directory, and its text. */
 export interface GeneratedFile {
@@ -116,14 +116,11 @@ export function generateModules(
       .filter((r) => r.module === module)
       .map((r) => {
         classes.add(r.construct);
-        const what = r.name === undefined ? '' : ` “${r.name}”`;
-        const start = `new ${r.construct}(${quote(r.logicalId)}, `;
-        const column = `export const ${r.variable} = ${start}`.length;
-        return {
-          docs: [`${r.kind} ${String(r.physicalId)}${what}, imported from the account.`],
-          name: r.variable,
-          initializer: `${start}${print(r.props, '', ctx, column, 2)})`,
-        };
+        // A name may hold `*/` (which would end the comment) or line breaks.
+        const name = r.name?.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ');
+        const doc = `/** ${r.kind} ${String(r.physicalId)}${name === undefined ? '' : ` “${name}”`}, imported from the account. */`;
+        const start = `export const ${r.variable} = new ${r.construct}(${quote(r.logicalId)}, `;
+        return `${doc}\n${start}${print(r.props, '', ctx, start.length, 2)});`;
       });
     const imports = [
       importLine([...classes], '@monitor/constructs'),
@@ -131,22 +128,13 @@ export function generateModules(
         .sort(([a], [b]) => (a < b ? -1 : 1))
         .map(([from, names]) => importLine([...names], specifier(from))),
     ];
+    // One parse and one format per file: adding statements one by one re-parses the file each time.
     const file = project.createSourceFile(
       `/${module}${options.extension}`,
-      `${options.banner}\n${imports.join('\n')}\n`,
+      `${options.banner}\n${imports.join('\n')}\n\n${statements.join('\n\n')}\n`,
     );
-    for (const s of statements) {
-      file.addVariableStatement({
-        isExported: true,
-        declarationKind: VariableDeclarationKind.Const,
-        docs: s.docs,
-        declarations: [{ name: s.name, initializer: s.initializer }],
-      });
-    }
     file.formatText({ indentSize: 2, convertTabsToSpaces: true });
-    // A blank line between declarations, as people write them.
-    const text = file.getFullText().replace(/;\n\/\*\*/g, ';\n\n/**');
-    files.push({ path: `${module}${options.extension}`, text });
+    files.push({ path: `${module}${options.extension}`, text: file.getFullText() });
   }
   return files;
 }

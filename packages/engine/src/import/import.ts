@@ -277,10 +277,7 @@ export function planImport(options: ImportOptions): ImportPlan {
       ),
     ]),
   );
-  const envNames = new UniqueNames(
-    Object.keys(env).filter((k) => k.startsWith('MONITOR_')),
-    '_',
-  );
+  const envNames = new UniqueNames([], '_');
   const importSecrets: ImportSecret[] = [];
   const resources: ImportedResource[] = [];
   const byLive = new Map<string, ImportedResource>();
@@ -295,8 +292,9 @@ export function planImport(options: ImportOptions): ImportPlan {
     );
     const source = constructSource(kind, markSecrets(kind, r));
     const props = nameSecrets(source.props, (secret) => {
-      const field = envField(secret.path);
-      const envName = envNames.take(constantCase(variable, field));
+      const wanted = constantCase(variable, envField(secret.path));
+      // MONITOR_* are monitor's own variables (MONITOR_API_KEY): never one of the project's secrets.
+      const envName = envNames.take(wanted.startsWith('MONITOR_') ? `SECRET_${wanted}` : wanted);
       importSecrets.push({
         env: envName,
         kind,
@@ -370,8 +368,8 @@ export function planImport(options: ImportOptions): ImportPlan {
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, runtime(v)]));
     return value;
   };
-  const synthOne = (res: ImportedResource, props: Props) => {
-    const session = constructs.createSession();
+  const synthOne = (res: ImportedResource, props: Props, validate = true) => {
+    const session = constructs.createSession({ captureLocations: false });
     let instance: constructs.Construct<object>;
     try {
       instance = new (constructClass(res.construct))(res.logicalId, runtime(props) as object);
@@ -381,13 +379,17 @@ export function planImport(options: ImportOptions): ImportPlan {
     const {
       resources: [desired],
       diagnostics,
-    } = constructs.synth({ defaults: options.defaults as constructs.SynthOptions['defaults'] }, session);
+    } = constructs.synth(
+      { defaults: options.defaults as constructs.SynthOptions['defaults'], validate },
+      session,
+    );
     return { instance, desired: desired as DesiredResource, diagnostics };
   };
-  const live1 = (res: ImportedResource) =>
-    live[res.kind].find((r) => String(r.id) === String(res.physicalId)) as LiveResource;
+  const liveById = new Map(chosen.map(({ kind, r }) => [id(kind, r.id), r]));
+  const live1 = (res: ImportedResource) => liveById.get(id(res.kind, res.physicalId)) as LiveResource;
+  // A trial is compared, never sent: the schema checks the final props, once (below).
   const matches = (res: ImportedResource, props: Props, expected: DesiredResource) => {
-    const { desired, diagnostics } = synthOne(res, props);
+    const { desired, diagnostics } = synthOne(res, props, false);
     if (diagnostics.some((d) => d.severity === 'error')) return false;
     if (!keepsShape(expected.payload, desired.payload)) return false;
     const changes: Change[] = [];
@@ -426,12 +428,11 @@ export function planImport(options: ImportOptions): ImportPlan {
         },
       ),
     );
-  for (const d of importedDesired) {
-    const res = resources.find((r) => r.kind === d.kind && r.logicalId === d.logicalId) as ImportedResource;
+  for (const [i, d] of importedDesired.entries()) {
     entries[stateKey(d.kind, d.logicalId)] = {
       kind: d.kind,
       logicalId: d.logicalId,
-      physicalId: res.physicalId,
+      physicalId: (byReferenceOrder[i] as ImportedResource).physicalId,
       appliedHash: appliedHash(d.kind, d.payload, secrets),
       secretHashes: secretHashesOf(d.kind, d.payload, new Set()),
       protect: false,
