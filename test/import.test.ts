@@ -277,7 +277,7 @@ describe('monitor import', () => {
       cleanup(join(basic, '.monitor/state'));
       const before = snapshot(join(basic, 'monitors'));
       const refused = await monitor(['import', '--recover'], { cwd: basic, env: harness.env });
-      expect(refused.code).toBe(1);
+      expect(refused.code).toBe(5);
       expect(refused.stderr).toContain('matched by content alone need your confirmation');
       expect(refused.stderr).toContain('monitor import --recover --yes');
       expect(hasState(basic)).toBe(false);

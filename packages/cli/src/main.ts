@@ -190,7 +190,13 @@ function report(error: unknown, io: Io, out: Output): ExitCode {
   const { stack, ...json } = describe(error);
   out.error = json;
   const code =
-    json.code === 'invalid_project' ? EXIT.invalid : json.code === 'locked' ? EXIT.locked : EXIT.error;
+    json.code === 'invalid_project'
+      ? EXIT.invalid
+      : json.code === 'locked'
+        ? EXIT.locked
+        : json.code === 'refused'
+          ? EXIT.refused
+          : EXIT.error;
   if (out.json) return code;
   const p = paint(io.color);
   io.stderr(`${p.red('error')}: ${json.message}\n`);

@@ -11,6 +11,7 @@ import {
   environmentOf,
   integerAtLeast,
   type ProjectArgs,
+  UsageError,
   withProjectOptions,
 } from '../options.js';
 import type { RunContext } from '../output.js';
@@ -106,7 +107,7 @@ function kindsFrom(values: readonly string[] | undefined): ResourceKind[] | unde
     .map((v) => {
       const kind = RESOURCE_KINDS.find((k) => k.toLowerCase() === v.replace(/-/g, '').toLowerCase());
       if (kind === undefined)
-        throw new CommandError('usage', `unknown kind "${v}"`, `kinds are ${RESOURCE_KINDS.join(', ')}`);
+        throw new UsageError(`unknown kind "${v}"`, `kinds are ${RESOURCE_KINDS.join(', ')}`);
       return kind;
     });
 }
@@ -131,15 +132,15 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
   const p = paint(io.color);
   const connection = await connect(args, ctx, project);
   const { target } = connection;
-  const release =
-    args.dryRun === true
-      ? async () => {}
-      : await target.backend.lock({
-          command: 'monitor import',
-          timeoutMs: (args.lockTimeout ?? 0) * 1000,
-          onWait: () => io.stderr(`Waiting up to ${args.lockTimeout} s for the state lock\n`),
-        });
+  let release = async () => {};
   try {
+    if (args.dryRun !== true) {
+      release = await target.backend.lock({
+        command: 'monitor import',
+        timeoutMs: (args.lockTimeout ?? 0) * 1000,
+        onWait: () => io.stderr(`Waiting up to ${args.lockTimeout} s for the state lock\n`),
+      });
+    }
     if (!out.json) io.stderr(headerLine('import', project, connection));
     // A large account takes seconds to read and to write code for: say what is going on.
     const status = (text: string) => {
@@ -157,7 +158,8 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
       state,
       code: project.resources,
       defaults: project.config.defaults,
-      filters: { kinds, ids: list(args.id), names: list(args.name), tags: list(args.tag) },
+      // Names are not split at commas: a name may hold one.
+      filters: { kinds, ids: list(args.id), names: args.name, tags: list(args.tag) },
       groupBy: args.groupBy ?? 'kind',
       recoverOnly: args.recover === true,
       ...(otherOwners === undefined ? {} : { otherOwners }),
