@@ -70,6 +70,7 @@ export { naturalKeyOf, valuesAt } from './kinds/definition.js';
 export { KINDS, RESOURCE_KINDS } from './kinds/index.js';
 export { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from './kinds/maintenance-window.js';
 export {
+  isRecord,
   isSensitive,
   redactPayload,
   replaceSensitive,

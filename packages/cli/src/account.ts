@@ -3,17 +3,12 @@ import { type Client, ConfigError, createClient, type RateLimit, resolveClientCo
 import type { ProjectConfig } from '@monitor/engine';
 import type { Argv } from 'yargs';
 import { type Io, paint } from './io.js';
+import type { ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
 
 /** Options of the commands that work on the account itself, with no project to load. */
-export interface AccountArgs {
-  config?: string | undefined;
-  env?: string | undefined;
-  local?: boolean | undefined;
-  json?: boolean | undefined;
-  debug?: boolean | undefined;
-  rateLimit?: string | undefined;
-}
+/** The options of the commands on an account: a project command's, without `--timeout`. */
+export type AccountArgs = Omit<ProjectArgs, 'timeout'>;
 
 export function withAccountOptions<T>(y: Argv<T>) {
   return y

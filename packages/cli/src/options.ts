@@ -12,6 +12,14 @@ export class UsageError extends Error {
   }
 }
 
+/** Values of a repeatable option, each of which may be comma-separated: `--tag a,b --tag c` → a, b, c. */
+export function commaList(values: readonly unknown[] | undefined): string[] {
+  return (values ?? [])
+    .flatMap((v) => String(v).split(','))
+    .map((v) => v.trim())
+    .filter((v) => v !== '');
+}
+
 /** A whole number ≥ `min`, or a usage error naming the option. */
 export function integerAtLeast(option: string, min: number) {
   return (value: unknown): number => {

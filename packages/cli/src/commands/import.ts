@@ -7,6 +7,7 @@ import { CommandError } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
 import {
+  commaList,
   commandLine,
   environmentOf,
   integerAtLeast,
@@ -98,25 +99,14 @@ function whereToWrite(project: LoadedProject, out: string | undefined, cwd: stri
   return { dir, extension: extension.endsWith('.ts') ? extension : '.monitor.ts' };
 }
 
-function kindsFrom(values: readonly string[] | undefined): ResourceKind[] | undefined {
-  if (values === undefined) return undefined;
-  return values
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '')
-    .map((v) => {
-      const kind = RESOURCE_KINDS.find((k) => k.toLowerCase() === v.replace(/-/g, '').toLowerCase());
-      if (kind === undefined)
-        throw new UsageError(`unknown kind "${v}"`, `kinds are ${RESOURCE_KINDS.join(', ')}`);
-      return kind;
-    });
+function kindsFrom(values: readonly string[] | undefined): ResourceKind[] {
+  return commaList(values).map((v) => {
+    const kind = RESOURCE_KINDS.find((k) => k.toLowerCase() === v.replace(/-/g, '').toLowerCase());
+    if (kind === undefined)
+      throw new UsageError(`unknown kind "${v}"`, `kinds are ${RESOURCE_KINDS.join(', ')}`);
+    return kind;
+  });
 }
-
-const list = (values: readonly string[] | undefined) =>
-  values
-    ?.flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
 
 /** `monitor import`: code and state for resources that exist in the account. */
 export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> {
@@ -159,7 +149,7 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
       code: project.resources,
       defaults: project.config.defaults,
       // Names are not split at commas: a name may hold one.
-      filters: { kinds, ids: list(args.id), names: args.name, tags: list(args.tag) },
+      filters: { kinds, ids: commaList(args.id), names: args.name, tags: commaList(args.tag) },
       groupBy: args.groupBy ?? 'kind',
       recoverOnly: args.recover === true,
       ...(otherOwners === undefined ? {} : { otherOwners }),

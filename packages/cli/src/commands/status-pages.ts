@@ -16,7 +16,7 @@ import {
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { type Paint, paint } from '../io.js';
 import type { Subcommand } from '../main.js';
-import { commandLine, UsageError } from '../options.js';
+import { commaList, commandLine, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 import { localTime, renderFields, renderTable } from '../tables.js';
 
@@ -72,12 +72,6 @@ async function servicesOf(account: AccountConnection, ids: string[]) {
     }),
   );
 }
-
-const list = (values: string[] | undefined) =>
-  (values ?? [])
-    .flatMap((v) => String(v).split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
 
 function renderUpdates(
   updates: StatusPageIncidentUpdate[],
@@ -225,7 +219,7 @@ const incidentVerbs: Subcommand[] = [
         ),
     run: (args: CreateArgs, ctx: RunContext) =>
       withAccount(args, ctx, async (account) => {
-        const ids = list(args.service);
+        const ids = commaList(args.service);
         if (ids.length === 0)
           throw new UsageError('--service names no service', 'give at least one service id');
         const incident = await account.client.statusPageIncidents.create({
@@ -277,7 +271,7 @@ const incidentVerbs: Subcommand[] = [
           services:
             args.service === undefined
               ? current.services.map((s) => ({ id: s.id, name: s.name, accountId: s.accountId }))
-              : await servicesOf(account, list(args.service)),
+              : await servicesOf(account, commaList(args.service)),
         });
         return show(incident, ctx);
       }),

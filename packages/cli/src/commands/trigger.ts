@@ -3,7 +3,7 @@ import type { Argv } from 'yargs';
 import { connectAccount, explained, uuidArgument, withAccountOptions } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
-import { commandLine, UsageError } from '../options.js';
+import { commaList, commandLine, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 import { type WaitArgs, waitAndReport } from '../session-ui.js';
 import { renderTable } from '../tables.js';
@@ -57,17 +57,11 @@ export const builder = (y: Argv) =>
       'Without a selection every activated check runs (heartbeats excepted). Ctrl-C while waiting leaves the sessions running and prints the command that resumes the wait.',
     );
 
-const list = (values: string[] | undefined) =>
-  (values ?? [])
-    .flatMap((v) => v.split(','))
-    .map((v) => v.trim())
-    .filter((v) => v !== '');
-
 /** `monitor trigger`: start check sessions now, and with `--wait` gate on their results. */
 export async function run(args: TriggerArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
-  const matchTags = (args.tag ?? []).map((t) => list([t])).filter((set) => set.length > 0);
-  const checkIds = list(args.check).map((c) =>
+  const matchTags = (args.tag ?? []).map((t) => commaList([t])).filter((set) => set.length > 0);
+  const checkIds = commaList(args.check).map((c) =>
     uuidArgument('--check', c, 'list the checks and their ids with monitor checks list'),
   );
   const account = await connectAccount(args, ctx);

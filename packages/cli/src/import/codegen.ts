@@ -19,14 +19,6 @@ function quote(text: string): string {
   return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
 }
 
-/** The class whose `fromId` names an existing resource of a kind. */
-const REMOTE_CLASS: Record<string, string> = {
-  AlertChannel: 'AlertChannel',
-  CheckGroup: 'CheckGroup',
-  StatusPage: 'StatusPage',
-  StatusPageService: 'StatusPageService',
-};
-
 interface PrintContext {
   /** The variable of an imported resource, by `Kind#physicalId`. */
   variableOf: (kind: string, physicalId: string | number) => ImportedResource | undefined;
@@ -47,9 +39,9 @@ function print(value: Value, indent: string, ctx: PrintContext, column = indent.
       ctx.uses(target.variable, target.module);
       return target.variable;
     }
-    const cls = REMOTE_CLASS[value.kind] as string;
-    ctx.uses(cls);
-    return `${cls}.fromId(${typeof value.physicalId === 'string' ? quote(value.physicalId) : value.physicalId})`;
+    // The class of the kind's name refers to an existing one: `AlertChannel.fromId(12)`.
+    ctx.uses(value.kind);
+    return `${value.kind}.fromId(${typeof value.physicalId === 'string' ? quote(value.physicalId) : value.physicalId})`;
   }
   if (isSecretValue(value)) {
     ctx.uses('requiredEnv');

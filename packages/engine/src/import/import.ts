@@ -122,27 +122,11 @@ const KIND_MODULES: Record<ResourceKind, string> = {
   MaintenanceWindow: 'maintenance-windows',
 };
 
-/** What a variable is called when its resource has no usable name, and what precedes a leading digit. */
-const FALLBACK_WORD: Record<ResourceKind, string> = {
-  AlertChannel: 'channel',
-  CheckGroup: 'group',
-  Dashboard: 'dashboard',
-  StatusPage: 'page',
-  StatusPageService: 'service',
-  MaintenanceWindow: 'window',
-};
-
-/** A word after an alert channel's name that says its type: `oncallEmail`, `paymentsSlack`. */
-const CHANNEL_TYPE_WORD: Record<string, string> = {
-  EMAIL: 'email',
-  SLACK: 'slack',
-  SLACK_APP: 'slack app',
-  WEBHOOK: 'webhook',
-  SMS: 'sms',
-  CALL: 'call',
-  PAGERDUTY: 'pagerduty',
-  OPSGENIE: 'opsgenie',
-};
+/**
+ * What a variable is called when its resource has no usable name, and what precedes a leading
+ * digit: the last word of the kind's noun (`group`, `channel`, `service`).
+ */
+const fallbackWord = (kind: ResourceKind) => KINDS[kind].noun.split(' ').at(-1) as string;
 
 /**
  * Stands in for a secret the service masks and the environment does not give: unlike the masked
@@ -184,14 +168,6 @@ function constructClass(name: string): ConstructClass & Partial<RemoteFactory> {
   if (typeof cls !== 'function') throw new Error(`@monitor/constructs has no construct ${name}`);
   return cls as ConstructClass & Partial<RemoteFactory>;
 }
-
-/** The class whose `fromId` refers to an existing resource of `kind`. */
-const REMOTE_CLASS: Partial<Record<ResourceKind, string>> = {
-  AlertChannel: 'AlertChannel',
-  CheckGroup: 'CheckGroup',
-  StatusPage: 'StatusPage',
-  StatusPageService: 'StatusPageService',
-};
 
 const isPlainObject = (v: unknown): v is { [key: string]: PropValue } =>
   v !== null && typeof v === 'object' && !Array.isArray(v) && !isRefValue(v) && !isSecretValue(v);
@@ -285,10 +261,11 @@ export function planImport(options: ImportOptions): ImportPlan {
     const name = displayNameOf(kind, r);
     const words = wordsOf(name ?? '');
     const variableWords =
-      kind === 'AlertChannel' ? [...words, ...wordsOf(CHANNEL_TYPE_WORD[String(r.type)] ?? '')] : words;
-    const variable = variables.take(camelCase(variableWords, FALLBACK_WORD[kind]));
+      // An alert channel's type follows its name: `oncallEmail`, `paymentsSlackApp`.
+      kind === 'AlertChannel' ? [...words, ...wordsOf(String(r.type).replace(/_/g, ' '))] : words;
+    const variable = variables.take(camelCase(variableWords, fallbackWord(kind)));
     const logicalId = (logicalIds.get(kind) as UniqueNames).take(
-      kebabCase(words.length > 0 ? words : wordsOf(variable), FALLBACK_WORD[kind]),
+      kebabCase(words.length > 0 ? words : wordsOf(variable), fallbackWord(kind)),
     );
     const source = constructSource(kind, markSecrets(kind, r));
     const props = nameSecrets(source.props, (secret) => {
@@ -356,7 +333,8 @@ export function planImport(options: ImportOptions): ImportPlan {
       const instance =
         target === undefined ? undefined : instances.get(stateKey(target.kind, target.logicalId));
       if (instance !== undefined) return instance;
-      return constructClass(REMOTE_CLASS[value.kind] as string).fromId?.(value.physicalId);
+      // Each kind that others refer to has a class of its name with `fromId`.
+      return constructClass(value.kind).fromId?.(value.physicalId);
     }
     if (isSecretValue(value)) {
       const given = value.env === undefined ? undefined : env[value.env];

@@ -3,6 +3,7 @@ import {
   type AlertChannelType,
   CHECK_GROUP_DEFAULTS,
   DASHBOARD_DEFAULTS,
+  isRecord,
   isSensitive,
   KINDS,
   MAINTENANCE_WINDOW_DEFAULTS,
@@ -70,7 +71,6 @@ const ALERT_CHANNEL_CLASSES: Record<AlertChannelType, string> = {
 };
 
 type Record_ = Record<string, unknown>;
-const isRecord = (v: unknown): v is Record_ => v !== null && typeof v === 'object' && !Array.isArray(v);
 
 /**
  * A copy of a live resource with every sensitive value replaced by a `SecretValue`: those the

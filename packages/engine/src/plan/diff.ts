@@ -1,4 +1,5 @@
 import {
+  isRecord,
   isSensitive,
   type KindDefinition,
   type ResourceKind,
@@ -33,10 +34,6 @@ export interface DiffContext {
 }
 
 type Payload = Record<string, unknown>;
-
-function isRecord(v: unknown): v is Payload {
-  return v !== null && typeof v === 'object' && !Array.isArray(v);
-}
 
 function same(a: unknown, b: unknown): boolean {
   if (a === b) return true;
