@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from './zod.js';
 import { type Endpoint, endpoints } from './endpoints.js';
 import { ConfigError, TimeoutError } from './errors.js';
 import { type CallInput, parseRetryAfter, Transport, type TransportOptions } from './http.js';

@@ -1,6 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Dispatcher, Agent as UndiciAgent } from 'undici';
-import type { z } from 'zod';
+import type { z } from './zod.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Endpoint } from './endpoints.js';
 import {

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from './zod.js';
 
 /**
  * The reading side of a response schema: the same shape, with every field that must be present

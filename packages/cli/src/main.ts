@@ -293,7 +293,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       () => undefined,
     );
   }
-  const { default: yargs } = await import('yargs');
+  const { default: yargs } = await import('./yargs.js');
   const formatAt = argv.indexOf('--format');
   const wantsJson =
     argv.includes('--json') ||

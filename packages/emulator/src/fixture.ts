@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ALERT_CHANNEL_DEFAULTS, formatIssuePath } from '@monitor/api';
-import { z } from 'zod';
+import { z } from '@monitor/api/zod';
 import type { EmulatorClock } from './clock.js';
 import { EmulatorConfigError } from './errors.js';
 import type { AccountData, Row } from './store.js';

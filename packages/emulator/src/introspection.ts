@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '@monitor/api/zod';
 import type { AgentHealth } from './agent-health.js';
 import type { FaultConfig } from './faults.js';
 import { applyFixture, type Fixture, fixtureSchema } from './fixture.js';

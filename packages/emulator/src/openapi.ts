@@ -6,7 +6,7 @@ import {
   rootCauseAnalysisPendingSchema,
   serviceEndpoints,
 } from '@monitor/api';
-import { z } from 'zod';
+import { z } from '@monitor/api/zod';
 
 type JsonSchema = Record<string, unknown>;
 

@@ -1,5 +1,5 @@
 import { readFileSync } from 'node:fs';
-import { z } from 'zod';
+import { z } from '@monitor/api/zod';
 import { EmulatorConfigError } from './errors.js';
 import { type RunningEmulator, startEmulator } from './start.js';
 

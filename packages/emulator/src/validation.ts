@@ -1,5 +1,5 @@
 import { formatIssuePath } from '@monitor/api';
-import type { z } from 'zod';
+import type { z } from '@monitor/api/zod';
 import { badRequest, HttpProblem } from './problem.js';
 
 type Source = 'payload' | 'query' | 'params';

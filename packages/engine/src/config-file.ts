@@ -1,6 +1,6 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
-import { z } from 'zod';
+import { z } from '@monitor/api/zod';
 import { ConfigNotFoundError, EnvironmentRequiredError } from './errors.js';
 
 export const CONFIG_FILE_NAMES = [

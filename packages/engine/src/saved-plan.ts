@@ -1,5 +1,5 @@
 import type { ResourceKind } from '@monitor/api';
-import { z } from 'zod';
+import { z } from '@monitor/api/zod';
 import { InvalidPlanError } from './errors.js';
 import { hashJson } from './hash.js';
 import { type Live, type Operation, type Plan, summarize } from './plan/plan.js';

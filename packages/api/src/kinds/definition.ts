@@ -1,4 +1,4 @@
-import type { z } from 'zod';
+import type { z } from '../zod.js';
 import type { EndpointName } from '../endpoints.js';
 
 /** The kinds of service resource that monitor manages. Logical ids are unique per kind. */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from 'zod';
+import type { z } from '../zod.js';
 import { type Endpoint, endpoints } from '../endpoints.js';
 import { REDACTED, Redactor } from '../redact.js';
 import { type KindDefinition, type ResourceKind, valuesAt } from './definition.js';

@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { checkTypeSchema, isoDateSchema, isoDateTimeSchema, queryBooleanSchema } from './common.js';
 
 /** A check. The seed shows only id and checkType; the rest is the real service's shape. */

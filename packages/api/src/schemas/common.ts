@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 
 /** Data-center locations a check group can run in. */
 export const LOCATIONS = [

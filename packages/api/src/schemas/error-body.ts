@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 
 /**
  * An error body: shape A `{statusCode, error, message}` or shape B `{message, attributes}`.

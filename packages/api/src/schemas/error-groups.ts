@@ -1,4 +1,4 @@
-import { z } from 'zod';
+import { z } from '../zod.js';
 import { isoDateSchema } from './common.js';
 
 /** An analysis as embedded in error groups: all but id nullable. */

@@ -1,7 +1,7 @@
 import * as nodeFs from 'node:fs';
 import { join } from 'node:path';
 import { type AtomicWriteFs, writeFileAtomic } from '@monitor/api';
-import { z } from 'zod';
+import { z } from '@monitor/api/zod';
 import { InvalidStateError, stateStorageError } from '../errors.js';
 import {
   applyChanges,

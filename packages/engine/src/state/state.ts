@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { formatIssuePath, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
-import { z } from 'zod';
+import { z } from '@monitor/api/zod';
 import { InvalidStateError } from '../errors.js';
 
 export const STATE_FORMAT_VERSION = 1;

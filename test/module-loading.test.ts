@@ -1,0 +1,52 @@
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { monitor } from './support/harness.js';
+
+const BASIC = fileURLToPath(new URL('../examples/basic/', import.meta.url));
+const dir = mkdtempSync(join(tmpdir(), 'monitor-modules-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** Run the CLI with a module hook that lists every module it loads; returns the URLs. */
+async function modulesLoadedBy(args: string[]): Promise<string[]> {
+  const log = join(dir, `loaded-${args.join('-')}.txt`);
+  const hooks = join(dir, 'hooks.mjs');
+  writeFileSync(
+    hooks,
+    `import { appendFileSync } from 'node:fs';
+export async function load(url, context, next) {
+  appendFileSync(${JSON.stringify(log)}, url + '\\n');
+  return next(url, context);
+}
+`,
+  );
+  const register = join(dir, 'register.mjs');
+  writeFileSync(
+    register,
+    `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
+  );
+  const r = await monitor(args, { cwd: BASIC, env: { NODE_OPTIONS: `--import=${register}` } });
+  expect(r.stderr).toBe('');
+  expect(r.code).toBe(0);
+  return readFileSync(log, 'utf8').trim().split('\n');
+}
+
+// zod (95 modules) and yargs (20-odd) cost a module load each; the build bundles each into one
+// file (scripts/vendor.mjs). One direct `import 'zod'` anywhere would load all of zod a second time.
+describe('module loading', () => {
+  it('validate loads zod and yargs once each, as the vendored files', async () => {
+    const urls = await modulesLoadedBy(['validate']);
+    expect(urls.filter((u) => u.includes('/node_modules/zod/'))).toEqual([]);
+    expect(urls.filter((u) => u.includes('/node_modules/yargs'))).toEqual([]);
+    expect(urls.filter((u) => u.endsWith('/packages/api/dist/zod.js'))).toHaveLength(1);
+    expect(urls.filter((u) => u.endsWith('/packages/cli/dist/yargs.js'))).toHaveLength(1);
+  });
+
+  it('--help loads neither zod nor the engine', async () => {
+    const urls = await modulesLoadedBy(['--help']);
+    expect(urls.some((u) => u.endsWith('/cli/dist/yargs.js'))).toBe(true);
+    expect(urls.filter((u) => /zod|\/engine\/|\/emulator\/|esbuild/.test(u))).toEqual([]);
+  });
+});
