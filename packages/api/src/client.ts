@@ -1,4 +1,3 @@
-import type { z } from './zod.js';
 import { type Endpoint, endpoints } from './endpoints.js';
 import { ConfigError, TimeoutError } from './errors.js';
 import { type CallInput, parseRetryAfter, Transport, type TransportOptions } from './http.js';
@@ -7,6 +6,7 @@ import { KINDS } from './kinds/index.js';
 import { itemsOf, iterateCursor, iteratePages, type Page, parseContentRange } from './pagination.js';
 import type { CheckSession } from './schemas/check-sessions.js';
 import type { RootCauseAnalysis } from './schemas/error-groups.js';
+import type { z } from './zod.js';
 
 type E = typeof endpoints;
 type Out<K extends keyof E> = E[K]['response'] extends z.ZodType ? z.output<E[K]['response']> : undefined;

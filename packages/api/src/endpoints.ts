@@ -1,4 +1,3 @@
-import { z } from './zod.js';
 import {
   alertChannelCreateSchema,
   alertChannelSchema,
@@ -79,6 +78,7 @@ import {
   statusPageServiceUpdateSchema,
   statusPageUpdateSchema,
 } from './schemas/status-pages.js';
+import { z } from './zod.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 

@@ -1,6 +1,5 @@
 import { createRequire } from 'node:module';
 import type { Dispatcher, Agent as UndiciAgent } from 'undici';
-import type { z } from './zod.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Endpoint } from './endpoints.js';
 import {
@@ -21,6 +20,7 @@ import { RateLimiter } from './rate-limiter.js';
 import { type RateLimit, type RouteRateLimit, rateLimitBucketFor } from './rate-limits.js';
 import { Redactor } from './redact.js';
 import { errorBodySchema } from './schemas/error-body.js';
+import type { z } from './zod.js';
 
 // By package name: the same from dist/ and from inside a bundle that includes this module.
 const packageJson = createRequire(import.meta.url)('@monitor/api/package.json') as { version: string };

@@ -1,6 +1,6 @@
 import { type Endpoint, privateLocationMetricsQuerySchema, serviceEndpoints } from '@monitor/api';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import type { z } from '@monitor/api/zod';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { EmulatorClock } from './clock.js';
 import type { Answer, Call, EmulatorState } from './context.js';
 import { type FaultConfig, Faults } from './faults.js';

@@ -1,5 +1,5 @@
-import type { z } from '../zod.js';
 import type { EndpointName } from '../endpoints.js';
+import type { z } from '../zod.js';
 
 /** The kinds of service resource that monitor manages. Logical ids are unique per kind. */
 export type ResourceKind =

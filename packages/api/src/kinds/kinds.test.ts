@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import type { z } from '../zod.js';
 import { type Endpoint, endpoints } from '../endpoints.js';
 import { REDACTED, Redactor } from '../redact.js';
+import type { z } from '../zod.js';
 import { type KindDefinition, type ResourceKind, valuesAt } from './definition.js';
 import { KINDS, kindOfEndpoint, RESOURCE_KINDS } from './index.js';
 import { redactPayload, SENSITIVE_VALUE, sensitiveValues } from './secrets.js';
