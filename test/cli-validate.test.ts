@@ -1,9 +1,9 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { monitor } from './support/harness.js';
+import { cleanup, monitor, writeFiles, writeProject } from './support/harness.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 
@@ -91,5 +91,31 @@ describe('monitor validate', () => {
     const unknown = await monitor(['frobnicate'], { cwd: tmpdir() });
     expect(unknown.code).toBe(1);
     expect(unknown.stderr).toContain('hint: run monitor --help');
+  });
+
+  // Each run builds the files the last one included while the CLI loads (a head start); the
+  // files a run loads must still be exactly those the include patterns match now.
+  it('loads the files there are now, not those of the last run', async () => {
+    const mail = (id: string) =>
+      `import { EmailAlertChannel } from '@monitor/constructs';\nnew EmailAlertChannel('${id}', { address: '${id}@example.com' });\n`;
+    const dir = writeProject({ 'monitors/a.monitor.ts': mail('a') });
+    try {
+      expect((await monitor(['validate'], { cwd: dir })).stdout).toContain('1 construct valid in 1 file');
+      writeFiles(dir, {
+        'monitors/b.monitor.ts': `import { CheckGroup } from '@monitor/constructs';\nnew CheckGroup('b', { name: 'B', concurrency: 0 });\n`,
+      });
+      const added = await monitor(['validate'], { cwd: dir });
+      expect(added.code).toBe(3);
+      expect(added.stdout).toMatch(
+        /^monitors\/b\.monitor\.ts:2:\d+ {2}error {2}CheckGroup "b" {2}concurrency: /,
+      );
+      rmSync(join(dir, 'monitors', 'b.monitor.ts'));
+      writeFiles(dir, { 'monitors/a.monitor.ts': mail('renamed') });
+      const changed = await monitor(['validate', '--json'], { cwd: dir });
+      expect(changed.code).toBe(0);
+      expect(JSON.parse(changed.stdout).result).toMatchObject({ files: 1, constructs: 1 });
+    } finally {
+      cleanup(dir);
+    }
   });
 });

@@ -257,6 +257,13 @@ export async function commandPaths(): Promise<string[][]> {
   return paths;
 }
 
+/** The value given to `--name` (as `--name value` or `--name=value`), before any parser runs. */
+function optionValue(argv: readonly string[], name: string): string | undefined {
+  const at = argv.indexOf(`--${name}`);
+  if (at >= 0) return argv[at + 1];
+  return argv.find((a) => a.startsWith(`--${name}=`))?.slice(name.length + 3);
+}
+
 /** The command the arguments name, if any: the first word that is not an option. */
 function requestedCommand(argv: readonly string[]) {
   // A shell asking for completions passes the words typed after the program's name.
@@ -287,18 +294,15 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
   }
   const requested = requestedCommand(argv);
   if (requested?.loadsProject === true && !argv.includes('--help') && !argv.includes('-h')) {
-    // esbuild's process takes ~60 ms to start: let it start while the modules below load.
-    import('@monitor/engine/bundler').then(
-      (m) => m.startBundler(),
+    // esbuild starts its process and builds the project on the second core while the modules
+    // below load on this one. Only a head start: the load checks that each build is its own.
+    import('@monitor/engine/prefetch').then(
+      (m) => m.prefetchProject({ cwd: io.cwd, config: optionValue(argv, 'config') }),
       () => undefined,
     );
   }
   const { default: yargs } = await import('./yargs.js');
-  const formatAt = argv.indexOf('--format');
-  const wantsJson =
-    argv.includes('--json') ||
-    argv.includes('--format=json') ||
-    (formatAt >= 0 && argv[formatAt + 1] === 'json');
+  const wantsJson = argv.includes('--json') || optionValue(argv, 'format') === 'json';
   const out = new Output(requested?.name ?? '', wantsJson);
   let code: ExitCode = EXIT.ok;
   // Help and version are text; a command that ran or failed prints its envelope.

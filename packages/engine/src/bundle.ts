@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { builtinModules, SourceMap } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
@@ -164,15 +164,31 @@ export class BundleError extends Error {
   }
 }
 
-/** Bundle `entry` (JavaScript source importing the project's files) in one esbuild build. */
-export async function bundle(entry: string, projectDir: string): Promise<Bundle> {
-  const cacheDir = join(projectDir, '.monitor', 'cache');
-  const file = join(cacheDir, `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`);
-  let outputs: { path: string; text: string }[];
-  let inputs: Set<string>;
-  const { build } = await bundler();
+/** What one esbuild build made: the bundle's text (loading markers in) and its source map. */
+interface Built {
+  projectDir: string;
+  file: string;
+  js: string;
+  map: string;
+}
+
+/** The project's `.monitor/cache` directory, made (git-ignored) if it is not there yet. */
+export function cacheDirectory(projectDir: string): string {
+  const dir = join(projectDir, '.monitor', 'cache');
+  if (!existsSync(dir)) {
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(join(dir, '.gitignore'), '*\n');
+  }
+  return dir;
+}
+
+/** Build `entry` with esbuild; nothing is written yet. Fails with a BundleError. */
+async function build(entry: string, projectDir: string): Promise<Built> {
+  const name = `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`;
+  const file = join(projectDir, '.monitor', 'cache', name);
+  const esbuild = await bundler();
   try {
-    const result = await build({
+    const result = await esbuild.build({
       stdin: { contents: entry, resolveDir: projectDir, sourcefile: 'monitor-entry.mjs', loader: 'js' },
       absWorkingDir: projectDir,
       bundle: true,
@@ -189,23 +205,87 @@ export async function bundle(entry: string, projectDir: string): Promise<Bundle>
       metafile: true,
       plugins: [externalsPlugin(projectDir)],
     });
-    outputs = result.outputFiles;
-    inputs = new Set(Object.keys(result.metafile.inputs));
+    const js = result.outputFiles.find((o) => o.path.endsWith('.mjs'));
+    const map = result.outputFiles.find((o) => o.path.endsWith('.map'));
+    if (js === undefined || map === undefined) throw new Error('esbuild produced no bundle');
+    const inputs = new Set(Object.keys(result.metafile.inputs));
+    return { projectDir, file, js: markLoadingFiles(js.text, inputs, projectDir), map: map.text };
   } catch (e) {
     const failure = e as BuildFailure;
     if (Array.isArray(failure.errors))
       throw new BundleError(failure.errors.map((m) => messageToDiagnostic(m, projectDir)));
     throw e;
   }
-  const js = outputs.find((o) => o.path.endsWith('.mjs'));
-  const map = outputs.find((o) => o.path.endsWith('.map'));
-  if (js === undefined || map === undefined) throw new Error('esbuild produced no bundle');
-  mkdirSync(cacheDir, { recursive: true });
-  writeFileSync(join(cacheDir, '.gitignore'), '*\n');
-  writeFileSync(file, markLoadingFiles(js.text, inputs, projectDir));
+}
+
+/** Write a build into the project's cache directory, where its imports resolve as the project's. */
+function written({ projectDir, file, js, map }: Built): Bundle {
+  cacheDirectory(projectDir);
+  writeFileSync(file, js);
   return {
     file,
-    map: positionMap(JSON.parse(map.text) as object, (source) => resolve(dirname(file), source)),
+    map: positionMap(JSON.parse(map) as object, (source) => resolve(dirname(file), source)),
     dispose: () => rmSync(file, { force: true }),
   };
 }
+
+/** Bundle `entry` (JavaScript source importing the project's files) in one esbuild build. */
+export async function bundle(entry: string, projectDir: string): Promise<Bundle> {
+  return written(await build(entry, projectDir));
+}
+
+/** The two builds of loading a project: its config alone, then its construct files. */
+export type BuildPurpose = 'config' | 'constructs';
+
+/** The entry that imports a config file alone (as a namespace: a missing default is our diagnostic). */
+export function configEntry(configPath: string): string {
+  return `import * as config from ${JSON.stringify(configPath)};\nexport { config };`;
+}
+
+/** The entry that imports every construct file, in order. */
+export function constructsEntry(files: readonly string[]): string {
+  return files.map((f) => `import ${JSON.stringify(f)};`).join('\n');
+}
+
+/**
+ * Builds started before the command asked for them, one per purpose: `prefetchProject` starts
+ * them while the CLI's modules load, and the first load of the run takes them. Only the first: it
+ * follows at once, when no file of the project can have changed since; any later load (import
+ * re-loads the project after writing files) builds anew.
+ */
+export class EarlyBuilds {
+  private readonly ahead = new Map<
+    BuildPurpose,
+    { entry: string; projectDir: string; built: Promise<Built> }
+  >();
+  private readonly taken = new Set<BuildPurpose>();
+
+  /**
+   * Start building `entry` now, for the first `bundle(purpose, ...)` to take. Resolves when that
+   * build is done, failed or not (its failure is the taker's to see), or at once when none starts.
+   */
+  start(purpose: BuildPurpose, entry: string, projectDir: string): Promise<void> {
+    if (this.taken.has(purpose) || this.ahead.has(purpose)) return Promise.resolve();
+    const built = build(entry, projectDir);
+    this.ahead.set(purpose, { entry, projectDir, built });
+    return built.then(
+      () => undefined,
+      () => undefined,
+    );
+  }
+
+  /**
+   * Bundle `entry` for `purpose`: the build started early when it was of this very entry (the
+   * same files of the same project), else a new one.
+   */
+  async bundle(purpose: BuildPurpose, entry: string, projectDir: string): Promise<Bundle> {
+    const early = this.ahead.get(purpose);
+    this.ahead.delete(purpose);
+    this.taken.add(purpose);
+    const matches = early !== undefined && early.entry === entry && early.projectDir === projectDir;
+    return written(await (matches ? early.built : build(entry, projectDir)));
+  }
+}
+
+/** The early builds of this run. */
+export const earlyBuilds = new EarlyBuilds();

@@ -1,3 +1,5 @@
+import { createRequire } from 'node:module';
+
 /**
  * esbuild, with its service process started. The first build of a run waits ~60 ms for that
  * process; `startBundler()` starts it early (the CLI calls it before loading the engine) so that
@@ -6,11 +8,14 @@
 let started: Promise<typeof import('esbuild')> | undefined;
 
 export function bundler(): Promise<typeof import('esbuild')> {
-  started ??= import('esbuild').then(async (esbuild) => {
+  started ??= (async () => {
+    // esbuild is CommonJS: `require` loads it in ~18 ms, `import()` in ~45 ms (Node scans a
+    // CommonJS module's source for its export names before an ESM import may link to it).
+    const esbuild = createRequire(import.meta.url)('esbuild') as typeof import('esbuild');
     // Starts the service now rather than on the first build; a no-op wait otherwise.
     await esbuild.initialize({}).catch(() => undefined);
     return esbuild;
-  });
+  })();
   return started;
 }
 

@@ -1,14 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from '@monitor/api/zod';
+import { CONFIG_FILE_NAMES, nearestConfig } from './config-location.js';
 import { ConfigNotFoundError, EnvironmentRequiredError } from './errors.js';
-
-export const CONFIG_FILE_NAMES = [
-  'monitor.config.ts',
-  'monitor.config.mts',
-  'monitor.config.js',
-  'monitor.config.mjs',
-];
 
 /** The config file: `explicit` (relative to `cwd`), else the nearest one from `cwd` upwards. */
 export function findConfig(cwd: string, explicit?: string): string {
@@ -31,13 +25,8 @@ export function findConfig(cwd: string, explicit?: string): string {
     }
     return path;
   }
-  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
-    for (const name of CONFIG_FILE_NAMES) {
-      const path = join(dir, name);
-      if (existsSync(path)) return path;
-    }
-    if (dirname(dir) === dir) break;
-  }
+  const nearest = nearestConfig(cwd);
+  if (nearest !== undefined) return nearest;
   throw new ConfigNotFoundError(
     `no monitor.config.ts found in ${resolve(cwd)} or any directory above it`,
     "create monitor.config.ts there: import { defineConfig } from '@monitor/constructs'; export default defineConfig({ projectName: 'my-project' })",

@@ -11,7 +11,14 @@ import {
   synth,
 } from '@monitor/constructs';
 import { glob } from 'tinyglobby';
-import { type Bundle, BundleError, bundle, LOADING_FILE } from './bundle.js';
+import {
+  type Bundle,
+  BundleError,
+  configEntry,
+  constructsEntry,
+  earlyBuilds,
+  LOADING_FILE,
+} from './bundle.js';
 import {
   configSchema,
   EnvironmentError,
@@ -20,6 +27,7 @@ import {
   resolveConfig,
 } from './config-file.js';
 import { ProjectLoadError } from './errors.js';
+import { rememberIncluded } from './prefetch.js';
 
 export interface LoadOptions {
   /** Path of the config file; by default the nearest `monitor.config.*` from `cwd` upwards. */
@@ -173,11 +181,7 @@ async function readConfig(
 ): Promise<ResolvedConfig> {
   let b: Bundle;
   try {
-    // A namespace import, so that a config without a default export is our diagnostic, not a bundling error.
-    b = await bundle(
-      `import * as config from ${JSON.stringify(configPath)};\nexport { config };`,
-      projectDir,
-    );
+    b = await earlyBuilds.bundle('config', configEntry(configPath), projectDir);
   } catch (e) {
     if (e instanceof BundleError) throw new ProjectLoadError(e.message, e.diagnostics);
     throw e;
@@ -274,11 +278,12 @@ async function loadFrom(
     );
   }
   const files = [...new Set(matches.flat())].filter((f) => f !== configPath).sort();
+  rememberIncluded(projectDir, configPath, files);
 
   const started = performance.now();
   let b: Bundle;
   try {
-    b = await bundle(files.map((f) => `import ${JSON.stringify(f)};`).join('\n'), projectDir);
+    b = await earlyBuilds.bundle('constructs', constructsEntry(files), projectDir);
   } catch (e) {
     if (e instanceof BundleError) throw new ProjectLoadError(e.message, e.diagnostics);
     throw e;
