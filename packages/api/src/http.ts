@@ -1,5 +1,5 @@
 import { createRequire } from 'node:module';
-import type { Dispatcher, Agent as UndiciAgent } from 'undici';
+import type { Dispatcher } from 'undici';
 import { type Clock, systemClock } from './clock.js';
 import type { Endpoint } from './endpoints.js';
 import {
@@ -47,12 +47,10 @@ export interface RetryOptions {
 }
 
 /**
- * undici's Agent, loaded on first use: a command that never calls the API (validate, --help)
- * does not pay for compiling it.
+ * undici's Agent and `request`, loaded on the first call: a command that never calls the API
+ * (validate, --help) does not pay for compiling them.
  */
-function undiciAgent(): typeof UndiciAgent {
-  return (createRequire(import.meta.url)('undici') as { Agent: typeof UndiciAgent }).Agent;
-}
+let undici: Promise<typeof import('./undici.js')> | undefined;
 
 /** A debug event: redacted, never a header or a body. */
 export interface RequestEvent {
@@ -124,7 +122,8 @@ export class Transport {
   readonly #origin: string;
   readonly #prefix: string;
   readonly #headers: Record<string, string>;
-  readonly #dispatcher: Dispatcher;
+  /** The caller's dispatcher, or the client's own Agent once the first call has made it. */
+  #dispatcher: Dispatcher | undefined;
   readonly #ownsDispatcher: boolean;
   readonly #timeouts: Required<Timeouts>;
   readonly #retry: Required<RetryOptions>;
@@ -164,14 +163,20 @@ export class Transport {
     }
     if (options.accountId !== undefined) this.#headers['x-monitor-account'] = options.accountId;
     this.#ownsDispatcher = options.dispatcher === undefined;
-    this.#dispatcher =
-      options.dispatcher ??
-      new (undiciAgent())({
-        connect: { timeout: this.#timeouts.connectMs },
-        headersTimeout: this.#timeouts.headersMs,
-        bodyTimeout: this.#timeouts.bodyMs,
-        keepAliveTimeout: 10_000,
-      });
+    this.#dispatcher = options.dispatcher;
+  }
+
+  /** Send one request through the caller's dispatcher, or the client's own keep-alive Agent. */
+  async #request(options: Dispatcher.RequestOptions): Promise<Dispatcher.ResponseData> {
+    undici ??= import('./undici.js');
+    const { Agent, request } = await undici;
+    this.#dispatcher ??= new Agent({
+      connect: { timeout: this.#timeouts.connectMs },
+      headersTimeout: this.#timeouts.headersMs,
+      bodyTimeout: this.#timeouts.bodyMs,
+      keepAliveTimeout: 10_000,
+    });
+    return request.call(this.#dispatcher, options);
   }
 
   /** Remove known secrets from a text. */
@@ -185,14 +190,14 @@ export class Transport {
   async close(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#ownsDispatcher) await this.#dispatcher.close();
+    if (this.#ownsDispatcher) await this.#dispatcher?.close();
   }
 
   /** Close the connections now: requests in flight fail (for Ctrl-C during a long poll). */
   async destroy(): Promise<void> {
     if (this.#closed) return;
     this.#closed = true;
-    if (this.#ownsDispatcher) await this.#dispatcher.destroy();
+    if (this.#ownsDispatcher) await this.#dispatcher?.destroy();
   }
 
   /** Call an endpoint and return its parsed body; any status outside `endpoint.success` throws. */
@@ -232,7 +237,7 @@ export class Transport {
       let responseHeaders: Record<string, string | undefined>;
       let text: string;
       try {
-        const res = await this.#dispatcher.request({
+        const res = await this.#request({
           origin: this.#origin,
           path: fullPath,
           method,
