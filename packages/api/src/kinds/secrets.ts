@@ -35,14 +35,26 @@ export function isSensitive(
   return entries?.some((s) => s.when === undefined || s.when(holder, payload)) === true;
 }
 
+/** Every rule path that is, or leads to, a sensitive path of the kind ('' when there is any). */
+const holders = new WeakMap<KindDefinition, Set<string>>();
+function sensitiveHolders(def: KindDefinition): Set<string> {
+  let set = holders.get(def);
+  if (set === undefined) {
+    set = new Set();
+    for (const { path } of def.sensitive) {
+      set.add('');
+      // `a.b[].c` is held by `a`, `a.b`, `a.b[]` and itself.
+      for (let i = 0; i < path.length; i++) if (path[i] === '.' || path[i] === '[') set.add(path.slice(0, i));
+      set.add(path);
+    }
+    holders.set(def, set);
+  }
+  return set;
+}
+
 /** Whether anything under `rulePath` may be sensitive: lets walkers skip most of a payload. */
 function mayHoldSensitive(def: KindDefinition, rulePath: string): boolean {
-  if (rulePath === '') return def.sensitive.length > 0;
-  for (const s of def.sensitive) {
-    if (s.path === rulePath || s.path.startsWith(`${rulePath}.`) || s.path.startsWith(`${rulePath}[]`))
-      return true;
-  }
-  return false;
+  return sensitiveHolders(def).has(rulePath);
 }
 
 const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);

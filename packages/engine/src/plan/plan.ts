@@ -354,20 +354,22 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
     const claim = entryFor.get(d);
     const adopt = adopted.get(d);
     const current = claim !== undefined ? liveOf(d.kind, claim.entry.physicalId) : adopt;
-    const desiredHash = appliedHash(d.kind, d.payload, secrets);
-    const name = displayNameOf(d.kind, d.payload);
-    const base = {
-      kind: d.kind,
-      logicalId: d.logicalId,
-      ...(name === undefined ? {} : { name }),
-      construct: d.construct,
-      payload,
-      dependsOn: d.dependsOn,
-      desiredHash,
-      protect: d.options.protect,
+    // What an operation carries; made only for a resource that gets one (hashing is not free).
+    const operationBase = () => {
+      const name = displayNameOf(d.kind, d.payload);
+      return {
+        kind: d.kind,
+        logicalId: d.logicalId,
+        ...(name === undefined ? {} : { name }),
+        construct: d.construct,
+        payload,
+        dependsOn: d.dependsOn,
+        desiredHash: appliedHash(d.kind, d.payload, secrets),
+        protect: d.options.protect,
+      };
     };
     if (current === undefined) {
-      operations.push({ ...base, action: 'create', recreate: claim !== undefined });
+      operations.push({ ...operationBase(), action: 'create', recreate: claim !== undefined });
       continue;
     }
     const changes: Change[] = [];
@@ -395,10 +397,11 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
     }
     // Drift: the code is what was last applied, yet the live values differ. Values that could not
     // be compared (no state secret) say nothing about drift.
+    const base = operationBase();
     const drift =
       claim !== undefined &&
       changes.some((c) => c.unverified !== true) &&
-      claim.entry.appliedHash === desiredHash;
+      claim.entry.appliedHash === base.desiredHash;
     operations.push({
       ...base,
       action,
