@@ -24,7 +24,14 @@ for (const file of files) {
     platform: 'node',
     target: 'node20',
     legalComments: 'eof',
-    banner: { js: '// Bundled by scripts/vendor.mjs at build time: see its header. Do not edit.' },
+    banner: {
+      js: [
+        '// Bundled by scripts/vendor.mjs at build time: see its header. Do not edit.',
+        // CommonJS packages require Node builtins; an ES module has no `require` of its own.
+        "import { createRequire as __vendorCreateRequire } from 'node:module';",
+        'const require = __vendorCreateRequire(import.meta.url);',
+      ].join('\n'),
+    },
     logLevel: 'warning',
   });
   // tsc's map described the one-line re-export, not this file.

@@ -1,12 +1,11 @@
-import { join } from 'node:path';
 import { type Client, ConfigError, createClient, type RateLimit, resolveClientConfig } from '@monitor/api';
 import type { ProjectConfig } from '@monitor/engine';
 import type { Argv } from 'yargs';
 import { type Io, paint } from './io.js';
+import { startLocalEmulator } from './local-emulator.js';
 import type { ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
 
-/** Options of the commands that work on the account itself, with no project to load. */
 /** The options of the commands on an account: a project command's, without `--timeout`. */
 export type AccountArgs = Omit<ProjectArgs, 'timeout'>;
 
@@ -109,20 +108,6 @@ export function clientFor(
         }
       : {}),
   });
-}
-
-/** The embedded emulator of `--local`, persisted under `<dir>/.monitor/local/`. */
-export async function startLocalEmulator(dir: string) {
-  const { DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } = await import('@monitor/emulator');
-  const emulator = await startEmulator({
-    port: 0,
-    dataFile: join(dir, '.monitor', 'local', 'emulator.json'),
-    agentHealthPort: false,
-  });
-  return {
-    credentials: { apiKey: DEV_API_KEY, accountId: DEV_ACCOUNT_ID, baseUrl: emulator.url },
-    close: () => emulator.close(),
-  };
 }
 
 export interface AccountConnection {

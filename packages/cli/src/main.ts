@@ -1,6 +1,8 @@
+import { dirname } from 'node:path';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
+import { startLocalEmulatorEarly } from './local-emulator.js';
 import { UsageError } from './options.js';
 import { type ErrorJson, Output, type RunContext } from './output.js';
 import { CLI_VERSION } from './version.js';
@@ -285,6 +287,26 @@ function skipHelpCache(parser: Argv): void {
   if (typeof usage?.cacheHelpMessage === 'function') usage.cacheHelpMessage = () => {};
 }
 
+/**
+ * Start the work a command will need that does not wait for its modules, on the second core:
+ * esbuild building the project (its own process), and the `--local` emulator loading its code and
+ * data (its own thread). Only head starts: the command checks that what it takes is its own.
+ */
+function startEarly(requested: (typeof COMMANDS)[number] | undefined, argv: string[], io: Io): void {
+  const local = argv.includes('--local');
+  if (requested?.loadsProject !== true && !local) return;
+  import('@monitor/engine/prefetch')
+    .then(
+      (m) => {
+        const configPath = m.locateConfig({ cwd: io.cwd, config: optionValue(argv, 'config') });
+        if (requested?.loadsProject === true && configPath !== undefined) m.prefetchProject(configPath);
+        if (local) return startLocalEmulatorEarly(configPath === undefined ? io.cwd : dirname(configPath));
+      },
+      () => undefined,
+    )
+    .catch(() => undefined);
+}
+
 /** Run the CLI with `argv` (without node and script); resolves to the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<ExitCode> {
   // The one answer that needs no parser: scripts ask it often, and it should cost a node start.
@@ -293,14 +315,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     return EXIT.ok;
   }
   const requested = requestedCommand(argv);
-  if (requested?.loadsProject === true && !argv.includes('--help') && !argv.includes('-h')) {
-    // esbuild starts its process and builds the project on the second core while the modules
-    // below load on this one. Only a head start: the load checks that each build is its own.
-    import('@monitor/engine/prefetch').then(
-      (m) => m.prefetchProject({ cwd: io.cwd, config: optionValue(argv, 'config') }),
-      () => undefined,
-    );
-  }
+  if (!argv.includes('--help') && !argv.includes('-h')) startEarly(requested, argv, io);
   const { default: yargs } = await import('./yargs.js');
   const wantsJson = argv.includes('--json') || optionValue(argv, 'format') === 'json';
   const out = new Output(requested?.name ?? '', wantsJson);

@@ -11,16 +11,11 @@ import {
   type Target,
   validateProject,
 } from '@monitor/engine';
-import {
-  accountEnv,
-  type Credentials,
-  clientFor,
-  credentialsFromEnv,
-  startLocalEmulator,
-} from './account.js';
+import { accountEnv, type Credentials, clientFor, credentialsFromEnv } from './account.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from './format-diagnostics.js';
 import { paint } from './io.js';
+import { startLocalEmulator } from './local-emulator.js';
 import { environmentOf, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
 

@@ -18,3 +18,4 @@ export {
   type RunningEmulator,
   startEmulator,
 } from './start.js';
+export { startEmulatorThread, type ThreadEmulator, type ThreadEmulatorOptions } from './thread.js';

@@ -1,8 +1,9 @@
 import { type Endpoint, privateLocationMetricsQuerySchema, serviceEndpoints } from '@monitor/api';
 import type { z } from '@monitor/api/zod';
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EmulatorClock } from './clock.js';
 import type { Answer, Call, EmulatorState } from './context.js';
+import Fastify from './fastify.js';
 import { type FaultConfig, Faults } from './faults.js';
 import { applyFixture, type Fixture } from './fixture.js';
 import { handlers } from './handlers/index.js';

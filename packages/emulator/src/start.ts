@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { type AgentHealth, startAgentHealth } from './agent-health.js';
+import { DEV_ACCOUNT_ID, DEV_API_KEY } from './dev-account.js';
 import { InvalidPortError, listenError } from './errors.js';
 import type { FaultConfig } from './faults.js';
 import { DEFAULT_FIXTURE_PATH, type Fixture, readFixture } from './fixture.js';
@@ -7,9 +8,7 @@ import { registerIntrospection } from './introspection.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './rate-limit.js';
 import { type AccountConfig, type App, buildApp, type RequestLogEntry } from './server.js';
 
-/** The development account and key every emulator has unless told otherwise. */
-export const DEV_ACCOUNT_ID = '00000000-0000-4000-8000-00000000de00';
-export const DEV_API_KEY = 'mk_dev_emulator_key';
+export { DEV_ACCOUNT_ID, DEV_API_KEY };
 
 export interface EmulatorOptions {
   /** Port of the API; 0 picks a free one. @default 0 */

@@ -38,16 +38,29 @@ function lastIncluded(projectDir: string, configPath: string): string[] | undefi
 }
 
 /**
- * Start what loading the project will need before the command gets there: esbuild's service, the
- * build of the config, and the build of the construct files the last load included. The CLI calls
- * it first thing, so that esbuild builds on the second core while the CLI's own modules load on
- * the first (bundling 1,500 resources takes ~90 ms; loading the modules ~200 ms). `config` is the
- * `--config` the command was given, if any. A guess that turns out wrong costs only its build.
+ * The config file a command in `cwd` would load (`config`: its `--config`), if there is one; a
+ * guess for what can start early, not the check the load makes (see `findConfig`).
  */
-export function prefetchProject({ cwd, config }: { cwd: string; config?: string | undefined }): void {
-  startBundler();
+export function locateConfig({
+  cwd,
+  config,
+}: {
+  cwd: string;
+  config?: string | undefined;
+}): string | undefined {
   const configPath = config === undefined ? nearestConfig(cwd) : resolve(cwd, config);
-  if (configPath === undefined || !existsSync(configPath)) return;
+  return configPath !== undefined && existsSync(configPath) ? configPath : undefined;
+}
+
+/**
+ * Start what loading the project of `configPath` will need before the command gets there:
+ * esbuild's service, the build of the config, and the build of the construct files the last load
+ * included. The CLI calls it first thing, so that esbuild builds on the second core while the
+ * CLI's own modules load on the first (bundling 1,500 resources takes ~90 ms; loading the modules
+ * ~200 ms). A guess that turns out wrong costs only its build.
+ */
+export function prefetchProject(configPath: string): void {
+  startBundler();
   const projectDir = dirname(configPath);
   earlyBuilds.start('config', configEntry(configPath), projectDir);
   const files = lastIncluded(projectDir, configPath);

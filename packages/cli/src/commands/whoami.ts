@@ -1,14 +1,9 @@
 import { relative } from 'node:path';
 import type { Argv } from 'yargs';
-import {
-  accountEnv,
-  clientFor,
-  credentialsFromEnv,
-  optionalProjectConfig,
-  startLocalEmulator,
-} from '../account.js';
+import { accountEnv, clientFor, credentialsFromEnv, optionalProjectConfig } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
+import { startLocalEmulator } from '../local-emulator.js';
 import { environmentOf } from '../options.js';
 import type { RunContext } from '../output.js';
 import { renderFields } from '../tables.js';
