@@ -56,9 +56,12 @@ const pagesOf = async (h: Awaited<ReturnType<typeof emulatorForTests>>, account:
   return ((await res.json()) as { entries: { name: string; url: string }[] }).entries;
 };
 
+// biome-ignore lint/suspicious/noTemplateCurlyInString: source code of a construct, a template literal in it
+const NAME_BY_ENV = '`acme-status-${env}`';
+
 describe('environments', () => {
   it("deploys one codebase to each environment's account; constructs read the environment", async () => {
-    const { h, run } = await setup('`acme-status-${env}`');
+    const { h, run } = await setup(NAME_BY_ENV);
     const staging = await run('deploy', '--env', 'staging', '--yes');
     expect(staging.code, staging.stderr).toBe(0);
     expect(staging.stdout).toContain(`monitor deploy: acme (staging) → account ${STAGING}`);
@@ -76,7 +79,7 @@ describe('environments', () => {
   });
 
   it('needs an environment to reach an account, and never one MONITOR_ACCOUNT_ID contradicts', async () => {
-    const { h, dir, run } = await setup('`acme-status-${env}`');
+    const { h, dir, run } = await setup(NAME_BY_ENV);
     const none = await run('diff');
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('the config defines environments (production, staging): which one?');
@@ -97,7 +100,7 @@ describe('environments', () => {
   });
 
   it("the account commands take --env too: the environment's account, never another", async () => {
-    const { h, dir, run } = await setup('`acme-status-${env}`');
+    const { h, dir, run } = await setup(NAME_BY_ENV);
     expect((await run('deploy', '--env', 'production', '--yes')).code).toBe(0);
     const pages = await run('status-pages', 'incidents', 'list', '--env', 'production', '--json');
     expect(pages.code, pages.stdout).toBe(0);
@@ -132,7 +135,7 @@ describe('environments', () => {
   });
 
   it('whoami says which project, environment, account and base URL, and whether the key works, never the key', async () => {
-    const { h, run } = await setup('`acme-status-${env}`');
+    const { h, run } = await setup(NAME_BY_ENV);
     const who = await run('whoami', '--env', 'production');
     expect(who.code).toBe(0);
     expect(who.stdout).toContain('environment: production');

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DEV_ACCOUNT_ID, type Fixture } from '@monitor/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { type CliResult, emulatorForTests, envelopeOf, monitor } from './support/harness.js';
+import { emulatorForTests, envelopeOf, monitor } from './support/harness.js';
 
 /** Analytics, private-location metrics, incidents and subscriptions from the CLI, against the emulator. */
 

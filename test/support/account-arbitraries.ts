@@ -27,9 +27,9 @@ export interface AccountSpec {
 }
 
 const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'prod', 'eu', 'api', 'web', 'ops');
-// biome-ignore lint/suspicious/noTemplateCurlyInString: a literal "${x}" that generated code must keep as text
 const text = fc
   .array(
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal "${x}" that generated code must keep as text
     fc.constantFrom('Status', 'of', 'the', 'Acme', "it's", '"quoted"', 'back\\slash', 'ü', '\n', '${x}'),
     {
       minLength: 1,
