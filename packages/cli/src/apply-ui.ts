@@ -18,7 +18,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, type Paint, paint } from './io.js';
 import { type ApplyArgs, type CommentArgs, commandLine, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
-import { connect, headerLine, loadProject, reportConflicts } from './project.js';
+import { headerLine, loadAndConnect, reportConflicts } from './project.js';
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -224,9 +224,9 @@ export async function runApplyCommand(
   flow: (target: Target, options: ApplyFlowOptions) => Promise<ApplyOutcome>,
   savedPlanPath?: string,
 ): Promise<ExitCode> {
-  const project = await loadProject(args, ctx);
-  if (typeof project === 'number') return project;
-  const connection = await connect(args, ctx, project);
+  const connected = await loadAndConnect(args, ctx);
+  if (typeof connected === 'number') return connected;
+  const { project, connection } = connected;
   const note = savedPlanPath === undefined ? '' : `, saved plan ${savedPlanPath}`;
   const progress = progressReporter(ctx, () => headerLine(command, project, connection, note));
   const trap = ctx.io.trapInterrupts?.();

@@ -3,11 +3,16 @@ import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import type { Client } from '@monitor/api';
 import {
+  type AccountSnapshot,
   describeConflict,
   type LoadedProject,
+  type LoadOptions,
   openStateBackend,
   type Plan,
+  type ProjectConfig,
+  readAccount,
   requireEnvironment,
+  type StateBackend,
   type Target,
   validateProject,
 } from '@monitor/engine';
@@ -21,12 +26,12 @@ import type { RunContext } from './output.js';
 
 /**
  * Load the project. Its diagnostics go to the output; an invalid project prints them and gives
- * exit code 3 before anything is read or changed.
+ * exit code 3 before anything is changed.
  */
 export async function loadProject(
   args: ProjectArgs,
   { io, out }: RunContext,
-  options: { allowUnmatchedIncludes?: boolean } = {},
+  options: Pick<LoadOptions, 'allowUnmatchedIncludes' | 'onConfig'> = {},
 ): Promise<LoadedProject | ExitCode> {
   // Bundling and running a large project takes a moment: say so on a terminal.
   const showLoading = io.interactive && !out.json;
@@ -49,7 +54,7 @@ export async function loadProject(
     return report.project;
   }
   const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
-  const message = `the project is invalid: ${errors} error${errors === 1 ? '' : 's'}; nothing was read or changed`;
+  const message = `the project is invalid: ${errors} error${errors === 1 ? '' : 's'}; nothing was changed`;
   out.error = { code: 'invalid_project', message };
   if (!out.json) io.stderr(`${p.red('✗')} ${message}\n`);
   return EXIT.invalid;
@@ -93,27 +98,93 @@ export interface Connection {
   close(): Promise<void>;
 }
 
+/** A project and its account, as `loadAndConnect` gives them. */
+export interface ConnectedProject {
+  project: LoadedProject;
+  connection: Connection;
+  /** The account as the plan reads it, when asked for: read while the construct files loaded. */
+  snapshot: Promise<AccountSnapshot> | undefined;
+}
+
 /**
- * Connect to the account: `MONITOR_*` variables (the config's `api.baseUrl` as a fallback), or
- * with `--local` an in-process emulator persisted under `.monitor/local/` with its dev account.
- * The emulator is loaded only then.
+ * Load the project and connect to its account. Connecting starts as soon as the config is read,
+ * while the construct files bundle and run: with `--local` the emulator's thread, the client and
+ * the state backend; with `readAccount` (diff: it takes no lock) also the reading of state and
+ * the account. A project that does not load is reported as `loadProject` reports it, and what was
+ * opened for it is closed; only then do connection errors count.
  */
-export async function connect(
+export async function loadAndConnect(
   args: ProjectArgs,
-  { io, out }: RunContext,
-  project: LoadedProject,
-): Promise<Connection> {
+  ctx: RunContext,
+  options: { allowUnmatchedIncludes?: boolean; readAccount?: boolean } = {},
+): Promise<ConnectedProject | ExitCode> {
+  let opening: Promise<OpenAccount> | undefined;
+  let snapshot: Promise<AccountSnapshot> | undefined;
+  const project = await loadProject(args, ctx, {
+    ...(options.allowUnmatchedIncludes === undefined
+      ? {}
+      : { allowUnmatchedIncludes: options.allowUnmatchedIncludes }),
+    onConfig: (config) => {
+      opening = openAccount(args, ctx, config);
+      if (options.readAccount === true) {
+        snapshot = opening.then(readAccount);
+        // Awaited once the project has loaded; a failure before then is reported there, or not at all.
+        snapshot.catch(() => undefined);
+      }
+      opening.catch(() => undefined);
+    },
+  });
+  if (typeof project === 'number') {
+    await opening?.then((account) => account.close()).catch(() => undefined);
+    return project;
+  }
+  // The config was read: loadProject called onConfig.
+  const account = await (opening ?? openAccount(args, ctx, project));
+  ctx.out.account = { id: account.accountId, local: account.local };
+  const { backend, client, accountId, local, secretKey, close } = account;
+  return {
+    project,
+    connection: {
+      target: { project, client, accountId, backend, secretKey },
+      client,
+      accountId,
+      local,
+      close,
+    },
+    snapshot,
+  };
+}
+
+/** What `openAccount` opened: a client and the state backend of one account. */
+interface OpenAccount {
+  client: Client;
+  backend: StateBackend;
+  accountId: string;
+  local: boolean;
+  secretKey: string | undefined;
+  close(): Promise<void>;
+}
+
+/**
+ * Open the account: `MONITOR_*` variables (the config's `api.baseUrl` as a fallback), or with
+ * `--local` the embedded emulator persisted under `.monitor/local/` with its dev account (loaded
+ * only then), and the state backend of that account.
+ */
+async function openAccount(
+  args: ProjectArgs,
+  { io }: RunContext,
+  project: Pick<ProjectConfig, 'projectDir' | 'config'>,
+): Promise<OpenAccount> {
   let closeEmulator = async () => {};
   let credentials: Credentials;
-  if (args.local === true) {
+  const local = args.local === true;
+  if (local) {
     const emulator = await startLocalEmulator(project.projectDir);
     closeEmulator = emulator.close;
     credentials = emulator.credentials;
   } else {
     credentials = credentialsFromEnv(accountEnv(io.env, project.config), project.config.baseUrl);
   }
-  const local = args.local === true;
-  out.account = { id: credentials.accountId, local };
   const client = clientFor(credentials, io, { ...args, timeoutSeconds: args.timeout });
   const backend = openStateBackend(project, credentials.accountId, {
     local,
@@ -121,10 +192,11 @@ export async function connect(
   });
   const secretKey = io.env.MONITOR_STATE_SECRET ?? (local ? localStateSecret(project.projectDir) : undefined);
   return {
-    target: { project, client, accountId: credentials.accountId, backend, secretKey },
     client,
+    backend,
     accountId: credentials.accountId,
     local,
+    secretKey,
     close: async () => {
       await backend.close();
       await client.close();

@@ -18,3 +18,18 @@ export function nearestConfig(cwd: string): string | undefined {
     if (dirname(dir) === dir) return undefined;
   }
 }
+
+/**
+ * The config file a command in `cwd` would load (`config`: its `--config`), if there is one; a
+ * guess for what can start early, not the check the load makes (see `findConfig`).
+ */
+export function locateConfig({
+  cwd,
+  config,
+}: {
+  cwd: string;
+  config?: string | undefined;
+}): string | undefined {
+  const configPath = config === undefined ? nearestConfig(cwd) : resolve(cwd, config);
+  return configPath !== undefined && existsSync(configPath) ? configPath : undefined;
+}

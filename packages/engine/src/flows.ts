@@ -7,6 +7,7 @@ import { hasChanges } from './render/render.js';
 import { checkSavedPlan, type SavedPlan, savePlan } from './saved-plan.js';
 import type { StateBackend } from './state/backend.js';
 import type { LockHolder } from './state/lock.js';
+import type { State } from './state/state.js';
 
 /** What a flow works on: a loaded project, an account's client and its state backend. */
 export interface Target {
@@ -25,9 +26,41 @@ export type FlowEvent =
   | { type: 'planned'; plan: Plan }
   | ApplyEvent;
 
+/** What a plan is made of besides the code: state, the live account, and what other projects own. */
+export interface AccountSnapshot {
+  state: State;
+  live: Live;
+  /** Resources other projects own (physical key → project), when the state backend is shared. */
+  otherOwners: Map<string, string> | undefined;
+  /** API calls the read made. */
+  requests: number;
+}
+
+/**
+ * Read state, the live account and the other projects' ownership, all at once. Needs no project:
+ * `diff` can be handed it started while the construct files still load.
+ */
+export async function readAccount({
+  client,
+  backend,
+}: Pick<Target, 'client' | 'backend'>): Promise<AccountSnapshot> {
+  const before = client.requestCount;
+  const [state, live, otherOwners] = await Promise.all([
+    backend.read(),
+    readLive(client),
+    backend.owners?.(),
+  ]);
+  return { state, live, otherOwners, requests: client.requestCount - before };
+}
+
 export interface DiffOptions {
   /** @default new Date() */
   now?: Date;
+  /**
+   * The account as `readAccount` read it for this target, started early (diff takes no lock, so
+   * reading before the project has loaded changes nothing). @default read now
+   */
+  snapshot?: Promise<AccountSnapshot>;
 }
 
 export interface DiffResult {
@@ -40,15 +73,15 @@ export interface DiffResult {
 
 /** Read state and the live account, and plan: what a deploy would change. Reads only; takes no lock. */
 export async function diff(target: Target, options: DiffOptions = {}): Promise<DiffResult> {
-  const before = target.client.requestCount;
-  const { plan: made, live } = await makePlan(target, 'apply', options.now ?? new Date());
+  const snapshot = options.snapshot ?? readAccount(target);
+  const { plan: made, live } = await makePlan(target, 'apply', options.now ?? new Date(), false, snapshot);
   return {
     plan: made,
     saved: savePlan(made, live, {
       accountId: target.accountId,
       projectName: target.project.config.projectName,
     }),
-    requests: target.client.requestCount - before,
+    requests: (await snapshot).requests,
   };
 }
 
@@ -143,12 +176,9 @@ async function makePlan(
   mode: PlanMode,
   now: Date,
   forceProtected = false,
+  snapshot: Promise<AccountSnapshot> = readAccount(target),
 ): Promise<{ plan: Plan; live: Live }> {
-  const [state, live, otherOwners] = await Promise.all([
-    target.backend.read(),
-    readLive(target.client),
-    target.backend.owners?.(),
-  ]);
+  const { state, live, otherOwners } = await snapshot;
   return {
     plan: plan(target.project.resources, live, state, {
       now,

@@ -11,6 +11,7 @@ export {
   StateStorageError,
 } from './errors.js';
 export {
+  type AccountSnapshot,
   type ApplyFlowOptions,
   type ApplyOutcome,
   type Consent,
@@ -22,6 +23,7 @@ export {
   destroy,
   diff,
   type FlowEvent,
+  readAccount,
   type Target,
 } from './flows.js';
 export {

@@ -41,6 +41,11 @@ export interface LoadOptions {
    * them) instead of refusing it. @default false
    */
   allowUnmatchedIncludes?: boolean;
+  /**
+   * Called once the config is read, before the construct files load: what needs only the config
+   * (connecting to the account, reading it) can start while they bundle and run.
+   */
+  onConfig?: (project: ProjectConfig) => void;
 }
 
 export interface LoadedProject {
@@ -244,6 +249,7 @@ export async function loadConfig(options: LoadOptions = {}): Promise<ProjectConf
  */
 export async function load(options: LoadOptions = {}): Promise<LoadedProject> {
   const project = await loadConfig(options);
+  options.onConfig?.(project);
   return namingConfig(project.configPath, () => loadFrom(project, options.allowUnmatchedIncludes === true));
 }
 

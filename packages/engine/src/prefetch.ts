@@ -1,8 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import { dirname, join, resolve } from 'node:path';
+import { dirname, join } from 'node:path';
 import { cacheDirectory, configEntry, constructsEntry, earlyBuilds } from './bundle.js';
 import { startBundler } from './bundler.js';
-import { nearestConfig } from './config-location.js';
 
 /** The file in the cache directory where a load records the construct files it included. */
 const INCLUDED_RECORD = 'included.json';
@@ -35,21 +34,6 @@ function lastIncluded(projectDir: string, configPath: string): string[] | undefi
   } catch {
     return undefined;
   }
-}
-
-/**
- * The config file a command in `cwd` would load (`config`: its `--config`), if there is one; a
- * guess for what can start early, not the check the load makes (see `findConfig`).
- */
-export function locateConfig({
-  cwd,
-  config,
-}: {
-  cwd: string;
-  config?: string | undefined;
-}): string | undefined {
-  const configPath = config === undefined ? nearestConfig(cwd) : resolve(cwd, config);
-  return configPath !== undefined && existsSync(configPath) ? configPath : undefined;
 }
 
 /**

@@ -54,12 +54,13 @@ async function clashesWithOtherEnvironments(
   options: LoadOptions,
 ): Promise<Diagnostic[]> {
   const others: { environment: string; resources: DesiredResource[] }[] = [];
+  const { onConfig: _ownEnvironmentOnly, ...otherOptions } = options;
   for (const other of project.config.environments) {
     if (other === environment) continue;
     try {
       others.push({
         environment: other,
-        resources: (await load({ ...options, environment: other })).resources,
+        resources: (await load({ ...otherOptions, environment: other })).resources,
       });
     } catch (e) {
       if (!(e instanceof ProjectLoadError)) throw e;

@@ -47,13 +47,13 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
   const [
     { diff, hasChanges, InvalidPlanError, planToJson, renderPlanMarkdown, renderPlanText },
-    { connect, headerLine, loadProject, reportConflicts },
+    { headerLine, loadAndConnect, reportConflicts },
   ] = await Promise.all([import('@monitor/engine'), import('../project.js')]);
-  const project = await loadProject(args, ctx);
-  if (typeof project === 'number') return project;
-  const connection = await connect(args, ctx, project);
+  const connected = await loadAndConnect(args, ctx, { readAccount: true });
+  if (typeof connected === 'number') return connected;
+  const { project, connection, snapshot } = connected;
   try {
-    const result = await diff(connection.target);
+    const result = await diff(connection.target, snapshot === undefined ? {} : { snapshot });
     const changed = hasChanges(result.plan);
     if (args.out !== undefined) {
       const path = resolve(io.cwd, args.out);

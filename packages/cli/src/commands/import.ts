@@ -112,15 +112,15 @@ function kindsFrom(values: readonly string[] | undefined): ResourceKind[] {
 export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
   const kinds = kindsFrom(args.kind);
-  const [engine, { connect, headerLine, loadProject }, { generateModules }] = await Promise.all([
+  const [engine, { headerLine, loadAndConnect }, { generateModules }] = await Promise.all([
     import('@monitor/engine'),
     import('../project.js'),
     import('../import/codegen.js'),
   ]);
-  const project = await loadProject(args, ctx, { allowUnmatchedIncludes: true });
-  if (typeof project === 'number') return project;
+  const connected = await loadAndConnect(args, ctx, { allowUnmatchedIncludes: true });
+  if (typeof connected === 'number') return connected;
+  const { project, connection } = connected;
   const p = paint(io.color);
-  const connection = await connect(args, ctx, project);
   const { target } = connection;
   let release = async () => {};
   try {
