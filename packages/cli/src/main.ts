@@ -294,17 +294,25 @@ function skipHelpCache(parser: Argv): void {
  */
 function startEarly(requested: (typeof COMMANDS)[number] | undefined, argv: string[], io: Io): void {
   const local = argv.includes('--local');
-  if (requested?.loadsProject !== true && !local) return;
-  import('@monitor/engine/prefetch')
-    .then(
-      (m) => {
-        const configPath = m.locateConfig({ cwd: io.cwd, config: optionValue(argv, 'config') });
-        if (requested?.loadsProject === true && configPath !== undefined) m.prefetchProject(configPath);
-        if (local) return startLocalEmulatorEarly(configPath === undefined ? io.cwd : dirname(configPath));
-      },
-      () => undefined,
-    )
-    .catch(() => undefined);
+  const loadsProject = requested?.loadsProject === true;
+  if (!loadsProject && !local) return;
+  import('@monitor/engine/config-location').then(
+    ({ locateConfig }) => {
+      const configPath = locateConfig({ cwd: io.cwd, config: optionValue(argv, 'config') });
+      if (local) {
+        startLocalEmulatorEarly(configPath === undefined ? io.cwd : dirname(configPath)).catch(
+          () => undefined,
+        );
+      }
+      if (loadsProject && configPath !== undefined) {
+        import('@monitor/engine/prefetch').then(
+          (m) => m.prefetchProject(configPath),
+          () => undefined,
+        );
+      }
+    },
+    () => undefined,
+  );
 }
 
 /** Run the CLI with `argv` (without node and script); resolves to the exit code. Never exits the process. */

@@ -1,30 +1,44 @@
-// The emulator of `startEmulatorThread`, in its worker thread: started with the options it was
-// given, it says `ready` with its URL (or `failed` with the error), and closes when told to.
-import { parentPort, workerData } from 'node:worker_threads';
-import { type EmulatorOptions, startEmulator } from './start.js';
+// The emulator of `startEmulatorThread`, in its worker thread. It loads the emulator's modules at
+// once, and starts serving when told to with its options: then it says `ready` with its URL (or
+// `failed` with the error), and closes when told to.
+import { parentPort } from 'node:worker_threads';
 import type { FromThread, ToThread } from './thread.js';
 
 const port = parentPort;
 if (port === null) throw new Error('thread-worker.js runs in a worker thread of startEmulatorThread');
 const say = (message: FromThread) => port.postMessage(message);
 
-try {
-  const emulator = await startEmulator(workerData as EmulatorOptions);
-  port.on('message', (message: ToThread) => {
-    if (message.type !== 'close') return;
-    emulator.close().then(
-      () => {
-        say({ type: 'closed' });
-        port.close();
-      },
-      (error: unknown) => say({ type: 'failed', error: describe(error) }),
-    );
-  });
-  say({ type: 'ready', url: emulator.url });
-} catch (error) {
-  say({ type: 'failed', error: describe(error) });
-  port.close();
-}
+// Loading the modules is most of a start: it need not wait for the options.
+const loading = import('./start.js');
+loading.catch(() => undefined);
+
+let closeEmulator: (() => Promise<void>) | undefined;
+
+port.on('message', (message: ToThread) => {
+  if (message.type === 'start') {
+    loading
+      .then(({ startEmulator }) => startEmulator(message.options))
+      .then(
+        (emulator) => {
+          closeEmulator = () => emulator.close();
+          say({ type: 'ready', url: emulator.url });
+        },
+        (error: unknown) => {
+          say({ type: 'failed', error: describe(error) });
+          port.close();
+        },
+      );
+    return;
+  }
+  const closing = closeEmulator?.() ?? Promise.resolve();
+  closing.then(
+    () => {
+      say({ type: 'closed' });
+      port.close();
+    },
+    (error: unknown) => say({ type: 'failed', error: describe(error) }),
+  );
+});
 
 function describe(error: unknown): Extract<FromThread, { type: 'failed' }>['error'] {
   const e = error instanceof Error ? error : new Error(String(error));

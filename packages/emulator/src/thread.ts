@@ -10,7 +10,7 @@ export { DEV_ACCOUNT_ID, DEV_API_KEY } from './dev-account.js';
 export type ThreadEmulatorOptions = Omit<EmulatorOptions, 'log'>;
 
 /** Messages between `startEmulatorThread` and its worker (thread-worker.ts). */
-export type ToThread = { type: 'close' };
+export type ToThread = { type: 'start'; options: ThreadEmulatorOptions } | { type: 'close' };
 export type FromThread =
   | { type: 'ready'; url: string }
   | { type: 'closed' }
@@ -50,8 +50,13 @@ interface Starting {
   ready: Promise<ThreadEmulator>;
 }
 
-function start(options: ThreadEmulatorOptions): Starting {
-  const worker = new Worker(WORKER, { workerData: options });
+/** A worker that loads the emulator's modules and waits for its options. */
+function spawn(): Worker {
+  return new Worker(WORKER);
+}
+
+/** Start the emulator in `worker` with `options`. */
+function begin(worker: Worker, options: ThreadEmulatorOptions): Starting {
   let settled = false;
   const ready = new Promise<ThreadEmulator>((resolve, reject) => {
     const exited = (code: number) => {
@@ -75,6 +80,7 @@ function start(options: ThreadEmulatorOptions): Starting {
       resolve({ url: message.url, close: () => closeThread(worker) });
     });
   });
+  worker.postMessage({ type: 'start', options } satisfies ToThread);
   return { worker, ready };
 }
 
@@ -94,7 +100,7 @@ function closeThread(worker: Worker): Promise<void> {
  * answers). Its errors come back as the same coded errors `startEmulator` throws.
  */
 export function startEmulatorThread(options: ThreadEmulatorOptions = {}): Promise<ThreadEmulator> {
-  return start(options).ready;
+  return begin(spawn(), options).ready;
 }
 
 /**
@@ -107,7 +113,7 @@ let taken = false;
 /** Start an emulator thread now, for the first `takeEmulatorThread` with the same options. */
 export function startEmulatorThreadEarly(options: ThreadEmulatorOptions): void {
   if (taken || early !== undefined) return;
-  const starting = start(options);
+  const starting = begin(spawn(), options);
   starting.worker.unref();
   // Whoever takes it sees its failure; one nobody takes fails quietly.
   starting.ready.catch(() => undefined);
