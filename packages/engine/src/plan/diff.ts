@@ -50,8 +50,18 @@ function refsByName(value: unknown): unknown {
   return value;
 }
 
-function sortedSet(v: unknown): unknown {
-  return Array.isArray(v) ? [...new Set(v.map((x) => canonicalJson(x)))].sort() : v;
+/** An item of a set as a key: strings as they are (most sets are of strings), others as canonical JSON. */
+const setKey = (item: unknown) => (typeof item === 'string' ? `s${item}` : `j${canonicalJson(item)}`);
+
+/** Whether the live value holds the same items as the desired set, in any order and count. */
+function sameSet(desired: readonly unknown[], live: unknown): boolean {
+  const liveItems = live === null || live === undefined ? [] : live;
+  if (!Array.isArray(liveItems)) return false;
+  const want = new Set(desired.map(setKey));
+  const have = new Set(liveItems.map(setKey));
+  if (want.size !== have.size) return false;
+  for (const key of want) if (!have.has(key)) return false;
+  return true;
 }
 
 /** Where a value sits: its path for people, its path for rules (`[]` for items), its payloads. */
@@ -113,11 +123,12 @@ class Differ {
 
   /** Every field of a desired record against the live record at the same place. */
   #fields(desired: Payload, live: Payload, at: At): void {
-    for (const [key, value] of Object.entries(desired)) {
+    const { path, rulePath, desiredRoot, liveRoot } = at;
+    for (const key of Object.keys(desired)) {
       this.field(
-        value,
+        desired[key],
         live[key],
-        { ...at, path: `${at.path}.${key}`, rulePath: `${at.rulePath}.${key}` },
+        { path: `${path}.${key}`, rulePath: `${rulePath}.${key}`, desiredRoot, liveRoot },
         desired,
       );
     }
@@ -141,7 +152,7 @@ class Differ {
     }
     if (Array.isArray(desired)) {
       if (kind.sets.includes(at.rulePath)) {
-        if (!same(sortedSet(desired), sortedSet(live ?? []))) this.#changed(at, live, desired);
+        if (!sameSet(desired, live)) this.#changed(at, live, desired);
         return;
       }
       const keyField = kind.keyed[at.rulePath];
