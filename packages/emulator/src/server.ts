@@ -110,12 +110,15 @@ export function buildApp(options: AppOptions): App {
   const accountsById = new Map(options.accounts.map((a) => [a.id, a]));
 
   const seed = (force: boolean) => {
+    let seeded = false;
     for (const account of options.accounts) {
       if (!force && store.data.accounts[account.id] !== undefined) continue;
       store.data.accounts[account.id] = emptyAccount();
       applyFixture(store.account(account.id), account.id, options.fixture, clock);
+      seeded = true;
     }
-    store.save();
+    // A start over data that has every account changes nothing: the file is not written again.
+    if (seeded) store.save();
   };
   seed(false);
 
