@@ -75,7 +75,9 @@ describe('monitor validate', () => {
   });
 
   it('exits 1 with a hint when there is no config', async () => {
-    const r = await monitor(['validate'], { cwd: mkdtempSync(join(tmpdir(), 'monitor-none-')) });
+    const none = mkdtempSync(join(tmpdir(), 'monitor-none-'));
+    const r = await monitor(['validate'], { cwd: none });
+    rmSync(none, { recursive: true, force: true });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: no monitor\.config\.ts found in /);
     expect(r.stderr).toMatch(/\nhint: create monitor\.config\.ts there/);

@@ -1,4 +1,4 @@
-import { mkdtempSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -83,6 +83,7 @@ describe('load', () => {
     expect((error as EngineError).code).toBe('config_not_found');
     expect((error as EngineError).message).toContain(empty);
     expect((error as EngineError).hint).toMatch(/create monitor\.config\.ts/);
+    rmSync(empty, { recursive: true, force: true });
   });
 });
 

@@ -1,11 +1,19 @@
 import * as fs from 'node:fs';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { type AtomicWriteFs, writeFileAtomic } from './atomic-write.js';
 
-const dir = () => mkdtempSync(join(tmpdir(), 'atomic-write-'));
+const made: string[] = [];
+const dir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'atomic-write-'));
+  made.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 /** A disk that fills up after `budget` bytes: the write is cut short, as on ENOSPC. */
 function fullDisk(budget: number): AtomicWriteFs {

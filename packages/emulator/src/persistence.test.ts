@@ -1,13 +1,24 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collect, createClient } from '@monitor/api';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } from './index.js';
 import { Store } from './store.js';
+
+const made: string[] = [];
+/** A new directory under the system's temporary one, removed after the file's tests. */
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -46,7 +57,7 @@ function startChild(dataFile: string): Promise<{ url: string; kill(): Promise<vo
 describe('persistence', () => {
   // Child processes start and stop several times: on a loaded 2-core machine that alone takes seconds.
   it('keeps every write across a kill and a restart', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emulator-data-'));
+    const dir = tempDir('emulator-data-');
     const dataFile = join(dir, 'data.json');
     const first = await startChild(dataFile);
     const client = createClient({
@@ -84,7 +95,7 @@ describe('persistence', () => {
   }, 30_000);
 
   it('loads the data file after kills at random moments during a stream of writes', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emulator-data-'));
+    const dir = tempDir('emulator-data-');
     const dataFile = join(dir, 'data.json');
     for (let round = 0; round < 3; round++) {
       const child = await startChild(dataFile);
@@ -129,7 +140,7 @@ describe('persistence', () => {
   }, 30_000);
 
   it('keeps the old data file whole when a save fails part-way (the disk fills up)', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emulator-data-'));
+    const dir = tempDir('emulator-data-');
     const dataFile = join(dir, 'data.json');
     const store = new Store(dataFile);
     store.account('a').tables.checkGroups['1'] = { id: 1, name: 'kept' };
@@ -154,7 +165,7 @@ describe('persistence', () => {
   });
 
   it('refuses a corrupt data file with a clear error instead of starting empty', async () => {
-    const dir = mkdtempSync(join(tmpdir(), 'emulator-data-'));
+    const dir = tempDir('emulator-data-');
     const dataFile = join(dir, 'data.json');
     writeFileSync(dataFile, '{"version":1,"accounts":{');
     await expect(startEmulator({ dataFile, agentHealthPort: false })).rejects.toThrow(/not valid JSON/);

@@ -1,8 +1,19 @@
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EmulatorDataError, InvalidPortError, PortInUseError, serve, startEmulator } from './index.js';
+
+const made: string[] = [];
+/** A new directory under the system's temporary one, removed after the file's tests. */
+function tempDir(prefix: string): string {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  made.push(dir);
+  return dir;
+}
+afterAll(() => {
+  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
 
 describe('startEmulator refuses what it cannot do, with coded errors and hints', () => {
   it('a port that is taken', async () => {
@@ -30,7 +41,7 @@ describe('startEmulator refuses what it cannot do, with coded errors and hints',
   });
 
   it('a data file that is not an emulator store, left as it was', async () => {
-    const dataFile = join(mkdtempSync(join(tmpdir(), 'emulator-data-')), 'data.json');
+    const dataFile = join(tempDir('emulator-data-'), 'data.json');
     writeFileSync(dataFile, '[1, 2');
     const error = await startEmulator({ dataFile, agentHealthPort: false }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(EmulatorDataError);
@@ -40,7 +51,7 @@ describe('startEmulator refuses what it cannot do, with coded errors and hints',
   });
 
   it('an accounts file that is not a list of accounts', async () => {
-    const accounts = join(mkdtempSync(join(tmpdir(), 'emulator-accounts-')), 'accounts.json');
+    const accounts = join(tempDir('emulator-accounts-'), 'accounts.json');
     writeFileSync(accounts, JSON.stringify([{ id: 'not-a-uuid', keys: [] }]));
     const error = await serve({ port: 0, agentHealthPort: 0, accounts }, () => {}).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'emulator_config' });

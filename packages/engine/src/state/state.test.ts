@@ -1,15 +1,23 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.js';
 import { FileStateBackend } from './file-store.js';
 import { acquireLock, LockHeldError } from './lock.js';
 import { emptyState, type State, serializeState, stateSchema } from './state.js';
 
 const ACCOUNT = '00000000-0000-4000-8000-00000000de00';
-const dir = () => mkdtempSync(join(tmpdir(), 'monitor-state-'));
+const made: string[] = [];
+const dir = () => {
+  const d = mkdtempSync(join(tmpdir(), 'monitor-state-'));
+  made.push(d);
+  return d;
+};
+afterAll(() => {
+  for (const d of made.splice(0)) rmSync(d, { recursive: true, force: true });
+});
 
 const entry = (logicalId: string, physicalId: number) => ({
   kind: 'CheckGroup' as const,
