@@ -3,8 +3,7 @@
 // @monitor/constructs. `npm run docs` writes it; the test in
 // test/docs.test.ts fails when the committed file is stale.
 import { writeFileSync } from 'node:fs';
-import { constructReference } from '../dist/construct-reference.js';
-import { cliReference } from '../dist/reference.js';
+import { cliReference, constructReference } from '../dist/index.js';
 
 for (const [file, text] of [
   ['cli.md', await cliReference()],

@@ -5,6 +5,7 @@ import { type Io, paint } from './io.js';
 import { startLocalEmulatorEarly } from './local-emulator.js';
 import { UsageError } from './options.js';
 import { type ErrorJson, Output, type RunContext } from './output.js';
+import { readableStack } from './readable-stack.js';
 import { CLI_VERSION } from './version.js';
 
 export { CLI_VERSION };
@@ -203,7 +204,7 @@ function report(error: unknown, io: Io, out: Output): ExitCode {
   const p = paint(io.color);
   io.stderr(`${p.red('error')}: ${json.message}\n`);
   if (json.hint !== undefined) io.stderr(`${p.dim('hint')}: ${json.hint}\n`);
-  if (stack !== undefined) io.stderr(`${p.dim(stack)}\n`);
+  if (stack !== undefined) io.stderr(`${p.dim(readableStack(stack))}\n`);
   return code;
 }
 

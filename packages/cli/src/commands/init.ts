@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { basename, dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
@@ -84,7 +84,9 @@ const GITIGNORE_LINES = ['node_modules/', '.monitor/local/'];
 
 /** The CI workflows shipped beside the CLI (the same files as examples/ci in the repository). */
 function ciTemplates(ci: 'github' | 'gitlab'): { from: string; to: string }[] {
-  const root = fileURLToPath(new URL('../templates/ci/', import.meta.url));
+  // From the package's root: this module may be bundled into a file at another depth of dist/.
+  const packageRoot = dirname(createRequire(import.meta.url).resolve('@monitor/cli/package.json'));
+  const root = join(packageRoot, 'dist', 'templates', 'ci');
   if (ci === 'gitlab') return [{ from: join(root, 'gitlab', '.gitlab-ci.yml'), to: '.gitlab-ci.yml' }];
   return readdirSync(join(root, 'github')).map((file) => ({
     from: join(root, 'github', file),
