@@ -84,6 +84,11 @@ describe('environments', () => {
     expect(none.code).toBe(1);
     expect(none.stderr).toContain('the config defines environments (production, staging): which one?');
     expect(none.stderr).toContain('pass --env NAME, or set MONITOR_ENV');
+    // The same with --local, whose emulator thread starts before the environment is checked: it
+    // is closed, and the command ends.
+    const local = await run('diff', '--local');
+    expect(local.code).toBe(1);
+    expect(local.stderr).toContain('the config defines environments (production, staging): which one?');
     const unknown = await run('diff', '--env', 'prod');
     expect(unknown.code).toBe(3);
     expect(unknown.stderr).toContain('the config defines no environment "prod"');

@@ -120,22 +120,30 @@ export async function loadAndConnect(
 ): Promise<ConnectedProject | ExitCode> {
   let opening: Promise<OpenAccount> | undefined;
   let snapshot: Promise<AccountSnapshot> | undefined;
-  const project = await loadProject(args, ctx, {
-    ...(options.allowUnmatchedIncludes === undefined
-      ? {}
-      : { allowUnmatchedIncludes: options.allowUnmatchedIncludes }),
-    onConfig: (config) => {
-      opening = openAccount(args, ctx, config);
-      if (options.readAccount === true) {
-        snapshot = opening.then(readAccount);
-        // Awaited once the project has loaded; a failure before then is reported there, or not at all.
-        snapshot.catch(() => undefined);
-      }
-      opening.catch(() => undefined);
-    },
-  });
+  const closeOpened = () => opening?.then((account) => account.close()).catch(() => undefined);
+  let project: LoadedProject | ExitCode;
+  try {
+    project = await loadProject(args, ctx, {
+      ...(options.allowUnmatchedIncludes === undefined
+        ? {}
+        : { allowUnmatchedIncludes: options.allowUnmatchedIncludes }),
+      onConfig: (config) => {
+        opening = openAccount(args, ctx, config);
+        if (options.readAccount === true) {
+          snapshot = opening.then(readAccount);
+          // Awaited once the project has loaded; a failure before then is reported there, or not at all.
+          snapshot.catch(() => undefined);
+        }
+        opening.catch(() => undefined);
+      },
+    });
+  } catch (error) {
+    // An emulator thread or a database connection left open would keep the process alive.
+    await closeOpened();
+    throw error;
+  }
   if (typeof project === 'number') {
-    await opening?.then((account) => account.close()).catch(() => undefined);
+    await closeOpened();
     return project;
   }
   // The config was read: loadProject called onConfig.
