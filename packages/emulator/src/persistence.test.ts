@@ -1,24 +1,13 @@
 import { spawn } from 'node:child_process';
 import * as fs from 'node:fs';
-import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collect, createClient } from '@monitor/api';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } from './index.js';
 import { Store } from './store.js';
-
-const made: string[] = [];
-/** A new directory under the system's temporary one, removed after the file's tests. */
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from './test-support/temp-dir.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 

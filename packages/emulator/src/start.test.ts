@@ -1,19 +1,8 @@
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EmulatorDataError, InvalidPortError, PortInUseError, serve, startEmulator } from './index.js';
-
-const made: string[] = [];
-/** A new directory under the system's temporary one, removed after the file's tests. */
-function tempDir(prefix: string): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
-  made.push(dir);
-  return dir;
-}
-afterAll(() => {
-  for (const dir of made.splice(0)) rmSync(dir, { recursive: true, force: true });
-});
+import { tempDir } from './test-support/temp-dir.js';
 
 describe('startEmulator refuses what it cannot do, with coded errors and hints', () => {
   it('a port that is taken', async () => {
