@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -48,5 +49,51 @@ describe('module loading', () => {
     const urls = await modulesLoadedBy(['--help']);
     expect(urls.some((u) => u.endsWith('/cli/dist/yargs.js'))).toBe(true);
     expect(urls.filter((u) => /zod|\/engine\/|\/emulator\/|esbuild/.test(u))).toEqual([]);
+  });
+});
+
+// string-width (under yargs) makes Intl segmenters and Unicode-property regular expressions when
+// it loads, ~30 ms of every command, for text it measures only when help is printed; the vendored
+// file makes them on first use (scripts/vendor.mjs).
+describe('the vendored yargs', () => {
+  it('makes no segmenter and no Unicode-property expression until it renders help', async () => {
+    const script = join(dir, 'yargs-lazy.mjs');
+    const yargsUrl = import.meta
+      .resolve('@monitor/cli/package.json')
+      .replace(/package\.json$/, 'dist/yargs.js');
+    writeFileSync(
+      script,
+      `let segmenters = 0;
+let propertyRegExps = 0;
+const Segmenter = Intl.Segmenter;
+Intl.Segmenter = class extends Segmenter {
+  constructor(...args) {
+    super(...args);
+    segmenters++;
+  }
+};
+globalThis.RegExp = new Proxy(RegExp, {
+  construct(target, args) {
+    if (String(args[0]).includes('\\\\p{')) propertyRegExps++;
+    return Reflect.construct(target, args);
+  },
+});
+const { default: yargs } = await import(${JSON.stringify(yargsUrl)});
+const atLoad = { segmenters, propertyRegExps };
+const help = await yargs([]).scriptName('t').command('wide', 'a command 👍 with 漢字 in its description').getHelp();
+console.log(JSON.stringify({ atLoad, afterHelp: { segmenters, propertyRegExps }, help }));
+`,
+    );
+    const run = spawnSync(process.execPath, [script], { encoding: 'utf8' });
+    expect(run.stderr).toBe('');
+    const { atLoad, afterHelp, help } = JSON.parse(run.stdout) as {
+      atLoad: { segmenters: number; propertyRegExps: number };
+      afterHelp: { segmenters: number; propertyRegExps: number };
+      help: string;
+    };
+    expect(atLoad).toEqual({ segmenters: 0, propertyRegExps: 0 });
+    expect(afterHelp.segmenters).toBeGreaterThan(0);
+    expect(afterHelp.propertyRegExps).toBeGreaterThan(0);
+    expect(help).toContain('a command 👍 with 漢字 in its description');
   });
 });
