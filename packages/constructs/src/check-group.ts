@@ -33,7 +33,6 @@ export interface EnvironmentVariableProps {
   secret?: boolean;
 }
 
-/** A subscription of the group to an alert channel, with its own switch. */
 /** A subscription with its switch: `{ channel: oncall, activated: false }` keeps it but sends nothing. */
 export interface AlertChannelSubscriptionProps {
   /** The alert channel: a construct or `AlertChannel.fromId(id)`. */
