@@ -292,28 +292,29 @@ function skipHelpCache(parser: Argv): void {
  * Start the work a command will need that does not wait for its modules, on the second core:
  * esbuild building the project (its own process), and the `--local` emulator loading its code and
  * data (its own thread). Only head starts: the command checks that what it takes is its own.
+ * Resolves once both are under way (never rejects): for a large project the build, not this
+ * thread, is what the command waits for, so it goes first.
  */
-function startEarly(requested: (typeof COMMANDS)[number] | undefined, argv: string[], io: Io): void {
+async function startEarly(
+  requested: (typeof COMMANDS)[number] | undefined,
+  argv: string[],
+  io: Io,
+): Promise<void> {
   const local = argv.includes('--local');
   const loadsProject = requested?.loadsProject === true;
   if (!loadsProject && !local) return;
-  import('@monitor/engine/config-location').then(
-    ({ locateConfig }) => {
-      const configPath = locateConfig({ cwd: io.cwd, config: optionValue(argv, 'config') });
-      if (local) {
-        startLocalEmulatorEarly(configPath === undefined ? io.cwd : dirname(configPath)).catch(
-          () => undefined,
-        );
-      }
-      if (loadsProject && configPath !== undefined) {
-        import('@monitor/engine/prefetch').then(
-          (m) => m.prefetchProject(configPath),
-          () => undefined,
-        );
-      }
-    },
-    () => undefined,
-  );
+  try {
+    const { locateConfig } = await import('@monitor/engine/config-location');
+    const configPath = locateConfig({ cwd: io.cwd, config: optionValue(argv, 'config') });
+    await Promise.all([
+      local ? startLocalEmulatorEarly(configPath === undefined ? io.cwd : dirname(configPath)) : undefined,
+      loadsProject && configPath !== undefined
+        ? import('@monitor/engine/prefetch').then((m) => m.prefetchProject(configPath))
+        : undefined,
+    ]);
+  } catch {
+    // Only a head start is lost: the command does the same work when it gets there.
+  }
 }
 
 /** Run the CLI with `argv` (without node and script); resolves to the exit code. Never exits the process. */
@@ -324,7 +325,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     return EXIT.ok;
   }
   const requested = requestedCommand(argv);
-  if (!argv.includes('--help') && !argv.includes('-h')) startEarly(requested, argv, io);
+  if (!argv.includes('--help') && !argv.includes('-h')) await startEarly(requested, argv, io);
   const { default: yargs } = await import('./yargs.js');
   const wantsJson = argv.includes('--json') || optionValue(argv, 'format') === 'json';
   const out = new Output(requested?.name ?? '', wantsJson);
