@@ -1,5 +1,7 @@
 // How long `monitor` takes to start: --version, --help and a command's --help, end to end
-// (node start included). Prints the median of 9 runs of each, and `node -e 0` for scale.
+// (node start included). Prints the median of 9 runs of each, and for scale `node -e 0` and the
+// time of a fixed piece of work: on a shared machine the same figures move by half from one hour
+// to the next, and the fixed work says which kind of hour it was.
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -21,6 +23,26 @@ function median(args) {
   return times[Math.floor(RUNS / 2)] / 1000;
 }
 
+/** Milliseconds of a fixed CPU-bound workload (JSON and objects, as monitor's own work is). */
+function fixedWork() {
+  const doc = Array.from({ length: 2000 }, (_, i) => ({
+    id: i,
+    name: `group ${i}`,
+    tags: ['a', 'b'],
+    n: i * 3,
+  }));
+  const times = [];
+  for (let i = 0; i < RUNS; i++) {
+    const started = performance.now();
+    for (let j = 0; j < 20; j++)
+      JSON.parse(JSON.stringify(doc)).map((d) => ({ ...d, tags: [...d.tags].sort() }));
+    times.push(performance.now() - started);
+  }
+  times.sort((a, b) => a - b);
+  return times[Math.floor(RUNS / 2)];
+}
+
+console.log(`machine: a fixed piece of work takes ${fixedWork().toFixed(0)} ms (compare between runs)`);
 console.log(`start time, median of ${RUNS} runs`);
 console.log(`node -e 0                ${median(['-e', '0']).toFixed(3)} s`);
 for (const args of [['--version'], ['--help'], ['deploy', '--help']]) {
