@@ -6,7 +6,8 @@
 // worker's file) becomes one module, and code that several entries or lazy `import()`s share
 // becomes a chunk beside them (`dist/chunk-*.js`), so every module is still loaded once and lazy
 // imports stay lazy. Node resolves, reads and links each module of a program one by one (~1 ms a
-// module here); a command that loaded ~100 of the workspace's modules loads ~10.
+// module here): `monitor validate` loads 20 of monitor's modules, `diff --local` 35 in its two
+// threads (162 before).
 //
 // Other packages (bare imports) stay imports. `--own` files stay files of their own: the ones
 // scripts/vendor.mjs bundles afterwards. tsc's declarations (.d.ts) are left as they are: the
