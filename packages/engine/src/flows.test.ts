@@ -3,6 +3,7 @@ import { CheckGroup, createSession, synth } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from './apply/apply.js';
 import { diff, readAccount, type Target } from './flows.js';
+import { emptyLive } from './live.js';
 import type { LoadedProject } from './load.js';
 import { plan } from './plan/plan.js';
 import { emptyState } from './state/state.js';
@@ -20,15 +21,7 @@ async function deployedTarget() {
   const { resources } = synth();
   const account = new FakeAccount();
   const backend = new MemoryBackend(emptyState('acct'));
-  const live = {
-    CheckGroup: [],
-    Dashboard: [],
-    StatusPage: [],
-    StatusPageService: [],
-    MaintenanceWindow: [],
-    AlertChannel: [],
-  };
-  const result = await apply(plan(resources, live, await backend.read(), { now: NOW }), {
+  const result = await apply(plan(resources, emptyLive(), await backend.read(), { now: NOW }), {
     client: account,
     backend,
   });

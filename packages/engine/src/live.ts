@@ -8,6 +8,11 @@ export async function readKind(client: Pick<Client, 'managed'>, kind: ResourceKi
   return out;
 }
 
+/** A live account with nothing of any kind. */
+export function emptyLive(): Live {
+  return Object.fromEntries(RESOURCE_KINDS.map((k) => [k, [] as LiveResource[]])) as unknown as Live;
+}
+
 /**
  * Read the live account: every resource of `kinds` (by default every managed kind), the kinds in
  * parallel. The list endpoints return whole resources, so no per-resource GET is needed.
@@ -17,7 +22,7 @@ export async function readLive(
   client: Pick<Client, 'managed'>,
   kinds: readonly ResourceKind[] = RESOURCE_KINDS,
 ): Promise<Live> {
-  const live = Object.fromEntries(RESOURCE_KINDS.map((k) => [k, [] as LiveResource[]])) as unknown as Live;
+  const live = emptyLive();
   await Promise.all(
     kinds.map(async (kind) => {
       live[kind] = await readKind(client, kind);

@@ -10,7 +10,7 @@ import {
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from '../apply/apply.js';
-import { readLive } from '../live.js';
+import { emptyLive, readLive } from '../live.js';
 import { emptyState, type State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { type Live, type LiveResource, plan, resolveRefs, type UpdateOperation } from './plan.js';
@@ -22,17 +22,6 @@ function desired(): DesiredResource[] {
   const { resources, diagnostics } = synth();
   expect(diagnostics).toEqual([]);
   return resources;
-}
-
-function noLive(): Live {
-  return {
-    CheckGroup: [],
-    Dashboard: [],
-    StatusPage: [],
-    StatusPageService: [],
-    MaintenanceWindow: [],
-    AlertChannel: [],
-  };
 }
 
 /** What the service sends back for an applied payload: ids, server fields, sets reordered, secrets emptied. */
@@ -56,7 +45,7 @@ function asLive(
 async function deployed(resources: DesiredResource[]): Promise<{ live: Live; state: State }> {
   const account = new FakeAccount();
   const backend = new MemoryBackend(emptyState(ACCOUNT));
-  const result = await apply(plan(resources, noLive(), await backend.read(), NOW), {
+  const result = await apply(plan(resources, emptyLive(), await backend.read(), NOW), {
     client: account,
     backend,
   });
@@ -72,7 +61,7 @@ describe('plan', () => {
   it('creates everything on an empty account, referenced resources listed as dependencies', async () => {
     const mail = new EmailAlertChannel('mail', { address: 'a@example.com' });
     new CheckGroup('g', { name: 'G', alertChannels: [mail] });
-    const p = plan(desired(), noLive(), emptyState(ACCOUNT), NOW);
+    const p = plan(desired(), emptyLive(), emptyState(ACCOUNT), NOW);
     expect(p.operations.map((o) => [o.action, o.kind, o.logicalId])).toEqual([
       ['create', 'AlertChannel', 'mail'],
       ['create', 'CheckGroup', 'g'],
@@ -178,7 +167,7 @@ describe('plan', () => {
   it('never takes a live resource it does not own: a conflict, unless the construct says adopt: true', async () => {
     new CheckGroup('g', { name: 'Payments', tags: ['x'] });
     const d = desired();
-    const live = noLive();
+    const live = emptyLive();
     live.CheckGroup.push({ ...asLive(d[0] as DesiredResource, 45), tags: [] });
     live.CheckGroup.push({ ...asLive(d[0] as DesiredResource, 46), name: 'Someone else', tags: [] });
     const refused = plan(d, live, emptyState(ACCOUNT), NOW);
@@ -208,7 +197,7 @@ describe('plan', () => {
   it('resumes the create an interrupted deploy sent, found by natural key, without adopt: true', async () => {
     new CheckGroup('g', { name: 'Payments' });
     const d = desired();
-    const live = noLive();
+    const live = emptyLive();
     live.CheckGroup.push(asLive(d[0] as DesiredResource, 45));
     const state = emptyState(ACCOUNT);
     state.pendingCreates = ['CheckGroup:g'];
@@ -289,7 +278,7 @@ describe('plan', () => {
     const account = new FakeAccount();
     const backend = new MemoryBackend(emptyState(ACCOUNT));
     const unkeyed = { now: NOW.now };
-    const created = await apply(plan(d, noLive(), await backend.read(), unkeyed), {
+    const created = await apply(plan(d, emptyLive(), await backend.read(), unkeyed), {
       client: account,
       backend,
     });
@@ -322,7 +311,7 @@ describe('plan', () => {
     new EmailAlertChannel('a', { address: 'a@example.com' });
     new EmailAlertChannel('b', { address: 'b@example.com' });
     const d = desired();
-    const live = noLive();
+    const live = emptyLive();
     live.AlertChannel.push(asLive(d[0] as DesiredResource, 7));
     live.AlertChannel.push({
       ...asLive(d[1] as DesiredResource, 8),
@@ -390,7 +379,7 @@ describe('plan', () => {
   it('recreates a resource in state that is gone from the account', async () => {
     new CheckGroup('g', { name: 'G' });
     const { state } = await deployed(desired());
-    const p = plan(desired(), noLive(), state, NOW);
+    const p = plan(desired(), emptyLive(), state, NOW);
     expect(p.operations).toMatchObject([{ action: 'create', logicalId: 'g', recreate: true }]);
   });
 
@@ -415,6 +404,6 @@ describe('plan', () => {
   it('records the state serial it was made against', async () => {
     const state = emptyState(ACCOUNT);
     state.serial = 17;
-    expect(plan([], noLive(), state, NOW).stateSerial).toBe(17);
+    expect(plan([], emptyLive(), state, NOW).stateSerial).toBe(17);
   });
 });
