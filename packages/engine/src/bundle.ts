@@ -172,9 +172,14 @@ interface Built {
   map: string;
 }
 
+/** Where the project's `.monitor/cache` directory is. */
+export function cachePath(projectDir: string): string {
+  return join(projectDir, '.monitor', 'cache');
+}
+
 /** The project's `.monitor/cache` directory, made (git-ignored) if it is not there yet. */
 export function cacheDirectory(projectDir: string): string {
-  const dir = join(projectDir, '.monitor', 'cache');
+  const dir = cachePath(projectDir);
   if (!existsSync(dir)) {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, '.gitignore'), '*\n');
@@ -185,7 +190,7 @@ export function cacheDirectory(projectDir: string): string {
 /** Build `entry` with esbuild; nothing is written yet. Fails with a BundleError. */
 async function build(entry: string, projectDir: string): Promise<Built> {
   const name = `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`;
-  const file = join(projectDir, '.monitor', 'cache', name);
+  const file = join(cachePath(projectDir), name);
   const esbuild = await bundler();
   try {
     const result = await esbuild.build({

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cacheDirectory, configEntry, constructsEntry, earlyBuilds } from './bundle.js';
+import { cacheDirectory, cachePath, configEntry, constructsEntry, earlyBuilds } from './bundle.js';
 import { startBundler } from './bundler.js';
 
 /** The file in the cache directory where a load records the construct files it included. */
@@ -24,9 +24,7 @@ export function rememberIncluded(projectDir: string, configPath: string, files: 
 
 function lastIncluded(projectDir: string, configPath: string): string[] | undefined {
   try {
-    const record = JSON.parse(
-      readFileSync(join(projectDir, '.monitor', 'cache', INCLUDED_RECORD), 'utf8'),
-    ) as unknown;
+    const record = JSON.parse(readFileSync(join(cachePath(projectDir), INCLUDED_RECORD), 'utf8')) as unknown;
     if (record === null || typeof record !== 'object') return undefined;
     const { config, files } = record as { config?: unknown; files?: unknown };
     if (config !== configPath || !Array.isArray(files)) return undefined;
