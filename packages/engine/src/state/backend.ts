@@ -7,7 +7,7 @@ export type StateChanges = Record<string, StateEntry | null>;
 export type PendingChanges = Record<string, boolean>;
 
 export interface LockRequest {
-  /** How long to wait for a held lock. @default 0 */
+  /** How long to wait for a held lock, counted from when it is first found held. @default 0 */
   timeoutMs?: number;
   /** What holds the lock, shown to whoever finds it held, e.g. `monitor deploy`. */
   command: string;

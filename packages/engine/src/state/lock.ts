@@ -66,7 +66,7 @@ function isStale(holder: LockHolder | undefined): boolean {
  * release function; a held lock is a LockHeldError after `timeoutMs`.
  */
 export async function acquireLock(path: string, options: LockOptions = {}): Promise<() => void> {
-  const deadline = Date.now() + (options.timeoutMs ?? 0);
+  let deadline: number | undefined;
   const me: LockHolder = {
     pid: process.pid,
     host: hostname(),
@@ -74,7 +74,6 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     command: options.command ?? 'monitor',
   };
   mkdirSync(dirname(path), { recursive: true });
-  let waited = false;
   for (;;) {
     try {
       const fd = openSync(path, 'wx');
@@ -97,10 +96,12 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
       rmSync(path, { force: true });
       continue;
     }
+    if (deadline === undefined) {
+      deadline = Date.now() + (options.timeoutMs ?? 0);
+      if (options.timeoutMs) options.onWait?.(holder);
+    }
     if (Date.now() >= deadline)
       throw new LockHeldError(holder, `wait for it to finish, or remove ${path} if that process is gone`);
-    if (!waited) options.onWait?.(holder);
-    waited = true;
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
   }
 }

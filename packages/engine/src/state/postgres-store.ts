@@ -280,8 +280,8 @@ export class PostgresStateBackend implements StateBackend {
 
   async lock(request: LockRequest): Promise<() => Promise<void>> {
     const name = `${this.#project}\n${this.#accountId}`;
-    const deadline = Date.now() + (request.timeoutMs ?? 0);
-    let waited = false;
+    // The wait is counted from when the lock is first found held, so a slow connect does not use it up.
+    let deadline: number | undefined;
     for (;;) {
       const [row] = await this.#query<{ locked: boolean }>(
         'SELECT pg_try_advisory_lock(hashtextextended($1, 0)) AS locked',
@@ -289,14 +289,16 @@ export class PostgresStateBackend implements StateBackend {
       );
       if (row?.locked === true) break;
       const holder = await this.#holder();
+      if (deadline === undefined) {
+        deadline = Date.now() + (request.timeoutMs ?? 0);
+        if (request.timeoutMs) request.onWait?.(holder);
+      }
       if (Date.now() >= deadline) {
         throw new LockHeldError(
           holder,
           'wait for it to finish; a run that died released the lock with its connection, so this one is alive',
         );
       }
-      if (!waited) request.onWait?.(holder);
-      waited = true;
       await new Promise((resolve) => setTimeout(resolve, this.#pollMs));
     }
     await this.#query(

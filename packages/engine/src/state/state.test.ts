@@ -218,6 +218,18 @@ describe('acquireLock', () => {
     releaseSecond();
   });
 
+  it('a wait that runs out has said once whom it waited for; no timeout means no wait and no word', async () => {
+    const path = join(dir(), 'x.lock');
+    const release = await acquireLock(path, { command: 'monitor deploy' });
+    const waitedFor: (string | undefined)[] = [];
+    const onWait = (holder: { command: string } | undefined) => waitedFor.push(holder?.command);
+    await expect(acquireLock(path, { timeoutMs: 0, onWait })).rejects.toBeInstanceOf(LockHeldError);
+    expect(waitedFor).toEqual([]);
+    await expect(acquireLock(path, { timeoutMs: 1, pollMs: 5, onWait })).rejects.toBeInstanceOf(LockHeldError);
+    expect(waitedFor).toEqual(['monitor deploy']);
+    release();
+  });
+
   it('takes over a stale lock whose process is gone', async () => {
     const path = join(dir(), 'x.lock');
     const dead = spawnSync(process.execPath, ['-e', 'process.stdout.write(String(process.pid))'], {
