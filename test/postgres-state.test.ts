@@ -1,14 +1,15 @@
 // The postgres state backend against a real PostgreSQL server that this file starts (one for the
 // file): the backend itself, its faults, and the CLI with two runners and two projects on it.
-import { spawn } from 'node:child_process';
+import { type ChildProcess, spawn } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { emptyState, LockHeldError, PostgresStateBackend, type State } from '@monitor/engine';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
 import { BIN, cleanup, monitor, writeFiles, writeProject } from './support/harness.js';
 import { type PostgresServer, startPostgres } from './support/postgres-server.mjs';
-import { IMPORTS, projectsUnderTest } from './support/projects.js';
+import { type Harness, IMPORTS, projectsUnderTest } from './support/projects.js';
 
 let pg: PostgresServer;
 beforeAll(async () => {
@@ -41,6 +42,22 @@ function freshDatabase(): string {
   const name = `t${++databases}`;
   pg.sql(`CREATE DATABASE ${name} OWNER monitor`);
   return pg.urlFor({ database: name });
+}
+
+/**
+ * Stop (SIGSTOP) the deploy once the emulator has answered its first create: it is then mid-way,
+ * holding the lock, with writes still to make, however slow the machine.
+ */
+async function stopWhenWriting(h: Harness, child: () => ChildProcess | undefined): Promise<void> {
+  for (;;) {
+    const running = child();
+    if (running !== undefined && running.exitCode !== null) throw new Error('the deploy ended before it wrote');
+    if (running !== undefined && h.emulator.requests.some((r) => r.method === 'POST')) {
+      running.kill('SIGSTOP');
+      return;
+    }
+    await sleep(5);
+  }
 }
 
 function backend(project: string, url = pg.url) {
@@ -240,19 +257,35 @@ describe('the CLI on a shared state database', () => {
         'a.monitor.ts': groups(['a', 'b', 'c', 'd']),
         'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${project}' });\n`,
       },
-      { faults: { latencyMs: 400 } },
+      { faults: { latencyMs: 100 } },
     );
     const env = { ...h.env, MONITOR_STATE_URL: freshDatabase() };
-    const first = monitor(['deploy', '--yes', '--parallelism', '1'], { cwd: dir, env });
-    await new Promise((r) => setTimeout(r, 1200));
+    // The first deploy is stopped mid-way, holding the lock, for as long as the others need.
+    let holder: ChildProcess | undefined;
+    const first = monitor(['deploy', '--yes', '--parallelism', '1'], {
+      cwd: dir,
+      env,
+      onSpawn: (child) => {
+        holder = child;
+      },
+    });
+    await stopWhenWriting(h, () => holder);
     const second = await monitor(['deploy', '--yes'], { cwd: dir, env });
     expect(second.code).toBe(6);
     expect(second.stderr).toMatch(/another run holds the state lock: monitor deploy \(pid \d+ on /);
-    const waiting = await monitor(['deploy', '--yes', '--lock-timeout', '30'], { cwd: dir, env });
-    expect(waiting.code).toBe(0);
+    const waiting = monitor(['deploy', '--yes', '--lock-timeout', '60'], {
+      cwd: dir,
+      env,
+      onSpawn: (child) => {
+        child.stderr?.on('data', (d: Buffer) => {
+          if (d.toString().includes('Waiting')) holder?.kill('SIGCONT');
+        });
+      },
+    });
+    expect((await waiting).code).toBe(0);
     expect((await first).code).toBe(0);
     expect((await h.client.checkGroups.list()).items).toHaveLength(4);
-  }, 60_000);
+  }, 90_000);
 
   it('the database stopping mid-deploy: exit 1 with a clear message; a re-run converges with no duplicate', async () => {
     const project = uniqueProject();
@@ -262,12 +295,21 @@ describe('the CLI on a shared state database', () => {
         'a.monitor.ts': groups(names),
         'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${project}' });\n`,
       },
-      { faults: { latencyMs: 300 } },
+      { faults: { latencyMs: 100 } },
     );
     const env = { ...h.env, MONITOR_STATE_URL: freshDatabase() };
-    const deploy = monitor(['deploy', '--yes', '--parallelism', '1'], { cwd: dir, env });
-    await new Promise((r) => setTimeout(r, 1500));
+    let running: ChildProcess | undefined;
+    const deploy = monitor(['deploy', '--yes', '--parallelism', '1'], {
+      cwd: dir,
+      env,
+      onSpawn: (child) => {
+        running = child;
+      },
+    });
+    // Stopped mid-way while the database goes, so the database is gone before its next write.
+    await stopWhenWriting(h, () => running);
     await pg.stop();
+    running?.kill('SIGCONT');
     const broken = await deploy;
     await pg.start();
     expect(broken.code).toBe(1);
@@ -288,14 +330,19 @@ describe('the CLI on a shared state database', () => {
         'a.monitor.ts': groups(names),
         'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${project}' });\n`,
       },
-      { faults: { latencyMs: 300 } },
+      { faults: { latencyMs: 100 } },
     );
     const env = { ...h.env, MONITOR_STATE_URL: freshDatabase() };
+    let running: ChildProcess | undefined;
     const killed = monitor(['deploy', '--yes', '--parallelism', '1'], {
       cwd: dir,
       env,
-      onSpawn: (child) => setTimeout(() => child.kill('SIGKILL'), 1500),
+      onSpawn: (child) => {
+        running = child;
+      },
     });
+    await stopWhenWriting(h, () => running);
+    running?.kill('SIGKILL');
     expect((await killed).code).toBe(null);
     // No --lock-timeout: the lock must be free the moment the next deploy asks.
     const again = await monitor(['deploy', '--yes'], { cwd: dir, env });
