@@ -51,7 +51,8 @@ function freshDatabase(): string {
 async function stopWhenWriting(h: Harness, child: () => ChildProcess | undefined): Promise<void> {
   for (;;) {
     const running = child();
-    if (running !== undefined && running.exitCode !== null) throw new Error('the deploy ended before it wrote');
+    if (running !== undefined && running.exitCode !== null)
+      throw new Error('the deploy ended before it wrote');
     if (running !== undefined && h.emulator.requests.some((r) => r.method === 'POST')) {
       running.kill('SIGSTOP');
       return;
