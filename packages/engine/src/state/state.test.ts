@@ -225,7 +225,9 @@ describe('acquireLock', () => {
     const onWait = (holder: { command: string } | undefined) => waitedFor.push(holder?.command);
     await expect(acquireLock(path, { timeoutMs: 0, onWait })).rejects.toBeInstanceOf(LockHeldError);
     expect(waitedFor).toEqual([]);
-    await expect(acquireLock(path, { timeoutMs: 1, pollMs: 5, onWait })).rejects.toBeInstanceOf(LockHeldError);
+    await expect(acquireLock(path, { timeoutMs: 1, pollMs: 5, onWait })).rejects.toBeInstanceOf(
+      LockHeldError,
+    );
     expect(waitedFor).toEqual(['monitor deploy']);
     release();
   });
