@@ -81,7 +81,7 @@ describe('faults and crashes', () => {
     await exactlyDeclared(h, 160, 40);
     expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
     // Each injected 429 asks for a 1 s pause and the client honours it: about 25 s of waiting.
-  }, 180_000);
+  });
 
   it('a deploy killed after a create was processed but before its answer arrived: the re-run adopts it, no twin', async () => {
     // Alert channels have no natural key: only the pending create in state can find this one again.

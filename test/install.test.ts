@@ -61,5 +61,5 @@ describe('the packed tarballs', () => {
     expect(deploy.stderr + deploy.stdout).toContain('2 created');
     const diff = await monitor(['diff', '--local', '--detailed-exitcode'], dir);
     expect(diff.stdout).toContain('No changes.');
-  }, 180_000);
+  });
 });

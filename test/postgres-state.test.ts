@@ -286,7 +286,7 @@ describe('the CLI on a shared state database', () => {
     expect((await waiting).code).toBe(0);
     expect((await first).code).toBe(0);
     expect((await h.client.checkGroups.list()).items).toHaveLength(4);
-  }, 90_000);
+  });
 
   it('the database stopping mid-deploy: exit 1 with a clear message; a re-run converges with no duplicate', async () => {
     const project = uniqueProject();
@@ -321,7 +321,7 @@ describe('the CLI on a shared state database', () => {
     const live = (await h.client.checkGroups.list({ limit: 100 })).items.map((g) => g.name).sort();
     expect(live).toEqual(names.map((n) => `${n} group`).sort());
     expect((await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
-  }, 60_000);
+  });
 
   it('a deploy SIGKILLed mid-way: the next one gets the lock at once, converges, and makes no duplicate', async () => {
     const project = uniqueProject();
@@ -351,7 +351,7 @@ describe('the CLI on a shared state database', () => {
     const live = (await h.client.checkGroups.list({ limit: 100 })).items.map((g) => g.name).sort();
     expect(live).toEqual(names.map((n) => `${n} group`).sort());
     expect((await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
-  }, 60_000);
+  });
 
   it('migrate file → postgres → file: nothing lost, diff says No changes at every step', async () => {
     const project = uniqueProject();

@@ -175,7 +175,7 @@ describe('diff --comment on GitHub', () => {
     const inSummary = summary.match(/<details>/g)?.length ?? 0;
     expect(inSummary).toBeGreaterThan(inComment * 10);
     expect(summary).toContain(`_${3000 - inSummary} more resources not shown: see the job log._`);
-  }, 60_000);
+  });
 });
 
 describe('deploy --comment', () => {
