@@ -45,17 +45,29 @@ function freshDatabase(): string {
 }
 
 /**
- * Stop (SIGSTOP) the deploy once the emulator has answered its first create: it is then mid-way,
- * holding the lock, with writes still to make, however slow the machine.
+ * `monitor deploy --parallelism 1`, stopped (SIGSTOP) once the emulator has answered its first
+ * create: it is then mid-way, holding the lock, with writes still to make, however slow the
+ * machine. The caller continues (SIGCONT) or kills it.
  */
-async function stopWhenWriting(h: Harness, child: () => ChildProcess | undefined): Promise<void> {
+async function deployStoppedMidway(h: Harness, dir: string, env: Record<string, string>) {
+  let child: ChildProcess | undefined;
+  const result = monitor(['deploy', '--yes', '--parallelism', '1'], {
+    cwd: dir,
+    env,
+    onSpawn: (c) => {
+      child = c;
+    },
+  });
   for (;;) {
-    const running = child();
-    if (running !== undefined && running.exitCode !== null)
-      throw new Error('the deploy ended before it wrote');
-    if (running !== undefined && h.emulator.requests.some((r) => r.method === 'POST')) {
-      running.kill('SIGSTOP');
-      return;
+    if (child !== undefined && child.exitCode !== null) throw new Error('the deploy ended before it wrote');
+    if (child !== undefined && h.emulator.requests.some((r) => r.method === 'POST')) {
+      const stopped = child;
+      stopped.kill('SIGSTOP');
+      // A test that fails before it continues the deploy must not leave it stopped for ever.
+      onTestFinished(() => {
+        if (stopped.exitCode === null && stopped.signalCode === null) stopped.kill('SIGKILL');
+      });
+      return { child: stopped, result };
     }
     await sleep(5);
   }
@@ -262,15 +274,7 @@ describe('the CLI on a shared state database', () => {
     );
     const env = { ...h.env, MONITOR_STATE_URL: freshDatabase() };
     // The first deploy is stopped mid-way, holding the lock, for as long as the others need.
-    let holder: ChildProcess | undefined;
-    const first = monitor(['deploy', '--yes', '--parallelism', '1'], {
-      cwd: dir,
-      env,
-      onSpawn: (child) => {
-        holder = child;
-      },
-    });
-    await stopWhenWriting(h, () => holder);
+    const first = await deployStoppedMidway(h, dir, env);
     const second = await monitor(['deploy', '--yes'], { cwd: dir, env });
     expect(second.code).toBe(6);
     expect(second.stderr).toMatch(/another run holds the state lock: monitor deploy \(pid \d+ on /);
@@ -279,12 +283,12 @@ describe('the CLI on a shared state database', () => {
       env,
       onSpawn: (child) => {
         child.stderr?.on('data', (d: Buffer) => {
-          if (d.toString().includes('Waiting')) holder?.kill('SIGCONT');
+          if (d.toString().includes('Waiting')) first.child.kill('SIGCONT');
         });
       },
     });
     expect((await waiting).code).toBe(0);
-    expect((await first).code).toBe(0);
+    expect((await first.result).code).toBe(0);
     expect((await h.client.checkGroups.list()).items).toHaveLength(4);
   });
 
@@ -299,19 +303,11 @@ describe('the CLI on a shared state database', () => {
       { faults: { latencyMs: 100 } },
     );
     const env = { ...h.env, MONITOR_STATE_URL: freshDatabase() };
-    let running: ChildProcess | undefined;
-    const deploy = monitor(['deploy', '--yes', '--parallelism', '1'], {
-      cwd: dir,
-      env,
-      onSpawn: (child) => {
-        running = child;
-      },
-    });
     // Stopped mid-way while the database goes, so the database is gone before its next write.
-    await stopWhenWriting(h, () => running);
+    const deploy = await deployStoppedMidway(h, dir, env);
     await pg.stop();
-    running?.kill('SIGCONT');
-    const broken = await deploy;
+    deploy.child.kill('SIGCONT');
+    const broken = await deploy.result;
     await pg.start();
     expect(broken.code).toBe(1);
     expect(`${broken.stdout}${broken.stderr}`).toMatch(/state database|connection/i);
@@ -334,17 +330,9 @@ describe('the CLI on a shared state database', () => {
       { faults: { latencyMs: 100 } },
     );
     const env = { ...h.env, MONITOR_STATE_URL: freshDatabase() };
-    let running: ChildProcess | undefined;
-    const killed = monitor(['deploy', '--yes', '--parallelism', '1'], {
-      cwd: dir,
-      env,
-      onSpawn: (child) => {
-        running = child;
-      },
-    });
-    await stopWhenWriting(h, () => running);
-    running?.kill('SIGKILL');
-    expect((await killed).code).toBe(null);
+    const killed = await deployStoppedMidway(h, dir, env);
+    killed.child.kill('SIGKILL');
+    expect((await killed.result).code).toBe(null);
     // No --lock-timeout: the lock must be free the moment the next deploy asks.
     const again = await monitor(['deploy', '--yes'], { cwd: dir, env });
     expect(again.code).toBe(0);
