@@ -5,8 +5,8 @@
 // and everything it imports. Node pays per module it loads (resolve, read, compile, link): zod is
 // 95 modules (64 of them locales) and loads in ~65 ms; as one file it loads in ~39 ms. With English
 // as its only locale (the others were half its code) it loads in 21 ms where the whole file took
-// 29 ms, measured side by side. yargs with its helpers: ~85 ms as 20-odd modules, ~52 ms as one. Our own packages are bundled by
-// scripts/bundle-package.mjs, before this runs.
+// 29 ms, measured side by side. yargs with its helpers: ~85 ms as 20-odd modules, ~52 ms as one.
+// Our own packages are bundled by scripts/bundle-package.mjs, before this runs.
 //
 // string-width, under yargs, measures the text of help for its layout, and is patched here:
 // - what it makes when it loads is made on first use (~30 ms of every command otherwise):
@@ -53,7 +53,7 @@ const stringWidthPatches = {
   },
 };
 
-// zod re-exports its 40-odd locales (`z.locales`, `z.core.locales`): half of its code, which every
+// zod re-exports its 60-odd locales (`z.locales`, `z.core.locales`): half of its code, which every
 // command would read and compile. monitor's messages are English, the default zod registers itself.
 const zodEnglishOnly = {
   name: 'zod-english-only',
