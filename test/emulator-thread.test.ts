@@ -7,6 +7,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { collect, createClient } from '@monitor/api';
+import { EmulatorDataError, PortInUseError } from '@monitor/emulator';
 import { DEV_ACCOUNT_ID, DEV_API_KEY, startEmulatorThread } from '@monitor/emulator/thread';
 import { afterEach, describe, expect, it } from 'vitest';
 
@@ -80,6 +81,7 @@ describe('startEmulatorThread', () => {
       () => undefined,
       (error: unknown) => error as { code?: string; hint?: string; message: string },
     );
+    expect(failure).toBeInstanceOf(EmulatorDataError);
     expect(failure?.code).toBe('emulator_data');
     expect(failure?.message).toContain(dataFile);
     expect(failure?.hint).toContain('move it away');
@@ -95,6 +97,7 @@ describe('startEmulatorThread', () => {
         () => undefined,
         (error: unknown) => error as { code?: string },
       );
+      expect(failure).toBeInstanceOf(PortInUseError);
       expect(failure?.code).toBe('port_unavailable');
     } finally {
       busy.close();

@@ -28,16 +28,15 @@ const WORKER = new URL('./thread-worker.js', import.meta.url);
 /** The worker's error as this thread's: a coded emulator error stays one (its class, code and hint). */
 async function asError(error: Extract<FromThread, { type: 'failed' }>['error']): Promise<Error> {
   if (error.code !== undefined) {
-    const classes = await import('./errors.js');
-    for (const Coded of [
-      classes.EmulatorDataError,
-      classes.EmulatorConfigError,
-      classes.InvalidPortError,
-      classes.PortInUseError,
-    ]) {
-      if (Coded.code === error.code)
-        return new Coded(error.message, error.hint === undefined ? {} : { hint: error.hint });
-    }
+    const errors = await import('./errors.js');
+    // Every EmulatorError subclass errors.ts exports, found by its code.
+    const Coded = Object.values(errors).find(
+      (c): c is typeof errors.EmulatorDataError =>
+        Object.prototype.isPrototypeOf.call(errors.EmulatorError, c) &&
+        (c as { code?: unknown }).code === error.code,
+    );
+    if (Coded !== undefined)
+      return new Coded(error.message, error.hint === undefined ? {} : { hint: error.hint });
   }
   const plain = new Error(error.message);
   if (error.stack !== undefined) plain.stack = error.stack;
