@@ -22,6 +22,8 @@ export type ManagedResource = Record<string, unknown> & { id: string | number };
 export interface ManagedOperations {
   /** Every live resource, one list call per page of 100. */
   pages(): AsyncIterable<Page<ManagedResource>>;
+  /** One resource by its physical id; undefined when the account has none with it (404). */
+  get(id: string | number): Promise<ManagedResource | undefined>;
   create(payload: Record<string, unknown>): Promise<ManagedResource>;
   update(id: string | number, payload: Record<string, unknown>): Promise<ManagedResource>;
   delete(id: string | number): Promise<void>;
@@ -145,6 +147,10 @@ function buildClient(t: Transport) {
           list.pagination === 'cursor' ? cursorPages(op.list as never) : pages(op.list as never);
         for await (const p of iterable) yield { ...p, items: (p.items as unknown[]).map(asLive) };
       },
+      get: async (id) => {
+        const raw = await t.send(endpoints[op.get] as Endpoint, { params: params(id) }, [404]);
+        return raw.status === 404 ? undefined : asLive(raw.data);
+      },
       create: async (payload) =>
         asLive(
           await call(op.create as never, {
@@ -165,6 +171,8 @@ function buildClient(t: Transport) {
     get requestCount(): number {
       return t.requestCount;
     },
+    /** How this client retries; the deployer reconciles writes of unknown outcome by the same policy. */
+    retryPolicy: t.retryPolicy,
     /** Close the client's connections once the requests in flight are answered. */
     close: () => t.close(),
     /** Close the client's connections now; requests in flight fail. */

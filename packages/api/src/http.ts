@@ -19,6 +19,7 @@ import { encodeQuery, fillPath } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type RateLimit, type RouteRateLimit, rateLimitBucketFor } from './rate-limits.js';
 import { Redactor } from './redact.js';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-policy.js';
 import { errorBodySchema } from './schemas/error-body.js';
 import type { z } from './zod.js';
 
@@ -36,7 +37,10 @@ export interface Timeouts {
 }
 
 export interface RetryOptions {
-  /** Attempts in all for GET, PUT and DELETE on network errors and 502/503/504. @default 4 */
+  /**
+   * Attempts in all: of a GET on network errors and 500/502/503/504, of a PUT or DELETE on network
+   * errors and 502/503/504 (a POST, and a write answered 500, are never sent again). @default 4
+   */
   attempts?: number;
   /** @default 250 */
   baseDelayMs?: number;
@@ -112,7 +116,10 @@ const NOT_SENT_CODES = new Set([
   'EHOSTUNREACH',
   'UND_ERR_CONNECT_TIMEOUT',
 ]);
+/** Gateway and availability errors: the server may not have seen the request. */
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
+/** A read is retried on these too: a plain 500 of a list or a get is usually passing. */
+const READ_RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
 
 /**
  * Sends one endpoint call: validation, rate limiting, retries, error mapping and response
@@ -142,7 +149,7 @@ export class Transport {
     this.#origin = url.origin;
     this.#prefix = url.pathname.replace(/\/+$/, '');
     this.#timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, ...options.timeouts };
-    this.#retry = { attempts: 4, baseDelayMs: 250, maxDelayMs: 8_000, rateLimitRetries: 6, ...options.retry };
+    this.#retry = { ...DEFAULT_RETRY_POLICY, rateLimitRetries: 6, ...options.retry };
     this.#validate = options.validateRequests ?? true;
     this.#clock = options.clock ?? systemClock;
     this.#random = options.random ?? Math.random;
@@ -319,8 +326,13 @@ export class Transport {
           issues: errorBody.keys?.map((key) => ({ path: key, message: serverMessage ?? 'invalid' })),
         },
       );
-      if (RETRYABLE_STATUSES.has(status) || status >= 500) {
-        if (method === 'POST') {
+      if (status >= 500) {
+        // A read is safe to repeat. A write the server failed on may or may not have happened: a
+        // create is never sent again blindly, and neither is any write answered with a plain 500;
+        // a gateway's 502/503/504 to an idempotent PUT or DELETE is.
+        const read = method === 'GET';
+        const idempotentRetry = (method === 'PUT' || method === 'DELETE') && RETRYABLE_STATUSES.has(status);
+        if (!read && !idempotentRetry) {
           throw new AmbiguousWriteError(
             `${label}: the server answered ${status} after the request was sent; the write may or may not have happened`,
             {
@@ -328,11 +340,14 @@ export class Transport {
               status,
               serverMessage,
               cause: statusError,
-              hint: 'read the resource back before retrying, so that it is not created twice',
+              hint:
+                method === 'POST'
+                  ? 'read the resource back before retrying, so that it is not created twice'
+                  : 'read the resource back to see whether the change was made before sending it again',
             },
           );
         }
-        if (RETRYABLE_STATUSES.has(status)) {
+        if (read ? READ_RETRYABLE_STATUSES.has(status) : true) {
           failures++;
           if (failures < this.#retry.attempts) {
             await this.#clock.sleep(this.#backoff(failures));
@@ -452,8 +467,13 @@ export class Transport {
   }
 
   #backoff(failures: number): number {
-    const ceiling = Math.min(this.#retry.maxDelayMs, this.#retry.baseDelayMs * 2 ** (failures - 1));
-    return this.#random() * ceiling;
+    return retryDelay(this.#retry, failures, this.#random);
+  }
+
+  /** The retry policy of this client's requests, for callers that retry on their own (the deployer). */
+  get retryPolicy(): RetryPolicy {
+    const { attempts, baseDelayMs, maxDelayMs } = this.#retry;
+    return { attempts, baseDelayMs, maxDelayMs };
   }
 }
 

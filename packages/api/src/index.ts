@@ -62,6 +62,7 @@ export type {
   KindDefinition,
   KindOperations,
   NaturalKey,
+  OneTimeField,
   Reference,
   ResourceKind,
   SensitivePath,
@@ -87,6 +88,7 @@ export {
   type RouteRateLimit,
   rateLimitBucketFor,
 } from './rate-limits.js';
+export { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-policy.js';
 export {
   type AlertChannel,
   type AlertChannelConfig,

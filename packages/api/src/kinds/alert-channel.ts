@@ -72,6 +72,7 @@ export const alertChannelKind: KindDefinition = {
   references: [],
   operations: {
     list: 'alertChannelsList',
+    get: 'alertChannelsGet',
     create: 'alertChannelsCreate',
     update: 'alertChannelsUpdate',
     delete: 'alertChannelsDelete',

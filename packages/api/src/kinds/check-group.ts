@@ -73,6 +73,7 @@ export const checkGroupKind: KindDefinition = {
   references: [{ path: 'alertChannelSubscriptions[].alertChannelId', kind: 'AlertChannel' }],
   operations: {
     list: 'checkGroupsList',
+    get: 'checkGroupsGet',
     create: 'checkGroupsCreate',
     update: 'checkGroupsUpdate',
     delete: 'checkGroupsDelete',

@@ -41,12 +41,15 @@ export const dashboardKind: KindDefinition = {
   // Unique across every account of the service.
   uniqueKeys: ['customUrl', 'customDomain'],
   sensitive: [{ path: 'keys[].rawKey' }],
+  // A private dashboard's key is whole only in the answer of the write that made it.
+  oneTimeValues: [{ path: 'keys[].rawKey', maskedAs: 'maskedKey' }],
   sets: ['tags'],
   keyed: { keys: 'id' },
   dates: [],
   references: [],
   operations: {
     list: 'dashboardsList',
+    get: 'dashboardsGet',
     create: 'dashboardsCreate',
     update: 'dashboardsUpdate',
     delete: 'dashboardsDelete',

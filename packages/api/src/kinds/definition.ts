@@ -23,6 +23,14 @@ export interface SensitivePath {
   readonly when?: (holder: Payload, payload: Payload) => boolean;
 }
 
+/** A value shown once: where it is, and the field beside it that holds its masked form. */
+export interface OneTimeField {
+  /** Its path in a response, with `[]` for list items: `keys[].rawKey`. */
+  readonly path: string;
+  /** A field of the same object that the value equals once it is masked: then it is not shown again. */
+  readonly maskedAs?: string;
+}
+
 /** A field that holds the physical id of another managed kind. */
 export interface Reference {
   readonly path: string;
@@ -32,6 +40,8 @@ export interface Reference {
 /** How a kind is listed, created, updated and deleted: operations of the endpoint table. */
 export interface KindOperations {
   readonly list: EndpointName;
+  /** One resource by its physical id (what a write of unknown outcome is read back with). */
+  readonly get: EndpointName;
   readonly create: EndpointName;
   readonly update: EndpointName;
   readonly delete: EndpointName;
@@ -72,6 +82,11 @@ export interface KindDefinition {
   /** Fields the service keeps unique (409 when taken); null and absent values never clash. */
   readonly uniqueKeys: readonly string[];
   readonly sensitive: readonly SensitivePath[];
+  /**
+   * Values the service shows whole only in the response of the write that made them (a private
+   * dashboard's key): shown to the person once, never logged, printed in JSON or kept in state.
+   */
+  readonly oneTimeValues?: readonly OneTimeField[];
   /** Lists compared without order; the service may reorder them. Paths use `[]` for list items. */
   readonly sets: readonly string[];
   /** Lists of records matched by a key field, not by position: path → key field. */

@@ -60,6 +60,7 @@ export const maintenanceWindowKind: KindDefinition = {
   ],
   operations: {
     list: 'maintenanceWindowsList',
+    get: 'maintenanceWindowsGet',
     create: 'maintenanceWindowsCreate',
     update: 'maintenanceWindowsUpdate',
     delete: 'maintenanceWindowsDelete',

@@ -39,6 +39,7 @@ export const statusPageKind: KindDefinition = {
   references: [{ path: 'cards[].services[].id', kind: 'StatusPageService' }],
   operations: {
     list: 'statusPagesList',
+    get: 'statusPagesGet',
     create: 'statusPagesCreate',
     update: 'statusPagesUpdate',
     delete: 'statusPagesDelete',
@@ -64,6 +65,7 @@ export const statusPageServiceKind: KindDefinition = {
   references: [],
   operations: {
     list: 'statusPageServicesList',
+    get: 'statusPageServicesGet',
     create: 'statusPageServicesCreate',
     update: 'statusPageServicesUpdate',
     delete: 'statusPageServicesDelete',
