@@ -116,8 +116,8 @@ describe('the postgres backend', () => {
     const sa = backend(a);
     const sb = backend(b);
     await sa.commit({ ...emptyState(DEV_ACCOUNT_ID), resources: { 'CheckGroup:g1': entry(101) } });
-    expect((await sb.owners()).get('CheckGroup#101')).toBe(a);
-    expect((await sa.owners()).has('CheckGroup#101')).toBe(false);
+    expect((await sb.owners()).tryFind('CheckGroup', 101)).toBe(a);
+    expect((await sa.owners()).has('CheckGroup', 101)).toBe(false);
     await sa.close();
     await sb.close();
   });

@@ -1,5 +1,6 @@
 import type { Client } from '@monitor/api';
 import { type ApplyEvent, type ApplyResult, apply } from './apply/apply.js';
+import type { ByPhysicalId } from './identity.js';
 import { readLive } from './live.js';
 import type { LoadedProject } from './load.js';
 import { type Live, type Plan, type PlanMode, plan } from './plan/plan.js';
@@ -30,8 +31,8 @@ export type FlowEvent =
 export interface AccountSnapshot {
   state: State;
   live: Live;
-  /** Resources other projects own (physical key → project), when the state backend is shared. */
-  otherOwners: Map<string, string> | undefined;
+  /** Resources other projects own (→ the project), when the state backend is shared. */
+  otherOwners: ByPhysicalId<string> | undefined;
   /** API calls the read made. */
   requests: number;
 }

@@ -26,6 +26,7 @@ export {
   readAccount,
   type Target,
 } from './flows.js';
+export { ByPhysicalId, type PhysicalId } from './identity.js';
 export {
   type ImportedResource,
   type ImportFilters,

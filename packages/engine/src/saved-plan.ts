@@ -2,7 +2,8 @@ import type { ResourceKind } from '@monitor/api';
 import { z } from '@monitor/api/zod';
 import { InvalidPlanError } from './errors.js';
 import { hashJson } from './hash.js';
-import { type Live, type Operation, type Plan, summarize } from './plan/plan.js';
+import { ByPhysicalId } from './identity.js';
+import { type Live, type LiveResource, type Operation, type Plan, summarize } from './plan/plan.js';
 import { type PlanJson, planToJson } from './render/render.js';
 import { stateKey } from './state/state.js';
 
@@ -40,17 +41,16 @@ const savedPlanSchema = z.looseObject({
 
 const keyOf = (op: { kind: string; logicalId: string }) => stateKey(op.kind as ResourceKind, op.logicalId);
 
-function liveIndex(live: Live): Map<string, unknown> {
-  const index = new Map<string, unknown>();
-  for (const [kind, resources] of Object.entries(live)) {
-    for (const r of resources) index.set(`${kind}#${String(r.id)}`, r);
-  }
+function liveIndex(live: Live): ByPhysicalId<LiveResource> {
+  const index = new ByPhysicalId<LiveResource>();
+  for (const kind of Object.keys(live) as ResourceKind[])
+    for (const r of live[kind]) index.set(kind, r.id, r);
   return index;
 }
 
-function fingerprintOf(op: Operation, live: Map<string, unknown>): string | null {
+function fingerprintOf(op: Operation, live: ByPhysicalId<LiveResource>): string | null {
   if (op.action === 'create') return null;
-  const resource = live.get(`${op.kind}#${String(op.physicalId)}`);
+  const resource = live.tryFind(op.kind, op.physicalId);
   return resource === undefined ? 'absent' : hashJson(resource);
 }
 

@@ -1,4 +1,11 @@
-import { type ImportedResource, isRefValue, isSecretValue, type PropValue } from '@monitor/engine';
+import type { ResourceKind } from '@monitor/api';
+import {
+  ByPhysicalId,
+  type ImportedResource,
+  isRefValue,
+  isSecretValue,
+  type PropValue,
+} from '@monitor/engine';
 import { IndentationText, Project, QuoteKind } from 'ts-morph';
 
 /** A generated module: its path relative to the output directory, and its text. */
@@ -21,7 +28,7 @@ function quote(text: string): string {
 
 interface PrintContext {
   /** The variable of an imported resource, by `Kind#physicalId`. */
-  variableOf: (kind: string, physicalId: string | number) => ImportedResource | undefined;
+  variableOf: (kind: ResourceKind, physicalId: string | number) => ImportedResource | undefined;
   /** Called for every name the printed value needs imported: a class, `requiredEnv`, a variable of another module. */
   uses: (name: string, module?: string) => void;
 }
@@ -86,7 +93,7 @@ export function generateModules(
     useInMemoryFileSystem: true,
     manipulationSettings: { indentationText: IndentationText.TwoSpaces, quoteKind: QuoteKind.Single },
   });
-  const byId = new Map(resources.map((r) => [`${r.kind}#${String(r.physicalId)}`, r]));
+  const byId = ByPhysicalId.of(resources, (r) => [r.kind, r.physicalId]);
   const modules = [...new Set(resources.map((r) => r.module))].sort();
   const specifier = (module: string) => `./${module}${options.extension.replace(/\.ts$/, '')}`;
   const files: GeneratedFile[] = [];
@@ -94,7 +101,7 @@ export function generateModules(
     const classes = new Set<string>();
     const fromModules = new Map<string, Set<string>>();
     const ctx: PrintContext = {
-      variableOf: (kind, physicalId) => byId.get(`${kind}#${String(physicalId)}`),
+      variableOf: (kind, physicalId) => byId.tryFind(kind, physicalId),
       uses: (name, from) => {
         if (from === undefined) classes.add(name);
         else if (from !== module) {

@@ -190,7 +190,7 @@ describe('apply', () => {
       client: account,
       backend,
       sleep: noSleep,
-      createAttempts: 3,
+      retry: { attempts: 3, baseDelayMs: 1, maxDelayMs: 1 },
     });
     expect(result.results[0]).toMatchObject({ status: 'failed', error: { code: 'ambiguous_write' } });
     expect(account.calls.filter((c) => c.startsWith('create'))).toHaveLength(3);

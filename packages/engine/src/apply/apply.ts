@@ -1,25 +1,26 @@
+import { DEFAULT_RETRY_POLICY, isApiError, type ResourceKind, type RetryPolicy } from '@monitor/api';
+import type { PhysicalId } from '../identity.js';
+import type { Operation, Plan } from '../plan/types.js';
+import { copyState, type StateBackend, type StateChanges } from '../state/backend.js';
+import { type State, stateKey } from '../state/state.js';
 import {
-  AmbiguousWriteError,
-  type Client,
-  isApiError,
-  NotFoundError,
-  RESOURCE_KINDS,
-  type ResourceKind,
-} from '@monitor/api';
-import { readKind } from '../live.js';
-import {
-  type CreateOperation,
-  isCreatedFrom,
-  type Operation,
-  type Plan,
-  resolveRefs,
-  secretValues,
-  type UpdateOperation,
-} from '../plan/plan.js';
-import { copyState, type PendingChanges, type StateBackend, type StateChanges } from '../state/backend.js';
-import { type State, type StateEntry, stateKey } from '../state/state.js';
+  type KindClient,
+  type OneTimeValue,
+  type OperationContext,
+  type OperationOutcome,
+  runOperation,
+} from './operations.js';
+import { runScheduled, type Schedule, type TaskOutcome } from './scheduler.js';
+
+export type { KindClient, OneTimeValue } from './operations.js';
 
 export type OperationStatus = 'done' | 'failed' | 'skipped' | 'not-started';
+
+export interface ErrorSummary {
+  code: string;
+  message: string;
+  hint?: string;
+}
 
 export interface OperationResult {
   key: string;
@@ -31,7 +32,7 @@ export interface OperationResult {
   /** An ambiguous create that was found in the account by its natural key instead of created again. */
   reconciled?: boolean;
   /** For `failed`: what went wrong; for `skipped`: which dependency failed. */
-  error?: { code: string; message: string; hint?: string };
+  error?: ErrorSummary;
   durationMs: number;
 }
 
@@ -39,278 +40,189 @@ export type ApplyEvent =
   | { type: 'start'; operation: Operation; running: number }
   | { type: 'finish'; operation: Operation; result: OperationResult; done: number; total: number };
 
-/** What apply needs of a client: the kinds' operations and a request count. */
-export type KindClient = Pick<Client, 'managed' | 'requestCount'>;
-
 export interface ApplyOptions {
   client: KindClient;
   /** Where each write is recorded as it happens; the plan's prior state is what it builds on. */
   backend: StateBackend;
+  /** The service the state belongs to (`State.service`), recorded with the first write. */
+  service?: string | undefined;
   /** Operations in flight at once. @default 8 */
   parallelism?: number;
   /** Aborting lets in-flight operations finish and starts nothing new. */
-  signal?: AbortSignal;
-  onEvent?: (event: ApplyEvent) => void;
-  /** Attempts of one create whose outcome stays unknown. @default 4 */
-  createAttempts?: number;
+  signal?: AbortSignal | undefined;
+  onEvent?: ((event: ApplyEvent) => void) | undefined;
+  /** How a write of unknown outcome is read back and tried again. @default the client's, else DEFAULT_RETRY_POLICY */
+  retry?: RetryPolicy;
   sleep?: (ms: number) => Promise<void>;
+  random?: () => number;
 }
 
 export interface ApplyResult {
-  /** Every operation done (forgotten entries dropped too). */
+  /** Every operation done (forgotten entries dropped too), and the state saved. */
   ok: boolean;
   results: OperationResult[];
-  /** The state as saved at the end. */
+  /** The state as saved at the end (or as recorded, when saving it failed: see `stateError`). */
   state: State;
+  /**
+   * Saving the state at the end failed (a full disk, a lost database): every write was recorded as
+   * it happened, and the next run continues from there.
+   */
+  stateError?: ErrorSummary;
+  /**
+   * Values the service showed once (a private dashboard's key), for the caller to hand to the
+   * person: never in a log, `--json` or state.
+   */
+  oneTimeValues: OneTimeValue[];
   elapsedMs: number;
   /** API calls made, retries included. */
   requests: number;
 }
 
-const operationKey = (op: Operation) => stateKey(op.kind, op.logicalId);
-
 /**
  * Apply a plan: the only code that writes. Creates and updates run in reference order, the
  * independent ones `parallelism` at a time; deletes run after them, referrers before what they
- * refer to. State is recorded after every successful write, so a crash loses nothing. On the
- * first failure the operations in flight finish and nothing new starts.
+ * refer to, and only when every write succeeded. State is recorded around every write, so a crash
+ * loses nothing. On the first failure the operations in flight finish and nothing new starts.
  */
 export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyResult> {
   const started = Date.now();
   const requestsBefore = options.client.requestCount;
-  const { client, backend } = options;
-  const parallelism = Math.max(1, options.parallelism ?? 8);
-  const sleep = options.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   // The working copy the records are applied to; the plan's prior state stays as it was.
   const state = copyState(plan.priorState);
-  const record = (changes: StateChanges, pending?: PendingChanges) => backend.record(state, changes, pending);
-  /** Settles the pending create of `key` along with `changes`, when there is one. */
-  const settled = (key: string): PendingChanges =>
-    state.pendingCreates.includes(key) ? { [key]: false } : {};
+  if (options.service !== undefined) state.service = options.service;
+  const ctx = operationContext(plan, state, options);
+  await recordHousekeeping(plan, ctx);
 
-  if (plan.forget.length > 0 || plan.abandonedCreates.length > 0 || plan.protectChanged.length > 0) {
-    const changes: StateChanges = Object.fromEntries(plan.forget.map((key) => [key, null]));
-    for (const { key, protect } of plan.protectChanged) {
-      const entry = state.resources[key];
-      if (entry !== undefined) changes[key] = { ...entry, protect };
-    }
-    await record(changes, Object.fromEntries(plan.abandonedCreates.map((key) => [key, false])));
-  }
-
-  // Physical ids of every resource the plan knows, filled in as creates finish.
-  const ids = new Map<string, string | number>();
-  for (const entry of Object.values(state.resources))
-    ids.set(stateKey(entry.kind, entry.logicalId), entry.physicalId);
-  for (const op of plan.operations) if (op.action !== 'create') ids.set(operationKey(op), op.physicalId);
-
-  const ownedIds = () =>
-    new Set(Object.values(state.resources).map((e) => `${e.kind}#${String(e.physicalId)}`));
-
-  const entryFor = (
-    op: CreateOperation | UpdateOperation,
-    physicalId: string | number,
-    payload: Record<string, unknown>,
-  ): StateEntry => ({
-    kind: op.kind,
-    logicalId: op.logicalId,
-    physicalId,
-    appliedHash: op.desiredHash,
-    // Without a state secret nothing is fingerprinted: masked values are sent on every deploy.
-    secretHashes: Object.fromEntries(
-      Object.entries(secretValues(op.kind, payload)).flatMap(([path, value]) => {
-        const hash = plan.secrets.hash(value);
-        return hash === undefined ? [] : [[path, hash]];
-      }),
-    ),
-    protect: op.protect,
-  });
-
-  /** After an ambiguous create: the resource if the account holds it, matched by natural key or content. */
-  const findCreated = async (op: CreateOperation, payload: Record<string, unknown>) => {
-    const owned = ownedIds();
-    return (await readKind(client, op.kind)).find(
-      (r) => !owned.has(`${op.kind}#${String(r.id)}`) && isCreatedFrom(op.kind, payload, r),
-    );
-  };
-
-  const create = async (op: CreateOperation, payload: Record<string, unknown>) => {
-    const attempts = options.createAttempts ?? 4;
-    const key = operationKey(op);
-    // Written before the request leaves, so a run killed before the answer arrives leaves a trace
-    // the next plan follows instead of creating again.
-    if (!state.pendingCreates.includes(key)) await record({}, { [key]: true });
-    for (let attempt = 1; ; attempt++) {
-      try {
-        return { resource: await client.managed(op.kind).create(payload), reconciled: false };
-      } catch (error) {
-        if (!(error instanceof AmbiguousWriteError)) {
-          // The service answered: nothing was created.
-          await record({}, { [key]: false });
-          throw error;
-        }
-        const found = await findCreated(op, payload);
-        if (found !== undefined) return { resource: found, reconciled: true };
-        if (attempt >= attempts) throw error;
-        await sleep(Math.min(8000, 250 * 2 ** attempt) * Math.random());
-      }
-    }
-  };
-
-  const run = async (op: Operation): Promise<Omit<OperationResult, 'durationMs' | 'status'>> => {
-    const key = operationKey(op);
-    const base = { key, action: op.action, kind: op.kind, logicalId: op.logicalId };
-    if (op.action === 'delete') {
-      try {
-        await client.managed(op.kind).delete(op.physicalId);
-      } catch (error) {
-        // Gone already: what a delete wants.
-        if (!(error instanceof NotFoundError)) throw error;
-      }
-      await record({ [key]: null });
-      return { ...base, physicalId: op.physicalId };
-    }
-    const payload = resolveRefs(op.payload, ids) as Record<string, unknown>;
-    if (op.action === 'create') {
-      const { resource, reconciled } = await create(op, payload);
-      ids.set(key, resource.id);
-      await record({ [key]: entryFor(op, resource.id, payload) }, { [key]: false });
-      return { ...base, physicalId: resource.id, ...(reconciled ? { reconciled } : {}) };
-    }
-    if (op.changes.length > 0) await client.managed(op.kind).update(op.physicalId, payload);
-    const changes: StateChanges = { [key]: entryFor(op, op.physicalId, payload) };
-    // A move re-keys the entry in the same journal line, so a crash never leaves both or neither.
-    if (op.action === 'move' && op.from !== undefined) changes[stateKey(op.kind, op.from)] = null;
-    await record(changes, settled(key));
-    return { ...base, physicalId: op.physicalId };
-  };
-
-  const results = new Map<string, OperationResult>();
-  let stopping = false;
   let done = 0;
   const total = plan.operations.length;
-
-  const runGroup = async (group: Operation[]) => {
-    const inGroup = new Map(group.map((op) => [operationKey(op), op]));
-    const waitingOn = new Map<string, number>();
-    const dependents = new Map<string, string[]>();
-    const ready: Operation[] = [];
-    for (const op of group) {
-      const deps =
-        op.action === 'delete' ? [] : op.dependsOn.filter((d) => inGroup.has(d) && d !== operationKey(op));
-      waitingOn.set(operationKey(op), deps.length);
-      for (const d of deps) {
-        const list = dependents.get(d);
-        if (list === undefined) dependents.set(d, [operationKey(op)]);
-        else list.push(operationKey(op));
-      }
-      if (deps.length === 0) ready.push(op);
-    }
-    const skipDependents = (key: string, because: string) => {
-      for (const k of dependents.get(key) ?? []) {
-        if (results.has(k)) continue;
-        const op = inGroup.get(k) as Operation;
-        results.set(k, {
-          key: k,
-          action: op.action,
-          kind: op.kind,
-          logicalId: op.logicalId,
-          status: 'skipped',
-          error: { code: 'dependency_failed', message: `${because} did not complete` },
-          durationMs: 0,
-        });
-        skipDependents(k, because);
-      }
-    };
-    const running = new Set<Promise<void>>();
-    const start = (op: Operation) => {
-      const key = operationKey(op);
-      const t0 = Date.now();
-      options.onEvent?.({ type: 'start', operation: op, running: running.size + 1 });
-      const p = run(op).then(
-        (r) => {
-          const result: OperationResult = { ...r, status: 'done', durationMs: Date.now() - t0 };
-          results.set(key, result);
-          for (const k of dependents.get(key) ?? []) {
-            const left = (waitingOn.get(k) ?? 1) - 1;
-            waitingOn.set(k, left);
-            if (left === 0) ready.push(inGroup.get(k) as Operation);
-          }
-          options.onEvent?.({ type: 'finish', operation: op, result, done: ++done, total });
+  const results = new Map<string, OperationResult>();
+  const schedule = (operations: Operation[]): Promise<Schedule<OperationOutcome>> =>
+    runScheduled(
+      operations.map((operation) => ({ key: keyOf(operation), dependsOn: operation.dependsOn, operation })),
+      (task) => runOperation(task.operation, ctx),
+      {
+        parallelism: options.parallelism ?? 8,
+        stopOnFailure: true,
+        signal: options.signal,
+        onStart: (task, running) => options.onEvent?.({ type: 'start', operation: task.operation, running }),
+        onFinish: (task, outcome) => {
+          const result = resultOf(task.operation, outcome);
+          results.set(task.key, result);
+          options.onEvent?.({ type: 'finish', operation: task.operation, result, done: ++done, total });
         },
-        (error: unknown) => {
-          stopping = true;
-          const result: OperationResult = {
-            key,
-            action: op.action,
-            kind: op.kind,
-            logicalId: op.logicalId,
-            status: 'failed',
-            ...(op.action === 'create' ? {} : { physicalId: op.physicalId }),
-            error: describeError(error),
-            durationMs: Date.now() - t0,
-          };
-          results.set(key, result);
-          skipDependents(key, key);
-          options.onEvent?.({ type: 'finish', operation: op, result, done: ++done, total });
-        },
-      );
-      const tracked = p.finally(() => running.delete(tracked));
-      running.add(tracked);
-    };
-    for (;;) {
-      while (
-        !stopping &&
-        options.signal?.aborted !== true &&
-        running.size < parallelism &&
-        ready.length > 0
-      ) {
-        start(ready.shift() as Operation);
-      }
-      if (running.size === 0) break;
-      await Promise.race(running);
-    }
-  };
-
-  // Creates and updates first, in reference order; then deletes, one kind at a time, referrers first.
-  const writes = plan.operations.filter((op) => op.action !== 'delete');
-  const groups: Operation[][] = [writes];
-  for (const kind of [...RESOURCE_KINDS].reverse()) {
-    const deletes = plan.operations.filter((op) => op.action === 'delete' && op.kind === kind);
-    if (deletes.length > 0) groups.push(deletes);
-  }
-  for (const group of groups) {
-    if (stopping || options.signal?.aborted === true) break;
-    await runGroup(group);
-  }
+      },
+    );
+  const writes = await schedule(plan.operations.filter((op) => op.action !== 'delete'));
+  const deletes = plan.operations.filter((op) => op.action === 'delete');
+  const oneTimeValues = [...writes.outcomes.values()].flatMap((o) =>
+    o.status === 'done' ? (o.value.oneTimeValues ?? []) : [],
+  );
+  if (!writes.failed && options.signal?.aborted !== true) await schedule(deletes);
 
   const ordered = plan.operations.map(
-    (op): OperationResult =>
-      results.get(operationKey(op)) ?? {
-        key: operationKey(op),
-        action: op.action,
-        kind: op.kind,
-        logicalId: op.logicalId,
-        status: 'not-started',
-        durationMs: 0,
-      },
+    (op) => results.get(keyOf(op)) ?? resultOf(op, { status: 'not-started' }),
   );
+  const saved = await commitOrKeep(options.backend, state);
   return {
-    ok: ordered.every((r) => r.status === 'done'),
+    ok: ordered.every((r) => r.status === 'done') && saved.error === undefined,
     results: ordered,
-    state: await backend.commit(state),
+    state: saved.state,
+    ...(saved.error === undefined ? {} : { stateError: saved.error }),
+    oneTimeValues,
     elapsedMs: Date.now() - started,
-    requests: client.requestCount - requestsBefore,
+    requests: options.client.requestCount - requestsBefore,
   };
 }
 
-function describeError(error: unknown): { code: string; message: string; hint?: string } {
-  if (isApiError(error)) {
-    return {
-      code: error.code,
-      message: error.message,
-      ...(error.hint === undefined ? {} : { hint: error.hint }),
-    };
+const keyOf = (op: Operation) => stateKey(op.kind, op.logicalId);
+
+function operationContext(plan: Plan, state: State, options: ApplyOptions): OperationContext {
+  const ids = new Map<string, PhysicalId>();
+  for (const entry of Object.values(state.resources))
+    ids.set(stateKey(entry.kind, entry.logicalId), entry.physicalId);
+  for (const op of plan.operations) if (op.action !== 'create') ids.set(keyOf(op), op.physicalId);
+  const clientPolicy = (options.client as { retryPolicy?: RetryPolicy }).retryPolicy;
+  return {
+    client: options.client,
+    state,
+    record: (changes, pending) => options.backend.record(state, changes, pending),
+    ids,
+    secrets: plan.secrets,
+    retry: options.retry ?? clientPolicy ?? DEFAULT_RETRY_POLICY,
+    sleep: options.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+    random: options.random ?? Math.random,
+  };
+}
+
+/** What the plan settles in state without a call: forgotten entries, abandoned creates, protect flags. */
+async function recordHousekeeping(plan: Plan, ctx: OperationContext): Promise<void> {
+  if (plan.forget.length === 0 && plan.abandonedCreates.length === 0 && plan.protectChanged.length === 0)
+    return;
+  const changes: StateChanges = Object.fromEntries(plan.forget.map((key) => [key, null]));
+  for (const { key, protect } of plan.protectChanged) {
+    const entry = ctx.state.resources[key];
+    if (entry !== undefined) changes[key] = { ...entry, protect };
+  }
+  await ctx.record(changes, Object.fromEntries(plan.abandonedCreates.map((key) => [key, false])));
+}
+
+function resultOf(op: Operation, outcome: TaskOutcome<OperationOutcome>): OperationResult {
+  const base = { key: keyOf(op), action: op.action, kind: op.kind, logicalId: op.logicalId };
+  switch (outcome.status) {
+    case 'done':
+      return {
+        ...base,
+        status: 'done',
+        physicalId: outcome.value.physicalId,
+        ...(outcome.value.reconciled === true ? { reconciled: true } : {}),
+        durationMs: outcome.durationMs,
+      };
+    case 'failed':
+      return {
+        ...base,
+        status: 'failed',
+        ...(op.action === 'create' ? {} : { physicalId: op.physicalId }),
+        error: describeError(outcome.error),
+        durationMs: outcome.durationMs,
+      };
+    case 'skipped':
+      return {
+        ...base,
+        status: 'skipped',
+        error: { code: 'dependency_failed', message: `${outcome.because} did not complete` },
+        durationMs: 0,
+      };
+    case 'not-started':
+      return { ...base, status: 'not-started', durationMs: 0 };
+  }
+}
+
+/** Save the state whole; when that fails, what was recorded stands, and the failure is reported. */
+async function commitOrKeep(
+  backend: StateBackend,
+  state: State,
+): Promise<{ state: State; error?: ErrorSummary }> {
+  try {
+    return { state: await backend.commit(state) };
+  } catch (error) {
+    return { state, error: describeError(error) };
+  }
+}
+
+function describeError(error: unknown): ErrorSummary {
+  if (isApiError(error) || isCodedEngineError(error)) {
+    const { code, message, hint } = error as { code: string; message: string; hint?: string };
+    return { code, message, ...(hint === undefined ? {} : { hint }) };
   }
   const e = error instanceof Error ? error : new Error(String(error));
   return { code: 'internal', message: e.message };
+}
+
+/** A coded error of the engine (state storage, say): its code and hint are for people. */
+function isCodedEngineError(error: unknown): boolean {
+  return (
+    error instanceof Error &&
+    typeof (error as { code?: unknown }).code === 'string' &&
+    /^[a-z_]+$/.test((error as unknown as { code: string }).code)
+  );
 }

@@ -8,6 +8,7 @@ import {
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from '../apply/apply.js';
+import { ByPhysicalId } from '../identity.js';
 import { readLive } from '../live.js';
 import { type Live, plan } from '../plan/plan.js';
 import { emptyState, type State } from '../state/state.js';
@@ -148,7 +149,7 @@ describe('planImport', () => {
       state: mine,
       code: [],
       defaults: { CheckGroup: { runtimeId: '2026.04' } },
-      otherOwners: new Map([[`AlertChannel#${pd}`, 'payments-team']]),
+      otherOwners: new ByPhysicalId<string>().set('AlertChannel', pd, 'payments-team'),
       now: NOW,
     });
     expect(result.resources.map((r) => [r.logicalId, r.props])).toEqual([

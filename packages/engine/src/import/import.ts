@@ -2,10 +2,12 @@ import { KINDS, naturalKeyOf as naturalKeyIn, RESOURCE_KINDS, type ResourceKind 
 import type { DesiredResource, Diagnostic } from '@monitor/constructs';
 import * as constructs from '@monitor/constructs';
 import { secretHasher } from '../hash.js';
+import { ByPhysicalId } from '../identity.js';
 import { type Change, diffPayload } from '../plan/diff.js';
 import {
   appliedHash,
   displayNameOf,
+  identityOf,
   isCreatedFrom,
   type Live,
   type LiveResource,
@@ -25,6 +27,12 @@ import {
   type PropValue,
   type SecretValue,
 } from './to-props.js';
+
+/** The `identity` of a state entry for a live resource, when it has one. */
+function identityEntry(kind: ResourceKind, live: LiveResource): { identity?: string } {
+  const identity = identityOf(kind, live);
+  return identity === undefined ? {} : { identity };
+}
 
 /** Which resources to import; flags of one kind are OR-ed, different kinds AND-ed. */
 export interface ImportFilters {
@@ -48,8 +56,8 @@ export interface ImportOptions {
   recoverOnly?: boolean;
   /** One module per kind (default), or the tagged kinds by their first tag. */
   groupBy?: 'kind' | 'tag';
-  /** Live resources other projects own (`Kind#physicalId` → project): never imported. */
-  otherOwners?: ReadonlyMap<string, string>;
+  /** Live resources other projects own (→ the project): never imported. */
+  otherOwners?: ByPhysicalId<string>;
   /** Where the generated code's secrets come from when they are set now (`process.env`). */
   env?: Readonly<Record<string, string | undefined>>;
   /** The state secret, for the hashes of sensitive values. */
@@ -195,26 +203,25 @@ export function planImport(options: ImportOptions): ImportPlan {
   const env = options.env ?? {};
   const filters = options.filters ?? {};
   const secrets = secretHasher(options.secretKey, state.salt);
-  const otherOwners = options.otherOwners ?? new Map<string, string>();
-  const ownedHere = new Set(Object.values(state.resources).map((e) => `${e.kind}#${String(e.physicalId)}`));
-  const id = (kind: ResourceKind, physicalId: string | number) => `${kind}#${String(physicalId)}`;
+  const otherOwners = options.otherOwners ?? new ByPhysicalId<string>();
+  const ownedHere = ByPhysicalId.of(Object.values(state.resources), (e) => [e.kind, e.physicalId]);
 
   // Constructs of the code with no state entry (their own or an alias's) find their resource again.
   const recovered: RecoveredResource[] = [];
   const recoveredLive = new Map<string, { d: DesiredResource; r: LiveResource; byContent: boolean }>();
-  const taken = new Set<string>();
+  const taken = new ByPhysicalId<true>();
   for (const d of code) {
     const keys = [d.logicalId, ...d.options.aliases].map((l) => stateKey(d.kind, l));
     if (keys.some((k) => state.resources[k] !== undefined)) continue;
     const natural = naturalKeyIn(KINDS[d.kind], d.payload);
     const free = (r: LiveResource) =>
-      !ownedHere.has(id(d.kind, r.id)) && !otherOwners.has(id(d.kind, r.id)) && !taken.has(id(d.kind, r.id));
+      !ownedHere.has(d.kind, r.id) && !otherOwners.has(d.kind, r.id) && !taken.has(d.kind, r.id);
     const match =
       natural !== undefined
         ? live[d.kind].find((r) => free(r) && naturalKeyIn(KINDS[d.kind], r)?.key === natural.key)
         : live[d.kind].find((r) => free(r) && isCreatedFrom(d.kind, d.payload, r));
     if (match === undefined) continue;
-    taken.add(id(d.kind, match.id));
+    taken.set(d.kind, match.id, true);
     recoveredLive.set(stateKey(d.kind, d.logicalId), { d, r: match, byContent: natural === undefined });
   }
 
@@ -224,9 +231,8 @@ export function planImport(options: ImportOptions): ImportPlan {
   if (options.recoverOnly !== true) {
     for (const kind of RESOURCE_KINDS) {
       for (const r of live[kind]) {
-        const at = id(kind, r.id);
-        if (ownedHere.has(at) || taken.has(at) || !selected(kind, r, filters)) continue;
-        const project = otherOwners.get(at);
+        if (ownedHere.has(kind, r.id) || taken.has(kind, r.id) || !selected(kind, r, filters)) continue;
+        const project = otherOwners.tryFind(kind, r.id);
         const name = displayNameOf(kind, r);
         if (project !== undefined) {
           ownedElsewhere.push({ kind, physicalId: r.id, ...(name === undefined ? {} : { name }), project });
@@ -256,7 +262,7 @@ export function planImport(options: ImportOptions): ImportPlan {
   const envNames = new UniqueNames([], '_');
   const importSecrets: ImportSecret[] = [];
   const resources: ImportedResource[] = [];
-  const byLive = new Map<string, ImportedResource>();
+  const byLive = new ByPhysicalId<ImportedResource>();
   for (const { kind, r } of chosen) {
     const name = displayNameOf(kind, r);
     const words = wordsOf(name ?? '');
@@ -298,7 +304,7 @@ export function planImport(options: ImportOptions): ImportPlan {
       props,
     };
     resources.push(resource);
-    byLive.set(id(kind, r.id), resource);
+    byLive.set(kind, r.id, resource);
   }
 
   // A window's tag that names an imported group becomes that group's constant (as a construct
@@ -329,7 +335,7 @@ export function planImport(options: ImportOptions): ImportPlan {
   const instances = new Map<string, constructs.Construct<object>>();
   const runtime = (value: PropValue): unknown => {
     if (isRefValue(value)) {
-      const target = byLive.get(id(value.kind, value.physicalId));
+      const target = byLive.tryFind(value.kind, value.physicalId);
       const instance =
         target === undefined ? undefined : instances.get(stateKey(target.kind, target.logicalId));
       if (instance !== undefined) return instance;
@@ -363,8 +369,8 @@ export function planImport(options: ImportOptions): ImportPlan {
     );
     return { instance, desired: desired as DesiredResource, diagnostics };
   };
-  const liveById = new Map(chosen.map(({ kind, r }) => [id(kind, r.id), r]));
-  const live1 = (res: ImportedResource) => liveById.get(id(res.kind, res.physicalId)) as LiveResource;
+  const liveById = ByPhysicalId.of(chosen, ({ kind, r }) => [kind, r.id]);
+  const live1 = (res: ImportedResource) => liveById.find(res.kind, res.physicalId).r;
   // A trial is compared, never sent: the schema checks the final props, once (below).
   const matches = (res: ImportedResource, props: Props, expected: DesiredResource) => {
     const { desired, diagnostics } = synthOne(res, props, false);
@@ -414,6 +420,7 @@ export function planImport(options: ImportOptions): ImportPlan {
       appliedHash: appliedHash(d.kind, d.payload, secrets),
       secretHashes: secretHashesOf(d.kind, d.payload, new Set()),
       protect: false,
+      ...identityEntry(d.kind, liveById.find(d.kind, (byReferenceOrder[i] as ImportedResource).physicalId).r),
     };
   }
   for (const [key, { d, r }] of recoveredLive) {
@@ -426,6 +433,7 @@ export function planImport(options: ImportOptions): ImportPlan {
       appliedHash: RECOVERED_HASH,
       secretHashes: secretHashesOf(d.kind, d.payload, masked),
       protect: d.options.protect,
+      ...identityEntry(d.kind, r),
     };
   }
 

@@ -50,6 +50,7 @@ const drift: Operation = {
 const deletion: Operation = {
   kind: 'CheckGroup',
   logicalId: 'legacy',
+  dependsOn: [],
   name: 'Legacy',
   action: 'delete',
   physicalId: 17,
@@ -110,7 +111,8 @@ describe('renderPlanMarkdown', () => {
 
   it('fits a 3,000-resource plan in a GitHub comment, listing every deletion and counting what it leaves out', () => {
     const ops: Operation[] = [];
-    for (let i = 0; i < 2000; i++) ops.push({ ...update, logicalId: `page-${i}`, physicalId: `sp-${i}` });
+    for (let i = 0; i < 2000; i++)
+      ops.push({ ...update, logicalId: `page-${i}`, physicalId: `sp-${i}` } as Operation);
     for (let i = 0; i < 1000; i++) ops.push({ ...deletion, logicalId: `legacy-${i}`, physicalId: i });
     const md = renderPlanMarkdown(planOf(ops), OPTIONS);
     expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
@@ -143,6 +145,7 @@ describe('renderApplyMarkdown', () => {
       ok: results.every((r) => r.status === 'done'),
       results,
       state: {} as never,
+      oneTimeValues: [],
       elapsedMs: 2100,
       requests: 9,
     },

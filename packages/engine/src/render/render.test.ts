@@ -50,7 +50,7 @@ describe('renderPlanText', () => {
             { path: 'tags', before: ['a'], after: ['a', 'b'] },
           ],
         },
-        { kind: 'Dashboard', logicalId: 'old', action: 'delete', physicalId: 'd-1' },
+        { kind: 'Dashboard', logicalId: 'old', action: 'delete', physicalId: 'd-1', dependsOn: [] },
       ]),
       PLAIN,
     );

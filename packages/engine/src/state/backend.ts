@@ -1,3 +1,4 @@
+import type { ByPhysicalId } from '../identity.js';
 import type { LockHolder } from './lock.js';
 import type { State, StateEntry } from './state.js';
 
@@ -15,6 +16,11 @@ export interface LockRequest {
   onWait?: (holder: LockHolder | undefined) => void;
 }
 
+export interface ReadOptions {
+  /** Return a state with integrity problems instead of refusing it. @default false */
+  allowDamaged?: boolean;
+}
+
 /**
  * Where a project's state lives for one account, and the lock that keeps two deploys apart. The
  * file backend is the default; the engine sees only this interface.
@@ -22,8 +28,12 @@ export interface LockRequest {
 export interface StateBackend {
   /** Where the state is, for messages: a path, or a URL without its password. */
   readonly location: string;
-  /** The stored state, or an empty one when there is none yet. */
-  read(): Promise<State>;
+  /**
+   * The stored state, or an empty one when there is none yet. A state with integrity problems
+   * (`integrityProblems`) is an `InvalidStateError`, unless `allowDamaged`: what the commands that
+   * show and repair it read.
+   */
+  read(options?: ReadOptions): Promise<State>;
   /** Take the deploy lock; resolves to its release. A held lock is a `LockHeldError` after `timeoutMs`. */
   lock(request: LockRequest): Promise<() => Promise<void>>;
   /**
@@ -35,11 +45,11 @@ export interface StateBackend {
   /** Save `state` whole with its serial incremented (compacting what `record` wrote); returns what was saved. */
   commit(state: State): Promise<State>;
   /**
-   * Resources of this account that other projects own, by `Kind#physicalId` → project, for
+   * Resources of this account that other projects own (→ the project), for
    * backends that hold many projects (a shared database). A plan never takes, changes or deletes
    * them. Absent: the backend sees only this project.
    */
-  owners?(): Promise<Map<string, string>>;
+  owners?(): Promise<ByPhysicalId<string>>;
   /**
    * Clear the lock's record of a run that is gone (`monitor state unlock --force`). Resolves to the
    * holder it cleared; a `LockHeldError` when a live run holds the lock and it cannot be cleared.

@@ -8,6 +8,7 @@ import {
   copyState,
   type LockRequest,
   type PendingChanges,
+  type ReadOptions,
   type StateBackend,
   type StateChanges,
 } from './backend.js';
@@ -54,6 +55,8 @@ export type StateFs = AtomicWriteFs &
     | 'rmSync'
     | 'writeSync'
     | 'closeSync'
+    | 'fstatSync'
+    | 'ftruncateSync'
   >;
 
 export class FileStateBackend implements StateBackend {
@@ -64,6 +67,10 @@ export class FileStateBackend implements StateBackend {
   readonly #accountId: string;
   readonly #fs: StateFs;
   #journalFd: number | undefined;
+  /** Bytes of whole lines in the journal: a failed append is cut back to this. */
+  #journalSize = 0;
+  /** Why the journal can take no more lines in this run (a write failed and could not be undone). */
+  #journalBroken: Error | undefined;
 
   constructor(dir: string, accountId: string, fs: StateFs = nodeFs) {
     this.#fs = fs;
@@ -74,11 +81,9 @@ export class FileStateBackend implements StateBackend {
     this.lockLocation = join(dir, `${accountId}.lock`);
   }
 
-  async read(): Promise<State> {
-    return checkIntegrity(
-      storage('read the state file', this.location, () => this.#replay(this.#readBase())),
-      this.location,
-    );
+  async read(options: ReadOptions = {}): Promise<State> {
+    const state = storage('read the state file', this.location, () => this.#replay(this.#readBase()));
+    return options.allowDamaged === true ? state : checkIntegrity(state, this.location);
   }
 
   async lock(request: LockRequest): Promise<() => Promise<void>> {
@@ -144,17 +149,38 @@ export class FileStateBackend implements StateBackend {
     applyChanges(state, changes, pending);
   }
 
+  /**
+   * Append one line and make it durable, or leave the journal as it was: a write that fails part
+   * way (a full disk writes what fits) is cut back to the last whole line, so a torn line never
+   * sits under the next one. When even that fails, the journal takes no more lines in this run.
+   */
   #append(state: State, changes: StateChanges, pending: PendingChanges): void {
+    if (this.#journalBroken !== undefined) throw this.#journalBroken;
     const serial = state.serial + 1;
     if (this.#journalFd === undefined) {
       this.#fs.mkdirSync(this.#dir, { recursive: true });
       // The journal builds on a base file: the salt of its secret hashes must be on disk first.
       if (!this.#fs.existsSync(this.location)) this.#writeFile(state);
       this.#journalFd = this.#fs.openSync(this.journalLocation, 'a');
+      this.#journalSize = this.#fs.fstatSync(this.#journalFd).size;
     }
+    const fd = this.#journalFd;
     const line = Object.keys(pending).length === 0 ? { serial, changes } : { serial, changes, pending };
-    this.#fs.writeSync(this.#journalFd, `${JSON.stringify(line)}\n`);
-    this.#fs.fdatasyncSync(this.#journalFd);
+    const bytes = Buffer.from(`${JSON.stringify(line)}\n`, 'utf8');
+    try {
+      for (let written = 0; written < bytes.length; ) {
+        written += this.#fs.writeSync(fd, bytes, written, bytes.length - written);
+      }
+      this.#fs.fdatasyncSync(fd);
+    } catch (error) {
+      try {
+        this.#fs.ftruncateSync(fd, this.#journalSize);
+      } catch {
+        this.#journalBroken = stateStorageError('record to the state journal', this.journalLocation, error);
+      }
+      throw error;
+    }
+    this.#journalSize += bytes.length;
   }
 
   async commit(state: State): Promise<State> {

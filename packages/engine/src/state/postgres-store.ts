@@ -2,10 +2,12 @@ import { hostname } from 'node:os';
 import type { ResourceKind } from '@monitor/api';
 import type { Client as PgClient } from 'pg';
 import { InvalidStateError, StateStorageError } from '../errors.js';
+import { ByPhysicalId } from '../identity.js';
 import {
   applyChanges,
   type LockRequest,
   type PendingChanges,
+  type ReadOptions,
   type StateBackend,
   type StateChanges,
 } from './backend.js';
@@ -56,6 +58,9 @@ const MIGRATIONS: readonly string[] = [
      since timestamptz NOT NULL,
      PRIMARY KEY (project, account_id)
    );`,
+  // 0.2: the service a state belongs to, and what tells each entry's resource apart.
+  `ALTER TABLE monitor.states ADD COLUMN service text;
+   ALTER TABLE monitor.entries ADD COLUMN identity text;`,
 ];
 
 /** Serializes migrations of concurrent runs (an arbitrary constant, the same for every run). */
@@ -131,6 +136,7 @@ interface EntryRow {
   applied_hash: string;
   secret_hashes: Record<string, string>;
   protect: boolean;
+  identity: string | null;
 }
 
 export interface PostgresBackendOptions {
@@ -147,7 +153,9 @@ export interface PostgresBackendOptions {
  * State in PostgreSQL: one row per project and account, one per entry and per pending create, in
  * monitor's own schema, migrated on first use. Each `record` is one transaction. The deploy lock
  * is a session advisory lock on this backend's connection, so a run that dies (even SIGKILLed)
- * releases it with its connection; a row names the holder for messages.
+ * releases it with its connection; a row names the holder for messages. Everything runs on that
+ * one connection, one statement or transaction at a time (`#exclusive`): a deploy records from
+ * many operations at once, and two transactions interleaved on a connection would be one.
  */
 export class PostgresStateBackend implements StateBackend {
   readonly location: string;
@@ -156,6 +164,8 @@ export class PostgresStateBackend implements StateBackend {
   readonly #accountId: string;
   readonly #pollMs: number;
   #client: Promise<PgClient> | undefined;
+  /** The tail of the work queued on the connection: each use waits for the one before. */
+  #queue: Promise<unknown> = Promise.resolve();
 
   constructor(options: PostgresBackendOptions) {
     this.#url = options.url;
@@ -193,41 +203,51 @@ export class PostgresStateBackend implements StateBackend {
     return redactUrl(this.#url);
   }
 
+  /** Run `body` on the connection once everything queued before it is done. */
+  #exclusive<T>(body: (client: PgClient) => Promise<T>): Promise<T> {
+    const run = this.#queue.then(async () => body(await this.#connection()));
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+
   async #query<T extends object>(text: string, values: unknown[] = []): Promise<T[]> {
-    const client = await this.#connection();
-    try {
-      return (await client.query(text, values)).rows as T[];
-    } catch (e) {
-      throw storageError(e, this.#where());
-    }
+    return this.#exclusive(async (client) => {
+      try {
+        return (await client.query(text, values)).rows as T[];
+      } catch (e) {
+        throw storageError(e, this.#where());
+      }
+    });
   }
 
-  /** Run `body` in one transaction: all of it is recorded, or none. */
+  /** Run `body` in one transaction, alone on the connection: all of it is recorded, or none. */
   async #transaction(body: (q: (text: string, values?: unknown[]) => Promise<unknown>) => Promise<void>) {
-    const client = await this.#connection();
-    try {
-      await client.query('BEGIN');
-      await body((text, values = []) => client.query(text, values));
-      await client.query('COMMIT');
-    } catch (e) {
-      await client.query('ROLLBACK').catch(() => {});
-      throw e instanceof InvalidStateError ? e : storageError(e, this.#where());
-    }
+    await this.#exclusive(async (client) => {
+      try {
+        await client.query('BEGIN');
+        await body((text, values = []) => client.query(text, values));
+        await client.query('COMMIT');
+      } catch (e) {
+        await client.query('ROLLBACK').catch(() => {});
+        throw e instanceof InvalidStateError ? e : storageError(e, this.#where());
+      }
+    });
   }
 
-  async read(): Promise<State> {
+  async read(options: ReadOptions = {}): Promise<State> {
     // One round trip: the state's row with its entries and pending creates.
     const [head] = await this.#query<{
       format_version: number;
+      service: string | null;
       serial: string;
       salt: string;
       entries: EntryRow[];
       pending: string[];
     }>(
-      `SELECT s.format_version, s.serial, s.salt,
+      `SELECT s.format_version, s.service, s.serial, s.salt,
          COALESCE((SELECT json_agg(json_build_object('key', e.key, 'kind', e.kind, 'logical_id', e.logical_id,
                      'physical_id', e.physical_id, 'applied_hash', e.applied_hash,
-                     'secret_hashes', e.secret_hashes, 'protect', e.protect))
+                     'secret_hashes', e.secret_hashes, 'protect', e.protect, 'identity', e.identity))
                      FROM monitor.entries e WHERE e.project = s.project AND e.account_id = s.account_id), '[]') AS entries,
          COALESCE((SELECT json_agg(p.key) FROM monitor.pending_creates p
                      WHERE p.project = s.project AND p.account_id = s.account_id), '[]') AS pending
@@ -240,6 +260,7 @@ export class PostgresStateBackend implements StateBackend {
     const parsed = stateSchema.safeParse({
       formatVersion: head.format_version,
       accountId: this.#accountId,
+      ...(head.service === null ? {} : { service: head.service }),
       serial: Number(head.serial),
       salt: head.salt,
       resources: Object.fromEntries(
@@ -252,6 +273,7 @@ export class PostgresStateBackend implements StateBackend {
             appliedHash: e.applied_hash,
             secretHashes: e.secret_hashes,
             protect: e.protect,
+            ...(e.identity === null ? {} : { identity: e.identity }),
           },
         ]),
       ),
@@ -263,19 +285,22 @@ export class PostgresStateBackend implements StateBackend {
         'upgrade monitor if a newer version wrote it; otherwise restore it (monitor state push)',
       );
     }
-    return checkIntegrity(parsed.data as State, this.location);
+    const state = parsed.data as State;
+    return options.allowDamaged === true ? state : checkIntegrity(state, this.location);
   }
 
   /**
    * Who owns what in this account besides this project: `Kind#physicalId` → project. Read with
    * state, so a plan never adopts, changes or deletes another project's resource.
    */
-  async owners(): Promise<Map<string, string>> {
+  async owners(): Promise<ByPhysicalId<string>> {
     const rows = await this.#query<{ project: string; kind: string; physical_id: string | number }>(
       'SELECT project, kind, physical_id FROM monitor.entries WHERE account_id = $1 AND project <> $2',
       [this.#accountId, this.#project],
     );
-    return new Map(rows.map((r) => [`${r.kind as ResourceKind}#${String(r.physical_id)}`, r.project]));
+    const owners = new ByPhysicalId<string>();
+    for (const r of rows) owners.set(r.kind as ResourceKind, r.physical_id, r.project);
+    return owners;
   }
 
   async lock(request: LockRequest): Promise<() => Promise<void>> {
@@ -358,12 +383,12 @@ export class PostgresStateBackend implements StateBackend {
         } else {
           await q(
             `INSERT INTO monitor.entries
-               (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+               (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect, identity)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
              ON CONFLICT (project, account_id, key) DO UPDATE SET
                kind = EXCLUDED.kind, logical_id = EXCLUDED.logical_id, physical_id = EXCLUDED.physical_id,
                applied_hash = EXCLUDED.applied_hash, secret_hashes = EXCLUDED.secret_hashes,
-               protect = EXCLUDED.protect`,
+               protect = EXCLUDED.protect, identity = EXCLUDED.identity`,
             [
               this.#project,
               this.#accountId,
@@ -374,6 +399,7 @@ export class PostgresStateBackend implements StateBackend {
               entry.appliedHash,
               JSON.stringify(entry.secretHashes),
               entry.protect,
+              entry.identity ?? null,
             ],
           );
         }
@@ -387,8 +413,9 @@ export class PostgresStateBackend implements StateBackend {
         );
       }
       await q(
-        'UPDATE monitor.states SET serial = serial + 1, updated_at = now() WHERE project = $1 AND account_id = $2',
-        [this.#project, this.#accountId],
+        `UPDATE monitor.states SET serial = serial + 1, updated_at = now(), service = COALESCE($3, service)
+         WHERE project = $1 AND account_id = $2`,
+        [this.#project, this.#accountId, state.service ?? null],
       );
     });
     applyChanges(state, changes, pending);
@@ -397,9 +424,9 @@ export class PostgresStateBackend implements StateBackend {
   /** The state's own row, made with its salt before the first entry refers to it. */
   async #ensureHead(q: (text: string, values?: unknown[]) => Promise<unknown>, state: State): Promise<void> {
     await q(
-      `INSERT INTO monitor.states (project, account_id, format_version, serial, salt)
-       VALUES ($1, $2, $3, $4, $5) ON CONFLICT (project, account_id) DO NOTHING`,
-      [this.#project, this.#accountId, STATE_FORMAT_VERSION, state.serial, state.salt],
+      `INSERT INTO monitor.states (project, account_id, format_version, serial, salt, service)
+       VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (project, account_id) DO NOTHING`,
+      [this.#project, this.#accountId, STATE_FORMAT_VERSION, state.serial, state.salt, state.service ?? null],
     );
   }
 
@@ -413,25 +440,26 @@ export class PostgresStateBackend implements StateBackend {
       applied_hash: e.appliedHash,
       secret_hashes: e.secretHashes,
       protect: e.protect,
+      identity: e.identity ?? null,
     }));
     await this.#transaction(async (q) => {
       const key = [this.#project, this.#accountId];
       await q(
-        `INSERT INTO monitor.states (project, account_id, format_version, serial, salt)
-         VALUES ($1, $2, $3, $4, $5)
+        `INSERT INTO monitor.states (project, account_id, format_version, serial, salt, service)
+         VALUES ($1, $2, $3, $4, $5, $6)
          ON CONFLICT (project, account_id) DO UPDATE
            SET format_version = EXCLUDED.format_version, serial = EXCLUDED.serial, salt = EXCLUDED.salt,
-               updated_at = now()`,
-        [...key, next.formatVersion, next.serial, next.salt],
+               service = EXCLUDED.service, updated_at = now()`,
+        [...key, next.formatVersion, next.serial, next.salt, next.service ?? null],
       );
       await q('DELETE FROM monitor.entries WHERE project = $1 AND account_id = $2', key);
       // Every entry in one statement: a 5,000-resource state is one round trip.
       await q(
         `INSERT INTO monitor.entries
-           (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect)
-         SELECT $1, $2, r.key, r.kind, r.logical_id, r.physical_id, r.applied_hash, r.secret_hashes, r.protect
+           (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect, identity)
+         SELECT $1, $2, r.key, r.kind, r.logical_id, r.physical_id, r.applied_hash, r.secret_hashes, r.protect, r.identity
            FROM jsonb_to_recordset($3::jsonb) AS r(key text, kind text, logical_id text, physical_id jsonb,
-                applied_hash text, secret_hashes jsonb, protect boolean)`,
+                applied_hash text, secret_hashes jsonb, protect boolean, identity text)`,
         [...key, JSON.stringify(rows)],
       );
       await q('DELETE FROM monitor.pending_creates WHERE project = $1 AND account_id = $2', key);

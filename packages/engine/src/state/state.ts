@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { formatIssuePath, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import { z } from '@monitor/api/zod';
 import { InvalidStateError } from '../errors.js';
+import { ByPhysicalId } from '../identity.js';
 
 export const STATE_FORMAT_VERSION = 1;
 
@@ -16,11 +17,22 @@ export interface StateEntry {
   secretHashes: Record<string, string>;
   /** Remembered so that a construct removed from code is still never deleted. */
   protect: boolean;
+  /**
+   * What told the resource apart when it was last written: its natural key, or its name
+   * (`identityOf`). A delete goes ahead only while the account holds a resource with it at this id.
+   * Absent in entries written before 0.2, and for kinds with nothing to tell a resource by.
+   */
+  identity?: string;
 }
 
 export interface State {
   formatVersion: typeof STATE_FORMAT_VERSION;
   accountId: string;
+  /**
+   * The service the state was written against (its base URL, or `local` for the embedded
+   * emulator): ids mean nothing on another server. Absent until the first write records it.
+   */
+  service?: string;
   /** Incremented on every write; a saved plan records the serial it was made against. */
   serial: number;
   /** Salt of the secret hashes. */
@@ -53,11 +65,13 @@ export const stateEntrySchema = z.strictObject({
       ),
     ),
   protect: z.boolean(),
+  identity: z.string().optional(),
 });
 
 export const stateSchema = z.strictObject({
   formatVersion: z.literal(STATE_FORMAT_VERSION),
   accountId: z.string().min(1),
+  service: z.string().min(1).optional(),
   serial: z.number().int().min(0),
   salt: z.string().min(8),
   resources: z.record(z.string(), stateEntrySchema),
@@ -87,24 +101,53 @@ export function parseStateText(text: string, location: string): State {
   return parsed.data as State;
 }
 
+/** Something wrong in a state that no deploy should build on, and the entries it is about. */
+export interface IntegrityProblem {
+  message: string;
+  /** The entries involved: `monitor state rm` of one of them repairs it. */
+  keys: string[];
+}
+
 /**
- * A state that two entries claim one resource in would make a deploy copy one construct over the
- * other's resource, back and forth on every run: refused when read, naming both entries.
+ * What is wrong in a state, whatever wrote it (a hand edit pushed, an old bug): two entries that
+ * record one resource would make a deploy copy one construct over the other's resource, back and
+ * forth on every run; an entry filed under another key than its kind and logical id is one no
+ * construct finds.
  */
-export function checkIntegrity(state: State, location: string): State {
-  const byId = new Map<string, string>();
+export function integrityProblems(state: State): IntegrityProblem[] {
+  const problems: IntegrityProblem[] = [];
+  const byId = new ByPhysicalId<string>();
   for (const [key, entry] of Object.entries(state.resources)) {
-    const id = `${entry.kind}#${String(entry.physicalId)}`;
-    const other = byId.get(id);
-    if (other !== undefined) {
-      throw new InvalidStateError(
-        `state ${location} has two entries for ${entry.kind} id ${String(entry.physicalId)}: "${other}" and "${key}"`,
-        `keep the entry of the construct that owns the resource and remove the other (or restore the state from git); a renamed construct moves its entry with aliases, never by a copy`,
-      );
+    if (key !== stateKey(entry.kind, entry.logicalId)) {
+      problems.push({
+        message: `entry "${key}" records ${stateKey(entry.kind, entry.logicalId)}: its key must be its kind and logical id`,
+        keys: [key],
+      });
     }
-    byId.set(id, key);
+    const other = byId.tryFind(entry.kind, entry.physicalId);
+    if (other !== undefined) {
+      problems.push({
+        message: `has two entries for ${entry.kind} id ${String(entry.physicalId)}: "${other}" and "${key}"`,
+        keys: [other, key],
+      });
+    }
+    byId.set(entry.kind, entry.physicalId, key);
   }
-  return state;
+  return problems;
+}
+
+/** The state, when nothing is wrong in it; else an error naming the problem and the command that repairs it. */
+export function checkIntegrity(state: State, location: string): State {
+  const problems = integrityProblems(state);
+  const first = problems[0];
+  if (first === undefined) return state;
+  const more =
+    problems.length > 1 ? ` (and ${problems.length - 1} more problem${problems.length > 2 ? 's' : ''})` : '';
+  const key = first.keys[first.keys.length - 1] as string;
+  throw new InvalidStateError(
+    `state ${location} ${first.message}${more}`,
+    `remove the entry that does not belong with monitor state rm "${key}" (monitor state list shows every entry, and works on a damaged state), or push a good state over it with monitor state push --force FILE`,
+  );
 }
 
 export function emptyState(accountId: string): State {
@@ -143,6 +186,7 @@ export function serializeState(state: State): string {
             appliedHash: e.appliedHash,
             secretHashes,
             protect: e.protect,
+            ...(e.identity === undefined ? {} : { identity: e.identity }),
           },
         ];
       }),
@@ -150,6 +194,7 @@ export function serializeState(state: State): string {
   const ordered = {
     formatVersion: state.formatVersion,
     accountId: state.accountId,
+    ...(state.service === undefined ? {} : { service: state.service }),
     serial: state.serial,
     salt: state.salt,
     resources,

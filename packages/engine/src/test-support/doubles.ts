@@ -90,6 +90,12 @@ export class FakeAccount implements KindClient {
         this.requestCount++;
         yield { items: [...table.values()].map(echo) };
       }.bind(this),
+      get: async (id) => {
+        this.requestCount++;
+        this.calls.push(`get ${kind} ${String(id)}`);
+        const current = table.get(String(id));
+        return current === undefined ? undefined : echo(current);
+      },
       create: (payload) =>
         call(
           'create',
@@ -180,6 +186,7 @@ export function planOf(operations: Operation[], unchanged = 3, extra: Partial<Pl
     operations,
     unchanged,
     forget: [],
+    mismatched: [],
     protectedKept: [],
     keptForProtected: [],
     protectChanged: [],

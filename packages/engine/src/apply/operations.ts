@@ -1,0 +1,226 @@
+import {
+  AmbiguousWriteError,
+  type Client,
+  KINDS,
+  type ManagedResource,
+  NotFoundError,
+  type RetryPolicy,
+  retryDelay,
+  valuesAt,
+} from '@monitor/api';
+import type { SecretHasher } from '../hash.js';
+import { ByPhysicalId, type PhysicalId } from '../identity.js';
+import { readKind } from '../live.js';
+import { type Change, diffPayload } from '../plan/diff.js';
+import { identityOf, isCreatedFrom, resolveRefs, secretValues } from '../plan/resource.js';
+import type { CreateOperation, DeleteOperation, Operation, UpdateOperation } from '../plan/types.js';
+import type { PendingChanges, StateChanges } from '../state/backend.js';
+import { type State, type StateEntry, stateKey } from '../state/state.js';
+
+/** What apply needs of a client: the kinds' operations and a request count. */
+export type KindClient = Pick<Client, 'managed' | 'requestCount'>;
+
+/** What one operation works with: the client, the working state and how to record on it. */
+export interface OperationContext {
+  client: KindClient;
+  /** The working copy of state that records are applied to. */
+  state: State;
+  record: (changes: StateChanges, pending?: PendingChanges) => Promise<void>;
+  /** Physical ids by state key, filled in as creates finish: references resolve to them. */
+  ids: Map<string, PhysicalId>;
+  secrets: SecretHasher;
+  /** How a write of unknown outcome is read back and tried again. */
+  retry: RetryPolicy;
+  sleep: (ms: number) => Promise<void>;
+  random: () => number;
+}
+
+/** What a value the service shows only once is, and where it came from. Never printed in logs or JSON. */
+export interface OneTimeValue {
+  /** `Kind:logicalId` of the resource. */
+  key: string;
+  /** The path of the value in the create response, e.g. `keys[0].rawKey`. */
+  path: string;
+  value: string;
+}
+
+export interface OperationOutcome {
+  physicalId: PhysicalId;
+  /** An ambiguous create that was found in the account instead of created again. */
+  reconciled?: boolean;
+  /** Values the create response alone carries (a private dashboard's key). */
+  oneTimeValues?: OneTimeValue[];
+}
+
+/** Run one operation and record it in state: the only place that calls the kinds' write operations. */
+export async function runOperation(op: Operation, ctx: OperationContext): Promise<OperationOutcome> {
+  if (op.action === 'delete') return deleteResource(op, ctx);
+  if (op.action === 'create') return createResource(op, ctx);
+  return updateResource(op, ctx);
+}
+
+/**
+ * Send a write; when its outcome is unknown (`AmbiguousWriteError`: a timeout or a 5xx after it was
+ * sent), read back whether it happened (`settled`) before sending it again, by the retry policy.
+ */
+async function reconciled<T>(
+  write: () => Promise<T>,
+  settled: () => Promise<{ done: true; value: T } | { done: false }>,
+  ctx: OperationContext,
+): Promise<{ value: T; reconciled: boolean }> {
+  for (let failures = 1; ; failures++) {
+    try {
+      return { value: await write(), reconciled: false };
+    } catch (error) {
+      if (!(error instanceof AmbiguousWriteError)) throw error;
+      const after = await settled();
+      if (after.done) return { value: after.value, reconciled: true };
+      if (failures >= ctx.retry.attempts) throw error;
+      await ctx.sleep(retryDelay(ctx.retry, failures, ctx.random));
+    }
+  }
+}
+
+async function createResource(op: CreateOperation, ctx: OperationContext): Promise<OperationOutcome> {
+  const key = stateKey(op.kind, op.logicalId);
+  const payload = resolveRefs(op.payload, ctx.ids) as Record<string, unknown>;
+  // Written before the request leaves, so a run killed before the answer arrives leaves a trace the
+  // next plan follows instead of creating again. A record that fails stops the create here.
+  if (!ctx.state.pendingCreates.includes(key)) await ctx.record({}, { [key]: true });
+  let made: { value: ManagedResource; reconciled: boolean };
+  try {
+    made = await reconciled<ManagedResource>(
+      () => ctx.client.managed(op.kind).create(payload),
+      async () => {
+        const found = await findCreated(op, payload, ctx);
+        return found === undefined ? { done: false } : { done: true, value: found };
+      },
+      ctx,
+    );
+  } catch (error) {
+    // The service answered: nothing was created. (An unknown outcome stays pending for the next plan.)
+    // A failure to record that is no loss: a pending create that made nothing is dropped next time.
+    if (!(error instanceof AmbiguousWriteError)) await ctx.record({}, { [key]: false }).catch(() => {});
+    throw error;
+  }
+  const resource = made.value;
+  ctx.ids.set(key, resource.id);
+  await ctx.record({ [key]: entryFor(op, resource.id, payload, resource, ctx) }, { [key]: false });
+  const oneTimeValues = made.reconciled ? [] : oneTimeValuesOf(op, resource);
+  return {
+    physicalId: resource.id,
+    ...(made.reconciled ? { reconciled: true } : {}),
+    ...(oneTimeValues.length > 0 ? { oneTimeValues } : {}),
+  };
+}
+
+/** After an ambiguous create: the resource, if the account holds one that no entry owns, by natural key or content. */
+async function findCreated(
+  op: CreateOperation,
+  payload: Record<string, unknown>,
+  ctx: OperationContext,
+): Promise<ManagedResource | undefined> {
+  const owned = ByPhysicalId.of(Object.values(ctx.state.resources), (e) => [e.kind, e.physicalId]);
+  return (await readKind(ctx.client, op.kind)).find(
+    (r) => !owned.has(op.kind, r.id) && isCreatedFrom(op.kind, payload, r),
+  );
+}
+
+async function updateResource(op: UpdateOperation, ctx: OperationContext): Promise<OperationOutcome> {
+  const key = stateKey(op.kind, op.logicalId);
+  const payload = resolveRefs(op.payload, ctx.ids) as Record<string, unknown>;
+  let live: ManagedResource | undefined;
+  if (op.changes.length > 0) {
+    const managed = ctx.client.managed(op.kind);
+    ({ value: live } = await reconciled(
+      () => managed.update(op.physicalId, payload),
+      async () => {
+        const now = await managed.get(op.physicalId);
+        return now !== undefined && holds(op, payload, now) ? { done: true, value: now } : { done: false };
+      },
+      ctx,
+    ));
+  }
+  const changes: StateChanges = { [key]: entryFor(op, op.physicalId, payload, live, ctx) };
+  // A move re-keys the entry in the same record, so a crash never leaves both or neither.
+  if (op.action === 'move' && op.from !== undefined) changes[stateKey(op.kind, op.from)] = null;
+  await ctx.record(changes, ctx.state.pendingCreates.includes(key) ? { [key]: false } : {});
+  const oneTimeValues = live === undefined ? [] : oneTimeValuesOf(op, live);
+  return { physicalId: op.physicalId, ...(oneTimeValues.length > 0 ? { oneTimeValues } : {}) };
+}
+
+/** Whether the live resource has every field of the payload: an update of unknown outcome happened. */
+function holds(op: UpdateOperation, payload: Record<string, unknown>, live: ManagedResource): boolean {
+  const changes: Change[] = [];
+  // A secret the service masks cannot be read back: it counts as not yet there, and is sent again.
+  diffPayload(payload, live, { kind: KINDS[op.kind], secretUnchanged: () => undefined }, changes);
+  return changes.length === 0;
+}
+
+async function deleteResource(op: DeleteOperation, ctx: OperationContext): Promise<OperationOutcome> {
+  const managed = ctx.client.managed(op.kind);
+  const gone = async () =>
+    (await managed.get(op.physicalId)) === undefined
+      ? { done: true as const, value: undefined }
+      : { done: false as const };
+  try {
+    await reconciled(() => managed.delete(op.physicalId), gone, ctx);
+  } catch (error) {
+    // Gone already: what a delete wants.
+    if (!(error instanceof NotFoundError)) throw error;
+  }
+  await ctx.record({ [stateKey(op.kind, op.logicalId)]: null });
+  return { physicalId: op.physicalId };
+}
+
+/** The state entry of a written resource: what was applied, fingerprints of its secrets, what tells it apart. */
+function entryFor(
+  op: CreateOperation | UpdateOperation,
+  physicalId: PhysicalId,
+  payload: Record<string, unknown>,
+  live: Record<string, unknown> | undefined,
+  ctx: OperationContext,
+): StateEntry {
+  const previous = ctx.state.resources[stateKey(op.kind, op.logicalId)];
+  const identity =
+    (live === undefined ? undefined : identityOf(op.kind, live)) ??
+    identityOf(op.kind, payload) ??
+    previous?.identity;
+  return {
+    kind: op.kind,
+    logicalId: op.logicalId,
+    physicalId,
+    appliedHash: op.desiredHash,
+    // Without a state secret nothing is fingerprinted: masked values are sent on every deploy.
+    secretHashes: Object.fromEntries(
+      Object.entries(secretValues(op.kind, payload)).flatMap(([path, value]) => {
+        const hash = ctx.secrets.hash(value);
+        return hash === undefined ? [] : [[path, hash]];
+      }),
+    ),
+    protect: op.protect,
+    ...(identity === undefined ? {} : { identity }),
+  };
+}
+
+/** The values of the kind's one-time fields that a write's response shows whole. */
+function oneTimeValuesOf(
+  op: CreateOperation | UpdateOperation,
+  resource: Record<string, unknown>,
+): OneTimeValue[] {
+  const key = stateKey(op.kind, op.logicalId);
+  return (KINDS[op.kind].oneTimeValues ?? []).flatMap((field) => {
+    const holderPath = field.path.includes('.') ? field.path.slice(0, field.path.lastIndexOf('.')) : '';
+    const name = field.path.slice(field.path.lastIndexOf('.') + 1);
+    const holders =
+      holderPath === '' ? [{ path: '', value: resource as unknown }] : valuesAt(resource, holderPath);
+    return holders.flatMap(({ path, value: holder }) => {
+      if (holder === null || typeof holder !== 'object') return [];
+      const value = (holder as Record<string, unknown>)[name];
+      const masked =
+        field.maskedAs === undefined ? undefined : (holder as Record<string, unknown>)[field.maskedAs];
+      if (typeof value !== 'string' || value === '' || value === masked) return [];
+      return [{ key, path: path === '' ? name : `${path}.${name}`, value }];
+    });
+  });
+}

@@ -1,0 +1,168 @@
+import { KINDS, type ResourceKind } from '@monitor/api';
+import type { DesiredResource } from '@monitor/constructs';
+import type { SecretHasher } from '../hash.js';
+import { ByPhysicalId, type PhysicalId } from '../identity.js';
+import { type State, stateKey } from '../state/state.js';
+import { type Change, diffPayload } from './diff.js';
+import type { AccountIndex, Matching } from './match.js';
+import { appliedHash, displayNameOf, resolveRefs } from './resource.js';
+import type { CreateOperation, LiveResource, Plan, UpdateOperation } from './types.js';
+
+/**
+ * The comparing stage: for each placed construct, the live resource it is (if any) compared field
+ * by field with its desired payload: a create, an update (adopt, move), or unchanged.
+ */
+
+export interface CompareContext {
+  account: AccountIndex;
+  secrets: SecretHasher;
+  /** Physical ids known before anything is applied, by state key: references resolve to them. */
+  ids: ReadonlyMap<string, PhysicalId>;
+  /** Logical ids by physical id, to name referenced resources in change paths. */
+  names: ByPhysicalId<string>;
+  /** State keys of the creates an interrupted deploy sent. */
+  pending: ReadonlySet<string>;
+}
+
+export interface Comparison {
+  writes: (CreateOperation | UpdateOperation)[];
+  unchanged: number;
+  protectChanged: Plan['protectChanged'];
+  unverifiedSecrets: number;
+}
+
+/** The live resource a construct is: the one its state entry records, or the one it adopts. */
+export function currentOf(
+  d: DesiredResource,
+  matching: Matching,
+  account: AccountIndex,
+): LiveResource | undefined {
+  const claim = matching.claims.get(d);
+  return claim !== undefined ? account.byId.tryFind(d.kind, claim.entry.physicalId) : matching.adopted.get(d);
+}
+
+/** Physical ids of the constructs that have a live resource now, by state key. */
+export function knownPhysicalIds(
+  desired: readonly DesiredResource[],
+  matching: Matching,
+  account: AccountIndex,
+): Map<string, PhysicalId> {
+  const ids = new Map<string, PhysicalId>();
+  for (const d of desired) {
+    const current = currentOf(d, matching, account);
+    if (current !== undefined) ids.set(stateKey(d.kind, d.logicalId), current.id);
+  }
+  return ids;
+}
+
+/** Logical ids by physical id: state's entries, and what the constructs resolved to. */
+export function logicalNames(state: State, ids: ReadonlyMap<string, PhysicalId>): ByPhysicalId<string> {
+  const names = ByPhysicalId.of(Object.values(state.resources), (e) => [e.kind, e.physicalId]);
+  const logical = new ByPhysicalId<string>();
+  for (const e of names.values()) logical.set(e.kind, e.physicalId, e.logicalId);
+  for (const [key, id] of ids) {
+    const colon = key.indexOf(':');
+    logical.set(key.slice(0, colon) as ResourceKind, id, key.slice(colon + 1));
+  }
+  return logical;
+}
+
+type Compared =
+  | { outcome: 'write'; operation: CreateOperation | UpdateOperation }
+  | { outcome: 'unchanged'; protectChanged?: boolean };
+
+/** One construct against the live resource it is. */
+export function compareResource(d: DesiredResource, matching: Matching, ctx: CompareContext): Compared {
+  const key = stateKey(d.kind, d.logicalId);
+  const payload = resolveRefs(d.payload, ctx.ids) as Record<string, unknown>;
+  const claim = matching.claims.get(d);
+  const adopt = matching.adopted.get(d);
+  const current = currentOf(d, matching, ctx.account);
+  // What an operation carries; made only for a resource that gets one (hashing is not free).
+  const operationBase = () => {
+    const name = displayNameOf(d.kind, d.payload);
+    return {
+      kind: d.kind,
+      logicalId: d.logicalId,
+      ...(name === undefined ? {} : { name }),
+      construct: d.construct,
+      payload,
+      dependsOn: d.dependsOn,
+      desiredHash: appliedHash(d.kind, d.payload, ctx.secrets),
+      protect: d.options.protect,
+    };
+  };
+  if (current === undefined) {
+    return {
+      outcome: 'write',
+      operation: { ...operationBase(), action: 'create', recreate: claim !== undefined },
+    };
+  }
+  const changes: Change[] = [];
+  const secretHashes = claim?.entry.secretHashes ?? {};
+  const unchangedAttributes = diffPayload(
+    payload,
+    current,
+    {
+      kind: KINDS[d.kind],
+      secretUnchanged: (path, value) => {
+        const hash = ctx.secrets.hash(value);
+        return hash === undefined ? undefined : secretHashes[path] === hash;
+      },
+      refName: (kind, id) =>
+        typeof id === 'string' || typeof id === 'number' ? ctx.names.tryFind(kind, id) : undefined,
+    },
+    changes,
+  );
+  const action = claim?.from !== undefined ? 'move' : adopt !== undefined ? 'adopt' : 'update';
+  if (action === 'update' && changes.length === 0) {
+    return claim !== undefined && claim.entry.protect !== d.options.protect
+      ? { outcome: 'unchanged', protectChanged: d.options.protect }
+      : { outcome: 'unchanged' };
+  }
+  const base = operationBase();
+  // Drift: the code is what was last applied, yet the live values differ. Values that could not be
+  // compared (no state secret) say nothing about drift.
+  const drift =
+    claim !== undefined &&
+    changes.some((c) => c.unverified !== true) &&
+    claim.entry.appliedHash === base.desiredHash;
+  return {
+    outcome: 'write',
+    operation: {
+      ...base,
+      action,
+      physicalId: current.id,
+      changes,
+      drift,
+      unchangedAttributes,
+      ...(claim?.from === undefined ? {} : { from: claim.from }),
+      ...(adopt !== undefined && ctx.pending.has(key) ? { resumed: true } : {}),
+    },
+  };
+}
+
+/** Every placed construct compared. */
+export function compareResources(
+  placed: readonly DesiredResource[],
+  matching: Matching,
+  ctx: CompareContext,
+): Comparison {
+  const comparison: Comparison = { writes: [], unchanged: 0, protectChanged: [], unverifiedSecrets: 0 };
+  for (const d of placed) {
+    const compared = compareResource(d, matching, ctx);
+    if (compared.outcome === 'unchanged') {
+      comparison.unchanged++;
+      if (compared.protectChanged !== undefined)
+        comparison.protectChanged.push({
+          key: stateKey(d.kind, d.logicalId),
+          protect: compared.protectChanged,
+        });
+      continue;
+    }
+    comparison.writes.push(compared.operation);
+    if (compared.operation.action !== 'create')
+      comparison.unverifiedSecrets += compared.operation.changes.filter((c) => c.unverified === true).length;
+  }
+  return comparison;
+}

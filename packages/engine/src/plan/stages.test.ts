@@ -1,0 +1,253 @@
+import type { ResourceKind } from '@monitor/api';
+import type { DesiredResource } from '@monitor/constructs';
+import { describe, expect, it } from 'vitest';
+import { ByPhysicalId } from '../identity.js';
+import { emptyLive } from '../live.js';
+import { emptyState, type State, type StateEntry, stateKey } from '../state/state.js';
+import { uniqueKeyConflicts } from './collisions.js';
+import { planDeletes } from './deletes.js';
+import { claimStateEntries, indexAccount, matchResources } from './match.js';
+import type { Live, LiveResource } from './types.js';
+
+/** Table tests of the planner's stages, each on its own, over hand-made constructs, state and live. */
+
+function construct(
+  kind: ResourceKind,
+  logicalId: string,
+  payload: Record<string, unknown>,
+  options: Partial<DesiredResource['options']> = {},
+): DesiredResource {
+  return {
+    kind,
+    construct: kind,
+    logicalId,
+    payload,
+    dependsOn: [],
+    options: { protect: false, aliases: [], adopt: false, ...options },
+  };
+}
+
+function entry(kind: ResourceKind, logicalId: string, physicalId: string | number, extra: Partial<StateEntry> = {}): StateEntry {
+  return { kind, logicalId, physicalId, appliedHash: 'h', secretHashes: {}, protect: false, ...extra };
+}
+
+function stateOf(entries: StateEntry[], pendingCreates: string[] = []): State {
+  const state = emptyState('acct');
+  for (const e of entries) state.resources[stateKey(e.kind, e.logicalId)] = e;
+  state.pendingCreates = pendingCreates;
+  return state;
+}
+
+function liveOf(resources: Partial<Record<ResourceKind, Record<string, unknown>[]>>): Live {
+  const live = emptyLive();
+  for (const [kind, list] of Object.entries(resources)) live[kind as ResourceKind] = list as LiveResource[];
+  return live;
+}
+
+describe('matching: claimStateEntries', () => {
+  it.each([
+    {
+      name: 'a construct takes its own entry',
+      desired: [construct('CheckGroup', 'a', {})],
+      entries: [entry('CheckGroup', 'a', 1)],
+      claims: { a: 'CheckGroup:a' },
+    },
+    {
+      name: 'a renamed construct takes the entry of its alias (a move)',
+      desired: [construct('CheckGroup', 'new', {}, { aliases: ['old'] })],
+      entries: [entry('CheckGroup', 'old', 1)],
+      claims: { new: 'CheckGroup:old' },
+    },
+    {
+      name: 'an own entry wins over another construct’s alias, whatever the order',
+      desired: [construct('CheckGroup', 'x', {}, { aliases: ['b'] }), construct('CheckGroup', 'b', {})],
+      entries: [entry('CheckGroup', 'b', 1)],
+      claims: { b: 'CheckGroup:b' },
+    },
+    {
+      name: 'an alias of another kind is not taken',
+      desired: [construct('Dashboard', 'new', {}, { aliases: ['old'] })],
+      entries: [entry('CheckGroup', 'old', 1)],
+      claims: {},
+    },
+  ])('$name', ({ desired, entries, claims }) => {
+    const { claims: got } = claimStateEntries(desired, stateOf(entries));
+    const byId = Object.fromEntries(
+      [...got].map(([d, c]) => [d.logicalId, stateKey(c.entry.kind, c.entry.logicalId)]),
+    );
+    expect(byId).toEqual(claims);
+  });
+});
+
+describe('matching: adoption and the conflicts of constructs without state', () => {
+  const live = liveOf({ CheckGroup: [{ id: 7, name: 'Payments' }] });
+
+  it.each([
+    {
+      name: 'a live resource with the natural key that no one owns: exists',
+      desired: construct('CheckGroup', 'p', { name: 'Payments' }),
+      state: stateOf([]),
+      owners: new ByPhysicalId<string>(),
+      adopted: undefined,
+      conflict: ['exists', undefined],
+    },
+    {
+      name: 'adopt: true takes it',
+      desired: construct('CheckGroup', 'p', { name: 'Payments' }, { adopt: true }),
+      state: stateOf([]),
+      owners: new ByPhysicalId<string>(),
+      adopted: 7,
+      conflict: undefined,
+    },
+    {
+      name: 'adopt: true never takes what another project owns: owned, naming it',
+      desired: construct('CheckGroup', 'p', { name: 'Payments' }, { adopt: true }),
+      state: stateOf([]),
+      owners: new ByPhysicalId<string>().set('CheckGroup', 7, 'billing-team'),
+      adopted: undefined,
+      conflict: ['owned', 'billing-team'],
+    },
+    {
+      name: 'a pending create takes the resource its interrupted deploy made, without adopt',
+      desired: construct('CheckGroup', 'p', { name: 'Payments' }),
+      state: stateOf([], ['CheckGroup:p']),
+      owners: new ByPhysicalId<string>(),
+      adopted: 7,
+      conflict: undefined,
+    },
+    {
+      name: 'what this project owns under another id is never taken, and no conflict (names repeat)',
+      desired: construct('CheckGroup', 'p2', { name: 'Payments' }),
+      state: stateOf([entry('CheckGroup', 'p1', 7)]),
+      owners: new ByPhysicalId<string>(),
+      adopted: undefined,
+      conflict: undefined,
+    },
+  ])('$name', ({ desired, state, owners, adopted, conflict }) => {
+    const m = matchResources([desired], state, indexAccount(live, state, owners));
+    expect(m.adopted.get(desired)?.id).toBe(adopted);
+    expect(m.conflicts.map((c) => [c.reason, c.holder])[0]).toEqual(conflict);
+  });
+
+  it('resumes pending creates before anything else takes their resources: two constructs of one name', () => {
+    // An interrupted deploy created `b` (pending); `a`, listed first and never sent, has the same name.
+    const a = construct('StatusPageService', 'a', { name: 'API' });
+    const b = construct('StatusPageService', 'b', { name: 'API' });
+    const state = stateOf([], ['StatusPageService:b']);
+    const account = indexAccount(liveOf({ StatusPageService: [{ id: 's-1', name: 'API' }] }), state);
+    const m = matchResources([a, b], state, account);
+    expect(m.conflicts).toEqual([]);
+    expect(m.adopted.get(b)?.id).toBe('s-1');
+    expect(m.adopted.has(a)).toBe(false);
+  });
+});
+
+describe('deleting: planDeletes', () => {
+  const groupAndChannel = () => {
+    const state = stateOf([
+      entry('AlertChannel', 'mail', 3, { identity: 'name:ops@example.com' }),
+      entry('CheckGroup', 'g', 7, { identity: 'name:G' }),
+    ]);
+    const live = liveOf({
+      AlertChannel: [{ id: 3, type: 'EMAIL', config: { address: 'ops@example.com' } }],
+      CheckGroup: [{ id: 7, name: 'G', alertChannelSubscriptions: [{ alertChannelId: 3, activated: true }] }],
+    });
+    return { state, account: indexAccount(live, state) };
+  };
+  const noMatch = { claims: new Map(), claimedKeys: new Set<string>(), adopted: new Map(), conflicts: [] };
+
+  it('deletes what state owns and no construct takes, referrers before what they refer to', () => {
+    const { state, account } = groupAndChannel();
+    const d = planDeletes(state, noMatch, account, true);
+    expect(d.deletes.map((op) => [op.logicalId, op.dependsOn])).toEqual([
+      ['g', []],
+      ['mail', ['CheckGroup:g']],
+    ]);
+  });
+
+  it('never deletes a stranger: a resource that holds the recorded id but not the recorded name is forgotten', () => {
+    const state = stateOf([entry('CheckGroup', 'g', 7, { identity: 'name:Payments' })]);
+    const account = indexAccount(liveOf({ CheckGroup: [{ id: 7, name: 'Someone else' }] }), state);
+    const d = planDeletes(state, noMatch, account, true);
+    expect(d.deletes).toEqual([]);
+    expect(d.forget).toEqual(['CheckGroup:g']);
+    expect(d.mismatched).toEqual([
+      { key: 'CheckGroup:g', physicalId: 7, recorded: 'name:Payments', found: 'name:Someone else' },
+    ]);
+  });
+
+  it('an entry without a recorded identity (written before 0.2) is deleted as before', () => {
+    const state = stateOf([entry('CheckGroup', 'g', 7)]);
+    const account = indexAccount(liveOf({ CheckGroup: [{ id: 7, name: 'Anything' }] }), state);
+    expect(planDeletes(state, noMatch, account, true).deletes.map((op) => op.logicalId)).toEqual(['g']);
+  });
+
+  it('forgets what is gone; keeps protected resources and what they refer to', () => {
+    const { state, account } = groupAndChannel();
+    (state.resources['CheckGroup:g'] as StateEntry).protect = true;
+    state.resources['Dashboard:gone'] = entry('Dashboard', 'gone', 'd-9');
+    const d = planDeletes(state, noMatch, account, true);
+    expect(d.deletes).toEqual([]);
+    expect(d.protectedKept).toEqual(['CheckGroup:g']);
+    expect(d.keptForProtected).toEqual([{ key: 'AlertChannel:mail', by: 'CheckGroup:g' }]);
+    expect(d.forget).toEqual(['Dashboard:gone']);
+  });
+
+  it('never deletes a resource that another entry, which a construct takes, also records', () => {
+    const state = stateOf([entry('CheckGroup', 'a', 7), entry('CheckGroup', 'b', 7)]);
+    const account = indexAccount(liveOf({ CheckGroup: [{ id: 7, name: 'G' }] }), state);
+    const matching = matchResources([construct('CheckGroup', 'a', { name: 'G' })], state, account);
+    const d = planDeletes(state, matching, account, true);
+    expect(d.deletes).toEqual([]);
+    expect(d.forget).toEqual(['CheckGroup:b']);
+  });
+});
+
+describe('collisions: unique keys of the creates', () => {
+  const page = (id: string, url: string, customDomain?: string) =>
+    construct('StatusPage', id, { name: id, url, ...(customDomain === undefined ? {} : { customDomain }) });
+
+  it.each([
+    { name: 'held by no project: exists', owners: undefined, entries: [], deleting: false, reason: 'exists', holder: undefined },
+    {
+      name: 'held by another project: owned',
+      owners: new ByPhysicalId<string>().set('StatusPage', 'sp-1', 'other'),
+      entries: [],
+      deleting: false,
+      reason: 'owned',
+      holder: 'other',
+    },
+    {
+      name: 'held by this project under another id that stays: taken',
+      owners: undefined,
+      entries: [entry('StatusPage', 'kept', 'sp-1')],
+      deleting: false,
+      reason: 'taken',
+      holder: 'kept',
+    },
+    {
+      name: 'held by this project under an id being deleted: rename without aliases',
+      owners: undefined,
+      entries: [entry('StatusPage', 'old', 'sp-1')],
+      deleting: true,
+      reason: 'rename',
+      holder: 'old',
+    },
+  ])('$name', ({ owners, entries, deleting, reason, holder }) => {
+    const state = stateOf(entries);
+    const account = indexAccount(liveOf({ StatusPage: [{ id: 'sp-1', name: 'X', url: 'acme' }] }), state, owners);
+    const deletes = deleting
+      ? [{ kind: 'StatusPage' as const, logicalId: 'old', action: 'delete' as const, physicalId: 'sp-1', dependsOn: [] }]
+      : [];
+    const d = page('new', 'ACME');
+    const conflicts = uniqueKeyConflicts([d], matchResources([d], state, account), account, deletes);
+    expect(conflicts.map((c) => [c.reason, c.field, c.holder])).toEqual([[reason, 'url', holder]]);
+  });
+
+  it('names the service lets repeat never collide, whoever holds them', () => {
+    const state = stateOf([entry('StatusPageService', 'api-1', 's-1')]);
+    const account = indexAccount(liveOf({ StatusPageService: [{ id: 's-1', name: 'API' }] }), state);
+    const d = construct('StatusPageService', 'api-2', { name: 'API' });
+    expect(uniqueKeyConflicts([d], matchResources([d], state, account), account, [])).toEqual([]);
+  });
+});

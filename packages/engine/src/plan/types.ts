@@ -1,0 +1,155 @@
+import type { ResourceKind } from '@monitor/api';
+import type { SourceLocation } from '@monitor/constructs';
+import type { SecretHasher } from '../hash.js';
+import type { ByPhysicalId } from '../identity.js';
+import type { State } from '../state/state.js';
+import type { Change } from './diff.js';
+
+export const PLAN_FORMAT_VERSION = 1;
+
+/** A live resource as read from the API. */
+export type LiveResource = Record<string, unknown> & { id: string | number };
+/** Every live resource of each managed kind, as read from the list endpoints. */
+export type Live = Record<ResourceKind, LiveResource[]>;
+
+interface Base {
+  kind: ResourceKind;
+  logicalId: string;
+  /** What people call it (its name, header or address): from the code, or the account for deletes. */
+  name?: string;
+  /** The construct class; absent for deletes of constructs removed from code. */
+  construct?: string;
+}
+/** What a create or an update records in state once written. */
+interface Desired {
+  /** The payload to send, references resolved where the physical id is known. Holds secrets: never print it. */
+  payload: Record<string, unknown>;
+  /** State keys (`Kind:logicalId`) this resource refers to. */
+  dependsOn: string[];
+  /** `appliedHash` of the desired payload: recorded in state after the write. */
+  desiredHash: string;
+  protect: boolean;
+}
+export interface CreateOperation extends Base, Desired {
+  action: 'create';
+  /** A state entry existed but the resource is gone from the account. */
+  recreate: boolean;
+}
+export interface UpdateOperation extends Base, Desired {
+  action: 'update' | 'adopt' | 'move';
+  physicalId: string | number;
+  changes: Change[];
+  /** The live values changed outside monitor since the last deploy: the code did not change. */
+  drift: boolean;
+  unchangedAttributes: number;
+  /** For `move`: the logical id in state before the rename. */
+  from?: string;
+  /** For `adopt`: the resource an interrupted deploy created (state had its create pending). */
+  resumed?: boolean;
+}
+export interface DeleteOperation extends Base {
+  action: 'delete';
+  physicalId: string | number;
+  /** State keys of the deletes that must finish first: the resources that refer to this one. */
+  dependsOn: string[];
+}
+export type Operation = CreateOperation | UpdateOperation | DeleteOperation;
+
+/**
+ * A construct the plan cannot place without taking or breaking something: deploy refuses the
+ * whole plan while one stands.
+ * - `exists`: a live resource that no project owns has the construct's natural key or a unique
+ *   key. Creating would duplicate it or fail with 409; adopting it needs `adopt: true`.
+ * - `rename`: the construct would be created while the resource of another logical id, which holds
+ *   the same key, is deleted: a renamed logical id without `aliases`.
+ * - `taken`: a resource this project owns under another logical id holds a unique key the create needs.
+ * - `owned`: another project (sharing this state database) owns the live resource; `adopt: true`
+ *   does not take it: that project has to let it go first.
+ */
+export interface Conflict {
+  reason: 'exists' | 'rename' | 'taken' | 'owned';
+  kind: ResourceKind;
+  logicalId: string;
+  construct: string;
+  location?: SourceLocation | undefined;
+  /** The field whose value collides, e.g. `name` or `customUrl`, and that value. */
+  field: string;
+  value: string;
+  /** The live resource in the way. */
+  live: { id: string | number; name?: string };
+  /** For `rename` and `taken`: the logical id that holds the live resource; for `owned`, the project. */
+  holder?: string;
+}
+
+export interface Plan {
+  formatVersion: typeof PLAN_FORMAT_VERSION;
+  /** `destroy`: every owned resource goes, whatever the code says. */
+  mode: PlanMode;
+  /** When the plan was made (the `now` it was given). */
+  createdAt: string;
+  operations: Operation[];
+  /** Resources in code whose live values match. */
+  unchanged: number;
+  /** State entries whose resource is gone from the account and from code: dropped from state, no call. */
+  forget: string[];
+  /**
+   * State entries whose physical id now holds another resource than the one recorded (another
+   * name, created at another time): that resource is a stranger, never changed or deleted; the
+   * entry is treated as gone (forgotten, or its construct created again).
+   */
+  mismatched: MismatchedEntry[];
+  /** Resources removed from code but kept because they are protected. */
+  protectedKept: string[];
+  /**
+   * Resources that would be deleted but are kept because a kept protected resource refers to them
+   * (deleting an alert channel would change the protected group that subscribes to it).
+   */
+  keptForProtected: { key: string; by: string }[];
+  /** Owned resources whose `protect` changed in code and nothing else: recorded in state, no call. */
+  protectChanged: { key: string; protect: boolean }[];
+  /** Constructs that cannot be placed: deploy refuses while there are any. */
+  conflicts: Conflict[];
+  /**
+   * Sensitive values the service masks that could not be compared, because no state secret was
+   * given: they are sent again on every deploy.
+   */
+  unverifiedSecrets: number;
+  /**
+   * Pending creates of an interrupted deploy that this plan does not resume (their constructs are
+   * gone from the code): dropped from state. If the service made them, they stay unmanaged.
+   */
+  abandonedCreates: string[];
+  summary: { create: number; update: number; delete: number; adopt: number; move: number; unchanged: number };
+  stateSerial: number;
+  /** The state the plan was made against: what apply starts from. Never printed. */
+  priorState: State;
+  /** Fingerprints sensitive values for state, keyed by the state secret. Never printed. */
+  secrets: SecretHasher;
+}
+
+export type PlanMode = 'apply' | 'destroy';
+
+/** A state entry whose physical id holds another resource now. */
+export interface MismatchedEntry {
+  key: string;
+  physicalId: string | number;
+  /** What state recorded of it, and what the account holds there: names or natural keys. */
+  recorded: string;
+  found: string;
+}
+
+export interface PlanOptions {
+  /** The planner is pure: the clock comes in, and the plan records it. */
+  now: Date;
+  /**
+   * The state secret: the key of the hashes of sensitive values (`secretHasher`). Without it, values
+   * the service masks cannot be compared and are sent on every deploy.
+   */
+  secretKey?: string | undefined;
+  /** @default 'apply' */
+  mode?: PlanMode;
+  /** In `destroy` mode, delete `protect: true` resources too. @default false */
+  forceProtected?: boolean;
+  /** Live resources other projects own (→ the project): never taken or touched. */
+  otherOwners?: ByPhysicalId<string>;
+}
