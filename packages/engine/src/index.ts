@@ -1,5 +1,4 @@
 export type { ApplyEvent, ApplyResult, OperationResult, OperationStatus } from './apply/apply.js';
-export { findProjectDir, requireEnvironment } from './config-file.js';
 export {
   ConfigNotFoundError,
   EngineError,
@@ -25,7 +24,7 @@ export {
   type FlowEvent,
   readAccount,
   type Target,
-} from './flows.js';
+} from './flows/flows.js';
 export { ByPhysicalId, type PhysicalId } from './identity.js';
 export {
   type ImportedResource,
@@ -37,8 +36,10 @@ export {
   type RecoveredResource,
 } from './import/import.js';
 export { isRefValue, isSecretValue, type PropValue } from './import/to-props.js';
-export { readLive } from './live.js';
-export { type LoadedProject, type LoadOptions, load, loadConfig, type ProjectConfig } from './load.js';
+export { readLive } from './live/read-live.js';
+export { findProjectDir, requireEnvironment } from './load/config-file.js';
+export { type LoadedProject, type LoadOptions, load, loadConfig, type ProjectConfig } from './load/load.js';
+export { type ValidationReport, validateProject } from './load/validate.js';
 export type { Change } from './plan/diff.js';
 export type {
   Conflict,
@@ -49,6 +50,7 @@ export type {
   PlanMode,
   UpdateOperation,
 } from './plan/plan.js';
+export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './plan/saved-plan.js';
 export {
   GITHUB_COMMENT_LIMIT,
   type MarkdownOptions,
@@ -66,7 +68,6 @@ export {
   type Style,
   summaryLine,
 } from './render/render.js';
-export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './saved-plan.js';
 export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './state/backend.js';
 export { FileStateBackend, type StateFs } from './state/file-store.js';
 export { describeHolder, LockHeldError, type LockHolder } from './state/lock.js';
@@ -80,4 +81,3 @@ export {
   serializeState,
   stateKey,
 } from './state/state.js';
-export { type ValidationReport, validateProject } from './validate.js';

@@ -9,7 +9,7 @@ import {
   synth,
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { readLive } from '../live.js';
+import { readLive } from '../live/read-live.js';
 import { plan } from '../plan/plan.js';
 import { emptyState, type State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';

@@ -10,7 +10,7 @@ import {
 } from '@monitor/api';
 import type { SecretHasher } from '../hash.js';
 import { ByPhysicalId, type PhysicalId } from '../identity.js';
-import { readKind } from '../live.js';
+import { readKind } from '../live/read-live.js';
 import { type Change, diffPayload } from '../plan/diff.js';
 import { identityOf, isCreatedFrom, resolveRefs, secretValues } from '../plan/resource.js';
 import type { CreateOperation, DeleteOperation, Operation, UpdateOperation } from '../plan/types.js';

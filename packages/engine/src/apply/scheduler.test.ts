@@ -45,9 +45,13 @@ function controlled() {
 describe('runScheduled', () => {
   it('starts a task only after what it depends on is done', async () => {
     const c = controlled();
-    const done = runScheduled([task('group', 'channel'), task('channel'), task('page', 'service'), task('service')], c.run, {
-      parallelism: 1,
-    });
+    const done = runScheduled(
+      [task('group', 'channel'), task('channel'), task('page', 'service'), task('service')],
+      c.run,
+      {
+        parallelism: 1,
+      },
+    );
     await c.drive();
     const { outcomes, failed } = await done;
     expect(failed).toBe(false);
@@ -114,7 +118,10 @@ describe('runScheduled', () => {
   it('on abort: nothing new starts; what runs finishes', async () => {
     const c = controlled();
     const abort = new AbortController();
-    const done = runScheduled([task('a'), task('b'), task('c')], c.run, { parallelism: 1, signal: abort.signal });
+    const done = runScheduled([task('a'), task('b'), task('c')], c.run, {
+      parallelism: 1,
+      signal: abort.signal,
+    });
     await new Promise((r) => setImmediate(r));
     abort.abort();
     await c.drive();

@@ -9,7 +9,7 @@ import {
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from '../apply/apply.js';
 import { ByPhysicalId } from '../identity.js';
-import { readLive } from '../live.js';
+import { readLive } from '../live/read-live.js';
 import { type Live, plan } from '../plan/plan.js';
 import { emptyState, type State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';

@@ -10,7 +10,7 @@ import {
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from '../apply/apply.js';
-import { emptyLive, readLive } from '../live.js';
+import { emptyLive, readLive } from '../live/read-live.js';
 import { emptyState, type State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { type Live, type LiveResource, plan, resolveRefs, type UpdateOperation } from './plan.js';

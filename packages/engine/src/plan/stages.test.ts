@@ -2,7 +2,7 @@ import type { ResourceKind } from '@monitor/api';
 import type { DesiredResource } from '@monitor/constructs';
 import { describe, expect, it } from 'vitest';
 import { ByPhysicalId } from '../identity.js';
-import { emptyLive } from '../live.js';
+import { emptyLive } from '../live/read-live.js';
 import { emptyState, type State, type StateEntry, stateKey } from '../state/state.js';
 import { uniqueKeyConflicts } from './collisions.js';
 import { planDeletes } from './deletes.js';
@@ -27,7 +27,12 @@ function construct(
   };
 }
 
-function entry(kind: ResourceKind, logicalId: string, physicalId: string | number, extra: Partial<StateEntry> = {}): StateEntry {
+function entry(
+  kind: ResourceKind,
+  logicalId: string,
+  physicalId: string | number,
+  extra: Partial<StateEntry> = {},
+): StateEntry {
   return { kind, logicalId, physicalId, appliedHash: 'h', secretHashes: {}, protect: false, ...extra };
 }
 
@@ -208,7 +213,14 @@ describe('collisions: unique keys of the creates', () => {
     construct('StatusPage', id, { name: id, url, ...(customDomain === undefined ? {} : { customDomain }) });
 
   it.each([
-    { name: 'held by no project: exists', owners: undefined, entries: [], deleting: false, reason: 'exists', holder: undefined },
+    {
+      name: 'held by no project: exists',
+      owners: undefined,
+      entries: [],
+      deleting: false,
+      reason: 'exists',
+      holder: undefined,
+    },
     {
       name: 'held by another project: owned',
       owners: new ByPhysicalId<string>().set('StatusPage', 'sp-1', 'other'),
@@ -235,9 +247,21 @@ describe('collisions: unique keys of the creates', () => {
     },
   ])('$name', ({ owners, entries, deleting, reason, holder }) => {
     const state = stateOf(entries);
-    const account = indexAccount(liveOf({ StatusPage: [{ id: 'sp-1', name: 'X', url: 'acme' }] }), state, owners);
+    const account = indexAccount(
+      liveOf({ StatusPage: [{ id: 'sp-1', name: 'X', url: 'acme' }] }),
+      state,
+      owners,
+    );
     const deletes = deleting
-      ? [{ kind: 'StatusPage' as const, logicalId: 'old', action: 'delete' as const, physicalId: 'sp-1', dependsOn: [] }]
+      ? [
+          {
+            kind: 'StatusPage' as const,
+            logicalId: 'old',
+            action: 'delete' as const,
+            physicalId: 'sp-1',
+            dependsOn: [],
+          },
+        ]
       : [];
     const d = page('new', 'ACME');
     const conflicts = uniqueKeyConflicts([d], matchResources([d], state, account), account, deletes);

@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import type { ProjectConfig } from '../load.js';
+import type { ProjectConfig } from '../load/load.js';
 import type { StateBackend } from './backend.js';
 import { FileStateBackend } from './file-store.js';
 import { PostgresStateBackend } from './postgres-store.js';

@@ -1,8 +1,8 @@
 import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from '@monitor/api/zod';
+import { ConfigNotFoundError, EnvironmentRequiredError } from '../errors.js';
 import { CONFIG_FILE_NAMES, nearestConfig } from './config-location.js';
-import { ConfigNotFoundError, EnvironmentRequiredError } from './errors.js';
 
 /** The config file: `explicit` (relative to `cwd`), else the nearest one from `cwd` upwards. */
 export function findConfig(cwd: string, explicit?: string): string {

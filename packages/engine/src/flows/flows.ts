@@ -1,14 +1,14 @@
 import type { Client } from '@monitor/api';
-import { type ApplyEvent, type ApplyResult, apply } from './apply/apply.js';
-import type { ByPhysicalId } from './identity.js';
-import { readLive } from './live.js';
-import type { LoadedProject } from './load.js';
-import { type Live, type Plan, type PlanMode, plan } from './plan/plan.js';
-import { hasChanges } from './render/render.js';
-import { checkSavedPlan, type SavedPlan, savePlan } from './saved-plan.js';
-import type { StateBackend } from './state/backend.js';
-import type { LockHolder } from './state/lock.js';
-import type { State } from './state/state.js';
+import { type ApplyEvent, type ApplyResult, apply } from '../apply/apply.js';
+import type { ByPhysicalId } from '../identity.js';
+import { readLive } from '../live/read-live.js';
+import type { LoadedProject } from '../load/load.js';
+import { type Live, type Plan, type PlanMode, plan } from '../plan/plan.js';
+import { checkSavedPlan, type SavedPlan, savePlan } from '../plan/saved-plan.js';
+import { hasChanges } from '../render/render.js';
+import type { StateBackend } from '../state/backend.js';
+import type { LockHolder } from '../state/lock.js';
+import type { State } from '../state/state.js';
 
 /** What a flow works on: a loaded project, an account's client and its state backend. */
 export interface Target {

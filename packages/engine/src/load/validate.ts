@@ -1,6 +1,6 @@
 import { KINDS } from '@monitor/api';
 import type { DesiredResource, Diagnostic } from '@monitor/constructs';
-import { ProjectLoadError } from './errors.js';
+import { ProjectLoadError } from '../errors.js';
 import { type LoadedProject, type LoadOptions, load } from './load.js';
 
 export interface ValidationReport {

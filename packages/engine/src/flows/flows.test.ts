@@ -1,13 +1,13 @@
 import type { Client } from '@monitor/api';
 import { CheckGroup, createSession, synth } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { apply } from './apply/apply.js';
+import { apply } from '../apply/apply.js';
+import { emptyLive } from '../live/read-live.js';
+import type { LoadedProject } from '../load/load.js';
+import { plan } from '../plan/plan.js';
+import { emptyState } from '../state/state.js';
+import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { diff, readAccount, type Target } from './flows.js';
-import { emptyLive } from './live.js';
-import type { LoadedProject } from './load.js';
-import { plan } from './plan/plan.js';
-import { emptyState } from './state/state.js';
-import { FakeAccount, MemoryBackend } from './test-support/doubles.js';
 
 const NOW = new Date('2026-11-21T00:00:00Z');
 

@@ -11,6 +11,7 @@ import {
   synth,
 } from '@monitor/constructs';
 import { glob } from 'tinyglobby';
+import { ProjectLoadError } from '../errors.js';
 import {
   type Bundle,
   BundleError,
@@ -26,7 +27,6 @@ import {
   type ResolvedConfig,
   resolveConfig,
 } from './config-file.js';
-import { ProjectLoadError } from './errors.js';
 import { rememberIncluded } from './prefetch.js';
 
 export interface LoadOptions {

@@ -1,5 +1,5 @@
 import { type Client, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
-import type { Live, LiveResource } from './plan/plan.js';
+import type { Live, LiveResource } from '../plan/plan.js';
 
 /** Every live resource of one kind, through its list endpoint (`limit=100`, one call per page). */
 export async function readKind(client: Pick<Client, 'managed'>, kind: ResourceKind): Promise<LiveResource[]> {

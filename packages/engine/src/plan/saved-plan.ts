@@ -1,11 +1,11 @@
 import type { ResourceKind } from '@monitor/api';
 import { z } from '@monitor/api/zod';
-import { InvalidPlanError } from './errors.js';
-import { hashJson } from './hash.js';
-import { ByPhysicalId } from './identity.js';
-import { type Live, type LiveResource, type Operation, type Plan, summarize } from './plan/plan.js';
-import { type PlanJson, planToJson } from './render/render.js';
-import { stateKey } from './state/state.js';
+import { InvalidPlanError } from '../errors.js';
+import { hashJson } from '../hash.js';
+import { ByPhysicalId } from '../identity.js';
+import { type PlanJson, planToJson } from '../render/render.js';
+import { stateKey } from '../state/state.js';
+import { type Live, type LiveResource, type Operation, type Plan, summarize } from './plan.js';
 
 export const SAVED_PLAN_FORMAT_VERSION = 1;
 

@@ -4,7 +4,7 @@ import { builtinModules, SourceMap } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
 import type { BuildFailure, Message, Plugin } from 'esbuild';
-import { bundler } from './bundler.js';
+import { esbuildService } from './esbuild-service.js';
 
 /** Always loaded from the project, never bundled: one instance of the session for every file. */
 const ALWAYS_EXTERNAL = new Set(['@monitor/constructs']);
@@ -191,7 +191,7 @@ export function cacheDirectory(projectDir: string): string {
 async function build(entry: string, projectDir: string): Promise<Built> {
   const name = `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`;
   const file = join(cachePath(projectDir), name);
-  const esbuild = await bundler();
+  const esbuild = await esbuildService();
   try {
     const result = await esbuild.build({
       stdin: { contents: entry, resolveDir: projectDir, sourcefile: 'monitor-entry.mjs', loader: 'js' },

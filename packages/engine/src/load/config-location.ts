@@ -1,0 +1,35 @@
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+
+export const CONFIG_FILE_NAMES = [
+  'monitor.config.ts',
+  'monitor.config.mts',
+  'monitor.config.js',
+  'monitor.config.mjs',
+];
+
+/** The nearest config file from `cwd` upwards, if any. */
+export function nearestConfig(cwd: string): string | undefined {
+  for (let dir = resolve(cwd); ; dir = dirname(dir)) {
+    for (const name of CONFIG_FILE_NAMES) {
+      const path = join(dir, name);
+      if (existsSync(path)) return path;
+    }
+    if (dirname(dir) === dir) return undefined;
+  }
+}
+
+/**
+ * The config file a command in `cwd` would load (`config`: its `--config`), if there is one; a
+ * guess for what can start early, not the check the load makes (see `findConfig`).
+ */
+export function locateConfig({
+  cwd,
+  config,
+}: {
+  cwd: string;
+  config?: string | undefined;
+}): string | undefined {
+  const configPath = config === undefined ? nearestConfig(cwd) : resolve(cwd, config);
+  return configPath !== undefined && existsSync(configPath) ? configPath : undefined;
+}
