@@ -214,7 +214,9 @@ describe('6. state integrity', () => {
       expect(r.code).toBe(1);
       expect(r.stderr).toMatch(/has two entries for CheckGroup id \d+: "CheckGroup:a" and "CheckGroup:b"/);
       // The way out, from the CLI: the hint names the command that repairs the state.
-      expect(r.stderr).toContain('hint: remove the entry that does not belong with monitor state rm "CheckGroup:b"');
+      expect(r.stderr).toContain(
+        'hint: remove the entry that does not belong with monitor state rm "CheckGroup:b"',
+      );
     });
   });
 

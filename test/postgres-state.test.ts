@@ -103,7 +103,10 @@ describe('the postgres backend', () => {
     const state: State = emptyState(DEV_ACCOUNT_ID);
     await store.commit({
       ...state,
-      resources: { 'CheckGroup:a': entry(7), 'CheckGroup:b': { ...entry(7), logicalId: 'b' } },
+      resources: {
+        'CheckGroup:a': { ...entry(7), logicalId: 'a' },
+        'CheckGroup:b': { ...entry(7), logicalId: 'b' },
+      },
     });
     await expect(store.read()).rejects.toThrow(
       /two entries for CheckGroup id 7: "CheckGroup:a" and "CheckGroup:b"/,
@@ -261,6 +264,112 @@ describe('the CLI on a shared state database', () => {
     expect(names).toEqual(['Mine', 'Shared name']);
     const p1diff = await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env });
     expect(p1diff.code).toBe(0);
+  });
+
+  it('state push, mv and migrate never take what another project owns, --force or not, naming the owner', async () => {
+    const [owner, thief] = [uniqueProject(), uniqueProject()];
+    const url = freshDatabase();
+    const { h, dir } = await setup({
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('payments', { name: 'Payments' });\n`,
+      'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${owner}' });\n`,
+    });
+    const env = { ...h.env, MONITOR_STATE_URL: url };
+    expect((await monitor(['deploy', '--yes'], { cwd: dir, env })).code).toBe(0);
+    const ownerState = JSON.parse((await monitor(['state', 'pull'], { cwd: dir, env })).stdout);
+    const stolen = ownerState.resources['CheckGroup:payments'];
+
+    const other = writeProject(
+      { 'b.monitor.ts': `${IMPORTS}new CheckGroup('steal', { name: 'Mine now' });\n` },
+      thief,
+    );
+    onTestFinished(() => cleanup(other));
+    const file = join(other, 'steal.json');
+    const { writeFileSync } = await import('node:fs');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        ...ownerState,
+        serial: 0,
+        resources: { 'CheckGroup:steal': { ...stolen, logicalId: 'steal' } },
+      }),
+    );
+    for (const force of [[], ['--force']]) {
+      const push = await monitor(['state', 'push', 'steal.json', ...force], { cwd: other, env });
+      expect(push.code).toBe(1);
+      expect(push.stderr).toContain(
+        `records CheckGroup id ${stolen.physicalId}, which belongs to project "${owner}"`,
+      );
+      expect(push.stderr).toContain(`hint: only project "${owner}" can give it away`);
+    }
+    expect(
+      JSON.parse((await monitor(['state', 'list', '--json'], { cwd: other, env })).stdout).result.entries,
+    ).toEqual([]);
+    // migrate from files into the shared database: the same check at the destination.
+    const fileState = join(other, '.monitor', 'state');
+    const { mkdirSync } = await import('node:fs');
+    mkdirSync(fileState, { recursive: true });
+    writeFileSync(
+      join(fileState, `${DEV_ACCOUNT_ID}.json`),
+      JSON.stringify({ ...ownerState, resources: { 'CheckGroup:steal': { ...stolen, logicalId: 'steal' } } }),
+    );
+    const fileEnv = { ...h.env };
+    const migrate = await monitor(['state', 'migrate', '--to', url, '--force'], { cwd: other, env: fileEnv });
+    expect(migrate.code).toBe(1);
+    expect(migrate.stderr).toContain(`which belongs to project "${owner}"`);
+    // Nothing of the owner's moved: its next plan has nothing to do, and the group kept its name.
+    expect((await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
+    expect((await h.client.checkGroups.list()).items.map((g) => g.name)).toEqual(['Payments']);
+  });
+
+  it('concurrent state writes, some of them failing in the database: each its own transaction, no warning, every row true to the account', async () => {
+    const project = uniqueProject();
+    const groups = Array.from({ length: 40 }, (_, i) => `new CheckGroup('g${i}', { name: 'G${i}' });`).join(
+      '\n',
+    );
+    const { h, dir } = await setup({
+      'a.monitor.ts': `${IMPORTS}${groups}\n`,
+      'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${project}' });\n`,
+    });
+    const url = freshDatabase();
+    const database = url.split('/').pop() as string;
+    const env = { ...h.env, MONITOR_STATE_URL: url };
+    // The schema exists once a command has used the database.
+    expect((await monitor(['state', 'list'], { cwd: dir, env })).code).toBe(0);
+    // One write of state in six fails in the database itself, as a constraint or a full disk would.
+    pg.sql(
+      `CREATE FUNCTION monitor.flaky() RETURNS trigger LANGUAGE plpgsql AS $$
+       BEGIN IF random() < 0.17 THEN RAISE EXCEPTION 'injected state-write failure'; END IF; RETURN NEW; END $$;
+       CREATE TRIGGER flaky BEFORE INSERT OR UPDATE ON monitor.entries FOR EACH ROW EXECUTE FUNCTION monitor.flaky();`,
+      database,
+    );
+    const logBefore = pg.log().length;
+    let runs = 0;
+    for (; runs < 12; runs++) {
+      const r = await monitor(['deploy', '--yes', '--parallelism', '16'], { cwd: dir, env });
+      expect(r.stderr).not.toContain('already executing a query');
+      if (r.code === 0) break;
+      expect(r.code).toBe(1);
+    }
+    pg.sql('DROP TRIGGER flaky ON monitor.entries', database);
+    expect((await monitor(['deploy', '--yes'], { cwd: dir, env })).code).toBe(0);
+    const log = pg.log().slice(logBefore);
+    expect(log).not.toMatch(/there is already a transaction in progress|there is no transaction in progress/);
+    // Every row names the group of its construct, once; no duplicate was made.
+    const live = (await h.client.checkGroups.list({ limit: 100 })).items;
+    expect(live.map((g) => g.name).sort()).toEqual(Array.from({ length: 40 }, (_, i) => `G${i}`).sort());
+    const rows = pg
+      .sql(
+        `SELECT logical_id || '=' || physical_id FROM monitor.entries WHERE project = '${project}'`,
+        database,
+      )
+      .trim()
+      .split('\n');
+    expect(rows).toHaveLength(40);
+    for (const row of rows) {
+      const [logical, physical] = row.split('=') as [string, string];
+      expect(live.find((g) => String(g.id) === physical)?.name).toBe(logical.replace('g', 'G'));
+    }
+    expect((await monitor(['diff', '--detailed-exitcode'], { cwd: dir, env })).code).toBe(0);
   });
 
   it('two deploys at once: the second exits 6 naming the first, or waits with --lock-timeout', async () => {

@@ -17,11 +17,11 @@ describe('monitor state', () => {
     expect((await run('deploy', '--yes')).code).toBe(0);
     const list = await run('state', 'list');
     expect(list.code).toBe(0);
-    expect(list.stdout).toMatch(/CheckGroup:g\s+1\s+protected\s+\d/);
+    expect(list.stdout).toMatch(/CheckGroup:g\s+1\s+G\s+protected\s+\d/);
     const json = JSON.parse((await run('state', 'list', '--json')).stdout);
     expect(json.result.entries).toMatchObject([{ key: 'CheckGroup:g', physicalId: 1, protect: true }]);
     const show = await run('state', 'show', 'CheckGroup:g');
-    expect(show.stdout).toContain('physical id   1');
+    expect(show.stdout).toMatch(/physical id:\s+1\n/);
     const missing = await run('state', 'show', 'CheckGroup:nope');
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('no entry "CheckGroup:nope" in the state');
@@ -105,5 +105,105 @@ describe('monitor state', () => {
     expect(cleared.code).toBe(0);
     expect(cleared.stdout).toContain('cleared the lock of monitor deploy (pid 4242 on ci-7');
     expect(existsSync(lock)).toBe(false);
+  });
+
+  it('a damaged state never wedges the project: push refuses to write one, and list, pull, rm and push --force repair one written by hand', async () => {
+    const files = {
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('a', { name: 'A' });\nnew CheckGroup('b', { name: 'B' });\n`,
+    };
+    const { h, dir, run } = await setup(files);
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const good = (await run('state', 'pull')).stdout;
+    writeFileSync(join(dir, 'good.json'), good);
+    const damaged = JSON.parse(good);
+    damaged.resources['CheckGroup:b'].physicalId = damaged.resources['CheckGroup:a'].physicalId;
+    writeFileSync(join(dir, 'damaged.json'), JSON.stringify(damaged));
+
+    // push runs the integrity checks of a load before it writes: refused, with --force too.
+    const before = readFileSync(stateFile(dir), 'utf8');
+    for (const force of [[], ['--force']]) {
+      const push = await run('state', 'push', 'damaged.json', ...force);
+      expect(push.code).toBe(1);
+      expect(push.stderr).toMatch(
+        /has two entries for CheckGroup id \d+: "CheckGroup:a" and "CheckGroup:b"; nothing was pushed/,
+      );
+    }
+    expect(readFileSync(stateFile(dir), 'utf8')).toBe(before);
+
+    // Damaged by hand: diff and deploy refuse, naming the command that repairs it.
+    writeFileSync(stateFile(dir), JSON.stringify(damaged));
+    const diff = await run('diff');
+    expect(diff.code).toBe(1);
+    expect(diff.stderr).toContain(
+      'hint: remove the entry that does not belong with monitor state rm "CheckGroup:b"',
+    );
+    // list and pull still work, and say what is wrong.
+    const list = await run('state', 'list');
+    expect(list.code).toBe(0);
+    expect(list.stdout).toContain('damaged: has two entries for CheckGroup id');
+    expect(JSON.parse((await run('state', 'list', '--json')).stdout).result.problems).toHaveLength(1);
+    expect((await run('state', 'pull')).code).toBe(0);
+    // push --force of a good file repairs it; so does rm of the wrong entry.
+    expect((await run('state', 'push', 'good.json', '--force')).code).toBe(0);
+    expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
+    writeFileSync(stateFile(dir), JSON.stringify(damaged));
+    expect((await run('state', 'rm', 'CheckGroup:b')).code).toBe(0);
+    const after = await run('diff');
+    expect(after.code).toBe(3);
+    expect(after.stdout).toContain('already exists in the account');
+    expect((await h.client.checkGroups.list()).items.map((g) => g.name).sort()).toEqual(['A', 'B']);
+  });
+
+  it('a state file entry filed under another key than its kind and logical id is refused by push', async () => {
+    const { dir, run } = await setup({ 'a.monitor.ts': `${IMPORTS}new CheckGroup('a', { name: 'A' });\n` });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const state = JSON.parse((await run('state', 'pull')).stdout);
+    state.resources['CheckGroup:steal'] = state.resources['CheckGroup:a'];
+    delete state.resources['CheckGroup:a'];
+    writeFileSync(join(dir, 'edited.json'), JSON.stringify(state));
+    const push = await run('state', 'push', 'edited.json', '--force');
+    expect(push.code).toBe(1);
+    expect(push.stderr).toContain('entry "CheckGroup:steal" records CheckGroup:a');
+  });
+
+  it('state belongs to one service: another server with the same account id is refused before anything is read or deleted there', async () => {
+    const files = { 'a.monitor.ts': `${IMPORTS}new CheckGroup('g', { name: 'Ours' });\n` };
+    const { dir, run } = await setup(files);
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    expect(JSON.parse(readFileSync(stateFile(dir), 'utf8')).service).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    // Another server, whose group 1 is someone else's.
+    const { emulatorForTests, monitor } = await import('./support/harness.js');
+    const other = await emulatorForTests();
+    try {
+      await other.client.checkGroups.create({ name: 'Theirs' });
+      for (const command of [
+        ['destroy', '--yes', '--allow-deletes'],
+        ['deploy', '--yes', '--allow-empty'],
+        ['diff'],
+      ]) {
+        const r = await monitor(command, { cwd: dir, env: other.env });
+        expect(r.code).toBe(1);
+        expect(r.stderr).toMatch(
+          /was written against http:\/\/127\.0\.0\.1:\d+, not http:\/\/127\.0\.0\.1:\d+/,
+        );
+        expect(r.stderr).toContain('monitor state rebind');
+      }
+      expect((await other.client.checkGroups.list()).items.map((g) => g.name)).toEqual(['Theirs']);
+      // The same service at a new address: rebind records it; the ids then name the resources there.
+      const rebind = await monitor(['state', 'rebind'], { cwd: dir, env: other.env });
+      expect(rebind.code).toBe(0);
+      expect(JSON.parse(readFileSync(stateFile(dir), 'utf8')).service).toBe(other.env.MONITOR_BASE_URL);
+      // Before a delete, the resource at the recorded id must be the one state recorded: here it is
+      // not ("Theirs", not "Ours"), so it is left alone and the entry is dropped.
+      const destroy = await monitor(['destroy', '--yes', '--allow-deletes'], { cwd: dir, env: other.env });
+      expect(destroy.code).toBe(0);
+      expect(destroy.stdout).toContain(
+        'Not deleted, dropped from state: CheckGroup:g was id 1 with name:Ours',
+      );
+      expect((await other.client.checkGroups.list()).items.map((g) => g.name)).toEqual(['Theirs']);
+      expect(other.writes().filter((w) => w.method === 'DELETE')).toEqual([]);
+    } finally {
+      await other.close();
+    }
   });
 });

@@ -9,6 +9,8 @@ export interface PostgresServer {
   /** Stop the server (as a crash would: immediate), and start it again on the same port. */
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** What the server has logged since it started (its stderr): warnings and errors. */
+  log(): string;
   close(): Promise<void>;
 }
 

@@ -64,12 +64,20 @@ export async function startPostgres() {
   ]);
   const port = await freePort();
   let child;
+  // What the server logs (its stderr), for tests that check it warned about nothing.
+  let log = '';
 
   const start = async () => {
     const args = ['-D', data, '-p', String(port), '-k', socketDir, '-h', '127.0.0.1', '-c', 'fsync=off'];
+    const stdio = ['ignore', 'ignore', 'pipe'];
     child = asRoot
-      ? spawn('runuser', ['-u', 'postgres', '--', join(bin, 'postgres'), ...args], { stdio: 'ignore' })
-      : spawn(join(bin, 'postgres'), args, { stdio: 'ignore' });
+      ? spawn('runuser', ['-u', 'postgres', '--', join(bin, 'postgres'), ...args], { stdio })
+      : spawn(join(bin, 'postgres'), args, { stdio });
+    child.stderr.setEncoding('utf8');
+    child.stderr.on('data', (chunk) => {
+      // Bounded: the tail is what a test reads.
+      log = (log + chunk).slice(-4_000_000);
+    });
     for (let i = 0; i < 200; i++) {
       try {
         run(join(bin, 'pg_isready'), ['-h', socketDir, '-p', String(port), '-q']);
@@ -117,6 +125,7 @@ export async function startPostgres() {
     sql,
     stop,
     start,
+    log: () => log,
     close: async () => {
       try {
         await stop();

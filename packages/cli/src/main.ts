@@ -188,18 +188,19 @@ function describe(error: unknown): ErrorJson & { stack?: string } {
   return { code: 'internal', message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
 }
 
+/** Errors whose exit code is not 1. */
+const EXIT_BY_ERROR_CODE: Record<string, ExitCode> = {
+  invalid_project: EXIT.invalid,
+  locked: EXIT.locked,
+  refused: EXIT.refused,
+  stale_state: EXIT.stalePlan,
+};
+
 /** Print an error once, with its hint; the only place that turns errors into exit codes. */
 function report(error: unknown, io: Io, out: Output): ExitCode {
   const { stack, ...json } = describe(error);
   out.error = json;
-  const code =
-    json.code === 'invalid_project'
-      ? EXIT.invalid
-      : json.code === 'locked'
-        ? EXIT.locked
-        : json.code === 'refused'
-          ? EXIT.refused
-          : EXIT.error;
+  const code = EXIT_BY_ERROR_CODE[json.code] ?? EXIT.error;
   if (out.json) return code;
   const p = paint(io.color);
   io.stderr(`${p.red('error')}: ${json.message}\n`);

@@ -5,6 +5,7 @@ import type { Client } from '@monitor/api';
 import {
   type AccountSnapshot,
   describeConflict,
+  LOCAL_SERVICE,
   type LoadedProject,
   type LoadOptions,
   openStateBackend,
@@ -13,6 +14,7 @@ import {
   readAccount,
   requireEnvironment,
   type StateBackend,
+  serviceIdentity,
   type Target,
   validateProject,
 } from '@monitor/engine';
@@ -130,7 +132,7 @@ export async function loadAndConnect(
       onConfig: (config) => {
         opening = openAccount(args, ctx, config);
         if (options.readAccount === true) {
-          snapshot = opening.then(readAccount);
+          snapshot = opening.then((account) => readAccount(account));
           // Awaited once the project has loaded; a failure before then is reported there, or not at all.
           snapshot.catch(() => undefined);
         }
@@ -149,11 +151,11 @@ export async function loadAndConnect(
   // The config was read: loadProject called onConfig.
   const account = await (opening ?? openAccount(args, ctx, project));
   ctx.out.account = { id: account.accountId, local: account.local };
-  const { backend, client, accountId, local, secretKey, close } = account;
+  const { backend, client, accountId, local, service, secretKey, close } = account;
   return {
     project,
     connection: {
-      target: { project, client, accountId, backend, secretKey },
+      target: { project, client, accountId, service, backend, secretKey },
       client,
       accountId,
       local,
@@ -169,6 +171,8 @@ interface OpenAccount {
   backend: StateBackend;
   accountId: string;
   local: boolean;
+  /** Which service the account is on: state of another is refused. */
+  service: string;
   secretKey: string | undefined;
   close(): Promise<void>;
 }
@@ -204,6 +208,7 @@ async function openAccount(
     backend,
     accountId: credentials.accountId,
     local,
+    service: local ? LOCAL_SERVICE : serviceIdentity(credentials.baseUrl),
     secretKey,
     close: async () => {
       await backend.close();

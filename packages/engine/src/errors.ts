@@ -8,7 +8,11 @@ export type EngineErrorCode =
   | 'invalid_plan'
   | 'state_storage'
   | 'environment_required'
-  | 'locked';
+  | 'locked'
+  | 'wrong_service'
+  | 'owned_elsewhere'
+  | 'state_edit'
+  | 'stale_state';
 
 /**
  * An engine failure with a stable code (fixed by its class), a message naming what failed, and a

@@ -10,21 +10,42 @@ export {
   StateStorageError,
 } from './errors.js';
 export {
-  type AccountSnapshot,
   type ApplyFlowOptions,
   type ApplyOutcome,
   type Consent,
   type DeployOptions,
   type DestroyOptions,
-  type DiffOptions,
-  type DiffResult,
   deploy,
   destroy,
-  diff,
   type FlowEvent,
+} from './flows/deploy.js';
+export { type DiffOptions, type DiffResult, diff } from './flows/diff.js';
+export {
+  findEntry,
+  listState,
+  migrateState,
+  moveEntry,
+  OwnedElsewhereError,
+  type PushOptions,
+  pullState,
+  pushState,
+  rebindState,
+  removeEntry,
+  StaleStateError,
+  StateEditError,
+  type StateListing,
+  type StateTarget,
+  showEntry,
+} from './flows/state-edits.js';
+export {
+  type AccountSnapshot,
+  checkService,
+  LOCAL_SERVICE,
   readAccount,
+  serviceIdentity,
   type Target,
-} from './flows/flows.js';
+  WrongServiceError,
+} from './flows/target.js';
 export { ByPhysicalId, type PhysicalId } from './identity.js';
 export {
   type ImportedResource,
@@ -70,11 +91,13 @@ export {
 } from './render/render.js';
 export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './state/backend.js';
 export { FileStateBackend, type StateFs } from './state/file-store.js';
-export { describeHolder, LockHeldError, type LockHolder } from './state/lock.js';
+export { describeHolder, LockHeldError, type LockHolder, withStateLock } from './state/lock.js';
 export { type OpenStateOptions, openStateBackend } from './state/open.js';
 export { type PostgresBackendOptions, PostgresStateBackend, redactUrl } from './state/postgres-store.js';
 export {
   emptyState,
+  type IntegrityProblem,
+  integrityProblems,
   parseStateText,
   type State,
   type StateEntry,

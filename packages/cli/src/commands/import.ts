@@ -137,11 +137,7 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
       if (io.interactive && !out.json) io.stderr(`\r\u001b[K${p.dim(text)}`);
     };
     status('Reading the account…');
-    const [state, live, otherOwners] = await Promise.all([
-      target.backend.read(),
-      engine.readLive(target.client),
-      target.backend.owners?.(),
-    ]);
+    const { state, live, otherOwners } = await engine.readAccount(target);
     status(`Writing code for what ${project.config.projectName} does not own…`);
     const plan = engine.planImport({
       live,

@@ -1,13 +1,13 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ProjectConfig, State, StateBackend, StateEntry } from '@monitor/engine';
+import type { ProjectConfig, StateBackend, StateTarget } from '@monitor/engine';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
 import { environmentOf, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 
-const ACTIONS = ['list', 'show', 'mv', 'rm', 'pull', 'push', 'migrate', 'unlock'] as const;
+const ACTIONS = ['list', 'show', 'mv', 'rm', 'pull', 'push', 'migrate', 'unlock', 'rebind'] as const;
 type Action = (typeof ACTIONS)[number];
 
 export interface StateArgs {
@@ -68,8 +68,9 @@ export const builder = (y: Argv) =>
     .example('$0 state pull > state.json && $0 state push state.json', 'edit by hand, safely')
     .example('$0 state migrate --to "$MONITOR_STATE_URL"', 'move the state from files into PostgreSQL')
     .example('$0 state unlock --force', 'clear the lock of a run that died')
+    .example('$0 state rebind', 'the service moved to MONITOR_BASE_URL: record that the state belongs there')
     .epilogue(
-      'State is where it is for deploy: MONITOR_STATE_URL, else the config’s state settings. Commands that change it take the deploy lock.',
+      'State is where it is for deploy: MONITOR_STATE_URL, else the config’s state settings. Commands that change it take the deploy lock, and go through the checks a deploy does: no entry may take a resource another project owns (--force never overrides that), and nothing is written that would leave the state damaged. list, show, pull and rm work on a damaged state, so that rm or push --force can repair it.',
     );
 
 /** `monitor state <action>`: read and repair what the project owns, without touching the account. */
@@ -90,10 +91,37 @@ export async function run(args: StateArgs, ctx: RunContext): Promise<ExitCode> {
     local: args.local === true,
     stateUrl: io.env.MONITOR_STATE_URL,
   });
+  const target: StateTarget = {
+    backend,
+    accountId,
+    service: await serviceOf(args, io.env, project),
+    command: `monitor state ${args.action}`,
+    lockTimeoutMs: (args.lockTimeout ?? 0) * 1000,
+  };
   try {
-    return await perform(args, ctx, backend, project, accountId);
+    return await perform(args, ctx, target, project);
   } finally {
     await backend.close();
+  }
+}
+
+/** The service this state is for, when the run knows it: the local emulator, or the base URL. */
+async function serviceOf(
+  args: StateArgs,
+  env: Record<string, string | undefined>,
+  project: ProjectConfig,
+): Promise<string | undefined> {
+  const { LOCAL_SERVICE, serviceIdentity } = await import('@monitor/engine');
+  if (args.local === true) return LOCAL_SERVICE;
+  const baseUrl = env.MONITOR_BASE_URL?.trim() || project.config.baseUrl;
+  if (baseUrl === undefined || baseUrl === '') return undefined;
+  try {
+    return serviceIdentity(baseUrl);
+  } catch {
+    throw new UsageError(
+      `MONITOR_BASE_URL "${baseUrl}" is not a URL`,
+      'set it to the service API, e.g. https://api.example.com',
+    );
   }
 }
 
@@ -126,112 +154,95 @@ function operands(args: StateArgs, count: number, usage: string): string[] {
   return given;
 }
 
-/** The entry at `Kind:logical-id`; a clear error, with near matches, when there is none. */
-function entryAt(state: State, key: string): StateEntry {
-  const entry = state.resources[key];
-  if (entry !== undefined) return entry;
-  const close = Object.keys(state.resources).filter((k) =>
-    k.toLowerCase().includes(key.toLowerCase().split(':').pop() ?? ''),
-  );
-  throw new UsageError(
-    `no entry "${key}" in the state`,
-    close.length > 0
-      ? `did you mean ${close.slice(0, 3).join(', ')}?`
-      : 'list the entries with monitor state list',
-  );
-}
-
-async function locked<T>(backend: StateBackend, args: StateArgs, body: () => Promise<T>): Promise<T> {
-  const release = await backend.lock({
-    command: `monitor state ${args.action}`,
-    timeoutMs: (args.lockTimeout ?? 0) * 1000,
-  });
-  try {
-    return await body();
-  } finally {
-    await release();
-  }
-}
-
 async function perform(
   args: StateArgs,
   { io, out }: RunContext,
-  backend: StateBackend,
+  target: StateTarget,
   project: ProjectConfig,
-  accountId: string,
 ): Promise<ExitCode> {
   const p = paint(io.color);
   const say = (text: string) => {
     if (!out.json) io.stdout(text);
   };
-  const { parseStateText, serializeState, stateKey } = await import('@monitor/engine');
+  const engine = await import('@monitor/engine');
+  const { backend } = target;
   switch (args.action) {
     case 'list': {
       operands(args, 0, '(no arguments)');
-      const state = await backend.read();
+      const { state, problems, location } = await engine.listState(backend);
       const entries = Object.entries(state.resources).sort(([a], [b]) => (a < b ? -1 : 1));
       out.result = {
-        location: backend.location,
+        location,
         serial: state.serial,
+        service: state.service ?? null,
         entries: entries.map(([key, e]) => ({ key, ...e })),
         pendingCreates: state.pendingCreates,
+        problems,
       };
-      say(p.dim(`state of ${project.config.projectName} in ${backend.location}, serial ${state.serial}\n\n`));
-      if (entries.length === 0) {
-        say('No entries: this project owns nothing in the account yet.\n');
-        return EXIT.ok;
+      say(p.dim(`state of ${project.config.projectName} in ${location}, serial ${state.serial}\n\n`));
+      if (entries.length === 0) say('No entries: this project owns nothing in the account yet.\n');
+      else {
+        const { renderTable } = await import('../tables.js');
+        say(
+          renderTable(
+            entries,
+            [
+              { header: 'ENTRY', value: ([key]) => key, shrink: true },
+              { header: 'PHYSICAL ID', value: ([, e]) => String(e.physicalId) },
+              {
+                header: 'NAME',
+                value: ([, e]) => (e.identity ?? '').replace(/^[a-zA-Z]+:/, ''),
+                shrink: true,
+              },
+              { header: 'PROTECT', value: ([, e]) => (e.protect ? 'protected' : '') },
+              {
+                header: 'SECRETS',
+                value: ([, e]) => String(Object.keys(e.secretHashes).length),
+                align: 'right',
+              },
+            ],
+            io,
+            p,
+          ),
+        );
       }
-      const rows = entries.map(([key, e]) => [
-        key,
-        String(e.physicalId),
-        e.protect ? 'protected' : '',
-        String(Object.keys(e.secretHashes).length),
-      ]);
-      const head = ['ENTRY', 'PHYSICAL ID', 'PROTECT', 'SECRETS'];
-      const widths = head.map((h, i) => Math.max(h.length, ...rows.map((r) => (r[i] ?? '').length)));
-      const line = (cells: string[]) =>
-        `${cells
-          .map((c, i) => c.padEnd(widths[i] ?? 0))
-          .join('  ')
-          .trimEnd()}\n`;
-      say(p.bold(line(head)));
-      for (const row of rows) say(line(row));
       if (state.pendingCreates.length > 0)
         say(p.yellow(`\nPending creates (an interrupted deploy): ${state.pendingCreates.join(', ')}\n`));
-      say(p.dim(`\n${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}\n`));
+      for (const problem of problems) {
+        say(p.red(`\n✗ damaged: ${problem.message}\n`));
+        say(
+          p.dim(
+            `  repair: monitor state rm "${problem.keys[problem.keys.length - 1]}", or monitor state push --force FILE\n`,
+          ),
+        );
+      }
+      if (entries.length > 0) say(p.dim(`\n${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}\n`));
       return EXIT.ok;
     }
     case 'show': {
       const [key] = operands(args, 1, '<Kind:logical-id>') as [string];
-      const state = await backend.read();
-      const entry = entryAt(state, key);
+      const entry = await engine.showEntry(backend, key);
       out.result = { key, ...entry };
+      const { renderFields } = await import('../tables.js');
       say(
-        `${p.bold(key)}\n  kind          ${entry.kind}\n  logical id    ${entry.logicalId}\n  physical id   ${String(entry.physicalId)}\n  protect       ${String(entry.protect)}\n  applied hash  ${entry.appliedHash}\n  secrets       ${Object.keys(entry.secretHashes).join(', ') || '(none)'}\n`,
+        `${p.bold(key)}\n${renderFields(
+          [
+            ['kind', entry.kind],
+            ['logical id', entry.logicalId],
+            ['physical id', String(entry.physicalId)],
+            ['name', entry.identity],
+            ['protect', String(entry.protect)],
+            ['applied hash', entry.appliedHash],
+            ['secrets', Object.keys(entry.secretHashes).join(', ') || '(none)'],
+          ],
+          p,
+        ).replace(/^/gm, '  ')}`,
       );
       return EXIT.ok;
     }
     case 'mv': {
       const [from, to] = operands(args, 2, '<Kind:from-id> <Kind:to-id>') as [string, string];
-      await locked(backend, args, async () => {
-        const state = await backend.read();
-        const entry = entryAt(state, from);
-        const [toKind, ...rest] = to.split(':');
-        const toId = rest.join(':');
-        if (toKind !== entry.kind || toId === '') {
-          throw new UsageError(
-            `"${to}" must be a ${entry.kind}:logical-id`,
-            `e.g. monitor state mv ${from} ${entry.kind}:new-id`,
-          );
-        }
-        if (state.resources[to] !== undefined)
-          throw new UsageError(`"${to}" is already in the state`, `remove it first: monitor state rm ${to}`);
-        const resources = { ...state.resources };
-        delete resources[from];
-        resources[stateKey(entry.kind, toId)] = { ...entry, logicalId: toId };
-        await backend.commit({ ...state, resources });
-      });
-      out.result = { moved: { from, to } };
+      out.result = { moved: await engine.moveEntry(target, from, to) };
       say(
         `${p.green('✓')} moved ${from} to ${to}; the resource keeps its id. Rename the construct to "${to.split(':').slice(1).join(':')}" too.\n`,
       );
@@ -239,18 +250,7 @@ async function perform(
     }
     case 'rm': {
       const [key] = operands(args, 1, '<Kind:logical-id>') as [string];
-      const removed = await locked(backend, args, async () => {
-        const state = await backend.read();
-        const entry = entryAt(state, key);
-        const resources = { ...state.resources };
-        delete resources[key];
-        await backend.commit({
-          ...state,
-          resources,
-          pendingCreates: state.pendingCreates.filter((k) => k !== key),
-        });
-        return entry;
-      });
+      const removed = await engine.removeEntry(target, key);
       out.result = { removed: { key, ...removed } };
       say(
         `${p.green('✓')} forgot ${key} (id ${String(removed.physicalId)}); the resource stays in the account, unmanaged. If its construct is still in the code, the next diff shows it as a conflict.\n`,
@@ -259,10 +259,10 @@ async function perform(
     }
     case 'pull': {
       operands(args, 0, '(no arguments)');
-      const state = await backend.read();
+      const state = await engine.pullState(backend);
       // The state itself on stdout, as push takes it back (the envelope with --json).
-      if (out.json) out.result = { state: JSON.parse(serializeState(state)) };
-      else io.stdout(serializeState(state));
+      if (out.json) out.result = { state: JSON.parse(engine.serializeState(state)) };
+      else io.stdout(engine.serializeState(state));
       return EXIT.ok;
     }
     case 'push': {
@@ -277,33 +277,11 @@ async function perform(
           'save one with monitor state pull > state.json',
         );
       }
-      const pushed = parseStateText(text, path);
-      if (pushed.accountId !== accountId) {
-        throw new UsageError(
-          `${file} is the state of account ${pushed.accountId}, not ${accountId}`,
-          'push it with that account selected (--account)',
-        );
-      }
-      const saved = await locked(backend, args, async () => {
-        const current = await backend.read();
-        if (current.serial !== pushed.serial && args.force !== true) {
-          out.error = {
-            code: 'stale_state',
-            message: `the state moved since ${file} was pulled (serial ${pushed.serial} → ${current.serial}); nothing was pushed`,
-            hint: 'pull again and redo the edit, or push anyway with --force',
-          };
-          return undefined;
-        }
-        return backend.commit({ ...pushed, serial: Math.max(current.serial, pushed.serial) });
-      });
-      if (saved === undefined) {
-        if (!out.json)
-          io.stderr(`${p.red('error')}: ${out.error?.message}\n${p.dim('hint')}: ${out.error?.hint}\n`);
-        return EXIT.stalePlan;
-      }
-      out.result = { pushed: Object.keys(saved.resources).length, serial: saved.serial };
+      const pushed = engine.parseStateText(text, path);
+      const saved = await engine.pushState(target, pushed, { source: file, force: args.force === true });
+      out.result = { pushed: saved.entries, serial: saved.serial };
       say(
-        `${p.green('✓')} pushed ${Object.keys(saved.resources).length} entries to ${backend.location} (serial ${saved.serial})\n`,
+        `${p.green('✓')} pushed ${saved.entries} entries to ${backend.location} (serial ${saved.serial})\n`,
       );
       return EXIT.ok;
     }
@@ -315,30 +293,15 @@ async function perform(
           'e.g. --to postgres://user@host/db, or --to .monitor/state',
         );
       }
-      const { FileStateBackend, PostgresStateBackend } = await import('@monitor/engine');
       const destination: StateBackend = /^postgres(ql)?:\/\//.test(args.to)
-        ? new PostgresStateBackend({ url: args.to, project: project.config.projectName, accountId })
-        : new FileStateBackend(resolve(io.cwd, args.to), accountId);
-      if (destination.location === backend.location)
-        throw new UsageError('--to is where the state already is', 'name the other backend');
+        ? new engine.PostgresStateBackend({
+            url: args.to,
+            project: project.config.projectName,
+            accountId: target.accountId,
+          })
+        : new engine.FileStateBackend(resolve(io.cwd, args.to), target.accountId);
       try {
-        const moved = await locked(backend, args, () =>
-          locked(destination, args, async () => {
-            const source = await backend.read();
-            const existing = await destination.read();
-            if (Object.keys(existing.resources).length > 0 && args.force !== true) {
-              throw new UsageError(
-                `${destination.location} already holds ${Object.keys(existing.resources).length} entries for this project and account; nothing was moved`,
-                'choose an empty destination, or replace it with --force',
-              );
-            }
-            const saved = await destination.commit({
-              ...source,
-              serial: Math.max(source.serial, existing.serial),
-            });
-            return { entries: Object.keys(saved.resources).length, serial: saved.serial };
-          }),
-        );
+        const moved = await engine.migrateState(target, destination, { force: args.force === true });
         out.result = { from: backend.location, to: destination.location, ...moved };
         const use = /^postgres/.test(args.to)
           ? 'set MONITOR_STATE_URL (or state: { backend: "postgres", url } in the config)'
@@ -361,11 +324,19 @@ async function perform(
       }
       const holder = await backend.forceUnlock();
       out.result = { cleared: holder ?? null };
-      const { describeHolder } = await import('@monitor/engine');
       say(
         holder === undefined
           ? 'The state was not locked.\n'
-          : `${p.green('✓')} cleared the lock of ${describeHolder(holder)}\n`,
+          : `${p.green('✓')} cleared the lock of ${engine.describeHolder(holder)}\n`,
+      );
+      return EXIT.ok;
+    }
+    case 'rebind': {
+      operands(args, 0, '(no arguments)');
+      const rebound = await engine.rebindState(target);
+      out.result = { rebound };
+      say(
+        `${p.green('✓')} the state now belongs to ${rebound.to}${rebound.from === null ? '' : ` (it was ${rebound.from})`}. Run monitor diff: if the ids name other resources there, it shows them as gone.\n`,
       );
       return EXIT.ok;
     }

@@ -1,6 +1,6 @@
 import { KINDS, redactPayload } from '@monitor/api';
 import type { OperationResult } from '../apply/apply.js';
-import type { ApplyOutcome } from '../flows/flows.js';
+import type { ApplyOutcome } from '../flows/deploy.js';
 import type { Change } from '../plan/diff.js';
 import type { Operation, Plan, UpdateOperation } from '../plan/plan.js';
 import {

@@ -268,8 +268,17 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
       ),
     );
   }
-  if (plan.forget.length > 0) {
-    out.push(s.dim(`Dropped from state (gone from the account and the code): ${plan.forget.join(', ')}`));
+  const mismatched = new Set(plan.mismatched.map((m) => m.key));
+  const gone = plan.forget.filter((key) => !mismatched.has(key));
+  if (gone.length > 0) {
+    out.push(s.dim(`Dropped from state (gone from the account and the code): ${gone.join(', ')}`));
+  }
+  for (const m of plan.mismatched) {
+    out.push(
+      s.yellow(
+        `Not deleted, dropped from state: ${m.key} was id ${String(m.physicalId)} with ${m.recorded}, but that id now holds a resource with ${m.found}. It is not this project's: left as it is.`,
+      ),
+    );
   }
   if (plan.abandonedCreates.length > 0) {
     out.push(
@@ -296,6 +305,7 @@ export interface PlanJson {
   changes: boolean;
   operations: Record<string, unknown>[];
   forget: string[];
+  mismatched: Plan['mismatched'];
   protectedKept: string[];
   keptForProtected: Plan['keptForProtected'];
   protectChanged: Plan['protectChanged'];
@@ -352,6 +362,7 @@ export function planToJson(plan: Plan): PlanJson {
       };
     }),
     forget: plan.forget,
+    mismatched: plan.mismatched,
     protectedKept: plan.protectedKept,
     keptForProtected: plan.keptForProtected,
     protectChanged: plan.protectChanged,

@@ -2,7 +2,7 @@ import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { EngineError } from '../errors.js';
-import type { LockRequest } from './backend.js';
+import type { LockRequest, StateBackend } from './backend.js';
 
 export interface LockHolder {
   pid: number;
@@ -103,5 +103,19 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     if (Date.now() >= deadline)
       throw new LockHeldError(holder, `wait for it to finish, or remove ${path} if that process is gone`);
     await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+  }
+}
+
+/** Run `body` holding the backend's deploy lock, and release it however `body` ends. */
+export async function withStateLock<T>(
+  backend: Pick<StateBackend, 'lock'>,
+  request: LockRequest,
+  body: () => Promise<T>,
+): Promise<T> {
+  const release = await backend.lock(request);
+  try {
+    return await body();
+  } finally {
+    await release();
   }
 }

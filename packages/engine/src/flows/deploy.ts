@@ -1,24 +1,11 @@
-import type { Client } from '@monitor/api';
-import { type ApplyEvent, type ApplyResult, apply } from '../apply/apply.js';
-import type { ByPhysicalId } from '../identity.js';
-import { readLive } from '../live/read-live.js';
-import type { LoadedProject } from '../load/load.js';
-import { type Live, type Plan, type PlanMode, plan } from '../plan/plan.js';
-import { checkSavedPlan, type SavedPlan, savePlan } from '../plan/saved-plan.js';
+import type { ApplyResult } from '../apply/apply.js';
+import { type ApplyEvent, apply } from '../apply/apply.js';
+import { checkSavedPlan, type SavedPlan } from '../plan/saved-plan.js';
+import type { Plan } from '../plan/types.js';
 import { hasChanges } from '../render/render.js';
-import type { StateBackend } from '../state/backend.js';
-import type { LockHolder } from '../state/lock.js';
-import type { State } from '../state/state.js';
-
-/** What a flow works on: a loaded project, an account's client and its state backend. */
-export interface Target {
-  project: LoadedProject;
-  client: Client;
-  accountId: string;
-  backend: StateBackend;
-  /** The key of the hashes of sensitive values in state (`MONITOR_STATE_SECRET`); never stored. */
-  secretKey?: string | undefined;
-}
+import { type LockHolder, withStateLock } from '../state/lock.js';
+import { makePlan } from './diff.js';
+import type { Target } from './target.js';
 
 /** Progress of a deploy or destroy, as it happens. */
 export type FlowEvent =
@@ -26,65 +13,6 @@ export type FlowEvent =
   | { type: 'locked' }
   | { type: 'planned'; plan: Plan }
   | ApplyEvent;
-
-/** What a plan is made of besides the code: state, the live account, and what other projects own. */
-export interface AccountSnapshot {
-  state: State;
-  live: Live;
-  /** Resources other projects own (→ the project), when the state backend is shared. */
-  otherOwners: ByPhysicalId<string> | undefined;
-  /** API calls the read made. */
-  requests: number;
-}
-
-/**
- * Read state, the live account and the other projects' ownership, all at once. Needs no project:
- * `diff` can be handed it started while the construct files still load.
- */
-export async function readAccount({
-  client,
-  backend,
-}: Pick<Target, 'client' | 'backend'>): Promise<AccountSnapshot> {
-  const before = client.requestCount;
-  const [state, live, otherOwners] = await Promise.all([
-    backend.read(),
-    readLive(client),
-    backend.owners?.(),
-  ]);
-  return { state, live, otherOwners, requests: client.requestCount - before };
-}
-
-export interface DiffOptions {
-  /** @default new Date() */
-  now?: Date;
-  /**
-   * The account as `readAccount` read it for this target, started early (diff takes no lock, so
-   * reading before the project has loaded changes nothing). @default read now
-   */
-  snapshot?: Promise<AccountSnapshot>;
-}
-
-export interface DiffResult {
-  plan: Plan;
-  /** The plan as `deploy --plan` takes it, with fingerprints of the live resources it touches. */
-  saved: SavedPlan;
-  /** API calls the diff made. */
-  requests: number;
-}
-
-/** Read state and the live account, and plan: what a deploy would change. Reads only; takes no lock. */
-export async function diff(target: Target, options: DiffOptions = {}): Promise<DiffResult> {
-  const snapshot = options.snapshot ?? readAccount(target);
-  const { plan: made, live } = await makePlan(target, 'apply', options.now ?? new Date(), false, snapshot);
-  return {
-    plan: made,
-    saved: savePlan(made, live, {
-      accountId: target.accountId,
-      projectName: target.project.config.projectName,
-    }),
-    requests: (await snapshot).requests,
-  };
-}
 
 /**
  * The answer to "apply this plan?": the caller asks a person or checks its flags. A refusal says
@@ -172,43 +100,20 @@ export function destroy(target: Target, options: DestroyOptions): Promise<ApplyO
   });
 }
 
-async function makePlan(
-  target: Target,
-  mode: PlanMode,
-  now: Date,
-  forceProtected = false,
-  snapshot: Promise<AccountSnapshot> = readAccount(target),
-): Promise<{ plan: Plan; live: Live }> {
-  const { state, live, otherOwners } = await snapshot;
-  return {
-    plan: plan(target.project.resources, live, state, {
-      now,
-      mode,
-      forceProtected,
-      secretKey: target.secretKey,
-      ...(otherOwners === undefined ? {} : { otherOwners }),
-    }),
-    live,
-  };
-}
-
-async function withLock(
-  target: Target,
-  options: ApplyFlowOptions,
-  body: () => Promise<ApplyOutcome>,
-): Promise<ApplyOutcome> {
+function withLock(target: Target, options: ApplyFlowOptions, body: () => Promise<ApplyOutcome>) {
   const timeoutMs = options.lockTimeoutMs ?? 0;
-  const release = await target.backend.lock({
-    command: options.command,
-    timeoutMs,
-    onWait: (holder) => options.onEvent?.({ type: 'lock-wait', holder, timeoutMs }),
-  });
-  try {
-    options.onEvent?.({ type: 'locked' });
-    return await body();
-  } finally {
-    await release();
-  }
+  return withStateLock(
+    target.backend,
+    {
+      command: options.command,
+      timeoutMs,
+      onWait: (holder) => options.onEvent?.({ type: 'lock-wait', holder, timeoutMs }),
+    },
+    async () => {
+      options.onEvent?.({ type: 'locked' });
+      return body();
+    },
+  );
 }
 
 async function confirmAndApply(target: Target, made: Plan, options: ApplyFlowOptions): Promise<ApplyOutcome> {
@@ -222,6 +127,7 @@ async function confirmAndApply(target: Target, made: Plan, options: ApplyFlowOpt
   const result = await apply(made, {
     client: target.client,
     backend: target.backend,
+    service: target.service,
     ...(options.parallelism === undefined ? {} : { parallelism: options.parallelism }),
     ...(options.signal === undefined ? {} : { signal: options.signal }),
     ...(options.onEvent === undefined ? {} : { onEvent: options.onEvent }),

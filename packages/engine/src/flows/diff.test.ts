@@ -7,7 +7,8 @@ import type { LoadedProject } from '../load/load.js';
 import { plan } from '../plan/plan.js';
 import { emptyState } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
-import { diff, readAccount, type Target } from './flows.js';
+import { diff } from './diff.js';
+import { readAccount, type Target } from './target.js';
 
 const NOW = new Date('2026-11-21T00:00:00Z');
 

@@ -1,0 +1,57 @@
+import { plan } from '../plan/plan.js';
+import { type SavedPlan, savePlan } from '../plan/saved-plan.js';
+import type { Live, Plan, PlanMode } from '../plan/types.js';
+import { type AccountSnapshot, readAccount, type Target } from './target.js';
+
+export interface DiffOptions {
+  /** @default new Date() */
+  now?: Date;
+  /**
+   * The account as `readAccount` read it for this target, started early (diff takes no lock, so
+   * reading before the project has loaded changes nothing). @default read now
+   */
+  snapshot?: Promise<AccountSnapshot>;
+}
+
+export interface DiffResult {
+  plan: Plan;
+  /** The plan as `deploy --plan` takes it, with fingerprints of the live resources it touches. */
+  saved: SavedPlan;
+  /** API calls the diff made. */
+  requests: number;
+}
+
+/** Read state and the live account, and plan: what a deploy would change. Reads only; takes no lock. */
+export async function diff(target: Target, options: DiffOptions = {}): Promise<DiffResult> {
+  const snapshot = options.snapshot ?? readAccount(target);
+  const { plan: made, live } = await makePlan(target, 'apply', options.now ?? new Date(), false, snapshot);
+  return {
+    plan: made,
+    saved: savePlan(made, live, {
+      accountId: target.accountId,
+      projectName: target.project.config.projectName,
+    }),
+    requests: (await snapshot).requests,
+  };
+}
+
+/** Read what a plan needs (or take the snapshot read earlier) and plan. */
+export async function makePlan(
+  target: Target,
+  mode: PlanMode,
+  now: Date,
+  forceProtected = false,
+  snapshot: Promise<AccountSnapshot> = readAccount(target),
+): Promise<{ plan: Plan; live: Live }> {
+  const { state, live, otherOwners } = await snapshot;
+  return {
+    plan: plan(target.project.resources, live, state, {
+      now,
+      mode,
+      forceProtected,
+      secretKey: target.secretKey,
+      ...(otherOwners === undefined ? {} : { otherOwners }),
+    }),
+    live,
+  };
+}

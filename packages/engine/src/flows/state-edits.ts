@@ -1,0 +1,263 @@
+import { isResourceKind } from '@monitor/api';
+import { EngineError, InvalidStateError } from '../errors.js';
+import { ByPhysicalId } from '../identity.js';
+import type { StateBackend } from '../state/backend.js';
+import { withStateLock } from '../state/lock.js';
+import {
+  checkIntegrity,
+  type IntegrityProblem,
+  integrityProblems,
+  type State,
+  type StateEntry,
+  stateKey,
+} from '../state/state.js';
+import { checkService } from './target.js';
+
+/**
+ * The edits of `monitor state`: list, show, mv, rm, pull, push, migrate, unlock and rebind. They
+ * change what a project owns without touching the account, so they go through the checks a deploy
+ * goes through: no entry may take a resource another project owns (whatever `--force` says), and
+ * nothing is written that would leave the state damaged. Listing, pulling and removing work on a
+ * damaged state, so that it can always be repaired from the CLI.
+ */
+
+/** Where the edits work: one project's state for one account. */
+export interface StateTarget {
+  backend: StateBackend;
+  accountId: string;
+  /** The service the account is on (`serviceIdentity`); state of another is refused. */
+  service?: string | undefined;
+  /** What holds the lock while an edit writes, e.g. `monitor state mv`. */
+  command: string;
+  /** How long to wait for a deploy that holds the lock. @default 0 */
+  lockTimeoutMs?: number;
+}
+
+/** An edit that would give this project a resource that another project owns. */
+export class OwnedElsewhereError extends EngineError {
+  static override readonly code = 'owned_elsewhere';
+  override readonly name = 'OwnedElsewhereError';
+}
+
+/** An edit that names an entry the state does not have, or asks for one it cannot make. */
+export class StateEditError extends EngineError {
+  static override readonly code = 'state_edit';
+  override readonly name = 'StateEditError';
+}
+
+/** A push of a state that moved since it was pulled, without `force`: nothing was written. */
+export class StaleStateError extends EngineError {
+  static override readonly code = 'stale_state';
+  override readonly name = 'StaleStateError';
+}
+
+export interface StateListing {
+  location: string;
+  state: State;
+  /** What is wrong in it: a deploy refuses such a state until `rm` or `push --force` repairs it. */
+  problems: IntegrityProblem[];
+}
+
+/** The state as it is, damaged or not, with what is wrong in it. */
+export async function listState(backend: StateBackend): Promise<StateListing> {
+  const state = await backend.read({ allowDamaged: true });
+  return { location: backend.location, state, problems: integrityProblems(state) };
+}
+
+/** The entry at `Kind:logicalId`; a clear error, with near matches, when there is none. */
+export function findEntry(state: State, key: string): StateEntry {
+  const entry = state.resources[key];
+  if (entry !== undefined) return entry;
+  const wanted = (key.split(':').pop() ?? '').toLowerCase();
+  const close = Object.keys(state.resources).filter((k) => k.toLowerCase().includes(wanted));
+  throw new StateEditError(
+    `no entry "${key}" in the state`,
+    close.length > 0
+      ? `did you mean ${close.slice(0, 3).join(', ')}?`
+      : 'list the entries with monitor state list',
+  );
+}
+
+/** One entry, read from a state that may be damaged. */
+export async function showEntry(backend: StateBackend, key: string): Promise<StateEntry> {
+  return findEntry(await backend.read({ allowDamaged: true }), key);
+}
+
+/**
+ * Refuse a state this project is about to write when an entry of it records a resource that
+ * another project sharing the database owns: only the owner can give a resource away (`rm` there,
+ * then `adopt: true` here).
+ */
+async function checkOwnership(state: State, backend: StateBackend): Promise<void> {
+  const owners = (await backend.owners?.()) ?? new ByPhysicalId<string>();
+  for (const [key, entry] of Object.entries(state.resources)) {
+    const owner = owners.tryFind(entry.kind, entry.physicalId);
+    if (owner === undefined) continue;
+    throw new OwnedElsewhereError(
+      `entry "${key}" records ${entry.kind} id ${String(entry.physicalId)}, which belongs to project "${owner}" in ${backend.location}; nothing was written`,
+      `only project "${owner}" can give it away: remove it from its code or forget it there (monitor state rm), then take it here with adopt: true`,
+    );
+  }
+}
+
+/** Write `next` whole, after the checks every edit makes: integrity and ownership. */
+async function writeChecked(backend: StateBackend, next: State): Promise<State> {
+  checkIntegrity(next, 'to be written');
+  await checkOwnership(next, backend);
+  return backend.commit(next);
+}
+
+/** The lock request of an edit. */
+const lockOf = (target: StateTarget) => ({ command: target.command, timeoutMs: target.lockTimeoutMs ?? 0 });
+
+/** Rename an entry (what `aliases` do in a deploy): the resource keeps its physical id. */
+export async function moveEntry(
+  target: StateTarget,
+  from: string,
+  to: string,
+): Promise<{ from: string; to: string }> {
+  return withStateLock(target.backend, lockOf(target), async () => {
+    const state = await target.backend.read({ allowDamaged: true });
+    const entry = findEntry(state, from);
+    const colon = to.indexOf(':');
+    const toKind = colon < 0 ? '' : to.slice(0, colon);
+    const toId = colon < 0 ? '' : to.slice(colon + 1);
+    if (toKind !== entry.kind || !isResourceKind(toKind) || toId === '') {
+      throw new StateEditError(
+        `"${to}" must be a ${entry.kind}:logical-id`,
+        `e.g. monitor state mv ${from} ${entry.kind}:new-id`,
+      );
+    }
+    if (state.resources[to] !== undefined) {
+      throw new StateEditError(`"${to}" is already in the state`, `remove it first: monitor state rm ${to}`);
+    }
+    const resources = { ...state.resources };
+    delete resources[from];
+    resources[stateKey(entry.kind, toId)] = { ...entry, logicalId: toId };
+    await writeChecked(target.backend, { ...state, resources });
+    return { from, to };
+  });
+}
+
+/**
+ * Forget an entry: the resource stays in the account, unmanaged. Works on a damaged state: it is how
+ * one of two entries that record one resource is removed.
+ */
+export async function removeEntry(target: StateTarget, key: string): Promise<StateEntry> {
+  return withStateLock(target.backend, lockOf(target), async () => {
+    const state = await target.backend.read({ allowDamaged: true });
+    const entry = findEntry(state, key);
+    const resources = { ...state.resources };
+    delete resources[key];
+    await target.backend.commit({
+      ...state,
+      resources,
+      pendingCreates: state.pendingCreates.filter((k) => k !== key),
+    });
+    return entry;
+  });
+}
+
+/** The state, damaged or not, as `pushState` takes it back. */
+export async function pullState(backend: StateBackend): Promise<State> {
+  return backend.read({ allowDamaged: true });
+}
+
+export interface PushOptions {
+  /** Push even when the state moved since the file was pulled (how a damaged state is replaced). */
+  force?: boolean;
+  /** The file it came from, for messages. */
+  source: string;
+}
+
+/**
+ * Replace the state with `pushed` (a hand-edited pull). Refused, with nothing written: a state of
+ * another account or service; a damaged one; one whose entries take resources other projects own
+ * (`force` never overrides these); and without `force`, a state that moved since it was pulled.
+ */
+export async function pushState(
+  target: StateTarget,
+  pushed: State,
+  options: PushOptions,
+): Promise<{ entries: number; serial: number }> {
+  if (pushed.accountId !== target.accountId) {
+    throw new StateEditError(
+      `${options.source} is the state of account ${pushed.accountId}, not ${target.accountId}`,
+      'push it with that account selected (--account)',
+    );
+  }
+  checkService(pushed, target.service, options.source);
+  const problems = integrityProblems(pushed);
+  if (problems.length > 0) {
+    throw new InvalidStateError(
+      `${options.source} ${problems.map((p) => p.message).join('; ')}; nothing was pushed`,
+      'fix the file (each resource recorded once, under its own Kind:logicalId) and push it again',
+    );
+  }
+  return withStateLock(target.backend, lockOf(target), async () => {
+    const current = await target.backend.read({ allowDamaged: true });
+    if (current.serial !== pushed.serial && options.force !== true) {
+      throw new StaleStateError(
+        `the state moved since ${options.source} was pulled (serial ${pushed.serial} → ${current.serial}); nothing was pushed`,
+        'pull again and redo the edit, or push anyway with --force',
+      );
+    }
+    const saved = await writeChecked(target.backend, {
+      ...pushed,
+      ...(pushed.service === undefined && target.service !== undefined ? { service: target.service } : {}),
+      serial: Math.max(current.serial, pushed.serial),
+    });
+    return { entries: Object.keys(saved.resources).length, serial: saved.serial };
+  });
+}
+
+/**
+ * Copy the state to another backend (files to PostgreSQL, say). The source must be sound; the
+ * destination must not hold state for this project and account unless `force`, and never may an
+ * entry take what another project owns there.
+ */
+export async function migrateState(
+  target: StateTarget,
+  destination: StateBackend,
+  options: { force?: boolean } = {},
+): Promise<{ entries: number; serial: number }> {
+  if (destination.location === target.backend.location) {
+    throw new StateEditError('--to is where the state already is', 'name the other backend');
+  }
+  return withStateLock(target.backend, lockOf(target), () =>
+    withStateLock(destination, lockOf(target), async () => {
+      const source = await target.backend.read();
+      const existing = await destination.read({ allowDamaged: true });
+      if (Object.keys(existing.resources).length > 0 && options.force !== true) {
+        throw new StateEditError(
+          `${destination.location} already holds ${Object.keys(existing.resources).length} entries for this project and account; nothing was moved`,
+          'choose an empty destination, or replace it with --force',
+        );
+      }
+      const saved = await writeChecked(destination, {
+        ...source,
+        serial: Math.max(source.serial, existing.serial),
+      });
+      return { entries: Object.keys(saved.resources).length, serial: saved.serial };
+    }),
+  );
+}
+
+/**
+ * Record that the state belongs to the service this run talks to: when the same service moved to a
+ * new address. Its ids must still name the same resources there.
+ */
+export async function rebindState(target: StateTarget): Promise<{ from: string | null; to: string }> {
+  const service = target.service;
+  if (service === undefined) {
+    throw new StateEditError(
+      'no service to record: this run talks to none',
+      'run it with MONITOR_BASE_URL set',
+    );
+  }
+  return withStateLock(target.backend, lockOf(target), async () => {
+    const state = await target.backend.read({ allowDamaged: true });
+    await target.backend.commit({ ...state, service });
+    return { from: state.service ?? null, to: service };
+  });
+}
