@@ -94,6 +94,26 @@ describe('the GitHub client, against a fake GitHub', () => {
     ]);
   });
 
+  it("asks GitHub Enterprise Server's GraphQL endpoint beside its REST API", async () => {
+    const host = await fakeGitHub('/api/v3');
+    hosts.push(host);
+    host.threads.set('pr:12', [{ id: 1, body: `${MARKER}\nold`, author: GITHUB_ACTIONS_BOT }]);
+    const outcome = await post(host, {
+      env: {
+        GITHUB_REPOSITORY: 'acme/web',
+        GITHUB_TOKEN: GITHUB_ACTIONS_TOKEN,
+        GITHUB_API_URL: `${host.url}/api/v3`,
+        GITHUB_EVENT_PATH: eventPath,
+      },
+    });
+    expect(outcome).toMatchObject({ status: 'updated', id: 1 });
+    expect(host.requests.map((r) => `${r.method} ${r.path}`)).toEqual([
+      'GET /api/v3/repos/acme/web/issues/12/comments?per_page=100',
+      'POST /api/graphql',
+      'PATCH /api/v3/repos/acme/web/issues/comments/1',
+    ]);
+  });
+
   it('adopts a comment that GitHub stored before the request timed out: one comment, one create', async () => {
     const host = await github();
     host.failures.push({ method: 'POST', path: '/comments', hang: true, afterWork: true });

@@ -177,11 +177,12 @@ export function hostHttp(protocol: HostProtocol, options: HostHttpOptions): Host
   };
 
   const rateLimitError = (what: string, answer: Answer, limit: RateLimit) => {
-    const until = limit.waitMs === undefined ? undefined : new Date(clock.now() + limit.waitMs);
+    const ms = limit.waitMs;
+    const until = ms === undefined ? undefined : new Date(clock.now() + ms);
     const asks =
-      limit.waitMs === undefined
+      ms === undefined || until === undefined
         ? ''
-        : `; it asks to wait ${seconds(limit.waitMs)} s, until ${utc(until ?? new Date(0))}`;
+        : `; it asks to wait ${seconds(ms)} s, until ${utc(until)}`;
     return new CodeHostError(
       `${what}: ${limit.reason}: ${statusLine(answer.status, protocol.message(answer))}${asks}`,
       { status: answer.status, hint: protocol.rateLimitHint(until) },
