@@ -61,7 +61,8 @@ export interface InjectedFailure {
   method?: string;
   /** Only for requests whose path contains this. */
   path?: string;
-  status: number;
+  /** @default 500 */
+  status?: number;
   /** JSON, or a string sent as text/plain. */
   body?: unknown;
   headers?: Record<string, string>;
@@ -148,8 +149,8 @@ async function start(
       failure === undefined
         ? (done as Reply)
         : {
-            status: failure.status,
-            body: failure.body ?? { message: `injected ${failure.status}` },
+            status: failure.status ?? 500,
+            body: failure.body ?? { message: `injected ${failure.status ?? 500}` },
             ...(failure.headers === undefined ? {} : { headers: failure.headers }),
           };
     const text = r.body === undefined ? '' : typeof r.body === 'string' ? r.body : JSON.stringify(r.body);

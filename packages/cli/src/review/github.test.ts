@@ -185,7 +185,7 @@ describe('the GitHub client, against a fake GitHub', () => {
 
   it('reports a request that got no answer as a timeout, after retrying the read', async () => {
     const host = await github();
-    for (let i = 0; i < 4; i++) host.failures.push({ method: 'GET', hang: true, status: 0 });
+    for (let i = 0; i < 4; i++) host.failures.push({ method: 'GET', hang: true });
     const { clock, sleeps } = virtualClock();
     const outcome = await post(host, { clock, requestTimeoutMs: 100 });
     expect(outcome).toEqual({
