@@ -3,7 +3,14 @@ import { join } from 'node:path';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ciProjects, gitHubEnv, gitLabEnv, SHA } from './support/ci.js';
-import { type FakeCodeHost, fakeGitHub, fakeGitLab } from './support/code-hosts.js';
+import {
+  type FakeCodeHost,
+  fakeGitHub,
+  fakeGitLab,
+  GITHUB_ACTIONS_BOT,
+  gitHubFaults,
+  gitLabFaults,
+} from './support/code-hosts.js';
 import { writeFiles } from './support/harness.js';
 import { IMPORTS } from './support/projects.js';
 
@@ -73,7 +80,7 @@ describe('diff --comment on GitHub', () => {
         id: i + 1,
         body: i === 3 ? other : `review comment ${i}`,
       })),
-      { id: 500, body: `${MARKER}\nold plan` },
+      { id: 500, body: `${MARKER}\nold plan`, author: GITHUB_ACTIONS_BOT },
     ]);
     const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
     useCi(gitHubEnv(dir, github));
@@ -130,7 +137,108 @@ describe('diff --comment on GitHub', () => {
     expect(github.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /api/v3/repos/acme/web/issues/3/comments',
     ]);
-    expect(github.requests[0]?.headers['user-agent']).toMatch(/^monitor\/\d+\.\d+\.\d+/);
+    for (const r of github.requests) {
+      expect(r.headers['user-agent']).toMatch(/^monitor\/\d+\.\d+\.\d+/);
+      expect(r.headers['x-github-api-version']).toBe('2022-11-28');
+      expect(r.headers.accept).toBe('application/vnd.github+json');
+    }
+  });
+
+  it('adopts a comment GitHub stored but answered 502 for: one comment, never a second POST', async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitHubEnv(dir, github));
+    github.failures.push({ method: 'POST', path: '/comments', status: 502, afterWork: true });
+    const result = await run('diff', '--comment', '--require-comment');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain('✓ The plan posted to pull request #12 of acme/web');
+    expect(github.threads.get('pr:12')).toHaveLength(1);
+    expect(github.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'POST /repos/acme/web/issues/12/comments',
+    ]);
+  });
+
+  it("reduces monitor's own duplicate comments to the first, leaving other people's alone", async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    github.threads.set('pr:12', [
+      { id: 1, body: `${MARKER}\nfirst`, author: GITHUB_ACTIONS_BOT },
+      { id: 2, body: 'a review' },
+      { id: 3, body: `${MARKER}\nsecond`, author: GITHUB_ACTIONS_BOT },
+      { id: 4, body: `${MARKER}\nthird`, author: GITHUB_ACTIONS_BOT },
+      { id: 5, body: `${MARKER}\nsomeone quoting it` },
+    ]);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitHubEnv(dir, github));
+    const result = await run('diff', '--comment');
+    expect(result.code).toBe(0);
+    expect(result.stderr).toContain(
+      '✓ The plan updated on pull request #12 of acme/web: https://github.test/comment/1 (2 duplicates removed)',
+    );
+    expect(github.threads.get('pr:12')?.map((c) => c.id)).toEqual([1, 2, 5]);
+    expect(github.threads.get('pr:12')?.[0]?.body).toContain('**Plan: 1 to create');
+    expect(github.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
+      'PATCH /repos/acme/web/issues/comments/1',
+      'DELETE /repos/acme/web/issues/comments/3',
+      'DELETE /repos/acme/web/issues/comments/4',
+    ]);
+  });
+
+  it("ignores a comment that fakes monitor's marker and posts the plan as a new comment, --require-comment included", async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const spoof = `${MARKER}\n**No changes.** Approve away.`;
+    github.threads.set('pr:12', [{ id: 1, body: spoof }]);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitHubEnv(dir, github));
+    const result = await run('diff', '--comment', '--require-comment', '--detailed-exitcode');
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('✓ The plan posted to pull request #12 of acme/web');
+    expect(result.stderr).not.toContain('permissions');
+    const thread = github.threads.get('pr:12') ?? [];
+    expect(thread.map((c) => c.body.split('\n')[1])).toEqual([
+      '**No changes.** Approve away.',
+      expect.stringContaining('### monitor diff: e2e'),
+    ]);
+    expect(github.writes().map((r) => r.method)).toEqual(['POST']);
+
+    // The next push edits monitor's own comment, still not the fake.
+    writeFiles(dir, { 'a.monitor.ts': groups(2) });
+    expect((await run('diff', '--comment', '--require-comment')).code).toBe(0);
+    expect(github.threads.get('pr:12')?.[0]?.body).toBe(spoof);
+    expect(github.threads.get('pr:12')?.[1]?.body).toContain('**Plan: 2 to create');
+  });
+
+  it('says a secondary rate limit is a rate limit, not permissions or forks; a 422 gets a hint', async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitHubEnv(dir, github));
+    github.failures.push(gitHubFaults.secondaryRateLimit(120, { method: 'POST' }));
+    const limited = await run('diff', '--comment', '--require-comment');
+    expect(limited.code).toBe(1);
+    expect(limited.stderr).toContain(
+      "error: could not post the plan: cannot comment on pull request #12: GitHub's secondary rate limit (403 with retry-after: 120)",
+    );
+    expect(limited.stderr).toMatch(
+      /hint: a rate limit, not a permission problem: .* re-run the job after \d\d:\d\d UTC/,
+    );
+    expect(limited.stderr).not.toMatch(/permissions:|fork/);
+
+    github.failures.push({
+      method: 'POST',
+      status: 422,
+      body: {
+        message: 'Validation Failed',
+        errors: [{ resource: 'IssueComment', field: 'body', code: 'invalid' }],
+      },
+    });
+    const invalid = await run('diff', '--comment');
+    expect(invalid.stderr).toContain(
+      'warning: could not post the plan: cannot comment on pull request #12: 422 Validation Failed: body invalid',
+    );
+    expect(invalid.stderr).toContain('hint: GitHub refused what was sent for the reason in its message');
   });
 
   it('outside a pull request, or without a token, prints the plan and says why nothing was posted', async () => {
@@ -199,6 +307,28 @@ describe('deploy --comment', () => {
     expect(github.threads.get('pr:7')?.[0]?.body).toMatch(/\*\*✓ Applied in .*:\*\* 1 created/);
   });
 
+  it("keeps the merged pull request's first result when a re-run has nothing to do, and appends the re-run's", async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    github.commitPulls.set(SHA, [{ number: 7, merged: true }]);
+    const { dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(2) });
+    useCi(gitHubEnv(dir, github, { ref: 'refs/heads/main' }));
+    expect((await run('deploy', '--yes', '--comment')).code).toBe(0);
+    const first = github.threads.get('pr:7')?.[0]?.body ?? '';
+    expect(first).toMatch(/\*\*✓ Applied in .*:\*\* 2 created/);
+
+    const rerun = await run('deploy', '--yes', '--comment');
+    expect(rerun.code).toBe(0);
+    expect(rerun.stderr).toContain('✓ The result updated on pull request #7 of acme/web');
+    const thread = github.threads.get('pr:7') ?? [];
+    expect(thread).toHaveLength(1);
+    const body = thread[0]?.body ?? '';
+    expect(body.startsWith(first)).toBe(true);
+    expect(body.slice(first.length)).toMatch(
+      /^\n\n---\n\n<!-- monitor:re-run -->\n### monitor deploy: e2e → account .*\n\n\*\*No changes\.\*\* The account already matches the code; nothing was applied\.\n$/,
+    );
+  });
+
   it('comments on the commit when it came from no pull request; a no-change deploy starts no comment', async () => {
     const github = await fakeGitHub();
     hosts.push(github);
@@ -231,6 +361,11 @@ describe('--comment on GitLab', () => {
     expect(notes).toHaveLength(1);
     expect(notes[0]?.body.startsWith(`${MARKER}\n`)).toBe(true);
     expect(notes[0]?.body).toContain('**No changes.** 2 resources match the code.');
+    for (const r of gitlab.requests) expect(r.headers['user-agent']).toMatch(/^monitor\/\d+\.\d+\.\d+/);
+    const listed = gitlab.requests.filter((r) => r.method === 'GET' && r.path.includes('/notes'));
+    expect(listed.map((r) => new URL(r.path, gitlab.url).searchParams.get('per_page'))).toEqual(
+      listed.map(() => '100'),
+    );
     expect(gitlab.writes().map((r) => `${r.method} ${r.path}`)).toEqual([
       'POST /api/v4/projects/42/merge_requests/9/notes',
       `PUT /api/v4/projects/42/merge_requests/9/notes/${notes[0]?.id}`,
@@ -255,8 +390,20 @@ describe('--comment on GitLab', () => {
     gitlab.failures.push({ method: 'PUT', status: 403, body: { message: '403 Forbidden' } });
     const forbidden = await run('deploy', '--yes', '--comment');
     expect(forbidden.code).toBe(0);
-    expect(forbidden.stderr).toContain('warning: could not post the result: cannot update note');
+    expect(forbidden.stderr).toMatch(
+      /warning: could not post the result: cannot update note \d+ on merge request !4: 403 Forbidden\n/,
+    );
     expect(forbidden.stderr).toContain('hint: the token needs the api scope');
+
+    writeFiles(dir, { 'a.monitor.ts': groups(4) });
+    gitlab.commitPulls.set(SHA, [{ number: 5, merged: true }]);
+    for (let i = 0; i < 3; i++) gitlab.failures.push(gitLabFaults.badGateway({ method: 'POST' }));
+    const down = await run('deploy', '--yes', '--comment');
+    expect(down.code).toBe(0);
+    expect(down.stderr).toContain(
+      'warning: could not post the result: cannot comment on merge request !5: 502 GitLab is not responding',
+    );
+    expect(down.stderr).toContain("hint: GitLab's web server could not reach GitLab itself");
   });
 });
 
@@ -305,6 +452,49 @@ describe('diff --issue (the nightly drift check)', () => {
     expect(github.issues[1]).toMatchObject({ state: 'closed' });
     expect(github.issues[1]?.body).toContain('**No changes.**');
     expect(github.issues[0]).toMatchObject({ body: 'a bug report', state: 'open' });
+  });
+
+  it('finds its issue by marker and author with the label removed, puts the label back, and never opens a second', async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const { h, dir, run, useCi } = await ciProject({ 'a.monitor.ts': groups(1) });
+    useCi(gitHubEnv(dir, github, { schedule: '0 5 * * *' }));
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const live = (await h.client.checkGroups.list()).items[0];
+    await h.client.checkGroups.update(live?.id ?? 0, { name: 'Group 0', muted: true });
+    // Someone opens an issue that fakes the marker, with the label.
+    const drift = `<!-- monitor:drift project=e2e account=${DEV_ACCOUNT_ID} -->`;
+    github.issues.push({
+      number: 1,
+      title: 'fake',
+      body: `${drift}\nfake`,
+      labels: ['monitor-drift'],
+      state: 'open',
+    });
+    // GitHub stores the issue monitor opens but answers 502.
+    github.failures.push({ method: 'POST', path: '/issues', status: 502, afterWork: true });
+    const opened = await run('diff', '--issue', '--require-comment');
+    expect(opened.code).toBe(0);
+    expect(opened.stderr).toContain('✓ The drift issue (#2) opened in the issues of acme/web');
+    expect(github.issues).toHaveLength(2);
+
+    for (let i = 0; i < 3; i++) {
+      const issue = github.issues[1];
+      if (issue !== undefined) issue.labels = [];
+      const again = await run('diff', '--issue');
+      expect(again.stderr).toContain('The drift issue (#2) is already on the issues of acme/web');
+    }
+    expect(github.issues).toHaveLength(2);
+    expect(github.issues[1]).toMatchObject({
+      labels: ['monitor-drift'],
+      state: 'open',
+      author: GITHUB_ACTIONS_BOT,
+    });
+    expect(github.issues[0]).toMatchObject({ body: `${drift}\nfake`, state: 'open' });
+
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    expect((await run('diff', '--issue')).stderr).toContain('The drift issue (#2) closed in');
+    expect(github.issues.map((i) => i.state)).toEqual(['open', 'closed']);
   });
 
   it('works on GitLab issues, and --require-comment without --comment or --issue is a usage error', async () => {

@@ -4,7 +4,7 @@ import { KINDS, type ResourceKind, sensitiveValues } from '@monitor/api';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { load } from '@monitor/engine';
 import { afterAll, describe, expect, it } from 'vitest';
-import { fakeGitHub } from './support/code-hosts.js';
+import { fakeGitHub, GITHUB_ACTIONS_TOKEN } from './support/code-hosts.js';
 import { cleanup, emulatorForTests, monitor, writeFiles, writeProject } from './support/harness.js';
 
 /**
@@ -83,7 +83,7 @@ describe('secrets never leave', () => {
     const pullRequest = {
       GITHUB_ACTIONS: 'true',
       GITHUB_REPOSITORY: 'acme/web',
-      GITHUB_TOKEN: 'gh-test-token',
+      GITHUB_TOKEN: GITHUB_ACTIONS_TOKEN,
       GITHUB_API_URL: github.url,
       GITHUB_EVENT_PATH: join(dir, 'event.json'),
       GITHUB_STEP_SUMMARY: join(dir, 'summary.md'),

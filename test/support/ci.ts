@@ -1,6 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { FakeCodeHost } from './code-hosts.js';
+import { type FakeCodeHost, GITHUB_ACTIONS_TOKEN, GITLAB_TOKEN } from './code-hosts.js';
 import { monitor } from './harness.js';
 import { projectsUnderTest } from './projects.js';
 
@@ -18,7 +18,7 @@ export function gitHubEnv(
   return {
     GITHUB_ACTIONS: 'true',
     GITHUB_REPOSITORY: 'acme/web',
-    GITHUB_TOKEN: 'gh-test-token',
+    GITHUB_TOKEN: GITHUB_ACTIONS_TOKEN,
     GITHUB_API_URL: `${host.url}${prefix}`,
     GITHUB_EVENT_PATH: join(dir, 'event.json'),
     GITHUB_SHA: SHA,
@@ -38,7 +38,7 @@ export function gitLabEnv(host: FakeCodeHost, mergeRequestIid?: number) {
     CI_PROJECT_ID: '42',
     CI_MERGE_REQUEST_IID: mergeRequestIid === undefined ? '' : String(mergeRequestIid),
     CI_COMMIT_SHA: SHA,
-    GITLAB_TOKEN: 'gl-test-token',
+    GITLAB_TOKEN,
   };
 }
 

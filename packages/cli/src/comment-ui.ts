@@ -4,11 +4,13 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { paint } from './io.js';
 import type { CommentArgs } from './options.js';
 import type { RunContext } from './output.js';
+import type { HostWait } from './review/http.js';
 import {
   type CommentOutcome,
   type CommentPurpose,
   commentMarker,
   type IssueOutcome,
+  type PublishOptions,
   publishComment,
   publishDriftIssue,
 } from './review/publish.js';
@@ -72,21 +74,17 @@ export async function postComment(
       }
     }
   }
-  const marker = commentMarker(request.purpose, request.project, request.account);
-  const markdown = request.render(
-    GITHUB_COMMENT_LIMIT - marker.length - 1,
-    summaryComplete
-      ? 'the whole plan is in the job summary'
-      : summaryWritten
-        ? 'the job summary shows more, the job log all'
-        : undefined,
-  );
+  const fullPlanHint = summaryComplete
+    ? 'the whole plan is in the job summary'
+    : summaryWritten
+      ? 'the job summary shows more, the job log all'
+      : undefined;
   const outcome = await publishComment(
     {
       purpose: request.purpose,
       project: request.project,
       account: request.account,
-      markdown,
+      render: (maxLength) => request.render(maxLength, fullPlanHint),
       createIfMissing: request.createIfMissing,
     },
     publishOptions(ctx),
@@ -120,14 +118,16 @@ export async function postDriftIssue(
   return report(outcome, 'the drift issue', args, ctx, ownCode);
 }
 
-function publishOptions({ io, out }: RunContext) {
-  const p = paint(io.color);
+/** The line for a wait of the code host's client: on stderr, with `--json` too, as a lock wait is. */
+export function waitLine(wait: HostWait): string {
+  return `Waiting ${wait.seconds} s before retrying: ${wait.reason}\n`;
+}
+
+function publishOptions({ io }: RunContext): PublishOptions {
   return {
     env: io.env,
     userAgent: `monitor/${CLI_VERSION}`,
-    warn: (m: string) => {
-      if (!out.json) io.stderr(`${p.dim(m)}\n`);
-    },
+    onWait: (wait) => io.stderr(waitLine(wait)),
   };
 }
 
@@ -138,6 +138,15 @@ const DONE: Record<string, string> = {
   opened: 'opened in',
   closed: 'closed in',
 };
+
+/** " (2 duplicates removed)": monitor's own extra copies, cleaned up on the way. */
+function duplicates(outcome: CommentOutcome | IssueOutcome): string {
+  const removed = 'duplicatesRemoved' in outcome ? outcome.duplicatesRemoved : undefined;
+  const closed = 'duplicatesClosed' in outcome ? outcome.duplicatesClosed : undefined;
+  const n = removed ?? closed;
+  if (n === undefined) return '';
+  return ` (${n} duplicate${n === 1 ? '' : 's'} ${removed === undefined ? 'closed' : 'removed'})`;
+}
 
 /** One line on stderr for how posting went; the exit code it leaves. */
 function report(
@@ -171,7 +180,7 @@ function report(
     default: {
       const which = 'number' in outcome ? ` (#${outcome.number})` : '';
       note(
-        `${p.green('✓')} ${What}${which} ${DONE[outcome.status] ?? outcome.status} ${outcome.where}${outcome.url === undefined ? '' : `: ${outcome.url}`}\n`,
+        `${p.green('✓')} ${What}${which} ${DONE[outcome.status] ?? outcome.status} ${outcome.where}${outcome.url === undefined ? '' : `: ${outcome.url}`}${duplicates(outcome)}\n`,
       );
       return ownCode;
     }

@@ -1,10 +1,20 @@
+import { type Clock, systemClock } from '@monitor/api';
+import { GITHUB_COMMENT_LIMIT } from '@monitor/engine';
 import { detectReviewContext, type ReviewHost } from './context.js';
-import { CodeHostError, type CommentThread, type IssueTracker, type PostedComment } from './thread.js';
+import type { HostHttpOptions, HostWait } from './http.js';
+import {
+  type Author,
+  CodeHostError,
+  type CommentThread,
+  type IssueTracker,
+  type PostedComment,
+  type TrackedIssue,
+} from './thread.js';
 
 /** What monitor posts: the plan of `diff`, the result of `deploy`, or the drift issue of `diff --issue`. */
 export type CommentPurpose = 'plan' | 'result' | 'drift';
 
-/** The label of drift issues: how `diff --issue` finds its open issue among the others. */
+/** The label of drift issues, for people filtering them; monitor finds its issue by marker and author. */
 export const DRIFT_LABEL = 'monitor-drift';
 
 /**
@@ -19,63 +29,155 @@ export function commentMarker(purpose: CommentPurpose, project: string, account:
 }
 
 export type CommentOutcome =
-  | { status: 'created' | 'updated' | 'unchanged'; where: string; id: number; url?: string }
+  | {
+      status: 'created' | 'updated' | 'unchanged';
+      where: string;
+      id: number;
+      url?: string;
+      /** monitor's own earlier copies of the comment that were deleted. */
+      duplicatesRemoved?: number;
+    }
   | { status: 'skipped'; reason: string }
   | { status: 'failed'; reason: string; hint?: string };
 
+const normalise = (body: string) => body.replace(/\r\n/g, '\n');
+
 /**
- * Put `body` under `marker` in the thread: edit monitor's earlier comment when there is one (no
- * write when it already says this), or create it when `createIfMissing`.
+ * The items (comments, issues) that are monitor's under `marker`, oldest first: those that start
+ * with it and were written by the token's identity. Anyone can write the marker; only monitor's
+ * identity counts. The identity is asked only when some item carries the marker.
+ */
+async function marked<T extends { body: string; authorId?: number }>(
+  items: T[],
+  marker: string,
+  identity: () => Promise<Author>,
+): Promise<T[]> {
+  const candidates = items.filter((i) => i.body.startsWith(marker));
+  if (candidates.length === 0) return [];
+  const me = await identity();
+  return candidates.filter((i) => i.authorId === me.id);
+}
+
+/**
+ * A create that is never repeated blindly. When its outcome is unknown (a 5xx or a timeout after
+ * the request left, which the host may have stored), list again and adopt what is there, as the
+ * deployer does with the service's resources; create again only when nothing is.
+ */
+export async function createOrAdopt<T>(
+  create: () => Promise<T>,
+  find: () => Promise<T | undefined>,
+  attempts = 3,
+): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await create();
+    } catch (error) {
+      if (!(error instanceof CodeHostError) || !error.outcomeUnknown) throw error;
+      const found = await find();
+      if (found !== undefined) return found;
+      if (attempt >= attempts) throw error;
+    }
+  }
+}
+
+/** Between a deploy's first result and each re-run's, in the one comment. */
+const RERUN_SEPARATOR = '\n\n---\n\n<!-- monitor:re-run -->\n';
+/** Below this much room, a re-run's result drops earlier re-runs to fit. */
+const MIN_RERUN_LENGTH = 2_000;
+
+export interface CommentRequest {
+  purpose: CommentPurpose;
+  /** The markdown within `maxLength` characters; the marker goes in front of it. */
+  render: (maxLength: number) => string;
+  /** False for "no changes": edit an earlier comment, do not start a new one. */
+  createIfMissing: boolean;
+}
+
+/**
+ * The comment's body. A deploy's result that finds an earlier one keeps it: the first result
+ * stays, and each re-run's is appended (when they no longer fit, the oldest re-runs give way).
+ */
+export function commentBody(marker: string, request: CommentRequest, earlier?: string): string {
+  const fresh = () => `${marker}\n${request.render(GITHUB_COMMENT_LIMIT - marker.length - 1)}`;
+  if (request.purpose !== 'result' || earlier === undefined) return fresh();
+  const runs = normalise(earlier).split(RERUN_SEPARATOR);
+  const room = () => GITHUB_COMMENT_LIMIT - runs.join(RERUN_SEPARATOR).length - RERUN_SEPARATOR.length;
+  while (runs.length > 1 && room() < MIN_RERUN_LENGTH) runs.splice(1, 1);
+  // The first result alone fills the comment: this run's replaces it.
+  if (room() < MIN_RERUN_LENGTH) return fresh();
+  return `${runs.join(RERUN_SEPARATOR)}${RERUN_SEPARATOR}${request.render(room())}`;
+}
+
+const urlOf = (c: { url?: string }) => (c.url === undefined ? {} : { url: c.url });
+
+/**
+ * Put the request's markdown under `marker` in the thread: edit monitor's earlier comment when
+ * there is one (no write when it already says this), or create it when `createIfMissing`. Extra
+ * copies that monitor itself wrote are deleted; other people's comments are never touched.
  */
 export async function upsertComment(
   thread: CommentThread,
   marker: string,
-  markdown: string,
-  createIfMissing: boolean,
+  request: CommentRequest,
 ): Promise<CommentOutcome> {
-  const body = `${marker}\n${markdown}`;
-  const earlier: PostedComment | undefined = (await thread.list()).find((c) => c.body.startsWith(marker));
   const where = thread.description;
+  const [earlier, ...extras] = await marked(await thread.list(), marker, () => thread.identity());
+  let outcome: CommentOutcome;
   if (earlier !== undefined) {
-    if (earlier.body.replace(/\r\n/g, '\n') === body) {
-      return {
-        status: 'unchanged',
+    const body = commentBody(marker, request, earlier.body);
+    if (normalise(earlier.body) === body) {
+      outcome = { status: 'unchanged', where, id: earlier.id, ...urlOf(earlier) };
+    } else {
+      const updated = await thread.update(earlier, body);
+      outcome = {
+        status: 'updated',
         where,
         id: earlier.id,
-        ...(earlier.url === undefined ? {} : { url: earlier.url }),
+        ...urlOf(updated.url === undefined ? earlier : updated),
       };
     }
-    const updated = await thread.update(earlier, body);
-    const url = updated.url ?? earlier.url;
-    return { status: 'updated', where, id: earlier.id, ...(url === undefined ? {} : { url }) };
+  } else {
+    if (!request.createIfMissing) {
+      return { status: 'skipped', reason: `no changes, and no earlier comment on ${where} to update` };
+    }
+    const body = commentBody(marker, request);
+    const created: PostedComment = await createOrAdopt(
+      () => thread.create(body),
+      async () => (await marked(await thread.list(), marker, () => thread.identity()))[0],
+    );
+    outcome = { status: 'created', where, id: created.id, ...urlOf(created) };
   }
-  if (!createIfMissing)
-    return { status: 'skipped', reason: `no changes, and no earlier comment on ${where} to update` };
-  const created = await thread.create(body);
-  return {
-    status: 'created',
-    where,
-    id: created.id,
-    ...(created.url === undefined ? {} : { url: created.url }),
-  };
+  for (const extra of extras) await thread.remove(extra);
+  return extras.length === 0 ? outcome : { ...outcome, duplicatesRemoved: extras.length };
 }
 
-export interface PublishRequest {
-  purpose: CommentPurpose;
+export interface PublishRequest extends CommentRequest {
   project: string;
   account: string;
-  /** The markdown; the marker goes in front of it. */
-  markdown: string;
-  /** False for "no changes": edit an earlier comment, do not start a new one. */
-  createIfMissing: boolean;
 }
 
 export interface PublishOptions {
   env: Record<string, string | undefined>;
   userAgent: string;
-  warn: (message: string) => void;
+  /** Told before every wait longer than about 2 s (a rate limit, `Retry-After`, a back-off). */
+  onWait?: (wait: HostWait) => void;
   /** The time the whole posting may take. @default 60 s */
   timeoutMs?: number;
+  /** Each request's own limit. @default 30 s */
+  requestTimeoutMs?: number;
+  /** @default the system clock */
+  clock?: Clock;
+}
+
+function clientOptions(options: PublishOptions): HostHttpOptions & { userAgent: string } {
+  const clock = options.clock ?? systemClock;
+  return {
+    userAgent: options.userAgent,
+    clock,
+    deadline: clock.now() + (options.timeoutMs ?? 60_000),
+    ...(options.requestTimeoutMs === undefined ? {} : { requestTimeoutMs: options.requestTimeoutMs }),
+    ...(options.onWait === undefined ? {} : { onWait: options.onWait }),
+  };
 }
 
 /** Run `work` against this CI run's code host; a run outside CI is `skipped`, every failure `failed`. */
@@ -108,40 +210,38 @@ async function withHost<T>(
  * a run outside a review is `skipped`, anything that goes wrong is `failed` with a hint.
  */
 export function publishComment(request: PublishRequest, options: PublishOptions): Promise<CommentOutcome> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
   return withHost(options.env, async (host) => {
+    const purpose = request.purpose === 'plan' ? 'plan' : 'result';
     const thread =
       host.host === 'github'
-        ? await (await import('./github.js')).gitHubThread(
-            host,
-            request.purpose === 'plan' ? 'plan' : 'result',
-            {
-              userAgent: options.userAgent,
-              warn: options.warn,
-              signal: AbortSignal.timeout(timeoutMs),
-            },
-          )
-        : await (await import('./gitlab.js')).gitLabThread(
-            host,
-            request.purpose === 'plan' ? 'plan' : 'result',
-            {
-              timeoutMs: Math.min(timeoutMs, 30_000),
-            },
-          );
+        ? await (await import('./github.js')).gitHubThread(host, purpose, clientOptions(options))
+        : await (await import('./gitlab.js')).gitLabThread(host, purpose, clientOptions(options));
     if ('skipped' in thread) return { status: 'skipped', reason: thread.skipped };
-    const marker = commentMarker(request.purpose, request.project, request.account);
-    return upsertComment(thread, marker, request.markdown, request.createIfMissing);
+    return upsertComment(thread, commentMarker(request.purpose, request.project, request.account), request);
   });
 }
 
 export type IssueOutcome =
-  | { status: 'opened' | 'updated' | 'unchanged' | 'closed'; where: string; number: number; url?: string }
+  | {
+      status: 'opened' | 'updated' | 'unchanged' | 'closed';
+      where: string;
+      number: number;
+      url?: string;
+      /** monitor's own duplicate issues that were closed. */
+      duplicatesClosed?: number;
+    }
   | { status: 'skipped'; reason: string }
   | { status: 'failed'; reason: string; hint?: string };
 
+/** Puts the label back on an open issue that lost it. */
+async function withLabel(tracker: IssueTracker, issue: TrackedIssue): Promise<void> {
+  if (!issue.labels.includes(DRIFT_LABEL)) await tracker.addLabel(issue, DRIFT_LABEL);
+}
+
 /**
  * Keep one issue per project and account in step with the plan: open it when the account differs
- * from the code, edit it while it does, close it when it matches again.
+ * from the code, edit it while it does, close it when it matches again. The issue is found by its
+ * marker and its author, whatever its labels; monitor's duplicates of it are closed.
  */
 export async function syncDriftIssue(
   tracker: IssueTracker,
@@ -149,24 +249,39 @@ export async function syncDriftIssue(
   request: { title: string; markdown: string; differs: boolean },
 ): Promise<IssueOutcome> {
   const body = `${marker}\n${request.markdown}`;
-  const open = (await tracker.listOpen(DRIFT_LABEL)).find((i) => i.body.startsWith(marker));
+  const ours = () => tracker.identity();
+  const [open, ...extras] = await marked(await tracker.listOpen(), marker, ours);
   const where = tracker.description;
-  const done = (
-    status: 'opened' | 'updated' | 'unchanged' | 'closed',
-    issue: { number: number; url?: string },
-  ) => ({
-    status,
-    where,
-    number: issue.number,
-    ...(issue.url === undefined ? {} : { url: issue.url }),
-  });
+  const done = async (status: 'opened' | 'updated' | 'unchanged' | 'closed', issue: TrackedIssue) => {
+    for (const extra of extras) {
+      await tracker.close(
+        extra,
+        `Duplicate of #${issue.number}, where monitor reports this drift.`,
+        'duplicate',
+      );
+    }
+    return {
+      status,
+      where,
+      number: issue.number,
+      ...urlOf(issue),
+      ...(extras.length === 0 ? {} : { duplicatesClosed: extras.length }),
+    };
+  };
   if (!request.differs) {
     if (open === undefined)
       return { status: 'skipped', reason: 'the account matches the code and no drift issue is open' };
     return done('closed', await tracker.close(open, body));
   }
-  if (open === undefined) return done('opened', await tracker.open(request.title, body, DRIFT_LABEL));
-  if (open.body.replace(/\r\n/g, '\n') === body) return done('unchanged', open);
+  if (open === undefined) {
+    const opened = await createOrAdopt(
+      () => tracker.open(request.title, body, DRIFT_LABEL),
+      async () => (await marked(await tracker.listOpen(), marker, ours))[0],
+    );
+    return done('opened', opened);
+  }
+  await withLabel(tracker, open);
+  if (normalise(open.body) === body) return done('unchanged', open);
   return done('updated', await tracker.update(open, body));
 }
 
@@ -175,16 +290,11 @@ export function publishDriftIssue(
   request: { project: string; account: string; markdown: string; differs: boolean },
   options: PublishOptions,
 ): Promise<IssueOutcome> {
-  const timeoutMs = options.timeoutMs ?? 60_000;
   return withHost(options.env, async (host) => {
     const tracker =
       host.host === 'github'
-        ? (await import('./github.js')).gitHubIssues(host, {
-            userAgent: options.userAgent,
-            warn: options.warn,
-            signal: AbortSignal.timeout(timeoutMs),
-          })
-        : (await import('./gitlab.js')).gitLabIssues(host, { timeoutMs: Math.min(timeoutMs, 30_000) });
+        ? (await import('./github.js')).gitHubIssues(host, clientOptions(options))
+        : (await import('./gitlab.js')).gitLabIssues(host, clientOptions(options));
     return syncDriftIssue(tracker, commentMarker('drift', request.project, request.account), {
       title: `monitor: ${request.project} differs from account ${request.account}`,
       markdown: request.markdown,
