@@ -49,6 +49,13 @@ export type {
   UpdateOperation,
 } from './plan/plan.js';
 export {
+  escapeMarkdown,
+  escapeTerminal,
+  markdownCode,
+  markdownFence,
+  markdownLink,
+} from './render/escape.js';
+export {
   GITHUB_COMMENT_LIMIT,
   type MarkdownOptions,
   renderApplyMarkdown,
