@@ -147,7 +147,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
   ];
   const total = fromCode.length + drift.length;
   const footerFor = (left: number) =>
-    `\n_${left} more resource${left === 1 ? '' : 's'} not shown: ${options.fullPlanHint ?? 'see the job summary, or save the whole plan with monitor diff --out plan.json'}._\n`;
+    `\n_${left} more resource${left === 1 ? '' : 's'} not shown: ${text(options.fullPlanHint ?? 'see the job summary, or save the whole plan with monitor diff --out plan.json')}._\n`;
   const reserve = footerFor(total).length + 200;
   let shown = 0;
   let full = false;
