@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
@@ -202,9 +203,10 @@ function report(error: unknown, io: Io, out: Output): ExitCode {
           : EXIT.error;
   if (out.json) return code;
   const p = paint(io.color);
-  io.stderr(`${p.red('error')}: ${json.message}\n`);
-  if (json.hint !== undefined) io.stderr(`${p.dim('hint')}: ${json.hint}\n`);
-  if (stack !== undefined) io.stderr(`${p.dim(readableStack(stack))}\n`);
+  const shown = (text: string) => escapeTerminal(text, { multiline: true });
+  io.stderr(`${p.red('error')}: ${shown(json.message)}\n`);
+  if (json.hint !== undefined) io.stderr(`${p.dim('hint')}: ${shown(json.hint)}\n`);
+  if (stack !== undefined) io.stderr(`${p.dim(shown(readableStack(stack)))}\n`);
   return code;
 }
 

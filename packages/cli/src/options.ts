@@ -1,3 +1,4 @@
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 
 // The options of the project commands, apart from what runs them: a command's --help loads only this.
@@ -65,7 +66,9 @@ export interface ProjectArgs {
  * (`--config`, `--local`), so that what the hint says to run works as it is.
  */
 export function commandLine(args: ProjectArgs, ...words: string[]): string {
-  const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+  // Control characters (from an id in the account) are shown, never sent to the terminal.
+  const quote = (w: string) =>
+    /^[\w@%+=:,./-]+$/.test(w) ? w : `'${escapeTerminal(w).replace(/'/g, `'\\''`)}'`;
   const flags = [
     ...(args.config === undefined ? [] : ['--config', quote(args.config)]),
     ...(args.env === undefined ? [] : ['--env', quote(args.env)]),

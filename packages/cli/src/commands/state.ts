@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ProjectConfig, State, StateBackend, StateEntry } from '@monitor/engine';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
@@ -176,14 +177,18 @@ async function perform(
         entries: entries.map(([key, e]) => ({ key, ...e })),
         pendingCreates: state.pendingCreates,
       };
-      say(p.dim(`state of ${project.config.projectName} in ${backend.location}, serial ${state.serial}\n\n`));
+      say(
+        p.dim(
+          `${escapeTerminal(`state of ${project.config.projectName} in ${backend.location}, serial ${state.serial}`)}\n\n`,
+        ),
+      );
       if (entries.length === 0) {
         say('No entries: this project owns nothing in the account yet.\n');
         return EXIT.ok;
       }
       const rows = entries.map(([key, e]) => [
-        key,
-        String(e.physicalId),
+        escapeTerminal(key),
+        escapeTerminal(String(e.physicalId)),
         e.protect ? 'protected' : '',
         String(Object.keys(e.secretHashes).length),
       ]);
@@ -197,7 +202,11 @@ async function perform(
       say(p.bold(line(head)));
       for (const row of rows) say(line(row));
       if (state.pendingCreates.length > 0)
-        say(p.yellow(`\nPending creates (an interrupted deploy): ${state.pendingCreates.join(', ')}\n`));
+        say(
+          p.yellow(
+            `\nPending creates (an interrupted deploy): ${escapeTerminal(state.pendingCreates.join(', '))}\n`,
+          ),
+        );
       say(p.dim(`\n${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}\n`));
       return EXIT.ok;
     }
@@ -206,9 +215,8 @@ async function perform(
       const state = await backend.read();
       const entry = entryAt(state, key);
       out.result = { key, ...entry };
-      say(
-        `${p.bold(key)}\n  kind          ${entry.kind}\n  logical id    ${entry.logicalId}\n  physical id   ${String(entry.physicalId)}\n  protect       ${String(entry.protect)}\n  applied hash  ${entry.appliedHash}\n  secrets       ${Object.keys(entry.secretHashes).join(', ') || '(none)'}\n`,
-      );
+      const fields = `  kind          ${entry.kind}\n  logical id    ${entry.logicalId}\n  physical id   ${String(entry.physicalId)}\n  protect       ${String(entry.protect)}\n  applied hash  ${entry.appliedHash}\n  secrets       ${Object.keys(entry.secretHashes).join(', ') || '(none)'}`;
+      say(`${p.bold(escapeTerminal(key))}\n${escapeTerminal(fields, { multiline: true })}\n`);
       return EXIT.ok;
     }
     case 'mv': {
@@ -233,7 +241,7 @@ async function perform(
       });
       out.result = { moved: { from, to } };
       say(
-        `${p.green('✓')} moved ${from} to ${to}; the resource keeps its id. Rename the construct to "${to.split(':').slice(1).join(':')}" too.\n`,
+        `${p.green('✓')} ${escapeTerminal(`moved ${from} to ${to}; the resource keeps its id. Rename the construct to "${to.split(':').slice(1).join(':')}" too.`)}\n`,
       );
       return EXIT.ok;
     }
@@ -253,7 +261,7 @@ async function perform(
       });
       out.result = { removed: { key, ...removed } };
       say(
-        `${p.green('✓')} forgot ${key} (id ${String(removed.physicalId)}); the resource stays in the account, unmanaged. If its construct is still in the code, the next diff shows it as a conflict.\n`,
+        `${p.green('✓')} forgot ${escapeTerminal(`${key} (id ${String(removed.physicalId)})`)}; the resource stays in the account, unmanaged. If its construct is still in the code, the next diff shows it as a conflict.\n`,
       );
       return EXIT.ok;
     }
@@ -298,7 +306,9 @@ async function perform(
       });
       if (saved === undefined) {
         if (!out.json)
-          io.stderr(`${p.red('error')}: ${out.error?.message}\n${p.dim('hint')}: ${out.error?.hint}\n`);
+          io.stderr(
+            `${p.red('error')}: ${escapeTerminal(out.error?.message ?? '')}\n${p.dim('hint')}: ${out.error?.hint}\n`,
+          );
         return EXIT.stalePlan;
       }
       out.result = { pushed: Object.keys(saved.resources).length, serial: saved.serial };
@@ -365,7 +375,7 @@ async function perform(
       say(
         holder === undefined
           ? 'The state was not locked.\n'
-          : `${p.green('✓')} cleared the lock of ${describeHolder(holder)}\n`,
+          : `${p.green('✓')} cleared the lock of ${escapeTerminal(describeHolder(holder))}\n`,
       );
       return EXIT.ok;
     }
