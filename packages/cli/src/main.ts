@@ -1,5 +1,4 @@
 import { dirname } from 'node:path';
-import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
@@ -190,7 +189,7 @@ function describe(error: unknown): ErrorJson & { stack?: string } {
 }
 
 /** Print an error once, with its hint; the only place that turns errors into exit codes. */
-function report(error: unknown, io: Io, out: Output): ExitCode {
+async function report(error: unknown, io: Io, out: Output): Promise<ExitCode> {
   const { stack, ...json } = describe(error);
   out.error = json;
   const code =
@@ -203,6 +202,8 @@ function report(error: unknown, io: Io, out: Output): ExitCode {
           : EXIT.error;
   if (out.json) return code;
   const p = paint(io.color);
+  // Loaded here, on failure only: `--help` and `--version` load nothing of the engine.
+  const { escapeTerminal } = await import('@monitor/engine/escape');
   const shown = (text: string) => escapeTerminal(text, { multiline: true });
   io.stderr(`${p.red('error')}: ${shown(json.message)}\n`);
   if (json.hint !== undefined) io.stderr(`${p.dim('hint')}: ${shown(json.hint)}\n`);
@@ -410,7 +411,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       });
   } catch (error) {
     answered = true;
-    code = report(error, io, out);
+    code = await report(error, io, out);
   }
   if (answered) out.print(io, code);
   return code;
