@@ -192,7 +192,8 @@ describe('trigger', () => {
     expect(result.code).toBe(1);
     const md = readFileSync(summary, 'utf8');
     expect(md).toContain('### ❌ monitor: 2 checks: 1 passed, 1 failed');
-    expect(md).toContain('| ❌ FAILED | Login \\| flow <web> | BROWSER |');
+    // The name is text: its pipe cannot end the cell, nor <web> become HTML.
+    expect(md).toContain('| ❌ FAILED | Login &#124; flow &lt;web&gt; | BROWSER |');
     expect(md).toContain('| ✅ PASSED | Payments API | API |');
   });
 

@@ -1,5 +1,6 @@
 import { type Client, ConfigError, createClient, type RateLimit, resolveClientConfig } from '@monitor/api';
 import type { ProjectConfig } from '@monitor/engine';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { type Io, paint } from './io.js';
 import { startLocalEmulator } from './local-emulator.js';
@@ -98,11 +99,15 @@ export function clientFor(
     ...(options.debug === true
       ? {
           onRequest: (e) =>
-            io.stderr(p.dim(`→ ${e.method} ${e.path}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}\n`)),
+            io.stderr(
+              p.dim(
+                `${escapeTerminal(`→ ${e.method} ${e.path}${e.attempt > 1 ? ` (attempt ${e.attempt})` : ''}`)}\n`,
+              ),
+            ),
           onResponse: (e) =>
             io.stderr(
               p.dim(
-                `← ${e.status ?? e.errorCode ?? '?'} ${e.method} ${e.path} ${Math.round(e.durationMs)} ms\n`,
+                `${escapeTerminal(`← ${e.status ?? e.errorCode ?? '?'} ${e.method} ${e.path} ${Math.round(e.durationMs)} ms`)}\n`,
               ),
             ),
         }

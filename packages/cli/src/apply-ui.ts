@@ -14,6 +14,7 @@ import {
   renderPlanText,
   type Target,
 } from '@monitor/engine';
+import { escapeTerminal } from '@monitor/engine/escape';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, type Paint, paint } from './io.js';
 import { type ApplyArgs, type CommentArgs, commandLine, type ProjectArgs } from './options.js';
@@ -68,7 +69,7 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
     onEvent(event: FlowEvent) {
       if (event.type === 'lock-wait') {
         io.stderr(
-          `Waiting up to ${Math.round(event.timeoutMs / 1000)} s for the state lock held by ${describeHolder(event.holder)}\n`,
+          `Waiting up to ${Math.round(event.timeoutMs / 1000)} s for the state lock held by ${escapeTerminal(describeHolder(event.holder))}\n`,
         );
         return;
       }
@@ -84,13 +85,13 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
       if (event.type !== 'finish') return;
       const { result } = event;
       const id = result.physicalId === undefined ? '' : ` (id ${String(result.physicalId)})`;
-      const what = `${ACTION_SYMBOL[result.action]} ${result.kind} ${result.logicalId}${id}`;
+      const what = escapeTerminal(`${ACTION_SYMBOL[result.action]} ${result.kind} ${result.logicalId}${id}`);
+      const error = escapeTerminal(result.error?.message ?? '');
       if (io.interactive) {
         const rate = event.done / Math.max(0.001, (Date.now() - started) / 1000);
         lastLine = `[${event.done}/${total}] ${rate.toFixed(1)} ops/s  ${what}`;
         io.stderr(`\r\u001b[K${lastLine}`);
-        if (result.status === 'failed')
-          io.stderr(`\n${p.red('✗')} ${what}: ${result.error?.message ?? ''}\n`);
+        if (result.status === 'failed') io.stderr(`\n${p.red('✗')} ${what}: ${error}\n`);
         return;
       }
       const mark =
@@ -98,7 +99,7 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
       const detail =
         result.status === 'done'
           ? `${result.durationMs} ms${result.reconciled ? ', found after an ambiguous create' : ''}`
-          : `${result.status}: ${result.error?.message ?? ''}`;
+          : `${result.status}: ${error}`;
       io.stderr(`${mark} ${what}  ${p.dim(detail)}\n`);
     },
     end() {
@@ -117,10 +118,12 @@ function resultLine(r: OperationResult, p: Paint): string[] {
         : r.status === 'skipped'
           ? p.yellow('skipped    ')
           : p.dim('not started');
-  const lines = [`  ${status}  ${ACTION_SYMBOL[r.action]} ${r.kind} ${r.logicalId}${id}`];
+  const lines = [
+    `  ${status}  ${escapeTerminal(`${ACTION_SYMBOL[r.action]} ${r.kind} ${r.logicalId}${id}`)}`,
+  ];
   if (r.error !== undefined) {
-    lines.push(`               ${r.error.message}`);
-    if (r.error.hint !== undefined) lines.push(p.dim(`               hint: ${r.error.hint}`));
+    lines.push(`               ${escapeTerminal(r.error.message)}`);
+    if (r.error.hint !== undefined) lines.push(p.dim(`               hint: ${escapeTerminal(r.error.hint)}`));
   }
   return lines;
 }
@@ -170,7 +173,7 @@ export function finish(
       out.error = { code: 'stale_plan', message, hint, details: outcome.stale };
       if (!out.json) {
         io.stderr(
-          `${p.red('error')}: ${message}:\n${outcome.stale.map((s) => `  - ${s}`).join('\n')}\n${p.dim('hint')}: ${hint}\n`,
+          `${p.red('error')}: ${escapeTerminal(message)}:\n${outcome.stale.map((s) => `  - ${escapeTerminal(s)}`).join('\n')}\n${p.dim('hint')}: ${hint}\n`,
         );
       }
       return EXIT.stalePlan;
@@ -184,8 +187,11 @@ export function finish(
       out.error = { code: 'refused', message: reason, ...(hint === undefined ? {} : { hint }) };
       if (!out.json) {
         // A declined prompt is the person's own answer; a refusal by missing flags is an error with a way out.
-        if (hint === undefined) io.stderr(`${reason}\n`);
-        else io.stderr(`${p.red('error')}: ${reason}\n${p.dim('hint')}: ${hint}\n`);
+        if (hint === undefined) io.stderr(`${escapeTerminal(reason)}\n`);
+        else
+          io.stderr(
+            `${p.red('error')}: ${escapeTerminal(reason)}\n${p.dim('hint')}: ${escapeTerminal(hint)}\n`,
+          );
       }
       return EXIT.refused;
     }

@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import { GITHUB_COMMENT_LIMIT } from '@monitor/engine';
+import { escapeTerminal } from '@monitor/engine/escape';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { paint } from './io.js';
 import type { CommentArgs } from './options.js';
@@ -69,7 +70,7 @@ export async function postComment(
     } catch (e) {
       if (!out.json) {
         io.stderr(
-          `${p.yellow('warning')}: cannot write ${what} to GITHUB_STEP_SUMMARY: ${(e as Error).message}\n`,
+          `${p.yellow('warning')}: cannot write ${what} to GITHUB_STEP_SUMMARY: ${escapeTerminal((e as Error).message)}\n`,
         );
       }
     }
@@ -120,7 +121,7 @@ export async function postDriftIssue(
 
 /** The line for a wait of the code host's client: on stderr, with `--json` too, as a lock wait is. */
 export function waitLine(wait: HostWait): string {
-  return `Waiting ${wait.seconds} s before retrying: ${wait.reason}\n`;
+  return `Waiting ${wait.seconds} s before retrying: ${escapeTerminal(wait.reason)}\n`;
 }
 
 function publishOptions({ io }: RunContext): PublishOptions {
@@ -163,12 +164,14 @@ function report(
   const What = `${what[0]?.toUpperCase()}${what.slice(1)}`;
   switch (outcome.status) {
     case 'skipped':
-      note(`${p.dim(`Not posted: ${outcome.reason}.`)}\n`);
+      note(`${p.dim(`Not posted: ${escapeTerminal(outcome.reason)}.`)}\n`);
       return ownCode;
     case 'failed': {
       const required = args.requireComment === true;
-      note(`${required ? p.red('error') : p.yellow('warning')}: could not post ${what}: ${outcome.reason}\n`);
-      if (outcome.hint !== undefined) note(`${p.dim('hint')}: ${outcome.hint}\n`);
+      note(
+        `${required ? p.red('error') : p.yellow('warning')}: could not post ${what}: ${escapeTerminal(outcome.reason)}\n`,
+      );
+      if (outcome.hint !== undefined) note(`${p.dim('hint')}: ${escapeTerminal(outcome.hint)}\n`);
       if (!required || (ownCode !== EXIT.ok && ownCode !== EXIT.changes)) return ownCode;
       out.error ??= {
         code: 'comment_failed',
@@ -180,7 +183,7 @@ function report(
     default: {
       const which = 'number' in outcome ? ` (#${outcome.number})` : '';
       note(
-        `${p.green('✓')} ${What}${which} ${DONE[outcome.status] ?? outcome.status} ${outcome.where}${outcome.url === undefined ? '' : `: ${outcome.url}`}${duplicates(outcome)}\n`,
+        `${p.green('✓')} ${What}${which} ${DONE[outcome.status] ?? outcome.status} ${escapeTerminal(`${outcome.where}${outcome.url === undefined ? '' : `: ${outcome.url}`}`)}${duplicates(outcome)}\n`,
       );
       return ownCode;
     }

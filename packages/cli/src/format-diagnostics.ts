@@ -1,27 +1,30 @@
 import { relative } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Paint } from './io.js';
 
 function where(d: Diagnostic, cwd: string): string {
   if (d.location === undefined) return '(project)';
-  return `${relative(cwd, d.location.file) || d.location.file}:${d.location.line}:${d.location.column}`;
+  return escapeTerminal(
+    `${relative(cwd, d.location.file) || d.location.file}:${d.location.line}:${d.location.column}`,
+  );
 }
 
 /** `file:line:col  error  CheckGroup "payments"  locations[2]: message`, one line per diagnostic. */
 export function formatDiagnostic(d: Diagnostic, cwd: string, p: Paint, verbose = false): string {
   const severity = d.severity === 'error' ? p.red('error') : p.yellow('warning');
-  const subject = d.construct === undefined ? '' : `${d.construct} "${d.logicalId ?? ''}"  `;
-  const message = d.path === '' ? d.message : `${d.path}: ${d.message}`;
+  const subject = d.construct === undefined ? '' : escapeTerminal(`${d.construct} "${d.logicalId ?? ''}"  `);
+  const message = escapeTerminal(d.path === '' ? d.message : `${d.path}: ${d.message}`, { multiline: true });
   let line = `${where(d, cwd)}  ${severity}  ${p.bold(subject)}${message}`;
   if (d.detail !== undefined && d.detail.trim() !== '') {
     const lines = d.detail.trimEnd().split('\n');
     const shown = verbose ? lines : lines.slice(0, 6);
-    line += `\n${shown.map((l) => p.dim(`    ${l.trim()}`)).join('\n')}`;
+    line += `\n${shown.map((l) => p.dim(`    ${escapeTerminal(l.trim())}`)).join('\n')}`;
   }
   for (const caller of d.location?.callers ?? []) {
-    line += `\n    ${p.dim(`called from ${relative(cwd, caller.file) || caller.file}:${caller.line}:${caller.column}`)}`;
+    line += `\n    ${p.dim(escapeTerminal(`called from ${relative(cwd, caller.file) || caller.file}:${caller.line}:${caller.column}`))}`;
   }
-  if (d.hint !== undefined) line += `\n    ${p.dim(`hint: ${d.hint}`)}`;
+  if (d.hint !== undefined) line += `\n    ${p.dim(`hint: ${escapeTerminal(d.hint, { multiline: true })}`)}`;
   return line;
 }
 

@@ -197,15 +197,18 @@ const EXIT_BY_ERROR_CODE: Record<string, ExitCode> = {
 };
 
 /** Print an error once, with its hint; the only place that turns errors into exit codes. */
-function report(error: unknown, io: Io, out: Output): ExitCode {
+async function report(error: unknown, io: Io, out: Output): Promise<ExitCode> {
   const { stack, ...json } = describe(error);
   out.error = json;
   const code = EXIT_BY_ERROR_CODE[json.code] ?? EXIT.error;
   if (out.json) return code;
   const p = paint(io.color);
-  io.stderr(`${p.red('error')}: ${json.message}\n`);
-  if (json.hint !== undefined) io.stderr(`${p.dim('hint')}: ${json.hint}\n`);
-  if (stack !== undefined) io.stderr(`${p.dim(readableStack(stack))}\n`);
+  // Loaded here, on failure only: `--help` and `--version` load nothing of the engine.
+  const { escapeTerminal } = await import('@monitor/engine/escape');
+  const shown = (text: string) => escapeTerminal(text, { multiline: true });
+  io.stderr(`${p.red('error')}: ${shown(json.message)}\n`);
+  if (json.hint !== undefined) io.stderr(`${p.dim('hint')}: ${shown(json.hint)}\n`);
+  if (stack !== undefined) io.stderr(`${p.dim(shown(readableStack(stack)))}\n`);
   return code;
 }
 
@@ -409,7 +412,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       });
   } catch (error) {
     answered = true;
-    code = report(error, io, out);
+    code = await report(error, io, out);
   }
   if (answered) out.print(io, code);
   return code;

@@ -60,12 +60,28 @@ export interface ProjectArgs {
   timeout?: number | undefined;
 }
 
+const CONTROL = /[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/u;
+
+/** One character in bash's `$'…'`: a control character (an id from the account) as its escape. */
+function shellEscape(char: string): string {
+  if (char === '\\' || char === "'") return `\\${char}`;
+  const code = char.codePointAt(0) ?? 0;
+  if (code < 0x100) return `\\x${code.toString(16).padStart(2, '0')}`;
+  if (code < 0x10000) return `\\u${code.toString(16).padStart(4, '0')}`;
+  return `\\U${code.toString(16).padStart(8, '0')}`;
+}
+
 /**
  * A command line for a hint, with the flags that chose the project and the account in this run
- * (`--config`, `--local`), so that what the hint says to run works as it is.
+ * (`--config`, `--local`), so that what the hint says to run works as it is. A word with control
+ * characters is written in bash's `$'…'` quoting, so that none reaches the terminal.
  */
 export function commandLine(args: ProjectArgs, ...words: string[]): string {
-  const quote = (w: string) => (/^[\w@%+=:,./-]+$/.test(w) ? w : `'${w.replace(/'/g, `'\\''`)}'`);
+  const quote = (w: string) => {
+    if (/^[\w@%+=:,./-]+$/.test(w)) return w;
+    if (CONTROL.test(w)) return `$'${w.replace(/[\\']|[\p{Cc}\p{Cf}\p{Zl}\p{Zp}]/gu, shellEscape)}'`;
+    return `'${w.replace(/'/g, `'\\''`)}'`;
+  };
   const flags = [
     ...(args.config === undefined ? [] : ['--config', quote(args.config)]),
     ...(args.env === undefined ? [] : ['--env', quote(args.env)]),

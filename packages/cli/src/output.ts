@@ -62,8 +62,21 @@ export class Output {
   }
 
   print(io: Io, exitCode: number): void {
-    if (this.json) io.stdout(`${JSON.stringify(this.envelope(exitCode), null, 2)}\n`);
+    if (this.json) io.stdout(`${asciiSafeJson(this.envelope(exitCode))}\n`);
   }
+}
+
+/**
+ * JSON for stdout, which is often a terminal: the characters a terminal acts on that
+ * `JSON.stringify` leaves as they are (DEL, C1 controls, bidi and zero-width characters, line
+ * separators) written as `\u` escapes, which read back as the same data.
+ */
+export function asciiSafeJson(value: unknown): string {
+  return JSON.stringify(value, null, 2).replace(/[\u007f-\u009f\p{Cf}\u2028\u2029]/gu, (char) =>
+    [...Array(char.length).keys()]
+      .map((i) => `\\u${char.charCodeAt(i).toString(16).padStart(4, '0')}`)
+      .join(''),
+  );
 }
 
 /** What a command gets besides its arguments. */

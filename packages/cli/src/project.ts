@@ -18,6 +18,7 @@ import {
   type Target,
   validateProject,
 } from '@monitor/engine';
+import { escapeTerminal } from '@monitor/engine/escape';
 import { accountEnv, type Credentials, clientFor, credentialsFromEnv } from './account.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from './format-diagnostics.js';
@@ -251,5 +252,5 @@ export function headerLine(
 ): string {
   const where = `account ${connection.accountId}${connection.local ? ' (local emulator)' : ''}`;
   const environment = project.config.environment === undefined ? '' : ` (${project.config.environment})`;
-  return `monitor ${command}: ${project.config.projectName}${environment} → ${where}${note}\n\n`;
+  return `${escapeTerminal(`monitor ${command}: ${project.config.projectName}${environment} → ${where}${note}`)}\n\n`;
 }

@@ -1,7 +1,8 @@
 import type { CheckSession } from '@monitor/api';
+import { escapeMarkdown, escapeTerminal, markdownCode, markdownLink } from '@monitor/engine/escape';
 import type { Io, Paint } from './io.js';
 import { isPassing, type WaitOutcome } from './session-wait.js';
-import { duration, renderTable } from './tables.js';
+import { duration, painted, renderTable } from './tables.js';
 
 export const REPORTERS = ['text', 'json', 'junit', 'github'] as const;
 export type Reporter = (typeof REPORTERS)[number];
@@ -48,7 +49,7 @@ export function failedLocations(session: CheckSession): string[] {
 function statusOf(session: CheckSession, p: Paint): string {
   if (session.status === 'PASSED') return p.green('passed');
   if (session.status === 'DEGRADED') return p.yellow('degraded');
-  return p.red(session.status.toLowerCase().replace(/_/g, ' '));
+  return p.red(escapeTerminal(session.status.toLowerCase().replace(/_/g, ' ')));
 }
 
 /** The finished sessions as a table, the ones still running below it. */
@@ -58,7 +59,7 @@ export function renderSessionsText(outcome: WaitOutcome, io: Pick<Io, 'columns'>
     out += renderTable(
       outcome.finished,
       [
-        { header: 'RESULT', value: (s) => statusOf(s, p) },
+        { header: 'RESULT', value: (s) => painted(statusOf(s, p)) },
         { header: 'CHECK', value: (s) => s.name, shrink: true },
         { header: 'TYPE', value: (s) => s.checkType },
         { header: 'TOOK', value: (s) => duration(s.timeElapsed), align: 'right' },
@@ -76,7 +77,7 @@ export function renderSessionsText(outcome: WaitOutcome, io: Pick<Io, 'columns'>
       p,
     );
   }
-  for (const id of outcome.running) out += `${p.yellow('running')}  session ${id}\n`;
+  for (const id of outcome.running) out += `${p.yellow('running')}  session ${escapeTerminal(id)}\n`;
   return out;
 }
 
@@ -124,13 +125,14 @@ const EMOJI: Record<string, string> = { PASSED: '✅', DEGRADED: '⚠️' };
 /** Markdown for `$GITHUB_STEP_SUMMARY`: the totals, then one row per check. */
 export function renderGithubSummary(outcome: WaitOutcome, names: Map<string, string>): string {
   const summary = summarize(outcome);
-  const cell = (s: string) => s.replace(/\|/g, '\\|').replace(/\n/g, ' ');
+  const text = escapeMarkdown;
   const rows = outcome.finished.map((s) => {
     const failed = failedLocations(s);
-    return `| ${EMOJI[s.status] ?? '❌'} ${s.status} | ${cell(s.name)} | ${s.checkType} | ${duration(s.timeElapsed)} | ${cell(failed.length > 0 ? `failed in ${failed.join(', ')}` : s.runLocations.join(', '))} | [${s.checkSessionId.slice(0, 8)}](${s.checkSessionLink}) |`;
+    const where = failed.length > 0 ? `failed in ${failed.join(', ')}` : s.runLocations.join(', ');
+    return `| ${EMOJI[s.status] ?? '❌'} ${text(s.status)} | ${text(s.name)} | ${text(s.checkType)} | ${duration(s.timeElapsed)} | ${text(where)} | ${markdownLink(s.checkSessionId.slice(0, 8), s.checkSessionLink)} |`;
   });
   for (const id of outcome.running)
-    rows.push(`| ⏳ RUNNING | ${cell(names.get(id) ?? id)} | | | | \`${id}\` |`);
+    rows.push(`| ⏳ RUNNING | ${text(names.get(id) ?? id)} | | | | ${markdownCode(id, { inTable: true })} |`);
   return `### ${summary.ok ? '✅' : '❌'} monitor: ${summaryLine(summary)}\n\n| result | check | type | took | locations | session |\n| --- | --- | --- | --- | --- | --- |\n${rows.join('\n')}\n`;
 }
 

@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import type { CheckSession, Client } from '@monitor/api';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { AccountArgs } from './account.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { paint } from './io.js';
@@ -63,9 +64,8 @@ export async function waitAndReport(
         }
         const where = failedLocations(session);
         const mark = isPassing(session) ? p.green('✓') : p.red('✗');
-        io.stderr(
-          `${mark} ${session.name}: ${session.status}${where.length > 0 ? ` in ${where.join(', ')}` : ''} (${duration(session.timeElapsed)})\n`,
-        );
+        const what = `${session.name}: ${session.status}${where.length > 0 ? ` in ${where.join(', ')}` : ''}`;
+        io.stderr(`${mark} ${escapeTerminal(what)} (${duration(session.timeElapsed)})\n`);
       },
     });
   } finally {

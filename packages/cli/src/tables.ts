@@ -1,10 +1,29 @@
 import { stripVTControlCharacters } from 'node:util';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Io, Paint } from './io.js';
 
-/** One column of a table: its header, how a row shows in it, and whether it may be cut to fit. */
+/**
+ * A value the caller has painted: tables and fields print it as it is, so what it holds from the
+ * account must already have gone through `escapeTerminal`.
+ */
+export interface Painted {
+  painted: string;
+}
+
+export const painted = (text: string): Painted => ({ painted: text });
+
+/** Account text for a table or fields: on one line, control characters shown as escapes. */
+function shown(value: string | Painted): string {
+  return typeof value === 'string' ? escapeTerminal(value.replace(/\s*\n\s*/g, ' ')) : value.painted;
+}
+
+/**
+ * One column of a table: its header, how a row shows in it (text from the account is escaped
+ * here), and whether it may be cut to fit.
+ */
 export interface Column<T> {
   header: string;
-  value: (row: T) => string;
+  value: (row: T) => string | Painted;
   /** Cut (with …) when the table is wider than the terminal; ids and numbers are never cut. */
   shrink?: boolean;
   align?: 'left' | 'right';
@@ -30,8 +49,9 @@ export function renderTable<T>(
   io: Pick<Io, 'columns'>,
   p: Paint,
 ): string {
-  const cells = rows.map((row) => columns.map((c) => c.value(row).replace(/\s*\n\s*/g, ' ')));
-  const widths = columns.map((c, i) => Math.max(c.header.length, ...cells.map((r) => visible(r[i] ?? ''))));
+  const cells = rows.map((row) => columns.map((c) => shown(c.value(row))));
+  const headers = columns.map((c) => shown(c.header));
+  const widths = headers.map((h, i) => Math.max(h.length, ...cells.map((r) => visible(r[i] ?? ''))));
   const gap = 2;
   const limit = io.columns;
   if (limit !== undefined) {
@@ -65,20 +85,22 @@ export function renderTable<T>(
       .join(' '.repeat(gap))
       .trimEnd()
       .replace(/^(.*)$/, (s) => style(s));
-  return `${[
-    line(
-      columns.map((c) => c.header),
-      p.dim,
-    ),
-    ...cells.map((r) => line(r)),
-  ].join('\n')}\n`;
+  return `${[line(headers, p.dim), ...cells.map((r) => line(r))].join('\n')}\n`;
 }
 
-/** `key: value` lines, the keys aligned; entries with an undefined value are left out. */
-export function renderFields(fields: [string, string | undefined][], p: Paint): string {
-  const shown = fields.filter((f): f is [string, string] => f[1] !== undefined);
-  const width = Math.max(0, ...shown.map(([k]) => k.length));
-  return `${shown.map(([k, v]) => `${p.dim(`${k}:`.padEnd(width + 1))} ${v}`).join('\n')}\n`;
+/**
+ * `key: value` lines, the keys aligned; entries with an undefined value are left out. Values are
+ * account text, escaped here (line breaks kept), unless `painted`.
+ */
+export function renderFields(fields: [string, string | Painted | undefined][], p: Paint): string {
+  const present = fields.filter((f): f is [string, string | Painted] => f[1] !== undefined);
+  const width = Math.max(0, ...present.map(([k]) => k.length));
+  // A multi-line value (a raw error message) goes on under its first line.
+  const value = (v: string | Painted) =>
+    typeof v === 'string'
+      ? escapeTerminal(v.trimEnd(), { multiline: true }).replace(/\n/g, `\n${' '.repeat(width + 2)}`)
+      : v.painted;
+  return `${present.map(([k, v]) => `${p.dim(`${k}:`.padEnd(width + 1))} ${value(v)}`).join('\n')}\n`;
 }
 
 /**

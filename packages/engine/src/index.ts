@@ -73,6 +73,13 @@ export type {
 } from './plan/plan.js';
 export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './plan/saved-plan.js';
 export {
+  escapeMarkdown,
+  escapeTerminal,
+  markdownCode,
+  markdownFence,
+  markdownLink,
+} from './render/escape.js';
+export {
   GITHUB_COMMENT_LIMIT,
   type MarkdownOptions,
   renderApplyMarkdown,

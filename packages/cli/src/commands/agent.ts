@@ -6,7 +6,7 @@ import type { Subcommand } from '../main.js';
 import { positiveSeconds, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 import { sleep } from '../session-wait.js';
-import { renderTable } from '../tables.js';
+import { painted, renderTable } from '../tables.js';
 
 interface HealthArgs {
   url?: string | undefined;
@@ -118,7 +118,7 @@ async function health(args: HealthArgs, ctx: RunContext): Promise<ExitCode> {
           [
             { header: 'ENDPOINT', value: (x) => x.endpoint },
             { header: 'STATUS', value: (x) => (x.status === null ? 'no answer' : String(x.status)) },
-            { header: 'OK', value: (x) => (x.ok ? p.green('yes') : p.red('no')) },
+            { header: 'OK', value: (x) => painted(x.ok ? p.green('yes') : p.red('no')) },
             { header: 'DETAIL', value: (x) => x.error ?? '', shrink: true },
           ],
           io,

@@ -9,6 +9,7 @@ import {
   type QuickRange,
   SUMMARY_QUICK_RANGES,
 } from '@monitor/api';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { type AccountArgs, connectAccount, explained, uuidArgument, withAccountOptions } from '../account.js';
 import { type ChartSeries, renderChart } from '../chart.js';
@@ -253,13 +254,13 @@ async function apiCheck(args: ApiCheckArgs, ctx: RunContext): Promise<ExitCode> 
     }
     const p = paint(io.color);
     io.stdout(
-      `${p.bold(first.name)} ${p.dim(`${first.checkType} check ${checkId}, ${localTime(first.from)} → ${localTime(first.to)}, every ${interval} min`)}\n\n`,
+      `${p.bold(escapeTerminal(first.name))} ${p.dim(`${escapeTerminal(first.checkType)} check ${checkId}, ${localTime(first.from)} → ${localTime(first.to)}, every ${interval} min`)}\n\n`,
     );
     const width = Math.min(io.columns ?? 100, 120);
     for (const metric of metrics) {
       const unit = metadata[metric]?.unit;
       const chartSeries: ChartSeries[] = [...series].map(([group, rows]) => ({
-        label: group,
+        label: escapeTerminal(group),
         points: rows
           .filter((r) => typeof r.timestamp === 'string')
           .map((r) => ({
@@ -267,7 +268,7 @@ async function apiCheck(args: ApiCheckArgs, ctx: RunContext): Promise<ExitCode> 
             value: typeof r[metric] === 'number' ? (r[metric] as number) : null,
           })),
       }));
-      const chart = renderChart(`${metadata[metric]?.label ?? metric}`, chartSeries, {
+      const chart = renderChart(escapeTerminal(metadata[metric]?.label ?? metric), chartSeries, {
         width,
         color: io.color,
         format: (v) => formatMetric(v, unit),

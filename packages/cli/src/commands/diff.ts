@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
@@ -89,7 +90,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
       if (args.out !== undefined) {
         io.stdout(
           p.dim(
-            `\nSaved the plan to ${args.out}; apply exactly it with: ${commandLine(args, 'deploy', '--plan', args.out)}\n`,
+            `\nSaved the plan to ${escapeTerminal(args.out)}; apply exactly it with: ${commandLine(args, 'deploy', '--plan', args.out)}\n`,
           ),
         );
       }

@@ -1,4 +1,5 @@
 import { collect, type ErrorGroup, type TestSessionErrorGroup } from '@monitor/api';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { type AccountArgs, connectAccount, explained, uuidArgument, withAccountOptions } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -88,7 +89,9 @@ function renderGroup(group: ErrorGroup | TestSessionErrorGroup, args: GetArgs, c
   if (tests.length > 0) {
     io.stdout(`\n${p.bold('Seen in')}\n`);
     for (const t of tests)
-      io.stdout(`    ${t.testFile}: ${[...t.suitePath, t.testTitle].join(' › ')} (${t.projectName})\n`);
+      io.stdout(
+        `${escapeTerminal(`    ${t.testFile}: ${[...t.suitePath, t.testTitle].join(' › ')} (${t.projectName})`)}\n`,
+      );
   }
   const latest = rcas.filter((r) => r.id !== undefined).at(-1);
   const next =

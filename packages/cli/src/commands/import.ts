@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import type { ImportPlan, LoadedProject } from '@monitor/engine';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { CommandError } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -138,7 +139,7 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
     };
     status('Reading the account…');
     const { state, live, otherOwners } = await engine.readAccount(target);
-    status(`Writing code for what ${project.config.projectName} does not own…`);
+    status(escapeTerminal(`Writing code for what ${project.config.projectName} does not own…`));
     const plan = engine.planImport({
       live,
       state,
@@ -198,7 +199,10 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
 
     if (args.dryRun === true) {
       if (!out.json) {
-        for (const f of files) io.stdout(`${p.bold(`// ${shown(f.absolute)}`)}\n${f.text}\n`);
+        for (const f of files)
+          io.stdout(
+            `${p.bold(escapeTerminal(`// ${shown(f.absolute)}`))}\n${escapeTerminal(f.text, { multiline: true })}\n`,
+          );
         io.stderr(describePlan(plan, p));
         io.stderr(`${p.dim('Dry run: nothing was written or recorded.')}\n`);
       }
@@ -210,7 +214,7 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
       const list = byContent
         .map(
           (r) =>
-            `  ${r.kind} ${r.logicalId} ← id ${String(r.physicalId)}${r.name === undefined ? '' : ` “${r.name}”`}`,
+            `  ${escapeTerminal(`${r.kind} ${r.logicalId} ← id ${String(r.physicalId)}${r.name === undefined ? '' : ` “${r.name}”`}`)}`,
         )
         .join('\n');
       const question = `These constructs of the code were found in the account by their content alone:\n${list}\nTwo alike resources cannot be told apart. Record them as these constructs? Only "yes" is accepted: `;
@@ -239,11 +243,11 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
     await target.backend.commit(state);
 
     if (!out.json) {
-      for (const f of files) io.stderr(`${p.green('+')} ${shown(f.absolute)}\n`);
+      for (const f of files) io.stderr(`${p.green('+')} ${escapeTerminal(shown(f.absolute))}\n`);
       io.stderr(describePlan(plan, p));
       const n = Object.keys(plan.entries).length;
       io.stderr(
-        `\n${p.green('✓')} Recorded ${n} resource${n === 1 ? '' : 's'} as owned by ${project.config.projectName} in ${target.backend.location}.\n`,
+        `\n${p.green('✓')} ${escapeTerminal(`Recorded ${n} resource${n === 1 ? '' : 's'} as owned by ${project.config.projectName} in ${target.backend.location}.`)}\n`,
       );
       io.stderr(`Next: ${commandLine(args, 'diff')}\n`);
     }
@@ -300,19 +304,19 @@ function describePlan(plan: ImportPlan, p: ReturnType<typeof paint>): string {
   if (n > 0) lines.push(`Imported ${n} resource${n === 1 ? '' : 's'}:`);
   for (const r of plan.resources)
     lines.push(
-      `  ${r.kind} ${p.bold(r.logicalId)} ← id ${String(r.physicalId)}${r.name === undefined ? '' : ` “${r.name}”`}  (${r.variable} in ${r.module})`,
+      `  ${r.kind} ${p.bold(escapeTerminal(r.logicalId))} ${escapeTerminal(`← id ${String(r.physicalId)}${r.name === undefined ? '' : ` “${r.name}”`}  (${r.variable} in ${r.module})`)}`,
     );
   if (plan.recovered.length > 0) {
     lines.push('', 'Found again for constructs of the code (their state was missing):');
     for (const r of plan.recovered)
       lines.push(
-        `  ${r.kind} ${p.bold(r.logicalId)} ← id ${String(r.physicalId)}${r.byContent ? ' (by content)' : ''}${r.changes > 0 ? p.yellow(`: ${r.changes} change${r.changes === 1 ? '' : 's'} for the next deploy`) : ''}`,
+        `  ${r.kind} ${p.bold(escapeTerminal(r.logicalId))} ← id ${escapeTerminal(String(r.physicalId))}${r.byContent ? ' (by content)' : ''}${r.changes > 0 ? p.yellow(`: ${r.changes} change${r.changes === 1 ? '' : 's'} for the next deploy`) : ''}`,
       );
   }
   if (plan.ownedElsewhere.length > 0) {
     lines.push(
       '',
-      `Left out, owned by other projects: ${plan.ownedElsewhere.map((o) => `${o.kind} ${String(o.physicalId)} (${o.project})`).join(', ')}`,
+      `Left out, owned by other projects: ${escapeTerminal(plan.ownedElsewhere.map((o) => `${o.kind} ${String(o.physicalId)} (${o.project})`).join(', '))}`,
     );
   }
   if (plan.secrets.length > 0) {
@@ -324,7 +328,9 @@ function describePlan(plan: ImportPlan, p: ReturnType<typeof paint>): string {
       const note = s.set
         ? p.green('(set)')
         : p.dim(s.masked ? 'the service never shows it: the value you gave it' : 'copy it from the account');
-      lines.push(`  ${p.bold(s.env)}  ${s.kind} ${s.logicalId} ${s.path}  ${note}`);
+      lines.push(
+        `  ${p.bold(escapeTerminal(s.env))}  ${escapeTerminal(`${s.kind} ${s.logicalId} ${s.path}`)}  ${note}`,
+      );
     }
   }
   const unset = plan.remaining.length;
@@ -332,7 +338,7 @@ function describePlan(plan: ImportPlan, p: ReturnType<typeof paint>): string {
     lines.push(
       '',
       p.yellow(
-        `${unset} resource${unset === 1 ? '' : 's'} will still show changes in the next diff: ${plan.remaining.map((op) => `${op.kind} ${op.logicalId}`).join(', ')}.`,
+        `${unset} resource${unset === 1 ? '' : 's'} will still show changes in the next diff: ${escapeTerminal(plan.remaining.map((op) => `${op.kind} ${op.logicalId}`).join(', '))}.`,
       ),
       p.dim('  A secret the service masks, imported without its variable set, is sent by the next deploy.'),
     );

@@ -1,4 +1,5 @@
 import { INCIDENT_IMPACTS, INCIDENT_STATUSES, type Incident } from '@monitor/api';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import {
   type AccountArgs,
@@ -124,7 +125,7 @@ async function create(args: CreateArgs, ctx: RunContext): Promise<ExitCode> {
       const p = paint(ctx.io.color);
       ctx.io.stderr(
         p.dim(
-          `Opened incident ${incident.id}; post progress with ${commandLine(args, 'incidents', 'add-update', incident.id, '--status', 'IDENTIFIED', '--message', '…')}\n`,
+          `Opened incident ${escapeTerminal(incident.id)}; post progress with ${commandLine(args, 'incidents', 'add-update', incident.id, '--status', 'IDENTIFIED', '--message', '…')}\n`,
         ),
       );
     }
@@ -208,7 +209,7 @@ async function remove(args: IdArgs, ctx: RunContext): Promise<ExitCode> {
   try {
     await explained(account.client.incidents.delete(id), notFound(id, account));
     ctx.out.result = { deleted: id };
-    if (!ctx.out.json) ctx.io.stdout(`Deleted incident ${id}.\n`);
+    if (!ctx.out.json) ctx.io.stdout(`Deleted incident ${escapeTerminal(id)}.\n`);
     return EXIT.ok;
   } finally {
     await account.close();

@@ -1,4 +1,5 @@
 import { PRIVATE_LOCATION_METRICS_MAX_AGE_SECONDS } from '@monitor/api';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { type AccountArgs, connectAccount, explained, withAccountOptions } from '../account.js';
 import { renderChart } from '../chart.js';
@@ -71,7 +72,7 @@ async function metrics(args: MetricsArgs, ctx: RunContext): Promise<ExitCode> {
     }
     const p = paint(io.color);
     io.stdout(
-      `${p.bold(`Private location ${id}`)} ${p.dim(`${localTime(window.from)} → ${localTime(window.to)}`)}\n\n`,
+      `${p.bold(escapeTerminal(`Private location ${id}`))} ${p.dim(`${localTime(window.from)} → ${localTime(window.to)}`)}\n\n`,
     );
     if (rows.length === 0) {
       io.stdout('No data points in this window.\n');
@@ -84,7 +85,7 @@ async function metrics(args: MetricsArgs, ctx: RunContext): Promise<ExitCode> {
       ['Queue size (check runs waiting)', (r: (typeof rows)[number]) => r.queueSize],
       ['Oldest scheduled check run', (r: (typeof rows)[number]) => r.oldest],
     ] as const) {
-      const chart = renderChart(title, [{ label: id, points: points(pick) }], {
+      const chart = renderChart(title, [{ label: escapeTerminal(id), points: points(pick) }], {
         width,
         color: io.color,
         format: (v) => formatMetric(v, undefined),

@@ -1,4 +1,5 @@
 import type { RootCauseAnalysis } from '@monitor/api';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import {
   type AccountArgs,
@@ -14,7 +15,7 @@ import type { Subcommand } from '../main.js';
 import { commandLine, positiveSeconds, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 import { sleep } from '../session-wait.js';
-import { duration, localTime, renderFields } from '../tables.js';
+import { duration, localTime, painted, renderFields } from '../tables.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 300;
 const POLL_MS = 2000;
@@ -36,7 +37,7 @@ interface GetArgs extends AccountArgs {
 const block = (title: string, body: string | undefined, p: Paint) =>
   body === undefined || body.trim() === ''
     ? ''
-    : `\n${p.bold(title)}\n${body
+    : `\n${p.bold(title)}\n${escapeTerminal(body, { multiline: true })
         .split('\n')
         .map((l) => `    ${l}`)
         .join('\n')}\n`;
@@ -47,7 +48,7 @@ export function renderAnalysis(rca: RootCauseAnalysis, p: Paint): string {
   let out = renderFields(
     [
       ['analysis', rca.id],
-      ['status', p.green(rca.status)],
+      ['status', painted(p.green(escapeTerminal(rca.status)))],
       ['error group', rca.errorGroupId ?? undefined],
       ['check', rca.checkId ?? undefined],
       ['by', `${rca.provider} ${rca.model} in ${duration(rca.durationMs)}`],
@@ -63,13 +64,13 @@ export function renderAnalysis(rca: RootCauseAnalysis, p: Paint): string {
   if (a.evidence.length > 0) {
     out += `\n${p.bold('Evidence')}\n`;
     for (const e of a.evidence) {
-      const artifacts = e.artifacts.map((x) => `${x.name} (${x.type})`).join(', ');
-      out += `    - ${e.description}${artifacts === '' ? '' : p.dim(`  [${artifacts}]`)}\n`;
+      const artifacts = escapeTerminal(e.artifacts.map((x) => `${x.name} (${x.type})`).join(', '));
+      out += `    - ${escapeTerminal(e.description)}${artifacts === '' ? '' : p.dim(`  [${artifacts}]`)}\n`;
     }
   }
   if (a.referenceLinks.length > 0) {
     out += `\n${p.bold('References')}\n`;
-    for (const l of a.referenceLinks) out += `    - ${l.title}: ${l.url}\n`;
+    for (const l of a.referenceLinks) out += `    - ${escapeTerminal(`${l.title}: ${l.url}`)}\n`;
   }
   return out;
 }
@@ -101,7 +102,8 @@ async function waitForAnalysis(
       }
       const elapsed = Date.now() - started;
       if (!out.json) {
-        if (io.interactive) io.stderr(`\r\u001b[K${p.dim(`analysis ${id}: PENDING, ${duration(elapsed)}`)}`);
+        if (io.interactive)
+          io.stderr(`\r\u001b[K${p.dim(escapeTerminal(`analysis ${id}: PENDING, ${duration(elapsed)}`))}`);
       }
       if (trap?.signal.aborted === true || elapsed >= timeoutSeconds * 1000) {
         if (io.interactive && !out.json) io.stderr('\n');
@@ -117,7 +119,7 @@ async function waitForAnalysis(
         };
         if (!out.json)
           io.stderr(
-            `${interrupted ? '' : `${p.red('error')}: `}${message}\n${p.dim('hint')}: read it later with ${later}\n`,
+            `${interrupted ? '' : `${p.red('error')}: `}${escapeTerminal(message)}\n${p.dim('hint')}: read it later with ${later}\n`,
           );
         return interrupted ? EXIT.interrupted : EXIT.timeout;
       }
@@ -158,11 +160,15 @@ async function generate(args: GenerateArgs, ctx: RunContext): Promise<ExitCode> 
     );
     out.result = { requested: pending };
     if (!out.json)
-      io.stderr(paint(io.color).dim(`Requested root cause analysis ${pending.id} (${pending.status})\n`));
+      io.stderr(
+        paint(io.color).dim(
+          `${escapeTerminal(`Requested root cause analysis ${pending.id} (${pending.status})`)}\n`,
+        ),
+      );
     if (args.wait !== true) {
       if (!out.json)
         io.stdout(
-          `${pending.id}\nRead it when it is ready: ${commandLine(args, 'rca', 'get', pending.id, '--wait')}\n`,
+          `${escapeTerminal(pending.id)}\nRead it when it is ready: ${commandLine(args, 'rca', 'get', pending.id, '--wait')}\n`,
         );
       return EXIT.ok;
     }
@@ -187,7 +193,7 @@ async function get(args: GetArgs, ctx: RunContext): Promise<ExitCode> {
     const p = paint(io.color);
     if (rca.status === 'PENDING') {
       io.stdout(
-        `analysis ${id}: ${p.yellow('PENDING')}; wait for it with ${commandLine(args, 'rca', 'get', id, '--wait')}\n`,
+        `analysis ${escapeTerminal(id)}: ${p.yellow('PENDING')}; wait for it with ${commandLine(args, 'rca', 'get', id, '--wait')}\n`,
       );
     } else {
       io.stdout(renderAnalysis(rca as RootCauseAnalysis, p));

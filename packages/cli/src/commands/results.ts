@@ -1,4 +1,5 @@
 import type { CheckResult } from '@monitor/api';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { type AccountArgs, connectAccount, explained, uuidArgument, withAccountOptions } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -6,7 +7,7 @@ import { type Paint, paint } from '../io.js';
 import type { Subcommand } from '../main.js';
 import { commandLine } from '../options.js';
 import type { RunContext } from '../output.js';
-import { duration, localTime, renderFields } from '../tables.js';
+import { duration, localTime, painted, renderFields } from '../tables.js';
 
 interface GetArgs extends AccountArgs {
   checkId: string;
@@ -38,7 +39,7 @@ const indent = (s: string, by = '    ') =>
 function headerLines(headers: unknown): string[] {
   const h = obj(headers);
   if (h === undefined) return [];
-  return Object.entries(h).map(([k, v]) => `${k}: ${text(v)}`);
+  return Object.entries(h).map(([k, v]) => escapeTerminal(`${k}: ${text(v)}`));
 }
 
 /** An API check's request, response, timings and assertions. */
@@ -48,7 +49,7 @@ function apiDetails(api: Loose, p: Paint, full: boolean): string {
   if (request !== undefined) {
     out.push(
       p.bold('Request'),
-      `    ${text(request.method)} ${text(request.url)}`,
+      `    ${escapeTerminal(`${text(request.method)} ${text(request.url)}`)}`,
       ...headerLines(request.headers).map((l) => `    ${l}`),
     );
   }
@@ -56,17 +57,17 @@ function apiDetails(api: Loose, p: Paint, full: boolean): string {
   if (response !== undefined) {
     out.push(
       p.bold('Response'),
-      `    status ${text(response.status)}`,
+      `    status ${escapeTerminal(text(response.status))}`,
       ...headerLines(response.headers).map((l) => `    ${l}`),
     );
     const body = text(response.body);
-    if (body !== '') out.push('', indent(cutText(body, full)));
+    if (body !== '') out.push('', indent(escapeTerminal(cutText(body, full), { multiline: true })));
     const phases = obj(response.timingPhases);
     if (phases !== undefined) {
       out.push(
         p.bold('Timings'),
         `    ${Object.entries(phases)
-          .map(([k, v]) => `${k} ${duration(Number(v))}`)
+          .map(([k, v]) => `${escapeTerminal(k)} ${duration(Number(v))}`)
           .join(' · ')}`,
       );
     }
@@ -80,13 +81,15 @@ function apiDetails(api: Loose, p: Paint, full: boolean): string {
       const passed = a.actual === undefined ? undefined : comparePassed(a);
       const mark = passed === undefined ? '·' : passed ? p.green('✓') : p.red('✗');
       const property = text(a.property);
-      out.push(
-        `    ${mark} ${text(a.source)}${property === '' ? '' : ` ${property}`} ${text(a.comparison)} ${JSON.stringify(text(a.target))}${a.actual === undefined ? '' : `, got ${JSON.stringify(text(a.actual))}`}`,
-      );
+      const assertion = `${text(a.source)}${property === '' ? '' : ` ${property}`} ${text(a.comparison)} ${JSON.stringify(text(a.target))}${a.actual === undefined ? '' : `, got ${JSON.stringify(text(a.actual))}`}`;
+      out.push(`    ${mark} ${escapeTerminal(assertion)}`);
     }
   }
   if (api.requestError !== null && api.requestError !== undefined) {
-    out.push(p.bold('Request error'), `    ${p.red(text(api.requestError))}`);
+    out.push(
+      p.bold('Request error'),
+      p.red(indent(escapeTerminal(text(api.requestError), { multiline: true }))),
+    );
   }
   return `${out.join('\n')}\n`;
 }
@@ -117,7 +120,12 @@ function comparePassed(a: Loose): boolean | undefined {
 function scriptDetails(result: Loose, p: Paint, full: boolean): string {
   const out: string[] = [];
   const errors = Array.isArray(result.errors) ? (result.errors as unknown[]).map(text) : [];
-  out.push(p.bold('Errors'), ...(errors.length === 0 ? ['    none'] : errors.map((e) => `    ${p.red(e)}`)));
+  out.push(
+    p.bold('Errors'),
+    ...(errors.length === 0
+      ? ['    none']
+      : errors.map((e) => p.red(indent(escapeTerminal(e, { multiline: true }))))),
+  );
   const log = Array.isArray(result.jobLog)
     ? (result.jobLog as unknown[]).map((l) => (obj(l)?.msg !== undefined ? text(obj(l)?.msg) : text(l)))
     : [];
@@ -127,7 +135,7 @@ function scriptDetails(result: Loose, p: Paint, full: boolean): string {
       p.bold(
         `Job log${shown.length < log.length ? ` (last ${shown.length} of ${log.length} lines; --full shows all)` : ''}`,
       ),
-      ...shown.map((l) => `    ${l}`),
+      ...shown.map((l) => indent(escapeTerminal(l, { multiline: true }))),
     );
   }
   return `${out.join('\n')}\n`;
@@ -159,11 +167,13 @@ async function get(args: GetArgs, ctx: RunContext): Promise<ExitCode> {
           ['check', `${result.name ?? ''} (${result.checkId})`],
           [
             'result',
-            outcome === 'passed'
-              ? p.green(outcome)
-              : outcome === 'failed'
-                ? p.red(outcome)
-                : p.yellow(outcome),
+            painted(
+              outcome === 'passed'
+                ? p.green(outcome)
+                : outcome === 'failed'
+                  ? p.red(outcome)
+                  : p.yellow(outcome),
+            ),
           ],
           ['location', result.runLocation],
           ['kind', result.resultType],

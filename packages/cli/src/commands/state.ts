@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import type { ProjectConfig, StateBackend, StateTarget } from '@monitor/engine';
+import { escapeTerminal as t } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
@@ -179,7 +180,7 @@ async function perform(
         pendingCreates: state.pendingCreates,
         problems,
       };
-      say(p.dim(`state of ${project.config.projectName} in ${location}, serial ${state.serial}\n\n`));
+      say(p.dim(`${t(`state of ${project.config.projectName} in ${location}, serial ${state.serial}`)}\n\n`));
       if (entries.length === 0) say('No entries: this project owns nothing in the account yet.\n');
       else {
         const { renderTable } = await import('../tables.js');
@@ -207,7 +208,7 @@ async function perform(
         );
       }
       if (state.pendingCreates.length > 0)
-        say(p.yellow(`\nPending creates (an interrupted deploy): ${state.pendingCreates.join(', ')}\n`));
+        say(p.yellow(`\nPending creates (an interrupted deploy): ${t(state.pendingCreates.join(', '))}\n`));
       for (const problem of problems) {
         say(p.red(`\n✗ damaged: ${problem.message}\n`));
         say(
@@ -225,7 +226,7 @@ async function perform(
       out.result = { key, ...entry };
       const { renderFields } = await import('../tables.js');
       say(
-        `${p.bold(key)}\n${renderFields(
+        `${p.bold(t(key))}\n${renderFields(
           [
             ['kind', entry.kind],
             ['logical id', entry.logicalId],
@@ -244,7 +245,7 @@ async function perform(
       const [from, to] = operands(args, 2, '<Kind:from-id> <Kind:to-id>') as [string, string];
       out.result = { moved: await engine.moveEntry(target, from, to) };
       say(
-        `${p.green('✓')} moved ${from} to ${to}; the resource keeps its id. Rename the construct to "${to.split(':').slice(1).join(':')}" too.\n`,
+        `${p.green('✓')} ${t(`moved ${from} to ${to}; the resource keeps its id. Rename the construct to "${to.split(':').slice(1).join(':')}" too.`)}\n`,
       );
       return EXIT.ok;
     }
@@ -253,7 +254,7 @@ async function perform(
       const removed = await engine.removeEntry(target, key);
       out.result = { removed: { key, ...removed } };
       say(
-        `${p.green('✓')} forgot ${key} (id ${String(removed.physicalId)}); the resource stays in the account, unmanaged. If its construct is still in the code, the next diff shows it as a conflict.\n`,
+        `${p.green('✓')} forgot ${t(`${key} (id ${String(removed.physicalId)})`)}; the resource stays in the account, unmanaged. If its construct is still in the code, the next diff shows it as a conflict.\n`,
       );
       return EXIT.ok;
     }
@@ -327,7 +328,7 @@ async function perform(
       say(
         holder === undefined
           ? 'The state was not locked.\n'
-          : `${p.green('✓')} cleared the lock of ${engine.describeHolder(holder)}\n`,
+          : `${p.green('✓')} cleared the lock of ${t(engine.describeHolder(holder))}\n`,
       );
       return EXIT.ok;
     }
@@ -336,7 +337,7 @@ async function perform(
       const rebound = await engine.rebindState(target);
       out.result = { rebound };
       say(
-        `${p.green('✓')} the state now belongs to ${rebound.to}${rebound.from === null ? '' : ` (it was ${rebound.from})`}. Run monitor diff: if the ids name other resources there, it shows them as gone.\n`,
+        `${p.green('✓')} the state now belongs to ${t(rebound.to)}${rebound.from === null ? '' : ` (it was ${t(rebound.from)})`}. Run monitor diff: if the ids name other resources there, it shows them as gone.\n`,
       );
       return EXIT.ok;
     }

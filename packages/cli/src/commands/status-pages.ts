@@ -5,6 +5,7 @@ import {
   type StatusPageIncident,
   type StatusPageIncidentUpdate,
 } from '@monitor/api';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import {
   type AccountArgs,
@@ -237,7 +238,7 @@ const incidentVerbs: Subcommand[] = [
         if (!ctx.out.json) {
           ctx.io.stderr(
             paint(ctx.io.color).dim(
-              `Opened incident ${incident.id}; post progress with ${commandLine(args, 'status-pages', 'incidents', 'add-update', incident.id, '--status', 'IDENTIFIED', '--message', '…')}\n`,
+              `Opened incident ${escapeTerminal(incident.id)}; post progress with ${commandLine(args, 'status-pages', 'incidents', 'add-update', incident.id, '--status', 'IDENTIFIED', '--message', '…')}\n`,
             ),
           );
         }
@@ -331,7 +332,7 @@ const incidentVerbs: Subcommand[] = [
         const id = String(args.id).trim();
         await explained(account.client.statusPageIncidents.delete(id), notFound(id, account));
         ctx.out.result = { deleted: id };
-        if (!ctx.out.json) ctx.io.stdout(`Deleted status-page incident ${id}.\n`);
+        if (!ctx.out.json) ctx.io.stdout(`Deleted status-page incident ${escapeTerminal(id)}.\n`);
         return EXIT.ok;
       }),
   },
@@ -354,7 +355,9 @@ const subscriptionVerbs: Subcommand[] = [
         });
         ctx.out.result = { deleted: { statusPageId: pageId, subscriptionId } };
         if (!ctx.out.json)
-          ctx.io.stdout(`Removed subscription ${subscriptionId} from status page ${pageId}.\n`);
+          ctx.io.stdout(
+            `${escapeTerminal(`Removed subscription ${subscriptionId} from status page ${pageId}.`)}\n`,
+          );
         return EXIT.ok;
       }),
   },

@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from '../format-diagnostics.js';
@@ -47,7 +48,7 @@ export async function run(args: ValidateArgs, ctx: RunContext): Promise<ExitCode
   const results: Record<string, unknown> = {};
   const diagnostics: Record<string, unknown>[] = [];
   for (const environment of environments) {
-    if (!ctx.out.json) ctx.io.stdout(paint(ctx.io.color).bold(`${environment}: `));
+    if (!ctx.out.json) ctx.io.stdout(paint(ctx.io.color).bold(`${escapeTerminal(environment)}: `));
     const code = reportOne(await validateProject({ ...options, environment }), args, ctx);
     results[environment] = ctx.out.result;
     diagnostics.push(...ctx.out.diagnostics.map((d) => ({ ...d, environment })));
@@ -88,7 +89,7 @@ function reportOne(
   if (report.valid) {
     const name = report.project?.config.projectName ?? '';
     io.stdout(
-      `${p.green('✓')} ${name}: ${constructs} construct${constructs === 1 ? '' : 's'} valid in ${files} file${files === 1 ? '' : 's'}${warnings > 0 ? ` (${counts})` : ''}\n`,
+      `${p.green('✓')} ${escapeTerminal(name)}: ${constructs} construct${constructs === 1 ? '' : 's'} valid in ${files} file${files === 1 ? '' : 's'}${warnings > 0 ? ` (${counts})` : ''}\n`,
     );
     return EXIT.ok;
   }

@@ -1,4 +1,5 @@
 import { relative } from 'node:path';
+import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { accountEnv, clientFor, credentialsFromEnv, optionalProjectConfig } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -6,7 +7,7 @@ import { paint } from '../io.js';
 import { startLocalEmulator } from '../local-emulator.js';
 import { environmentOf } from '../options.js';
 import type { RunContext } from '../output.js';
-import { renderFields } from '../tables.js';
+import { painted, renderFields } from '../tables.js';
 
 export interface WhoamiArgs {
   config?: string | undefined;
@@ -136,24 +137,35 @@ export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<Ex
                   ? `none chosen (${config.environments.join(', ')}): pass --env NAME or set MONITOR_ENV`
                   : 'none defined')),
           ],
-          ['account', `${credentials.accountId}  ${p.dim(`from ${sources.account}`)}`],
-          ['base URL', `${credentials.baseUrl}  ${p.dim(`from ${sources.baseUrl}`)}`],
+          [
+            'account',
+            painted(`${escapeTerminal(credentials.accountId)}  ${p.dim(`from ${sources.account}`)}`),
+          ],
+          [
+            'base URL',
+            painted(`${escapeTerminal(credentials.baseUrl)}  ${p.dim(`from ${sources.baseUrl}`)}`),
+          ],
           [
             'API key',
-            `from ${sources.key}: ${
-              check.accepted
-                ? p.green('accepted by the service')
-                : check.code === 'unauthorized' || check.code === 'forbidden'
-                  ? p.red(`refused (${check.message ?? ''})`)
-                  : p.yellow(`not checked: the service did not answer (${check.message ?? ''})`)
-            }`,
+            painted(
+              `from ${sources.key}: ${
+                check.accepted
+                  ? p.green('accepted by the service')
+                  : check.code === 'unauthorized' || check.code === 'forbidden'
+                    ? p.red(`refused (${escapeTerminal(check.message ?? '')})`)
+                    : p.yellow(
+                        `not checked: the service did not answer (${escapeTerminal(check.message ?? '')})`,
+                      )
+              }`,
+            ),
           ],
           ['state', state],
         ],
         p,
       ),
     );
-    if (!check.accepted && check.hint !== undefined) io.stderr(`${p.dim('hint')}: ${check.hint}\n`);
+    if (!check.accepted && check.hint !== undefined)
+      io.stderr(`${p.dim('hint')}: ${escapeTerminal(check.hint)}\n`);
   }
   return check.accepted ? EXIT.ok : EXIT.error;
 }

@@ -3,8 +3,10 @@ import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
 import type { OperationResult } from '../apply/apply.js';
+import type { ApplyOutcome } from '../flows/deploy.js';
 import type { Conflict, Operation } from '../plan/plan.js';
 import { planOf } from '../test-support/doubles.js';
+import { expectLiteralText, HOSTILE_TEXT } from '../test-support/hostile-text.js';
 import { GITHUB_COMMENT_LIMIT, renderApplyMarkdown, renderPlanMarkdown } from './markdown.js';
 
 const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
@@ -101,6 +103,34 @@ describe('renderPlanMarkdown', () => {
     expect(out).toMatch(
       /<td>CheckGroup <code>team-b<\/code><\/td>\n<td>b\.monitor\.ts:2<\/td>\n<td>a check group with name &quot;Shared \| name&quot;/,
     );
+  });
+
+  it('renders the group renamed in the account to a link and mentions (issue 24) as text, deterministically', () => {
+    const renamed = '[Approve here](https://evil.example/x) @acme/admins #1 **`now`**';
+    const md = renderPlanMarkdown(
+      planOf(
+        [
+          { ...deletion, name: renamed },
+          { ...drift, name: renamed },
+        ],
+        3,
+        {
+          conflicts: [
+            {
+              reason: 'exists',
+              kind: 'CheckGroup',
+              logicalId: 'team-b',
+              construct: 'CheckGroup',
+              field: 'name',
+              value: renamed,
+              live: { id: 41, name: renamed },
+            },
+          ],
+        },
+      ),
+      OPTIONS,
+    );
+    expect(md).toMatchSnapshot();
   });
 
   it('says No changes for an empty plan', () => {
@@ -217,5 +247,146 @@ describe('renderApplyMarkdown', () => {
     const md = renderApplyMarkdown(applied(results), OPTIONS);
     expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
     expect(md).toMatch(/_\d+ more failures not shown: see the job log\._/);
+  });
+});
+
+describe('text from the account or the code is text', () => {
+  /** A plan where every string from the account or the code is `s`. */
+  function planWith(s: string) {
+    const base = { ...desired, kind: 'CheckGroup' as const, name: s, payload: {} };
+    const operations: Operation[] = [
+      {
+        ...base,
+        logicalId: 'team#1',
+        action: 'create',
+        recreate: false,
+        payload: { name: s, tags: [s], environmentVariables: [{ key: s, value: s }] },
+      },
+      {
+        ...base,
+        kind: 'StatusPage',
+        logicalId: 'page_one',
+        action: 'update',
+        physicalId: s,
+        drift: false,
+        unchangedAttributes: 2,
+        changes: [
+          { path: 'name', before: s, after: 'Status' },
+          { path: `cards[${s}].description`, before: `${s}\nsecond line`, after: 'one\ntwo' },
+        ],
+      },
+      {
+        ...base,
+        logicalId: 'moved',
+        action: 'move',
+        from: s,
+        physicalId: 8,
+        drift: false,
+        unchangedAttributes: 0,
+        changes: [],
+      },
+      {
+        ...base,
+        logicalId: 'adopted',
+        action: 'adopt',
+        physicalId: 9,
+        drift: false,
+        unchangedAttributes: 0,
+        changes: [],
+      },
+      {
+        ...base,
+        logicalId: 'billing',
+        action: 'update',
+        physicalId: 7,
+        drift: true,
+        unchangedAttributes: 18,
+        changes: [{ path: 'name', before: s, after: 'Billing' }],
+      },
+      { kind: 'CheckGroup', logicalId: 'legacy', name: s, action: 'delete', physicalId: s, dependsOn: [] },
+    ];
+    const conflict = (reason: Conflict['reason']): Conflict => ({
+      reason,
+      kind: 'CheckGroup',
+      logicalId: `taken-${reason}`,
+      construct: 'CheckGroup',
+      location: { file: `/repo/monitors/${s}.monitor.ts`, line: 2, column: 1 },
+      field: 'name',
+      value: s,
+      live: { id: s, name: s },
+      holder: s,
+    });
+    return planOf(operations, 3, { conflicts: [conflict('exists'), conflict('rename'), conflict('owned')] });
+  }
+  const optionsWith = (s: string) => ({ ...OPTIONS, project: s, environment: s });
+
+  it.each(HOSTILE_TEXT)(
+    'a plan (creates, updates, drift, moves, deletes, conflicts) shows %j literally',
+    (s) => {
+      expectLiteralText(
+        renderPlanMarkdown(planWith(s), optionsWith(s)),
+        renderPlanMarkdown(planWith('plain'), optionsWith('plain')),
+        s,
+      );
+    },
+  );
+
+  it.each(HOSTILE_TEXT)('an apply result (failures, hints, done, stale, refused) shows %j literally', (s) => {
+    const failed: OperationResult = {
+      key: 'CheckGroup:billing',
+      action: 'update',
+      kind: 'CheckGroup',
+      logicalId: 'billing',
+      status: 'failed',
+      physicalId: s,
+      error: { code: 'bad_request', message: `the service refused "${s}"`, hint: `rename ${s}` },
+      durationMs: 5,
+    };
+    const outcomes = (x: string) => [
+      {
+        status: 'applied' as const,
+        plan: planOf([]),
+        result: {
+          ok: false,
+          results: [
+            { ...failed, physicalId: x, error: { code: 'x', message: x, hint: x } },
+            { ...failed, status: 'done' as const, physicalId: x, error: undefined, key: 'CheckGroup:ok' },
+          ],
+          state: {} as never,
+          oneTimeValues: [],
+          elapsedMs: 10,
+          requests: 2,
+        },
+      },
+      { status: 'stale' as const, plan: planOf([]), stale: [x] },
+      { status: 'refused' as const, plan: planOf([]), reason: x },
+      { status: 'conflicts' as const, plan: planWith(x) },
+    ];
+    const hostile = outcomes(s);
+    outcomes('plain').forEach((benign, i) => {
+      expectLiteralText(
+        renderApplyMarkdown(hostile[i] as ApplyOutcome, optionsWith(s)),
+        renderApplyMarkdown(benign, optionsWith('plain')),
+        s,
+      );
+    });
+  });
+
+  it('measures the escaped text: a plan of hostile names still fits a GitHub comment', () => {
+    const s = HOSTILE_TEXT.join(' ');
+    const ops: Operation[] = [];
+    for (let i = 0; i < 400; i++) {
+      ops.push({
+        ...update,
+        logicalId: `page-${i}`,
+        name: s,
+        physicalId: s,
+        changes: [{ path: 'name', before: s, after: 'x' }],
+      });
+      ops.push({ ...deletion, logicalId: `legacy-${i}`, name: s });
+    }
+    const md = renderPlanMarkdown(planOf(ops), OPTIONS);
+    expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
+    expect(md).toMatch(/_\d+ more resources not shown:/);
   });
 });

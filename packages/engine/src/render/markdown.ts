@@ -3,6 +3,7 @@ import type { OperationResult } from '../apply/apply.js';
 import type { ApplyOutcome } from '../flows/deploy.js';
 import type { Change } from '../plan/diff.js';
 import type { Operation, Plan, UpdateOperation } from '../plan/plan.js';
+import { markdownCode as code, markdownFence, escapeMarkdown as text } from './escape.js';
 import {
   ACTION_SYMBOL,
   describeConflict,
@@ -29,20 +30,6 @@ export interface MarkdownOptions {
   fullPlanHint?: string;
 }
 
-const html = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;');
-/** Inline code that survives any backticks in `s`. */
-function code(s: string): string {
-  const longest = Math.max(0, ...[...s.matchAll(/`+/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return longest === 0 ? `${fence}${s}${fence}` : `${fence} ${s} ${fence}`;
-}
-/** A fenced block that no line of `body` can close. */
-function fenced(lang: string, body: string): string {
-  const longest = Math.max(2, ...[...body.matchAll(/`{3,}/g)].map((m) => m[0].length));
-  const fence = '`'.repeat(longest + 1);
-  return `${fence}${lang}\n${body}\n${fence}`;
-}
-
 /** One change as lines of a `diff` block: `-` live, `+` code, `!` a masked sensitive value. */
 function changeLines(change: Change): string[] {
   const note = sensitiveNote(change);
@@ -63,9 +50,9 @@ function changeLines(change: Change): string[] {
 }
 
 function title(op: Operation): string {
-  const name = op.name === undefined ? '' : ` “${html(op.name)}”`;
-  const id = op.action === 'create' ? '' : ` (id ${html(String(op.physicalId))})`;
-  return `<code>${ACTION_SYMBOL[op.action]}</code> ${op.kind} <b>${html(op.logicalId)}</b>${name}${id}`;
+  const name = op.name === undefined ? '' : ` “${text(op.name)}”`;
+  const id = op.action === 'create' ? '' : ` (id ${text(String(op.physicalId))})`;
+  return `<code>${ACTION_SYMBOL[op.action]}</code> ${op.kind} <b>${text(op.logicalId)}</b>${name}${id}`;
 }
 
 /** One resource: a `<details>` with its field-level diff. */
@@ -86,23 +73,20 @@ function resourceBlock(op: Operation): string {
       op.action === 'adopt'
         ? `adopt${op.resumed === true ? ' (created by an interrupted deploy)' : ''}`
         : op.action === 'move'
-          ? `move from “${html(op.from ?? '')}”`
+          ? `move from “${text(op.from ?? '')}”`
           : `${n} change${n === 1 ? '' : 's'}`;
     if (n > 0 && op.unchangedAttributes > 0)
       lines.push(`  (${op.unchangedAttributes} unchanged attributes hidden)`);
   }
-  const body = lines.length === 0 ? '' : `\n\n${fenced('diff', lines.join('\n'))}\n`;
+  const body = lines.length === 0 ? '' : `\n\n${markdownFence('diff', lines.join('\n'))}\n`;
   return `<details>\n<summary>${title(op)}: ${what}</summary>${body}\n</details>\n`;
 }
-
-/** A table cell: escaped HTML, no pipes or line breaks to break the row. */
-const cell = (s: string) => html(s).replace(/\|/g, '\\|').replace(/\n/g, ' ');
 
 function conflictsTable(plan: Plan): string {
   const rows = plan.conflicts.map((c) => {
     const { message, hint } = describeConflict(c);
     const at = c.location === undefined ? '' : `${c.location.file.split('/').pop()}:${c.location.line}`;
-    return `| ${c.kind} ${code(c.logicalId)} | ${cell(at)} | ${cell(message)} | ${cell(hint)} |`;
+    return `| ${c.kind} ${code(c.logicalId, { inTable: true })} | ${text(at)} | ${text(message)} | ${text(hint)} |`;
   });
   return `#### Conflicts: deploy refuses until they are resolved\n\n| construct | at | problem | way out |\n| --- | --- | --- | --- |\n${rows.join('\n')}\n\n`;
 }
@@ -110,22 +94,22 @@ function conflictsTable(plan: Plan): string {
 /** `### monitor diff: project → account `id``, the first line of every comment. */
 function heading(command: string, options: MarkdownOptions): string {
   const where = `account ${code(options.account)}${options.local === true ? ' (local emulator)' : ''}`;
-  const environment = options.environment === undefined ? '' : ` (${html(options.environment)})`;
-  return `### monitor ${command}: ${html(options.project)}${environment} → ${where}`;
+  const environment = options.environment === undefined ? '' : ` (${text(options.environment)})`;
+  return `### monitor ${command}: ${text(options.project)}${environment} → ${where}`;
 }
 
 /** The deletions, always listed in full: one bullet each, or per kind in one line when many. */
 function deletionBanner(deletes: Operation[], budget: number): string {
   const head = `> [!CAUTION]\n> **${deletes.length} resource${deletes.length === 1 ? '' : 's'} will be deleted from the account:**\n`;
   const bullets = deletes.map((op) => {
-    const name = op.name === undefined ? '' : ` “${html(op.name)}”`;
+    const name = op.name === undefined ? '' : ` “${text(op.name)}”`;
     return `> - ${op.kind} ${code(op.logicalId)}${name}`;
   });
   const full = `${head}${bullets.join('\n')}\n`;
   if (full.length <= budget) return full;
   const byKind = new Map<string, string[]>();
   for (const op of deletes) byKind.set(op.kind, [...(byKind.get(op.kind) ?? []), op.logicalId]);
-  const lines = [...byKind].map(([kind, ids]) => `> - ${kind} (${ids.length}): ${ids.join(', ')}`);
+  const lines = [...byKind].map(([kind, ids]) => `> - ${kind} (${ids.length}): ${ids.map(text).join(', ')}`);
   return `${head}${lines.join('\n')}\n`;
 }
 
@@ -163,7 +147,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
   ];
   const total = fromCode.length + drift.length;
   const footerFor = (left: number) =>
-    `\n_${left} more resource${left === 1 ? '' : 's'} not shown: ${options.fullPlanHint ?? 'see the job summary, or save the whole plan with monitor diff --out plan.json'}._\n`;
+    `\n_${left} more resource${left === 1 ? '' : 's'} not shown: ${text(options.fullPlanHint ?? 'see the job summary, or save the whole plan with monitor diff --out plan.json')}._\n`;
   const reserve = footerFor(total).length + 200;
   let shown = 0;
   let full = false;
@@ -191,7 +175,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
     notes.push(
       `${plan.unverifiedSecrets} sensitive value${plan.unverifiedSecrets === 1 ? '' : 's'} not compared (set MONITOR_STATE_SECRET)`,
     );
-  if (notes.length > 0) out += `\n<sub>${html(notes.join(' · '))}</sub>\n`;
+  if (notes.length > 0) out += `\n<sub>${notes.join(' · ')}</sub>\n`;
   if (shown < total) out += footerFor(total - shown);
   return out;
 }
@@ -201,8 +185,8 @@ function seconds(ms: number): string {
 }
 
 function resultItem(r: OperationResult): string {
-  const id = r.physicalId === undefined ? '' : ` (id ${html(String(r.physicalId))})`;
-  return `<code>${ACTION_SYMBOL[r.action]}</code> ${r.kind} ${code(r.logicalId)}${id}`;
+  const id = r.physicalId === undefined ? '' : ` (id ${text(String(r.physicalId))})`;
+  return `<code>${ACTION_SYMBOL[r.action]}</code> ${r.kind} ${code(r.logicalId, { inTable: true })}${id}`;
 }
 
 /**
@@ -220,11 +204,11 @@ export function renderApplyMarkdown(
     case 'no-changes':
       return `${out}**No changes.** The account already matches the code; nothing was applied.\n`;
     case 'stale':
-      return `${out}**Not applied: the saved plan is stale.** Nothing was changed:\n\n${outcome.stale.map((s) => `- ${html(s)}`).join('\n')}\n`;
+      return `${out}**Not applied: the saved plan is stale.** Nothing was changed:\n\n${outcome.stale.map((s) => `- ${text(s)}`).join('\n')}\n`;
     case 'conflicts':
       return `${out}**Not applied: ${outcome.plan.conflicts.length} construct${outcome.plan.conflicts.length === 1 ? '' : 's'} in conflict with the account.** Nothing was changed.\n\n${conflictsTable(outcome.plan)}`;
     case 'refused':
-      return `${out}**Not applied: ${html(outcome.reason)}**\n`;
+      return `${out}**Not applied: ${text(outcome.reason)}**\n`;
     case 'applied':
       break;
   }
@@ -246,7 +230,7 @@ export function renderApplyMarkdown(
     const head = '| operation | status | error | hint |\n| --- | --- | --- | --- |\n';
     let size = out.length + head.length + 200;
     for (const r of problems) {
-      const row = `| ${resultItem(r)} | ${r.status} | ${cell(r.error?.message ?? '')} | ${cell(r.error?.hint ?? '')} |`;
+      const row = `| ${resultItem(r)} | ${r.status} | ${text(r.error?.message ?? '')} | ${text(r.error?.hint ?? '')} |`;
       if (size + row.length + 1 > max * 0.8) break;
       rows.push(row);
       size += row.length + 1;

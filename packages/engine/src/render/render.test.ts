@@ -139,3 +139,77 @@ describe('planToJson', () => {
     expect(JSON.stringify(json)).not.toContain('hunter2');
   });
 });
+
+/** What a terminal acts on: a control character (C0 but the line break, DEL, C1) or a format character (bidi, zero-width). */
+const TERMINAL_CONTROL = /(?!\n)[\p{Cc}\p{Cf}]/u;
+
+describe('renderPlanText with control characters from the account and the code', () => {
+  const hostile =
+    'x\u001b[2J\u001b]8;;https://evil.example\u0007click\u001b]8;;\u0007\r\u009b31m\u202eevil\u200b';
+  const plan = planOf(
+    [
+      { ...secretGroup, logicalId: 'new', name: hostile },
+      {
+        ...desired,
+        kind: 'StatusPage',
+        logicalId: 'page',
+        name: hostile,
+        action: 'move',
+        from: hostile,
+        physicalId: hostile,
+        drift: false,
+        unchangedAttributes: 1,
+        payload: {},
+        changes: [
+          { path: `cards[${hostile}].title`, before: hostile, after: 'plain' },
+          { path: 'description', before: `one\n${hostile}\nthree`, after: 'one\ntwo\nthree' },
+        ],
+      },
+      {
+        kind: 'Dashboard',
+        logicalId: 'old',
+        name: hostile,
+        action: 'delete',
+        physicalId: hostile,
+        dependsOn: [],
+      },
+    ],
+    3,
+    {
+      conflicts: [
+        {
+          reason: 'owned',
+          kind: 'CheckGroup',
+          logicalId: 'taken',
+          construct: 'CheckGroup',
+          location: { file: `/repo/${hostile}.monitor.ts`, line: 1, column: 1 },
+          field: 'name',
+          value: hostile,
+          live: { id: hostile, name: hostile },
+          holder: hostile,
+        },
+      ],
+      forget: [hostile],
+      protectedKept: [hostile],
+      abandonedCreates: [hostile],
+    },
+  );
+
+  it('shows every control character as its escape, in names, ids, paths, values, diffs and conflicts', () => {
+    const text = renderPlanText(plan, PLAIN);
+    expect(text).not.toMatch(TERMINAL_CONTROL);
+    expect(text).toContain(
+      '\\x1b[2J\\x1b]8;;https://evil.example\\x07click\\x1b]8;;\\x07\\r\\x9b31m\\u202eevil\\u200b',
+    );
+    // The multi-line value is still a diff, line by line.
+    expect(text).toContain('        -x\\x1b[2J');
+    expect(text).toContain('        +two');
+  });
+
+  it('keeps the colours the renderer paints with, and only those', () => {
+    const red = { ...PLAIN, red: (s: string) => `\u001b[31m${s}\u001b[39m` };
+    const text = renderPlanText(plan, red);
+    expect(text).toContain('\u001b[31m');
+    expect(text.replaceAll('\u001b[31m', '').replaceAll('\u001b[39m', '')).not.toMatch(TERMINAL_CONTROL);
+  });
+});

@@ -11,6 +11,7 @@ import {
   type Plan,
   type UpdateOperation,
 } from '../plan/plan.js';
+import { escapeTerminal as t } from './escape.js';
 
 /** How text is painted: the CLI passes colours (or none); the engine never decides. */
 export interface Style {
@@ -84,7 +85,7 @@ function unifiedDiff(hunks: StructuredPatchHunk[], s: Style, indent: string): st
     for (const line of hunk.lines) {
       if (line.startsWith('\\')) continue;
       const paint = line.startsWith('+') ? s.green : line.startsWith('-') ? s.red : (x: string) => x;
-      out.push(paint(`${indent}${line}`));
+      out.push(paint(`${indent}${t(line)}`));
     }
   }
   return out;
@@ -92,22 +93,23 @@ function unifiedDiff(hunks: StructuredPatchHunk[], s: Style, indent: string): st
 
 function changeLines(change: Change, s: Style, indent: string): string[] {
   const note = sensitiveNote(change);
-  if (note !== undefined) return [`${indent}${change.path}: ${s.yellow(note)}`];
+  const path = t(change.path);
+  if (note !== undefined) return [`${indent}${path}: ${s.yellow(note)}`];
   const hunks = textHunks(change, 3);
-  if (hunks !== undefined) return [`${indent}${change.path}:`, ...unifiedDiff(hunks, s, `${indent}  `)];
+  if (hunks !== undefined) return [`${indent}${path}:`, ...unifiedDiff(hunks, s, `${indent}  `)];
   return [
-    `${indent}${change.path}: ${s.red(formatValue(change.before))} → ${s.green(formatValue(change.after))}`,
+    `${indent}${path}: ${s.red(t(formatValue(change.before)))} → ${s.green(t(formatValue(change.after)))}`,
   ];
 }
 
 function physical(op: Operation): string {
-  return op.action === 'create' ? '' : ` (id ${String(op.physicalId)})`;
+  return op.action === 'create' ? '' : ` (id ${t(String(op.physicalId))})`;
 }
 
 function operationLines(op: Operation, s: Style): string[] {
   const paint = colorOf(op.action, s);
-  const name = op.name === undefined ? '' : ` ${JSON.stringify(op.name)}`;
-  const head = `  ${paint(ACTION_SYMBOL[op.action])} ${op.kind} ${s.bold(op.logicalId)}${name}${s.dim(physical(op))}`;
+  const name = op.name === undefined ? '' : ` ${t(JSON.stringify(op.name))}`;
+  const head = `  ${paint(ACTION_SYMBOL[op.action])} ${op.kind} ${s.bold(t(op.logicalId))}${name}${s.dim(physical(op))}`;
   if (op.action === 'create') {
     return [
       `${head}${op.recreate ? s.dim('  recreate: the resource in state is gone from the account') : ''}`,
@@ -122,7 +124,7 @@ function operationLines(op: Operation, s: Style): string[] {
             : '  adopt: true, found in the account by its natural key',
         )
       : op.action === 'move' && op.from !== undefined
-        ? s.dim(`  move: renamed from "${op.from}"`)
+        ? s.dim(`  move: renamed from "${t(op.from)}"`)
         : '';
   const lines = [`${head}${note}`];
   for (const change of op.changes) lines.push(...changeLines(change, s, '      '));
@@ -191,6 +193,8 @@ export function hasChanges(plan: Plan): boolean {
   );
 }
 
+const list = (keys: string[]) => keys.map((k) => t(k)).join(', ');
+
 /**
  * The plan for people: deletes first under a warning, then changes from the code, then drift
  * (changed outside monitor), each update with only its changed paths; a summary line at the end.
@@ -239,26 +243,27 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
           : options.cwd === undefined
             ? c.location.file
             : relative(options.cwd, c.location.file);
-      const at = c.location === undefined ? '' : s.dim(`  ${file}:${c.location.line}:${c.location.column}`);
-      out.push(`  ${s.red('!')} ${c.kind} ${s.bold(c.logicalId)}${at}`);
-      out.push(`      ${message}`);
-      out.push(s.dim(`      hint: ${hint}`));
+      const at =
+        c.location === undefined ? '' : s.dim(`  ${t(file)}:${c.location.line}:${c.location.column}`);
+      out.push(`  ${s.red('!')} ${c.kind} ${s.bold(t(c.logicalId))}${at}`);
+      out.push(`      ${t(message)}`);
+      out.push(s.dim(`      hint: ${t(hint)}`));
     }
     out.push('');
   }
   if (plan.protectedKept.length > 0) {
-    out.push(s.dim(`Kept (protect: true, removed from code): ${plan.protectedKept.join(', ')}`));
+    out.push(s.dim(`Kept (protect: true, removed from code): ${list(plan.protectedKept)}`));
   }
   if (plan.keptForProtected.length > 0) {
     out.push(
       s.dim(
-        `Kept (removed from code, but a protected resource refers to it): ${plan.keptForProtected.map((k) => `${k.key} (by ${k.by})`).join(', ')}`,
+        `Kept (removed from code, but a protected resource refers to it): ${list(plan.keptForProtected.map((k) => `${k.key} (by ${k.by})`))}`,
       ),
     );
   }
   if (plan.protectChanged.length > 0) {
     out.push(
-      `Recorded in state, no call: ${plan.protectChanged.map((p) => `${p.key} protect: ${String(p.protect)}`).join(', ')}`,
+      `Recorded in state, no call: ${list(plan.protectChanged.map((p) => `${p.key} protect: ${String(p.protect)}`))}`,
     );
   }
   if (plan.unverifiedSecrets > 0) {
@@ -271,19 +276,19 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
   const mismatched = new Set(plan.mismatched.map((m) => m.key));
   const gone = plan.forget.filter((key) => !mismatched.has(key));
   if (gone.length > 0) {
-    out.push(s.dim(`Dropped from state (gone from the account and the code): ${gone.join(', ')}`));
+    out.push(s.dim(`Dropped from state (gone from the account and the code): ${list(gone)}`));
   }
   for (const m of plan.mismatched) {
     out.push(
       s.yellow(
-        `Not deleted, dropped from state: ${m.key} was id ${String(m.physicalId)} with ${m.recorded}, but that id now holds a resource with ${m.found}. It is not this project's: left as it is.`,
+        `Not deleted, dropped from state: ${t(m.key)} was id ${t(String(m.physicalId))} with ${t(m.recorded)}, but that id now holds a resource with ${t(m.found)}. It is not this project's: left as it is.`,
       ),
     );
   }
   if (plan.abandonedCreates.length > 0) {
     out.push(
       s.yellow(
-        `Dropped from state: interrupted create${plan.abandonedCreates.length === 1 ? '' : 's'} of ${plan.abandonedCreates.join(', ')}, gone from the code. If the service made ${plan.abandonedCreates.length === 1 ? 'it, it is' : 'them, they are'} in the account, not managed by monitor.`,
+        `Dropped from state: interrupted create${plan.abandonedCreates.length === 1 ? '' : 's'} of ${list(plan.abandonedCreates)}, gone from the code. If the service made ${plan.abandonedCreates.length === 1 ? 'it, it is' : 'them, they are'} in the account, not managed by monitor.`,
       ),
     );
   }
