@@ -279,6 +279,19 @@ describe('deletion guard', () => {
   });
 });
 
+describe('long waits', () => {
+  it('a wait of 2 s or more says why and for how long, in a plain log line', async () => {
+    const { run } = await setup({ 'a.monitor.ts': groups(3) });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    // Six list calls and four deletes at 4 requests per 2 s: the client waits out its limit.
+    const destroy = await run('destroy', '--yes', '--allow-deletes', '--rate-limit', '4/2');
+    expect(destroy.code).toBe(0);
+    expect(destroy.stderr).toMatch(/^Waiting [23] s: the client rate limit of 4 requests per 2 s \(--rate-limit\)$/m);
+    // A plain line: no spinner, no escape sequence in a CI log.
+    expect(destroy.stderr).not.toContain('\u001b');
+  });
+});
+
 describe('saved plans', () => {
   it('deploy --plan applies exactly the saved plan, and refuses with exit 4 when a touched resource moved', async () => {
     const { h, dir, run } = await setup({ 'a.monitor.ts': groups(2) });

@@ -156,9 +156,25 @@ describe('secrets never leave', () => {
       readFileSync(join(dir, 'summary.md'), 'utf8'),
     );
 
-    const files = filesUnder(join(dir, '.monitor')).concat(
-      ['create-plan.json', 'update-plan.json', 'delete-plan.json'].map((f) => join(dir, f)),
+    // A key the service shows once is handed over in one place: a file only the user can read,
+    // whose path the deploy printed, under a directory that git ignores whatever the project says.
+    const handedOver = filesUnder(join(dir, '.monitor', 'secrets')).filter((f) => f.endsWith('.json'));
+    expect(handedOver).toHaveLength(1);
+    const keyFile = handedOver[0] as string;
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    expect(
+      Object.values(
+        JSON.parse(readFileSync(keyFile, 'utf8')) as Record<string, Record<string, string>>,
+      ).flatMap(Object.values),
+    ).toEqual(rawKeys);
+    expect(readFileSync(join(dir, '.monitor', 'secrets', '.gitignore'), 'utf8')).toContain('*');
+    expect(outputs.join('\n')).toContain(
+      `written to .monitor/secrets/${keyFile.split('/').pop()}, readable only by you`,
     );
+
+    const files = filesUnder(join(dir, '.monitor'))
+      .filter((f) => !f.startsWith(join(dir, '.monitor', 'secrets')))
+      .concat(['create-plan.json', 'update-plan.json', 'delete-plan.json'].map((f) => join(dir, f)));
     for (const file of files) outputs.push(readFileSync(file, 'utf8'));
     const everything = outputs.join('\n');
     expect(everything).toContain('visible');

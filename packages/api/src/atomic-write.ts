@@ -13,12 +13,18 @@ export type AtomicWriteFs = Pick<
  * or the new one, never part of one: write a temp file beside it, fsync it, rename it over the
  * file, fsync the directory. A failure removes the temp file and rethrows.
  */
-export function writeFileAtomic(path: string, text: string, fs: AtomicWriteFs = nodeFs): void {
+export function writeFileAtomic(
+  path: string,
+  text: string,
+  fs: AtomicWriteFs = nodeFs,
+  /** Permissions of a new file, e.g. 0o600 for one only its user may read. @default 0o666 (less the umask) */
+  mode?: number,
+): void {
   const dir = dirname(path);
   fs.mkdirSync(dir, { recursive: true });
   const tmp = join(dir, `.${basename(path)}.${process.pid}.${randomBytes(4).toString('hex')}.tmp`);
   try {
-    const fd = fs.openSync(tmp, 'w');
+    const fd = fs.openSync(tmp, 'w', mode);
     try {
       const bytes = Buffer.from(text, 'utf8');
       for (let written = 0; written < bytes.length; ) {

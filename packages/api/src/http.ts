@@ -16,7 +16,7 @@ import { formatIssuePath } from './issue-path.js';
 import { kindOfEndpoint } from './kinds/index.js';
 import { lenient } from './lenient.js';
 import { encodeQuery, fillPath } from './query.js';
-import { RateLimiter } from './rate-limiter.js';
+import { RateLimiter, WAIT_NOTICE_MS, type WaitNotice } from './rate-limiter.js';
 import { type RateLimit, type RouteRateLimit, rateLimitBucketFor } from './rate-limits.js';
 import { Redactor } from './redact.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-policy.js';
@@ -90,6 +90,8 @@ export interface TransportOptions {
   userAgent?: string;
   onRequest?: (event: RequestEvent) => void;
   onResponse?: (event: ResponseEvent) => void;
+  /** Told of every wait of 2 s or more (rate limit, Retry-After, backoff), before it starts. */
+  onWait?: (wait: WaitNotice) => void;
   clock?: Clock;
   random?: () => number;
 }
@@ -141,6 +143,7 @@ export class Transport {
   readonly #random: () => number;
   readonly #onRequest: TransportOptions['onRequest'];
   readonly #onResponse: TransportOptions['onResponse'];
+  readonly #onWait: TransportOptions['onWait'];
   /** Requests sent, retries included. */
   requestCount = 0;
 
@@ -157,7 +160,9 @@ export class Transport {
       default: options.rateLimit,
       routes: options.routeRateLimits,
       clock: this.#clock,
+      onWait: options.onWait,
     });
+    this.#onWait = options.onWait;
     this.#onRequest = options.onRequest;
     this.#onResponse = options.onResponse;
     this.#headers = {
@@ -279,7 +284,7 @@ export class Transport {
         failures++;
         // A client that was closed or destroyed sends nothing more.
         if (failures >= this.#retry.attempts || this.#closed) throw error;
-        await this.#clock.sleep(this.#backoff(failures));
+        await this.#wait(this.#backoff(failures), `${label} failed (${error.code}); trying again`);
         continue;
       }
       this.#onResponse?.({ ...event, status, durationMs: this.#clock.now() - started });
@@ -301,7 +306,13 @@ export class Transport {
         const wait =
           (retryAfterMs ?? this.#backoff(rateLimited)) +
           this.#random() * Math.max(100, (retryAfterMs ?? 0) * 0.2);
-        this.#limiter.pause(bucket, this.#clock.now() + wait);
+        this.#limiter.pause(
+          bucket,
+          this.#clock.now() + wait,
+          retryAfterMs === undefined
+            ? `${label} was rate limited (429)`
+            : `${label} was rate limited (429, Retry-After ${Math.round(retryAfterMs / 1000)} s)`,
+        );
         if (rateLimited <= this.#retry.rateLimitRetries) continue;
         throw new RateLimitedError(
           `${label} was rate limited ${rateLimited} times in a row (429${serverMessage ? `: ${serverMessage}` : ''})`,
@@ -350,7 +361,7 @@ export class Transport {
         if (read ? READ_RETRYABLE_STATUSES.has(status) : true) {
           failures++;
           if (failures < this.#retry.attempts) {
-            await this.#clock.sleep(this.#backoff(failures));
+            await this.#wait(this.#backoff(failures), `${label} answered ${status}; trying again`);
             continue;
           }
         }
@@ -464,6 +475,12 @@ export class Transport {
       cause,
       hint: notSent ? 'check MONITOR_BASE_URL: nothing answered there' : 'the connection broke; try again',
     });
+  }
+
+  /** Sleep, telling `onWait` first when the wait is long enough to notice. */
+  async #wait(ms: number, reason: string): Promise<void> {
+    if (ms >= WAIT_NOTICE_MS) this.#onWait?.({ ms, reason });
+    await this.#clock.sleep(ms);
   }
 
   #backoff(failures: number): number {

@@ -80,6 +80,7 @@ export {
 } from './kinds/secrets.js';
 export { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from './kinds/status-page.js';
 export { collect, itemsOf, type Page } from './pagination.js';
+export { WAIT_NOTICE_MS, type WaitNotice } from './rate-limiter.js';
 export {
   DEFAULT_BUCKET,
   DEFAULT_RATE_LIMIT,

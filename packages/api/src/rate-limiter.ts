@@ -18,7 +18,19 @@ export interface RateLimiterOptions {
    */
   marginMs?: number;
   clock?: Clock;
+  /** Told of every wait of at least `WAIT_NOTICE_MS`, before it starts: people should see why nothing happens. */
+  onWait?: ((wait: WaitNotice) => void) | undefined;
 }
+
+/** A wait long enough to tell people about. */
+export interface WaitNotice {
+  ms: number;
+  /** Why, as a phrase: `the client rate limit of 600 requests per 60 s`. */
+  reason: string;
+}
+
+/** Waits at least this long are announced (`onWait`): a CI log that says nothing for longer looks hung. */
+export const WAIT_NOTICE_MS = 2_000;
 
 interface Bucket {
   readonly limit: number;
@@ -26,6 +38,8 @@ interface Bucket {
   /** Grant times within the last window, oldest first. */
   readonly grants: number[];
   blockedUntil: number;
+  /** Why it is blocked (the 429 that paused it), for the wait notice. */
+  blockedBecause: string;
   /** Waiters are served in arrival order. */
   tail: Promise<void>;
 }
@@ -38,11 +52,13 @@ export class RateLimiter {
   readonly #buckets = new Map<string, Bucket>();
   readonly #clock: Clock;
   readonly #marginMs: number;
+  readonly #onWait: RateLimiterOptions['onWait'];
   readonly routes: readonly RouteRateLimit[];
 
   constructor(options: RateLimiterOptions = {}) {
     this.#clock = options.clock ?? systemClock;
     this.#marginMs = options.marginMs ?? 250;
+    this.#onWait = options.onWait;
     const def = options.default === undefined ? DEFAULT_RATE_LIMIT : options.default;
     if (def !== false) this.#addBucket(DEFAULT_BUCKET, def);
     this.routes = options.routes === false ? [] : (options.routes ?? ROUTE_RATE_LIMITS);
@@ -59,6 +75,7 @@ export class RateLimiter {
       windowMs: limit.windowMs,
       grants: [],
       blockedUntil: 0,
+      blockedBecause: '',
       tail: Promise.resolve(),
     });
   }
@@ -72,17 +89,24 @@ export class RateLimiter {
     return turn;
   }
 
-  /** After a 429: no request of `bucket` starts before `untilMs`. */
-  pause(bucket: string, untilMs: number): void {
+  /** After a 429: no request of `bucket` starts before `untilMs`; `because` says why, for the wait notice. */
+  pause(bucket: string, untilMs: number, because = 'the service answered 429 Too Many Requests'): void {
     const b = this.#buckets.get(bucket);
-    if (b !== undefined) b.blockedUntil = Math.max(b.blockedUntil, untilMs);
+    if (b === undefined || untilMs <= b.blockedUntil) return;
+    b.blockedUntil = untilMs;
+    b.blockedBecause = because;
+  }
+
+  async #sleep(ms: number, reason: string): Promise<void> {
+    if (ms >= WAIT_NOTICE_MS) this.#onWait?.({ ms, reason });
+    await this.#clock.sleep(ms);
   }
 
   async #waitForSlot(b: Bucket): Promise<void> {
     for (;;) {
       const now = this.#clock.now();
       if (b.blockedUntil > now) {
-        await this.#clock.sleep(b.blockedUntil - now);
+        await this.#sleep(b.blockedUntil - now, b.blockedBecause);
         continue;
       }
       const span = b.windowMs + this.#marginMs;
@@ -91,7 +115,10 @@ export class RateLimiter {
         b.grants.push(now);
         return;
       }
-      await this.#clock.sleep((b.grants[0] as number) + span - now);
+      await this.#sleep(
+        (b.grants[0] as number) + span - now,
+        `the client rate limit of ${b.limit} requests per ${b.windowMs / 1000} s (--rate-limit)`,
+      );
     }
   }
 }

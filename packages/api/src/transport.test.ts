@@ -243,6 +243,82 @@ describe('rate limits and retries', () => {
     expect(clock.slept).toHaveLength(2);
   });
 
+  it('retries a read answered with a plain 500, within the same bounds', async () => {
+    const clock = fakeClock();
+    const { server, client } = await setup(
+      (_req, i) => (i < 2 ? { status: 500, json: { message: 'oops' } } : { json: f.checkGroup }),
+      { clock },
+    );
+    await expect(client.checkGroups.get(45)).resolves.toMatchObject({ id: 45 });
+    expect(server.requests).toHaveLength(3);
+    const always = await setup(() => ({ status: 500, json: { message: 'oops' } }), {
+      clock,
+      retry: { attempts: 3 },
+    });
+    await expect(always.client.checkGroups.get(45)).rejects.toBeInstanceOf(ServerError);
+    expect(always.server.requests).toHaveLength(3);
+  });
+
+  it('never sends a write answered with a plain 500 again: its outcome is unknown (AmbiguousWriteError)', async () => {
+    for (const write of [
+      (c: Awaited<ReturnType<typeof setup>>['client']) => c.checkGroups.update(45, { name: 'x' }),
+      (c: Awaited<ReturnType<typeof setup>>['client']) => c.checkGroups.delete(45),
+      (c: Awaited<ReturnType<typeof setup>>['client']) => c.checkGroups.create({ name: 'x' }),
+    ]) {
+      const { server, client } = await setup(() => ({ status: 500, json: { message: 'oops' } }), {
+        clock: fakeClock(),
+      });
+      const error = await write(client).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(AmbiguousWriteError);
+      expect((error as AmbiguousWriteError).hint).toMatch(/read the resource back/);
+      expect(server.requests).toHaveLength(1);
+    }
+  });
+
+  it('managed(kind).get reads one resource back, and answers undefined for a 404', async () => {
+    const { client } = await setup((req) =>
+      req.path.endsWith('/45') ? { json: f.checkGroup } : { status: 404, json: { message: 'not found' } },
+    );
+    await expect(client.managed('CheckGroup').get(45)).resolves.toMatchObject({ id: 45 });
+    await expect(client.managed('CheckGroup').get(46)).resolves.toBeUndefined();
+  });
+
+  it('tells onWait of every wait of 2 s or more, with why: the client rate limit, a Retry-After, a backoff', async () => {
+    const clock = fakeClock();
+    const waits: { ms: number; reason: string }[] = [];
+    const limited = await setup(() => ({ json: f.checkGroup }), {
+      clock,
+      rateLimit: { limit: 1, windowMs: 5000 },
+      onWait: (w) => waits.push(w),
+    });
+    await limited.client.checkGroups.get(45);
+    await limited.client.checkGroups.get(45);
+    expect(waits).toHaveLength(1);
+    expect(waits[0]?.ms).toBeGreaterThanOrEqual(5000);
+    expect(waits[0]?.reason).toBe('the client rate limit of 1 requests per 5 s (--rate-limit)');
+
+    waits.length = 0;
+    const told = await setup(
+      (_req, i) => (i === 0 ? { status: 429, headers: { 'retry-after': '30' } } : { json: f.checkGroup }),
+      { clock, onWait: (w) => waits.push(w) },
+    );
+    await told.client.checkGroups.get(45);
+    expect(waits.map((w) => w.reason)).toEqual([
+      'GET /v1/check-groups/{id} was rate limited (429, Retry-After 30 s)',
+    ]);
+    expect(waits[0]?.ms).toBeGreaterThanOrEqual(30_000);
+
+    waits.length = 0;
+    const busy = await setup((_req, i) => (i < 3 ? { status: 503 } : { json: f.checkGroup }), {
+      clock,
+      random: () => 1,
+      onWait: (w) => waits.push(w),
+    });
+    await busy.client.checkGroups.get(45);
+    // Backoffs of 250, 500 and 1000 ms: too short to tell anyone about.
+    expect(waits).toEqual([]);
+  });
+
   it('stops retrying after the configured attempts with a ServerError', async () => {
     const clock = fakeClock();
     const { server, client } = await setup(() => ({ status: 502, raw: '<html>bad gateway</html>' }), {

@@ -1,8 +1,15 @@
-import { type Client, ConfigError, createClient, type RateLimit, resolveClientConfig } from '@monitor/api';
+import {
+  type Client,
+  ConfigError,
+  createClient,
+  type RateLimit,
+  resolveClientConfig,
+  type WaitNotice,
+} from '@monitor/api';
 import type { ProjectConfig } from '@monitor/engine';
 import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
-import { type Io, paint } from './io.js';
+import { CLEAR_LINE, type Io, paint } from './io.js';
 import { startLocalEmulator } from './local-emulator.js';
 import type { ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
@@ -93,6 +100,8 @@ export function clientFor(
   return createClient({
     ...credentials,
     ...(rateLimit === undefined ? {} : { rateLimit }),
+    // A long wait says why, on a terminal and in a CI log alike: silence there looks like a hang.
+    onWait: (wait) => io.stderr(waitNotice(wait, io)),
     ...(options.timeoutSeconds === undefined
       ? {}
       : { timeouts: { headersMs: options.timeoutSeconds * 1000, bodyMs: options.timeoutSeconds * 1000 } }),
@@ -113,6 +122,11 @@ export function clientFor(
         }
       : {}),
   });
+}
+
+/** `Waiting 58 s: the client rate limit of 600 requests per 60 s (--rate-limit)`, one plain line. */
+export function waitNotice(wait: WaitNotice, io: Pick<Io, 'interactive'>): string {
+  return `${io.interactive ? CLEAR_LINE : ''}Waiting ${Math.ceil(wait.ms / 1000)} s: ${escapeTerminal(wait.reason)}\n`;
 }
 
 export interface AccountConnection {

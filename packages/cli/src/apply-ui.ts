@@ -16,7 +16,8 @@ import {
 } from '@monitor/engine';
 import { escapeTerminal } from '@monitor/engine/escape';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { type Io, type Paint, paint } from './io.js';
+import { CLEAR_LINE, type Io, type Paint, paint } from './io.js';
+import { handOver } from './one-time-values.js';
 import { type ApplyArgs, type CommentArgs, commandLine, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
 import { headerLine, loadAndConnect, reportConflicts } from './project.js';
@@ -90,7 +91,7 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
       if (io.interactive) {
         const rate = event.done / Math.max(0.001, (Date.now() - started) / 1000);
         lastLine = `[${event.done}/${total}] ${rate.toFixed(1)} ops/s  ${what}`;
-        io.stderr(`\r\u001b[K${lastLine}`);
+        io.stderr(`${CLEAR_LINE}${lastLine}`);
         if (result.status === 'failed') io.stderr(`\n${p.red('✗')} ${what}: ${error}\n`);
         return;
       }
@@ -132,10 +133,11 @@ function reportResult(result: ApplyResult, io: Io, p: Paint): void {
   const count = (action: Operation['action']) =>
     result.results.filter((r) => r.status === 'done' && r.action === action).length;
   const totals = `${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('adopt')} adopted, ${count('move')} moved`;
-  if (result.ok) {
+  if (result.results.every((r) => r.status === 'done')) {
     io.stdout(
       `${p.green('✓')} Applied in ${seconds(result.elapsedMs)}: ${totals}; ${result.requests} API call${result.requests === 1 ? '' : 's'}.\n`,
     );
+    if (result.stateError !== undefined) reportStateError(result.stateError, io, p);
     return;
   }
   const shown =
@@ -148,7 +150,14 @@ function reportResult(result: ApplyResult, io: Io, p: Paint): void {
   io.stdout(
     `${p.red('✗')} Stopped after ${seconds(result.elapsedMs)}: ${by('failed')} failed, ${by('done')} done (${totals}), ${by('skipped')} skipped, ${by('not-started')} not started; ${result.requests} API calls.\n`,
   );
+  if (result.stateError !== undefined) reportStateError(result.stateError, io, p);
   io.stdout(p.dim('State holds everything that was done: run the same command again to continue.\n'));
+}
+
+/** The state could not be saved at the end: what was recorded as it happened still stands. */
+function reportStateError(error: NonNullable<ApplyResult['stateError']>, io: Io, p: Paint): void {
+  io.stdout(`${p.red('✗')} Saving the state at the end failed: ${escapeTerminal(error.message)}\n`);
+  if (error.hint !== undefined) io.stdout(p.dim(`hint: ${escapeTerminal(error.hint)}\n`));
 }
 
 /** Report how a deploy or destroy ended, in text or in the output; its exit code. */
@@ -156,8 +165,9 @@ export function finish(
   command: string,
   outcome: ApplyOutcome,
   { io, out }: RunContext,
-  args: ProjectArgs,
+  args: ProjectArgs & { secretsOut?: string | undefined },
   savedPlanPath?: string,
+  projectDir = io.cwd,
 ): ExitCode {
   const p = paint(io.color);
   out.plan = planToJson(outcome.plan);
@@ -205,15 +215,26 @@ export function finish(
         requests: result.requests,
         results: result.results,
       };
-      if (!result.ok) {
-        const failed = result.results.find((r) => r.status === 'failed');
+      const failed = result.results.find((r) => r.status === 'failed');
+      if (failed !== undefined || result.stateError === undefined) {
+        if (!result.ok) {
+          out.error = {
+            code: failed?.error?.code ?? 'apply_failed',
+            message: `${command} stopped: ${failed === undefined ? 'interrupted' : `${failed.key}: ${failed.error?.message ?? ''}`}`,
+            hint: 'state holds everything that was done: run the same command again to continue',
+          };
+        }
+      } else {
         out.error = {
-          code: failed?.error?.code ?? 'apply_failed',
-          message: `${command} stopped: ${failed === undefined ? 'interrupted' : `${failed.key}: ${failed.error?.message ?? ''}`}`,
-          hint: 'state holds everything that was done: run the same command again to continue',
+          code: result.stateError.code,
+          message: `${command} applied every operation, but saving the state failed: ${result.stateError.message}`,
+          hint: `every write was recorded as it happened; ${result.stateError.hint ?? 'fix the cause and run the same command again: it continues from there'}`,
         };
       }
       if (!out.json) reportResult(result, io, p);
+      // Written before anything else can fail: the service never shows these again.
+      const oneTime = handOver(result.oneTimeValues, { io, out }, { file: args.secretsOut, projectDir });
+      if (oneTime.length > 0) out.result.oneTimeValues = oneTime;
       return result.ok ? EXIT.ok : EXIT.error;
     }
   }
@@ -251,7 +272,7 @@ export async function runApplyCommand(
     trap?.release();
     await connection.close();
   }
-  const code = finish(command, outcome, ctx, args, savedPlanPath);
+  const code = finish(command, outcome, ctx, args, savedPlanPath, project.projectDir);
   if (args.comment !== true) return code;
   const { postComment } = await import('./comment-ui.js');
   const options = {

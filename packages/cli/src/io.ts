@@ -1,6 +1,9 @@
 import { styleText } from 'node:util';
 import type { Style } from '@monitor/engine';
 
+/** Moves to the start of the terminal's line and erases it: what a live progress line is redrawn with. */
+export const CLEAR_LINE = '\r\u001b[K';
+
 /** Where a command reads and writes: the process by default, buffers in tests. */
 export interface Io {
   stdout: (text: string) => void;

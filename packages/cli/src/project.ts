@@ -22,7 +22,7 @@ import { escapeTerminal } from '@monitor/engine/escape';
 import { accountEnv, type Credentials, clientFor, credentialsFromEnv } from './account.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from './format-diagnostics.js';
-import { paint } from './io.js';
+import { CLEAR_LINE, paint } from './io.js';
 import { startLocalEmulator } from './local-emulator.js';
 import { environmentOf, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
@@ -45,7 +45,7 @@ export async function loadProject(
     environment: environmentOf(args, io.env),
     ...options,
   }).finally(() => {
-    if (showLoading) io.stderr('\r\u001b[K');
+    if (showLoading) io.stderr(CLEAR_LINE);
   });
   out.diagnostics = diagnosticsToJson(report.diagnostics, io.cwd);
   out.project = report.project?.config.projectName ?? null;

@@ -3,7 +3,7 @@ import type { CheckSession, Client } from '@monitor/api';
 import { escapeTerminal } from '@monitor/engine/escape';
 import type { AccountArgs } from './account.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { paint } from './io.js';
+import { CLEAR_LINE, paint } from './io.js';
 import { commandLine } from './options.js';
 import type { RunContext } from './output.js';
 import {
@@ -46,7 +46,7 @@ export async function waitAndReport(
   let done = 0;
   let failed = 0;
   const line = () =>
-    `\r\u001b[K${p.dim(`[${done}/${ids.length}]`)} ${failed > 0 ? p.red(`${failed} failed`) : `${done - failed} passed`}, ${ids.length - done} running  ${p.dim(duration(Date.now() - started))}`;
+    `${CLEAR_LINE}${p.dim(`[${done}/${ids.length}]`)} ${failed > 0 ? p.red(`${failed} failed`) : `${done - failed} passed`}, ${ids.length - done} running  ${p.dim(duration(Date.now() - started))}`;
   const ticker = progress && io.interactive ? setInterval(() => io.stderr(line()), 1000) : undefined;
   const trap = io.trapInterrupts?.('stopping the wait; the sessions go on in the service');
   let outcome: Awaited<ReturnType<typeof waitForSessions>>;
@@ -72,7 +72,7 @@ export async function waitAndReport(
     if (ticker !== undefined) clearInterval(ticker);
     trap?.release();
   }
-  if (progress && io.interactive) io.stderr('\r\u001b[K');
+  if (progress && io.interactive) io.stderr(CLEAR_LINE);
   const summary = summarize(outcome);
   out.result = {
     ...out.result,

@@ -1,4 +1,10 @@
-export type { ApplyEvent, ApplyResult, OperationResult, OperationStatus } from './apply/apply.js';
+export type {
+  ApplyEvent,
+  ApplyResult,
+  OneTimeValue,
+  OperationResult,
+  OperationStatus,
+} from './apply/apply.js';
 export {
   ConfigNotFoundError,
   EngineError,

@@ -16,6 +16,7 @@ import type { RunContext } from '../output.js';
 export interface DeployArgs extends ProjectArgs, ApplyArgs, CommentArgs {
   plan?: string | undefined;
   allowEmpty?: boolean | undefined;
+  secretsOut?: string | undefined;
 }
 
 export const builder = (y: Argv) =>
@@ -31,11 +32,20 @@ export const builder = (y: Argv) =>
       type: 'boolean',
       describe: 'Let a project that declares no resources delete what it owns (refused otherwise: exit 5)',
     })
+    .option('secrets-out', {
+      type: 'string',
+      describe:
+        "Where to write values the service shows only once, such as a private dashboard's key: a JSON file only you can read (default .monitor/secrets/deploy-<time>.json). They are never in logs, --json or state",
+    })
     .example('$0 deploy', 'show the plan and ask before applying it')
     .example('$0 deploy --yes --allow-deletes', 'in CI')
     .example('$0 deploy --yes --allow-deletes --comment', 'on merge: the result on the merged pull request')
     .example('$0 deploy --plan plan.json --yes', 'apply a reviewed plan')
-    .example('$0 deploy --local --yes', 'against the embedded emulator');
+    .example('$0 deploy --local --yes', 'against the embedded emulator')
+    .example(
+      '$0 deploy --yes --secrets-out "$RUNNER_TEMP/keys.json"',
+      'in CI: one-time keys to a file the job hands on',
+    );
 
 async function readSavedPlan(path: string, cwd: string): Promise<SavedPlan> {
   const { InvalidPlanError, parseSavedPlan } = await import('@monitor/engine');

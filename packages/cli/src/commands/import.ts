@@ -6,7 +6,7 @@ import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { CommandError } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { paint } from '../io.js';
+import { CLEAR_LINE, paint } from '../io.js';
 import {
   commaList,
   commandLine,
@@ -135,7 +135,7 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
     if (!out.json) io.stderr(headerLine('import', project, connection));
     // A large account takes seconds to read and to write code for: say what is going on.
     const status = (text: string) => {
-      if (io.interactive && !out.json) io.stderr(`\r\u001b[K${p.dim(text)}`);
+      if (io.interactive && !out.json) io.stderr(`${CLEAR_LINE}${p.dim(text)}`);
     };
     status('Reading the account…');
     const { state, live, otherOwners } = await engine.readAccount(target);

@@ -10,7 +10,7 @@ import {
   withAccountOptions,
 } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { type Paint, paint } from '../io.js';
+import { CLEAR_LINE, type Paint, paint } from '../io.js';
 import type { Subcommand } from '../main.js';
 import { commandLine, positiveSeconds, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
@@ -95,7 +95,7 @@ async function waitForAnalysis(
     for (;;) {
       const rca = await account.client.rootCauseAnalyses.get(id);
       if (rca.status === 'COMPLETED') {
-        if (io.interactive && !out.json) io.stderr('\r\u001b[K');
+        if (io.interactive && !out.json) io.stderr(CLEAR_LINE);
         out.result = { ...out.result, analysis: rca };
         if (!out.json) io.stdout(renderAnalysis(rca as RootCauseAnalysis, p));
         return EXIT.ok;
@@ -103,7 +103,7 @@ async function waitForAnalysis(
       const elapsed = Date.now() - started;
       if (!out.json) {
         if (io.interactive)
-          io.stderr(`\r\u001b[K${p.dim(escapeTerminal(`analysis ${id}: PENDING, ${duration(elapsed)}`))}`);
+          io.stderr(`${CLEAR_LINE}${p.dim(escapeTerminal(`analysis ${id}: PENDING, ${duration(elapsed)}`))}`);
       }
       if (trap?.signal.aborted === true || elapsed >= timeoutSeconds * 1000) {
         if (io.interactive && !out.json) io.stderr('\n');

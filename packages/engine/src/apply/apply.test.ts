@@ -229,4 +229,118 @@ describe('apply', () => {
     await apply(made, { client: account, backend });
     expect(made.priorState).toEqual(before);
   });
+
+  it('an update answered with a 500 (unknown outcome) is read back: done when it happened, sent again when not', async () => {
+    new CheckGroup('g', { name: 'G', concurrency: 2 });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    for (const processed of [true, false]) {
+      createSession();
+      new CheckGroup('g', { name: 'G', concurrency: processed ? 5 : 7 });
+      const made = await planFor(account, backend);
+      let updates = 0;
+      account.before = ({ op }) => {
+        if (op === 'update' && ++updates === 1 && !processed)
+          throw new AmbiguousWriteError('500 after the request was sent');
+      };
+      account.after = ({ op }) => {
+        if (op === 'update' && updates === 1 && processed)
+          throw new AmbiguousWriteError('500 after the request was sent');
+      };
+      account.calls.length = 0;
+      const result = await apply(made, { client: account, backend, sleep: noSleep });
+      expect(result.ok).toBe(true);
+      expect(account.all('CheckGroup')[0]?.concurrency).toBe(processed ? 5 : 7);
+      // Read back before anything is sent again; sent again only when it did not happen.
+      expect(account.calls).toEqual(
+        processed
+          ? ['update CheckGroup 1', 'get CheckGroup 1']
+          : ['update CheckGroup 1', 'get CheckGroup 1', 'update CheckGroup 1'],
+      );
+      account.before = () => {};
+      account.after = () => {};
+    }
+  });
+
+  it('a delete of unknown outcome is read back: gone means done, with no second delete', async () => {
+    new CheckGroup('g', { name: 'G' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    account.after = ({ op }) => {
+      if (op === 'delete') throw new AmbiguousWriteError('connection reset after the request was sent');
+    };
+    account.calls.length = 0;
+    const result = await apply(await planFor(account, backend, []), {
+      client: account,
+      backend,
+      sleep: noSleep,
+    });
+    expect(result.ok).toBe(true);
+    expect(account.calls).toEqual(['delete CheckGroup 1', 'get CheckGroup 1']);
+    expect(result.state.resources).toEqual({});
+  });
+
+  it('never sends a create whose intent could not be recorded', async () => {
+    new CheckGroup('g', { name: 'G' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    backend.record = async () => {
+      throw Object.assign(new Error('cannot record to the state journal: the disk is full'), {
+        code: 'state_storage',
+      });
+    };
+    const result = await apply(await planFor(account, backend), { client: account, backend });
+    expect(result.results[0]).toMatchObject({ status: 'failed', error: { code: 'state_storage' } });
+    expect(account.calls).toEqual([]);
+  });
+
+  it('the read-back after an ambiguous create never takes a resource the project owns already', async () => {
+    // Names repeat: the project owns a group "G" under another logical id.
+    new CheckGroup('first', { name: 'G' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    const owned = account.all('CheckGroup')[0]?.id;
+    createSession();
+    new CheckGroup('first', { name: 'G' });
+    new CheckGroup('second', { name: 'G' });
+    let creates = 0;
+    account.before = ({ op }) => {
+      if (op === 'create' && ++creates === 1)
+        throw new AmbiguousWriteError('timeout before the service read it');
+    };
+    const result = await apply(await planFor(account, backend), { client: account, backend, sleep: noSleep });
+    expect(result.ok).toBe(true);
+    expect(account.all('CheckGroup')).toHaveLength(2);
+    expect(result.state.resources['CheckGroup:second']?.physicalId).not.toBe(owned);
+    expect(result.state.resources['CheckGroup:first']?.physicalId).toBe(owned);
+  });
+
+  it('a move re-keys the entry in one record: the old entry does not stay behind', async () => {
+    new CheckGroup('old', { name: 'G' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    createSession();
+    new CheckGroup('new', { name: 'G', aliases: ['old'] });
+    const result = await apply(await planFor(account, backend), { client: account, backend });
+    expect(result.results).toMatchObject([{ action: 'move', status: 'done' }]);
+    expect(Object.keys(result.state.resources)).toEqual(['CheckGroup:new']);
+    expect(backend.records.at(-1)?.changes).toEqual({
+      'CheckGroup:new': expect.objectContaining({ logicalId: 'new' }),
+      'CheckGroup:old': null,
+    });
+  });
+
+  it('records what tells each written resource apart (its natural key or name), for the check before a delete', async () => {
+    new CheckGroup('g', { name: 'Payments' });
+    new EmailAlertChannel('mail', { address: 'ops@example.com' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    const result = await apply(await planFor(account, backend), { client: account, backend });
+    expect(result.state.resources['CheckGroup:g']?.identity).toBe('name:Payments');
+    expect(result.state.resources['AlertChannel:mail']?.identity).toBe('name:ops@example.com');
+  });
 });
