@@ -1,6 +1,6 @@
 import { z } from '@monitor/api/zod';
 import type { AgentHealth } from './agent-health.js';
-import type { FaultConfig } from './faults.js';
+import { faultConfigSchema } from './faults.js';
 import { applyFixture, type Fixture, fixtureSchema } from './fixture.js';
 import { HttpProblem } from './problem.js';
 import type { AccountConfig, App } from './server.js';
@@ -13,22 +13,6 @@ const clockBody = z.union([
   z.strictObject({ advanceMs: z.number().min(0) }),
   z.strictObject({ set: z.iso.datetime({ offset: true }) }),
 ]);
-const dropRule = z.strictObject({
-  method: z.string().min(1),
-  path: z.string().optional(),
-  nth: z.number().int().min(1).optional(),
-  every: z.number().int().min(1).optional(),
-});
-export const faultConfigSchema = z.strictObject({
-  seed: z.number().int().optional(),
-  latencyMs: z.union([z.number().min(0), z.tuple([z.number().min(0), z.number().min(0)])]).optional(),
-  serverErrorRate: z.number().min(0).max(1).optional(),
-  serverErrorStatus: z.number().int().min(500).max(599).optional(),
-  rateLimitRate: z.number().min(0).max(1).optional(),
-  resetRate: z.number().min(0).max(1).optional(),
-  dropAfterProcessing: z.array(dropRule).optional(),
-  holdAfterProcessing: z.array(dropRule.extend({ ms: z.number().int().min(1).max(600_000) })).optional(),
-});
 const outcomesBody = z.strictObject({
   accountId: z.string().optional(),
   outcomes: z.record(z.string(), z.enum(['PASSED', 'FAILED', 'DEGRADED'])),
@@ -71,8 +55,7 @@ export function registerIntrospection(
   });
   fastify.get(`${p}/faults`, async () => app.faults.config);
   fastify.put(`${p}/faults`, async (req) => {
-    const config = parseOr400(faultConfigSchema, req.body, 'payload') as FaultConfig;
-    app.faults.configure(config);
+    app.faults.configure(parseOr400(faultConfigSchema, req.body, 'payload'));
     return app.faults.config;
   });
   fastify.delete(`${p}/faults`, async (_req, reply) => {
