@@ -9,7 +9,7 @@ export {
 export type { DropRule, FaultConfig, HoldRule } from './faults.js';
 export type { Fixture } from './fixture.js';
 export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './rate-limit.js';
-export { type ServeOptions, serve } from './serve.js';
+export { agentHealthPortFor, type ServeOptions, serve } from './serve.js';
 export type { AccountConfig, App, RequestLogEntry } from './server.js';
 export {
   DEV_ACCOUNT_ID,

@@ -23,7 +23,7 @@ const seedBody = z.strictObject({ accountId: z.string().optional(), fixture: fix
 export function registerIntrospection(
   app: App,
   accounts: AccountConfig[],
-  agent: AgentHealth | undefined,
+  agent: () => AgentHealth | undefined,
 ): void {
   const { fastify, state } = app;
   const p = INTROSPECTION_PREFIX;
@@ -79,8 +79,9 @@ export function registerIntrospection(
   fastify.get(`${p}/accounts`, async () => ({ accounts }));
   fastify.post(`${p}/agent`, async (req) => {
     const body = parseOr400(z.strictObject({ ready: z.boolean() }), req.body, 'payload');
-    if (agent === undefined) throw new HttpProblem(404, 'the agent health server is not running');
-    agent.ready = body.ready;
-    return { ready: agent.ready };
+    const health = agent();
+    if (health === undefined) throw new HttpProblem(404, 'the agent health server is not running');
+    health.ready = body.ready;
+    return { ready: health.ready };
   });
 }

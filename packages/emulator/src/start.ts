@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { type AgentHealth, startAgentHealth } from './agent-health.js';
 import { DEV_ACCOUNT_ID, DEV_API_KEY } from './dev-account.js';
-import { InvalidPortError, listenError } from './errors.js';
+import { checkPort, listenError } from './errors.js';
 import type { FaultConfig } from './faults.js';
 import { DEFAULT_FIXTURE_PATH, type Fixture, readFixture } from './fixture.js';
 import { registerIntrospection } from './introspection.js';
@@ -24,7 +24,7 @@ export interface EmulatorOptions {
   /** Rate limits; `false` turns them off. @default 600/60 s and the addendum's per-route limits */
   rateLimits?: RateLimitConfig | false;
   faults?: FaultConfig;
-  /** Port of the agent health endpoints; `false` to not start them. @default 0 */
+  /** Port of the agent health endpoints; 0 picks a free one, `false` does not start them. @default 0 */
   agentHealthPort?: number | false;
   /** `manual`: emulator time moves only through `/_emulator/clock`, for exact lifecycle tests. @default 'running' */
   clock?: 'running' | 'manual';
@@ -56,6 +56,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
         ? readFixture(options.fixture)
         : options.fixture;
   const host = options.host ?? '127.0.0.1';
+  const port = checkPort(options.port ?? 0, 'port');
+  const agentPort =
+    options.agentHealthPort === false ? false : checkPort(options.agentHealthPort ?? 0, 'agent health port');
   const app = buildApp({
     accounts,
     fixture,
@@ -67,20 +70,19 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...(options.log === undefined ? {} : { log: options.log }),
   });
   let agent: AgentHealth | undefined;
-  if (options.agentHealthPort !== false) agent = await startAgentHealth(options.agentHealthPort ?? 0, host);
-  registerIntrospection(app, accounts, agent);
-  const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    await agent?.close();
-    throw new InvalidPortError(`port ${String(options.port)} is not a port number (0–65535)`, {
-      hint: 'use a number from 1 to 65535, or 0 for a free one',
-    });
-  }
+  registerIntrospection(app, accounts, () => agent);
   try {
     await app.fastify.listen({ port, host });
   } catch (e) {
-    await agent?.close();
     throw listenError(e, port, host);
+  }
+  if (agentPort !== false) {
+    try {
+      agent = await startAgentHealth(agentPort, host);
+    } catch (e) {
+      await app.fastify.close();
+      throw listenError(e, agentPort, host, 'agent health port');
+    }
   }
   const url = `http://${host}:${(app.fastify.server.address() as AddressInfo).port}`;
   app.state.url = url;

@@ -27,9 +27,10 @@ export async function run(
       ...(args.data === undefined ? {} : { data: args.data }),
       ...(args.fixture === undefined ? {} : { fixture: args.fixture }),
       ...(args.accounts === undefined ? {} : { accounts: args.accounts }),
-      agentHealthPort: args.agentHealthPort ?? Number(io.env.AGENT_HEALTH_PORT ?? 8081),
+      ...(args.agentHealthPort === undefined ? {} : { agentHealthPort: args.agentHealthPort }),
       rateLimit: args.rateLimit,
       quiet: args.quiet === true,
+      env: io.env,
     },
     io.stdout,
   );
@@ -67,7 +68,8 @@ export const builder = (y: Argv) =>
     })
     .option('agent-health-port', {
       type: 'number',
-      describe: "Port of the agent's /-/readiness, /-/liveness, /health (default $AGENT_HEALTH_PORT or 8081)",
+      describe:
+        "Port of the agent's /-/readiness, /-/liveness, /health (default $AGENT_HEALTH_PORT, else a free one with --port 0, else 8081)",
     })
     .option('rate-limit', {
       type: 'boolean',
