@@ -30,10 +30,14 @@ function serving(args: string[]): Promise<string> {
 }
 
 describe('monitor emulator', () => {
-  it('--port 0 takes a free agent health port too, and prints it', async () => {
-    const printed = await serving(['--port', '0', '--quiet']);
+  it('--port 0 takes a free agent health port too, prints it, and keeps the request log it is told to', async () => {
+    const printed = await serving(['--port', '0', '--quiet', '--request-log-size', '3']);
+    const url = /listening on (http:\/\/\S+)/.exec(printed)?.[1] ?? '';
     const agentUrl = /agent health on (http:\/\/\S+)/.exec(printed)?.[1] ?? '';
     expect(new URL(agentUrl).port).not.toBe('8081');
     expect((await fetch(`${agentUrl}/-/readiness`)).status).toBe(200);
+    for (let i = 0; i < 5; i++) await (await fetch(`${url}/openapi.json`)).arrayBuffer();
+    const log = (await (await fetch(`${url}/_emulator/requests`)).json()) as { requests: unknown[] };
+    expect(log.requests).toHaveLength(3);
   });
 });

@@ -80,4 +80,20 @@ describe('monitor-emulator ports', () => {
     expect(new URL(agentUrl).port).not.toBe('8081');
     expect((await fetch(`${agentUrl}/-/liveness`)).status).toBe(200);
   });
+
+  it('--request-log-size bounds the request log; a size that is not a count is refused', async () => {
+    const { stdout } = await runServing(['--port', '0', '--quiet', '--request-log-size', '2']);
+    const url = /listening on (http:\/\/\S+)/.exec(stdout)?.[1] ?? '';
+    for (let i = 0; i < 5; i++) await (await fetch(`${url}/v1/check-groups`)).text();
+    const log = (await (await fetch(`${url}/_emulator/requests`)).json()) as {
+      requests: unknown[];
+      total: number;
+      capacity: number;
+    };
+    expect(log).toMatchObject({ total: 5, capacity: 2 });
+    expect(log.requests).toHaveLength(2);
+    const bad = await runToExit(['--port', '0', '--request-log-size', 'lots']);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('--request-log-size must be a whole number of at least 0, not NaN');
+  });
 });

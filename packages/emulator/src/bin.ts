@@ -15,6 +15,7 @@ Options:
   --accounts FILE        JSON list of accounts: [{ "id": "<uuid>", "keys": ["..."], "readOnlyKeys": [], "paymentRequired": [] }]
   --agent-health-port N  port of the agent's /-/readiness, /-/liveness, /health
                          (default $AGENT_HEALTH_PORT, else a free one with --port 0, else 8081)
+  --request-log-size N   recent requests /_emulator/requests keeps (default 1000; 0 keeps none)
   --no-rate-limit        turn rate limits off
   --quiet                no line per request
   -h, --help             this help
@@ -39,6 +40,7 @@ async function main(): Promise<void> {
       fixture: { type: 'string' },
       accounts: { type: 'string' },
       'agent-health-port': { type: 'string' },
+      'request-log-size': { type: 'string' },
       'rate-limit': { type: 'boolean', default: true },
       'no-rate-limit': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
@@ -51,6 +53,7 @@ async function main(): Promise<void> {
     return;
   }
   const agentHealthPort = port(values['agent-health-port'], '--agent-health-port');
+  const logSize = values['request-log-size'];
   const emulator = await serve(
     {
       port: port(values.port, '--port') ?? 4010,
@@ -59,6 +62,9 @@ async function main(): Promise<void> {
       ...(values.fixture === undefined ? {} : { fixture: values.fixture }),
       ...(values.accounts === undefined ? {} : { accounts: values.accounts }),
       ...(agentHealthPort === undefined ? {} : { agentHealthPort }),
+      ...(logSize === undefined
+        ? {}
+        : { requestLogSize: logSize.trim() === '' ? Number.NaN : Number(logSize) }),
       rateLimit: !(values['no-rate-limit'] || !values['rate-limit']),
       quiet: values.quiet,
     },

@@ -9,6 +9,8 @@ export interface EmulatorState {
   readonly clock: EmulatorClock;
   /** How long a root cause analysis stays PENDING, in emulator time. */
   readonly rcaDurationMs: number;
+  /** Check sessions and root cause analyses kept per account; the oldest are forgotten beyond it. */
+  readonly historySize: number;
   /** Public base URL, for links in check sessions. */
   url: string;
 }

@@ -9,9 +9,11 @@ export {
 export type { DropRule, FaultConfig, HoldRule } from './faults.js';
 export type { Fixture } from './fixture.js';
 export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './rate-limit.js';
+export { DEFAULT_REQUEST_LOG_SIZE, type RequestLogEntry } from './request-log.js';
 export { agentHealthPortFor, type ServeOptions, serve } from './serve.js';
-export type { AccountConfig, App, RequestLogEntry } from './server.js';
+export type { AccountConfig, App } from './server.js';
 export {
+  DEFAULT_HISTORY_SIZE,
   DEV_ACCOUNT_ID,
   DEV_API_KEY,
   type EmulatorOptions,

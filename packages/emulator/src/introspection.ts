@@ -4,6 +4,7 @@ import { faultConfigSchema } from './faults.js';
 import { applyFixture, type Fixture, fixtureSchema } from './fixture.js';
 import { HttpProblem } from './problem.js';
 import type { AccountConfig, App } from './server.js';
+import { TABLES } from './store.js';
 import { parseOr400 } from './validation.js';
 
 /** The prefix of the emulator's own routes; not part of the service API. */
@@ -19,7 +20,15 @@ const outcomesBody = z.strictObject({
 });
 const seedBody = z.strictObject({ accountId: z.string().optional(), fixture: fixtureSchema });
 
-/** Routes for tests: the request log, clock control, faults, outcomes, seeding, reset. */
+/** Rows kept per table, over all accounts: what the emulator holds. */
+function rowCounts(app: App): Record<string, number> {
+  const counts: Record<string, number> = Object.fromEntries(TABLES.map((t) => [t, 0]));
+  for (const account of Object.values(app.state.store.data.accounts))
+    for (const t of TABLES) counts[t] = (counts[t] ?? 0) + Object.keys(account.tables[t]).length;
+  return counts;
+}
+
+/** Routes for tests: the request log, what the emulator holds, clock control, faults, outcomes, seeding, reset. */
 export function registerIntrospection(
   app: App,
   accounts: AccountConfig[],
@@ -33,11 +42,20 @@ export function registerIntrospection(
     return account.id;
   };
 
-  fastify.get(`${p}/requests`, async () => ({ requests: app.requests }));
+  fastify.get(`${p}/requests`, async () => ({
+    requests: app.requests.entries(),
+    total: app.requests.total,
+    capacity: app.requests.capacity,
+  }));
   fastify.delete(`${p}/requests`, async (_req, reply) => {
-    app.requests.length = 0;
+    app.requests.clear();
     return reply.code(204).send();
   });
+  fastify.get(`${p}/stats`, async () => ({
+    requests: { kept: app.requests.kept, total: app.requests.total, capacity: app.requests.capacity },
+    rows: rowCounts(app),
+    memory: process.memoryUsage(),
+  }));
   fastify.post(`${p}/reset`, async (_req, reply) => {
     app.reset();
     return reply.code(204).send();

@@ -20,6 +20,8 @@ export interface ServeOptions {
   rateLimit?: boolean;
   /** No line per request. @default false */
   quiet?: boolean;
+  /** How many recent requests `/_emulator/requests` keeps. @default 1000 */
+  requestLogSize?: number;
   /** Where `AGENT_HEALTH_PORT` is read. @default process.env */
   env?: Record<string, string | undefined>;
 }
@@ -70,6 +72,16 @@ function readAccounts(path: string): z.infer<typeof accountsSchema> {
   return parsed.data;
 }
 
+function checkLogSize(size: number): number {
+  if (Number.isInteger(size) && size >= 0) return size;
+  throw new EmulatorConfigError(
+    `--request-log-size must be a whole number of at least 0, not ${String(size)}`,
+    {
+      hint: 'e.g. 1000 (the default); 0 keeps no log',
+    },
+  );
+}
+
 /** Start the emulator for a person at a terminal: print where it listens and the variables to export. */
 export async function serve(options: ServeOptions, out: (text: string) => void): Promise<RunningEmulator> {
   const accounts = options.accounts === undefined ? undefined : readAccounts(options.accounts);
@@ -82,6 +94,7 @@ export async function serve(options: ServeOptions, out: (text: string) => void):
     ...(accounts === undefined ? {} : { accounts }),
     agentHealthPort: agentHealthPortFor(options.agentHealthPort, port, options.env ?? process.env),
     ...(options.rateLimit === false ? { rateLimits: false as const } : {}),
+    ...(options.requestLogSize === undefined ? {} : { requestLogSize: checkLogSize(options.requestLogSize) }),
     ...(options.quiet === true ? {} : { log: (line: string) => out(`${line}\n`) }),
   });
   const [first] = emulator.accounts;

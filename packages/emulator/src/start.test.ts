@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import {
   agentHealthPortFor,
+  EmulatorConfigError,
   EmulatorDataError,
   InvalidPortError,
   PortInUseError,
@@ -75,6 +76,17 @@ describe('startEmulator refuses what it cannot do, with coded errors and hints',
     expect(() => agentHealthPortFor(undefined, 0, { AGENT_HEALTH_PORT: 'abc' })).toThrow(
       'AGENT_HEALTH_PORT must be a port number (0–65535), not "abc"',
     );
+  });
+
+  it('a request log size or history size that is not a count', async () => {
+    for (const options of [{ requestLogSize: -1 }, { requestLogSize: 1.5 }, { historySize: 0 }]) {
+      const error = await startEmulator({ ...options, agentHealthPort: false }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(EmulatorConfigError);
+    }
+    const error = await serve({ port: 0, requestLogSize: Number.NaN, env: {} }, () => {}).catch(
+      (e: unknown) => e,
+    );
+    expect((error as Error).message).toBe('--request-log-size must be a whole number of at least 0, not NaN');
   });
 
   it('a number that is not a port', async () => {

@@ -1,14 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import { type AgentHealth, startAgentHealth } from './agent-health.js';
 import { DEV_ACCOUNT_ID, DEV_API_KEY } from './dev-account.js';
-import { checkPort, listenError } from './errors.js';
+import { checkPort, EmulatorConfigError, listenError } from './errors.js';
 import type { FaultConfig } from './faults.js';
 import { DEFAULT_FIXTURE_PATH, type Fixture, readFixture } from './fixture.js';
 import { registerIntrospection } from './introspection.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './rate-limit.js';
-import { type AccountConfig, type App, buildApp, type RequestLogEntry } from './server.js';
+import { DEFAULT_REQUEST_LOG_SIZE, type RequestLogEntry } from './request-log.js';
+import { type AccountConfig, type App, buildApp } from './server.js';
 
 export { DEV_ACCOUNT_ID, DEV_API_KEY };
+
+/** Check sessions and root cause analyses kept per account unless told otherwise. */
+export const DEFAULT_HISTORY_SIZE = 10_000;
 
 export interface EmulatorOptions {
   /** Port of the API; 0 picks a free one. @default 0 */
@@ -30,6 +34,10 @@ export interface EmulatorOptions {
   clock?: 'running' | 'manual';
   /** How long a root cause analysis stays PENDING. @default 3000 */
   rcaDurationMs?: number;
+  /** How many recent requests `/_emulator/requests` keeps; the oldest make way. 0 keeps none. @default 1000 */
+  requestLogSize?: number;
+  /** Check sessions and root cause analyses kept per account; older ones are forgotten (404). @default 10000 */
+  historySize?: number;
   /** One line per request; off when absent. */
   log?: (line: string) => void;
 }
@@ -39,11 +47,20 @@ export interface RunningEmulator {
   accounts: AccountConfig[];
   /** The agent health endpoints' base URL, when started. */
   agentHealthUrl: string | undefined;
-  /** The request log, as `/_emulator/requests` gives it. */
-  requests: RequestLogEntry[];
+  /** The recent requests, oldest first, as `/_emulator/requests` gives them (a new array each time). */
+  readonly requests: RequestLogEntry[];
   app: App;
   /** Readiness turns 503, in-flight requests finish, then both servers stop. */
   close(): Promise<void>;
+}
+
+/** A whole number of at least `min`, or the coded error naming the option. */
+function count(value: number | undefined, fallback: number, name: string, min: number): number {
+  if (value === undefined) return fallback;
+  if (Number.isInteger(value) && value >= min) return value;
+  throw new EmulatorConfigError(`${name} must be a whole number of at least ${min}, not ${String(value)}`, {
+    hint: `leave it out for ${fallback}`,
+  });
 }
 
 /** Start the emulator of the whole service API on loopback. */
@@ -67,6 +84,8 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     ...(options.faults === undefined ? {} : { faults: options.faults }),
     rcaDurationMs: options.rcaDurationMs ?? 3000,
     clock: options.clock ?? 'running',
+    requestLogSize: count(options.requestLogSize, DEFAULT_REQUEST_LOG_SIZE, 'requestLogSize', 0),
+    historySize: count(options.historySize, DEFAULT_HISTORY_SIZE, 'historySize', 1),
     ...(options.log === undefined ? {} : { log: options.log }),
   });
   let agent: AgentHealth | undefined;
@@ -90,7 +109,9 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url,
     accounts,
     agentHealthUrl: agent?.url,
-    requests: app.requests,
+    get requests() {
+      return app.requests.entries();
+    },
     app,
     close: async () => {
       if (agent !== undefined) agent.ready = false;

@@ -9,6 +9,7 @@ export interface EmulatorArgs {
   fixture?: string | undefined;
   accounts?: string | undefined;
   agentHealthPort?: number | undefined;
+  requestLogSize?: number | undefined;
   rateLimit: boolean;
   quiet?: boolean | undefined;
 }
@@ -28,6 +29,7 @@ export async function run(
       ...(args.fixture === undefined ? {} : { fixture: args.fixture }),
       ...(args.accounts === undefined ? {} : { accounts: args.accounts }),
       ...(args.agentHealthPort === undefined ? {} : { agentHealthPort: args.agentHealthPort }),
+      ...(args.requestLogSize === undefined ? {} : { requestLogSize: args.requestLogSize }),
       rateLimit: args.rateLimit,
       quiet: args.quiet === true,
       env: io.env,
@@ -70,6 +72,10 @@ export const builder = (y: Argv) =>
       type: 'number',
       describe:
         "Port of the agent's /-/readiness, /-/liveness, /health (default $AGENT_HEALTH_PORT, else a free one with --port 0, else 8081)",
+    })
+    .option('request-log-size', {
+      type: 'number',
+      describe: 'Recent requests /_emulator/requests keeps (default 1000; 0 keeps none)',
     })
     .option('rate-limit', {
       type: 'boolean',

@@ -1,7 +1,8 @@
 import { type Answer, type Call, mustGet, noContent, ok, table, uuid } from '../context.js';
+import { keepNewest } from '../history.js';
 import { HttpProblem, notFound } from '../problem.js';
 import { hashString, seededRandom } from '../random.js';
-import type { Row } from '../store.js';
+import type { AccountData, Row } from '../store.js';
 
 /** A run attempt takes this long in emulator time; locations start this far apart. */
 export const ATTEMPT_MS = 1000;
@@ -135,17 +136,30 @@ function eligibleChecks(call: Call): Row[] {
   });
 }
 
+/** Add a session, keeping the newest `historySize`; a forgotten one leaves its test session too. */
+function addSession(account: AccountData, session: Row, historySize: number): void {
+  account.tables.checkSessions[session.id as string] = session;
+  keepNewest(account.tables.checkSessions, session.id as string, historySize, (forgotten) => {
+    const testSessions = account.tables.testSessions;
+    const testSession = testSessions[forgotten.testSessionId as string];
+    if (testSession === undefined) return;
+    const left = (testSession.sessionIds as string[]).filter((id) => id !== forgotten.id);
+    if (left.length === 0) delete testSessions[forgotten.testSessionId as string];
+    else testSession.sessionIds = left;
+  });
+}
+
 export const checkSessionHandlers = {
   'checkSessions.trigger': (call: Call): Answer => {
     const checks = eligibleChecks(call);
     if (checks.length === 0) throw new HttpProblem(404, 'No matching checks were found.');
     const now = call.emu.clock.now();
     const testSessionId = uuid();
-    const sessions = checks.map((check) => {
+    const sessions = checks.map((check): Row => {
       const locations =
         (check.locations as string[]).length > 0 ? (check.locations as string[]) : ['eu-west-1'];
       const outcome = call.account.outcomes[check.id as string] ?? 'PASSED';
-      const row: Row = {
+      return {
         id: uuid(),
         testSessionId,
         sequenceId: uuid(),
@@ -159,10 +173,9 @@ export const checkSessionHandlers = {
         cancelledAtMs: null,
         planned: planResults(locations, outcome),
       };
-      table(call, 'checkSessions')[row.id as string] = row;
-      return row;
     });
     table(call, 'testSessions')[testSessionId] = { id: testSessionId, sessionIds: sessions.map((s) => s.id) };
+    for (const session of sessions) addSession(call.account, session, call.emu.historySize);
     return ok(
       {
         sessions: sessions.map((s) => {

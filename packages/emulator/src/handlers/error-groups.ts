@@ -1,4 +1,5 @@
 import { type Answer, type Call, mustGet, ok, pageAnswer, table, uuid } from '../context.js';
+import { keepNewest } from '../history.js';
 import type { Row } from '../store.js';
 
 function completedAnalysis(rca: Row): Row {
@@ -45,6 +46,7 @@ function generate(call: Call, kind: 'errorGroups' | 'testSessionErrorGroups', gr
     readyAt: now + call.emu.rcaDurationMs,
   };
   table(call, 'rootCauseAnalyses')[id] = rca;
+  keepNewest(table(call, 'rootCauseAnalyses'), id, call.emu.historySize);
   return ok({ id, status: 'PENDING' }, 202);
 }
 
