@@ -1,7 +1,9 @@
 import { z } from '@monitor/api/zod';
 import type { AgentHealth } from './agent-health.js';
+import { accountIdOf, type EmulatorControl, rcaDurationSchema } from './control.js';
 import { faultConfigSchema } from './faults.js';
 import { applyFixture, type Fixture, fixtureSchema } from './fixture.js';
+import { OUTCOMES, outcomeRulesSchema } from './outcomes.js';
 import { HttpProblem } from './problem.js';
 import type { AccountConfig, App } from './server.js';
 import { TABLES } from './store.js';
@@ -16,8 +18,11 @@ const clockBody = z.union([
 ]);
 const outcomesBody = z.strictObject({
   accountId: z.string().optional(),
-  outcomes: z.record(z.string(), z.enum(['PASSED', 'FAILED', 'DEGRADED'])),
+  outcomes: z.record(z.string(), z.enum(OUTCOMES)),
 });
+const outcomeRulesBody = z.strictObject({ accountId: z.string().optional(), rules: outcomeRulesSchema });
+const accountQuery = z.strictObject({ accountId: z.string().optional() });
+const rcaBody = z.strictObject({ durationMs: rcaDurationSchema });
 const seedBody = z.strictObject({ accountId: z.string().optional(), fixture: fixtureSchema });
 
 /** Rows kept per table, over all accounts: what the emulator holds. */
@@ -28,18 +33,24 @@ function rowCounts(app: App): Record<string, number> {
   return counts;
 }
 
-/** Routes for tests: the request log, what the emulator holds, clock control, faults, outcomes, seeding, reset. */
+/**
+ * Routes for tests: the request log, clock, faults, outcomes and outcome rules, root cause
+ * analysis timing, seeding, reset, and what the emulator holds.
+ */
 export function registerIntrospection(
   app: App,
   accounts: AccountConfig[],
+  control: EmulatorControl,
   agent: () => AgentHealth | undefined,
 ): void {
   const { fastify, state } = app;
   const p = INTROSPECTION_PREFIX;
   const accountOf = (id: string | undefined) => {
-    const account = id === undefined ? accounts[0] : accounts.find((a) => a.id === id);
-    if (account === undefined) throw new HttpProblem(404, `Account ${id} not found`);
-    return account.id;
+    try {
+      return accountIdOf(accounts, id);
+    } catch {
+      throw new HttpProblem(404, `Account ${id} not found`);
+    }
   };
 
   fastify.get(`${p}/requests`, async () => ({
@@ -67,17 +78,17 @@ export function registerIntrospection(
   }));
   fastify.post(`${p}/clock`, async (req) => {
     const body = parseOr400(clockBody, req.body, 'payload');
-    if ('advanceMs' in body) state.clock.advance(body.advanceMs);
+    if ('advanceMs' in body) control.advanceClock(body.advanceMs);
     else state.clock.set(Date.parse(body.set));
     return { now: state.clock.nowIso(), epochMs: state.clock.now() };
   });
   fastify.get(`${p}/faults`, async () => app.faults.config);
   fastify.put(`${p}/faults`, async (req) => {
-    app.faults.configure(parseOr400(faultConfigSchema, req.body, 'payload'));
+    control.setFaults(parseOr400(faultConfigSchema, req.body, 'payload'));
     return app.faults.config;
   });
   fastify.delete(`${p}/faults`, async (_req, reply) => {
-    app.faults.configure({});
+    control.setFaults({});
     return reply.code(204).send();
   });
   fastify.put(`${p}/outcomes`, async (req) => {
@@ -86,6 +97,24 @@ export function registerIntrospection(
     Object.assign(account.outcomes, body.outcomes);
     state.store.save();
     return { outcomes: account.outcomes };
+  });
+  fastify.get(`${p}/outcome-rules`, async (req) => {
+    const { accountId } = parseOr400(accountQuery, req.query, 'query');
+    return { rules: control.outcomeRules(accountOf(accountId)) };
+  });
+  fastify.put(`${p}/outcome-rules`, async (req) => {
+    const body = parseOr400(outcomeRulesBody, req.body, 'payload');
+    return { rules: control.setOutcomeRules(body.rules, accountOf(body.accountId)) };
+  });
+  fastify.delete(`${p}/outcome-rules`, async (req, reply) => {
+    const { accountId } = parseOr400(accountQuery, req.query, 'query');
+    control.setOutcomeRules([], accountOf(accountId));
+    return reply.code(204).send();
+  });
+  fastify.get(`${p}/root-cause-analyses`, async () => ({ durationMs: control.rcaDurationMs() }));
+  fastify.put(`${p}/root-cause-analyses`, async (req) => {
+    control.setRcaDurationMs(parseOr400(rcaBody, req.body, 'payload').durationMs);
+    return { durationMs: control.rcaDurationMs() };
   });
   fastify.post(`${p}/seed`, async (req, reply) => {
     const body = parseOr400(seedBody, req.body, 'payload');

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EmulatorClock } from './clock.js';
 import type { Answer, Call, EmulatorState } from './context.js';
 import Fastify from './fastify.js';
-import { type FaultConfig, Faults } from './faults.js';
+import { Faults } from './faults.js';
 import { applyFixture, type Fixture } from './fixture.js';
 import { handlers } from './handlers/index.js';
 import { openApiDocument, swaggerDocument } from './openapi.js';
@@ -32,8 +32,7 @@ export interface AppOptions {
   fixture: Fixture;
   dataFile?: string;
   rateLimits: RateLimitConfig | false;
-  faults?: FaultConfig;
-  rcaDurationMs: number;
+  rcaDurationMs: number | null;
   clock: 'running' | 'manual';
   requestLogSize: number;
   historySize: number;
@@ -77,7 +76,6 @@ export function buildApp(options: AppOptions): App {
     url: '',
   };
   const faults = new Faults();
-  if (options.faults !== undefined) faults.configure(options.faults);
   const limiter = options.rateLimits === false ? undefined : new ServerRateLimiter(options.rateLimits);
   const requests = new RequestLog(options.requestLogSize);
   /** Destroy the connection without an answer; a hijacked reply skips `onResponse`, so log it here. */

@@ -1,5 +1,6 @@
 import type { AddressInfo } from 'node:net';
 import { type AgentHealth, startAgentHealth } from './agent-health.js';
+import { createControl, type EmulatorControl } from './control.js';
 import { DEV_ACCOUNT_ID, DEV_API_KEY } from './dev-account.js';
 import { checkPort, EmulatorConfigError, listenError } from './errors.js';
 import type { FaultConfig } from './faults.js';
@@ -27,13 +28,14 @@ export interface EmulatorOptions {
   dataFile?: string;
   /** Rate limits; `false` turns them off. @default 600/60 s and the addendum's per-route limits */
   rateLimits?: RateLimitConfig | false;
+  /** Faults to inject from the start; `control.setFaults` and `/_emulator/faults` change them. @default none */
   faults?: FaultConfig;
   /** Port of the agent health endpoints; 0 picks a free one, `false` does not start them. @default 0 */
   agentHealthPort?: number | false;
   /** `manual`: emulator time moves only through `/_emulator/clock`, for exact lifecycle tests. @default 'running' */
   clock?: 'running' | 'manual';
-  /** How long a root cause analysis stays PENDING. @default 3000 */
-  rcaDurationMs?: number;
+  /** How long a root cause analysis stays PENDING, in emulator ms; null: it never completes. @default 3000 */
+  rcaDurationMs?: number | null;
   /** How many recent requests `/_emulator/requests` keeps; the oldest make way. 0 keeps none. @default 1000 */
   requestLogSize?: number;
   /** Check sessions and root cause analyses kept per account; older ones are forgotten (404). @default 10000 */
@@ -49,6 +51,8 @@ export interface RunningEmulator {
   agentHealthUrl: string | undefined;
   /** The recent requests, oldest first, as `/_emulator/requests` gives them (a new array each time). */
   readonly requests: RequestLogEntry[];
+  /** Outcome rules, root cause analysis timing, faults and the clock, as `/_emulator/*` sets them. */
+  control: EmulatorControl;
   app: App;
   /** Readiness turns 503, in-flight requests finish, then both servers stop. */
   close(): Promise<void>;
@@ -63,33 +67,34 @@ function count(value: number | undefined, fallback: number, name: string, min: n
   });
 }
 
+function fixtureOf(option: string | Fixture | undefined): Fixture {
+  if (option === undefined) return readFixture(DEFAULT_FIXTURE_PATH);
+  return typeof option === 'string' ? readFixture(option) : option;
+}
+
 /** Start the emulator of the whole service API on loopback. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const accounts = options.accounts ?? [{ id: DEV_ACCOUNT_ID, name: 'dev', keys: [DEV_API_KEY] }];
-  const fixture =
-    options.fixture === undefined
-      ? readFixture(DEFAULT_FIXTURE_PATH)
-      : typeof options.fixture === 'string'
-        ? readFixture(options.fixture)
-        : options.fixture;
   const host = options.host ?? '127.0.0.1';
   const port = checkPort(options.port ?? 0, 'port');
   const agentPort =
     options.agentHealthPort === false ? false : checkPort(options.agentHealthPort ?? 0, 'agent health port');
   const app = buildApp({
     accounts,
-    fixture,
+    fixture: fixtureOf(options.fixture),
     ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }),
     rateLimits: options.rateLimits === undefined ? DEFAULT_RATE_LIMITS : options.rateLimits,
-    ...(options.faults === undefined ? {} : { faults: options.faults }),
-    rcaDurationMs: options.rcaDurationMs ?? 3000,
+    rcaDurationMs: options.rcaDurationMs === undefined ? 3000 : options.rcaDurationMs,
     clock: options.clock ?? 'running',
     requestLogSize: count(options.requestLogSize, DEFAULT_REQUEST_LOG_SIZE, 'requestLogSize', 0),
     historySize: count(options.historySize, DEFAULT_HISTORY_SIZE, 'historySize', 1),
     ...(options.log === undefined ? {} : { log: options.log }),
   });
+  const control = createControl(app, accounts);
+  if (options.faults !== undefined) control.setFaults(options.faults);
+  if (options.rcaDurationMs !== undefined) control.setRcaDurationMs(options.rcaDurationMs);
   let agent: AgentHealth | undefined;
-  registerIntrospection(app, accounts, () => agent);
+  registerIntrospection(app, accounts, control, () => agent);
   try {
     await app.fastify.listen({ port, host });
   } catch (e) {
@@ -112,6 +117,7 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     get requests() {
       return app.requests.entries();
     },
+    control,
     app,
     close: async () => {
       if (agent !== undefined) agent.ready = false;
