@@ -4,11 +4,12 @@
 import { createHash, createHmac } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { join } from 'node:path';
 import { type Io, main } from '@monitor/cli';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { FileStateBackend, type StateFs } from '@monitor/engine';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { monitor, writeFiles } from './support/harness.js';
 import { type Harness, IMPORTS, projectsUnderTest } from './support/projects.js';
 
@@ -25,6 +26,14 @@ async function changesNothing(h: Harness, dir: string, body: () => Promise<void>
   expect(h.writes().length).toBe(writes);
   expect(stateText(dir)).toBe(state);
   expect(strayTempFiles(dir)).toEqual([]);
+}
+
+/** A port this test holds (taken on port 0), released when the test ends. */
+async function busyPort(): Promise<number> {
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  onTestFinished(() => new Promise<void>((resolve) => server.close(() => resolve())));
+  return (server.address() as AddressInfo).port;
 }
 
 function strayTempFiles(dir: string): string[] {
@@ -480,17 +489,22 @@ describe('10. clean failures', () => {
     });
   });
 
-  it('monitor emulator --port busy or out of range: exit 1 at once with a hint', async () => {
-    const { h } = await setup({});
-    const port = new URL(h.emulator.url).port;
-    for (const [value, message] of [
-      [port, `port ${port} on 127.0.0.1 is already in use`],
-      ['70000', 'port 70000 is not a port number'],
+  it('monitor emulator --port or --agent-health-port busy or out of range: exit 1 at once with a hint', async () => {
+    const port = await busyPort();
+    for (const [args, message] of [
+      [['--port', String(port)], `port ${port} on 127.0.0.1 is already in use`],
+      [
+        ['--port', '0', '--agent-health-port', String(port)],
+        `agent health port ${port} on 127.0.0.1 is already in use`,
+      ],
+      [['--port', '70000'], 'port 70000 is not a port number'],
+      [['--port', '0', '--agent-health-port', '70000'], 'agent health port 70000 is not a port number'],
     ] as const) {
-      const r = await monitor(['emulator', '--port', value], { cwd: process.cwd() });
+      const r = await monitor(['emulator', ...args], { cwd: process.cwd() });
       expect(r.code).toBe(1);
       expect(r.stderr).toContain(message);
       expect(r.stderr).toContain('hint:');
+      expect(r.stderr).not.toMatch(/^\s+at /m);
     }
   });
 });

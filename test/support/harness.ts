@@ -71,6 +71,8 @@ export async function emulatorForTests(options: EmulatorOptions = {}) {
     fixture: {},
     rateLimits: false,
     agentHealthPort: false,
+    // Tests count and slice the whole log of their run: keep all of it, not the newest 1,000.
+    requestLogSize: 1_000_000,
     ...options,
   });
   const env = {

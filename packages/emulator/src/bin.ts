@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { parseArgs } from 'node:util';
-import { InvalidPortError } from './errors.js';
+import { parsePort } from './errors.js';
 import { serve } from './serve.js';
 
 const HELP = `monitor-emulator: the monitoring service API on loopback, for development and tests
@@ -14,21 +14,16 @@ Options:
   --fixture FILE         seed data of every account (default: the shipped realistic fixture)
   --accounts FILE        JSON list of accounts: [{ "id": "<uuid>", "keys": ["..."], "readOnlyKeys": [], "paymentRequired": [] }]
   --agent-health-port N  port of the agent's /-/readiness, /-/liveness, /health
-                         (default $AGENT_HEALTH_PORT or 8081)
+                         (default $AGENT_HEALTH_PORT, else a free one with --port 0, else 8081)
+  --request-log-size N   recent requests /_emulator/requests keeps (default 1000; 0 keeps none)
   --no-rate-limit        turn rate limits off
   --quiet                no line per request
   -h, --help             this help
 
 Then: export MONITOR_BASE_URL, MONITOR_API_KEY and MONITOR_ACCOUNT_ID as printed.`;
 
-function port(value: string | undefined, name: string, fallback: number): number {
-  if (value === undefined) return fallback;
-  const n = Number(value);
-  if (!Number.isInteger(n) || n < 0 || n > 65535)
-    throw new InvalidPortError(`${name} must be a port number (0–65535), not "${value}"`, {
-      hint: 'use a number from 1 to 65535, or 0 for a free one',
-    });
-  return n;
+function port(value: string | undefined, name: string): number | undefined {
+  return value === undefined ? undefined : parsePort(value, name);
 }
 
 // A reader that goes away (\`| head\`) is not an error of the emulator.
@@ -45,6 +40,7 @@ async function main(): Promise<void> {
       fixture: { type: 'string' },
       accounts: { type: 'string' },
       'agent-health-port': { type: 'string' },
+      'request-log-size': { type: 'string' },
       'rate-limit': { type: 'boolean', default: true },
       'no-rate-limit': { type: 'boolean', default: false },
       quiet: { type: 'boolean', default: false },
@@ -56,18 +52,19 @@ async function main(): Promise<void> {
     process.stdout.write(`${HELP}\n`);
     return;
   }
+  const agentHealthPort = port(values['agent-health-port'], '--agent-health-port');
+  const logSize = values['request-log-size'];
   const emulator = await serve(
     {
-      port: port(values.port, '--port', 4010),
+      port: port(values.port, '--port') ?? 4010,
       ...(values.host === undefined ? {} : { host: values.host }),
       ...(values.data === undefined ? {} : { data: values.data }),
       ...(values.fixture === undefined ? {} : { fixture: values.fixture }),
       ...(values.accounts === undefined ? {} : { accounts: values.accounts }),
-      agentHealthPort: port(
-        values['agent-health-port'] ?? process.env.AGENT_HEALTH_PORT,
-        '--agent-health-port',
-        8081,
-      ),
+      ...(agentHealthPort === undefined ? {} : { agentHealthPort }),
+      ...(logSize === undefined
+        ? {}
+        : { requestLogSize: logSize.trim() === '' ? Number.NaN : Number(logSize) }),
       rateLimit: !(values['no-rate-limit'] || !values['rate-limit']),
       quiet: values.quiet,
     },

@@ -7,8 +7,10 @@ import type { AccountData, Row, Store, Table, TableName } from './store.js';
 export interface EmulatorState {
   readonly store: Store;
   readonly clock: EmulatorClock;
-  /** How long a root cause analysis stays PENDING, in emulator time. */
-  readonly rcaDurationMs: number;
+  /** How long a root cause analysis requested now stays PENDING, in emulator time; null: for ever. */
+  rcaDurationMs: number | null;
+  /** Check sessions and root cause analyses kept per account; the oldest are forgotten beyond it. */
+  readonly historySize: number;
   /** Public base URL, for links in check sessions. */
   url: string;
 }

@@ -29,17 +29,40 @@ export class PortInUseError extends EmulatorError {
   override readonly name = 'PortInUseError';
 }
 
-/** The coded error for a failed `listen`; other failures as they are. */
-export function listenError(error: unknown, port: number, host: string): unknown {
+const FREE_PORT_HINT = 'use a number from 1 to 65535, or 0 for a free one';
+
+/** A port number (0–65535), or the coded error; `what` names it: `port`, `agent health port`. */
+export function checkPort(value: unknown, what: string): number {
+  if (typeof value === 'number' && Number.isInteger(value) && value >= 0 && value <= 65535) return value;
+  throw new InvalidPortError(`${what} ${String(value)} is not a port number (0–65535)`, {
+    hint: FREE_PORT_HINT,
+  });
+}
+
+/** A port given as text (a flag or an environment variable), or the coded error naming `name`. */
+export function parsePort(value: string, name: string): number {
+  const n = value.trim() === '' ? Number.NaN : Number(value);
+  if (!Number.isInteger(n) || n < 0 || n > 65535)
+    throw new InvalidPortError(`${name} must be a port number (0–65535), not "${value}"`, {
+      hint: FREE_PORT_HINT,
+    });
+  return n;
+}
+
+/**
+ * The coded error for a failed `listen` of the API or the agent health server (`what` says
+ * which: `port`, `agent health port`); other failures as they are.
+ */
+export function listenError(error: unknown, port: number, host: string, what = 'port'): unknown {
   const code = (error as NodeJS.ErrnoException).code;
   if (code === 'EADDRINUSE') {
-    return new PortInUseError(`port ${port} on ${host} is already in use`, {
+    return new PortInUseError(`${what} ${port} on ${host} is already in use`, {
       hint: 'stop what listens there, choose another port, or use port 0 for a free one',
       cause: error,
     });
   }
   if (code === 'EACCES') {
-    return new PortInUseError(`port ${port} on ${host} needs privileges this process does not have`, {
+    return new PortInUseError(`${what} ${port} on ${host} needs privileges this process does not have`, {
       hint: 'use a port above 1023, or port 0 for a free one',
       cause: error,
     });

@@ -1,6 +1,7 @@
+import { readFileSync } from 'node:fs';
 import { AmbiguousWriteError, collect, NetworkError, ServerError } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
-import { Faults } from './faults.js';
+import { Faults, faultConfigSchema } from './faults.js';
 import { harness } from './test-support/harness.js';
 
 /** A clock whose sleeps return at once and move its time on, so retries do not slow the tests. */
@@ -110,6 +111,32 @@ describe('fault injection', () => {
     );
     expect((await collect(h.client.checkGroups.all())).map((g) => g.name)).toEqual([]);
     expect((await h.raw('POST', '/v2/check-groups', { body: { name: 'say "hi"' } })).status).toBe(201);
+  });
+
+  it('every fault docs/emulator.md documents can be set over HTTP, with the value it shows', async () => {
+    const docs = readFileSync(new URL('../../../docs/emulator.md', import.meta.url), 'utf8');
+    const block = /## Faults[\s\S]*?```json\n([\s\S]*?)```/.exec(docs)?.[1] ?? '{}';
+    const documented = JSON.parse(block) as Record<string, unknown>;
+    // The docs show every fault the one definition has, and no other.
+    expect(Object.keys(documented).sort()).toEqual(Object.keys(faultConfigSchema.shape).sort());
+    const h = await harness();
+    for (const [kind, value] of Object.entries(documented)) {
+      const set = await h.raw('PUT', '/_emulator/faults', { body: { [kind]: value } });
+      expect({ kind, status: set.status, json: set.json }).toEqual({
+        kind,
+        status: 200,
+        json: { [kind]: value },
+      });
+      expect((await h.raw('GET', '/_emulator/faults')).json).toEqual({ [kind]: value });
+    }
+    await h.raw('PUT', '/_emulator/faults', {
+      body: { echoBodyInBadRequest: [{ method: 'POST', path: '/v2/check-groups', nth: 1 }] },
+    });
+    const refused = await h.raw('POST', '/v2/check-groups', { body: { name: 'echoed' } });
+    expect(refused).toMatchObject({
+      status: 400,
+      json: { message: 'Invalid request payload: {"name":"echoed"}' },
+    });
   });
 
   it('drops every Nth matching request when asked, and faults can be changed at run time', async () => {

@@ -1,40 +1,47 @@
+import { z } from '@monitor/api/zod';
 import { seededRandom } from './random.js';
 
-/** "The Nth request matching METHOD PATH is processed, then its connection is dropped." */
-export interface DropRule {
-  method: string;
+/** "The Nth (or every Nth) request matching METHOD PATH": which requests a rule applies to. */
+const requestRule = z.strictObject({
+  method: z.string().min(1),
   /** A concrete path or a route template (`/v2/check-groups`); any path when absent. */
-  path?: string;
-  /** Drop only the Nth matching request (1-based). */
-  nth?: number;
-  /** Drop every Nth matching request. */
-  every?: number;
-}
+  path: z.string().optional(),
+  /** Only the Nth matching request (1-based). */
+  nth: z.number().int().min(1).optional(),
+  /** Every Nth matching request. */
+  every: z.number().int().min(1).optional(),
+});
 
-export interface FaultConfig {
+/**
+ * Every fault the emulator can inject: the one definition that the start options, the
+ * `/_emulator/faults` endpoint and its docs all follow.
+ */
+export const faultConfigSchema = z.strictObject({
   /** Seed of the fault dice; the same seed gives the same faults for the same request sequence. */
-  seed?: number;
+  seed: z.number().int().optional(),
   /** Added latency in ms: a fixed value or [min, max]. */
-  latencyMs?: number | [number, number];
+  latencyMs: z.union([z.number().min(0), z.tuple([z.number().min(0), z.number().min(0)])]).optional(),
   /** Share of requests answered 5xx before processing (0–1). */
-  serverErrorRate?: number;
+  serverErrorRate: z.number().min(0).max(1).optional(),
   /** @default 503 */
-  serverErrorStatus?: number;
+  serverErrorStatus: z.number().int().min(500).max(599).optional(),
   /** Share of requests answered 429 before processing (0–1). */
-  rateLimitRate?: number;
+  rateLimitRate: z.number().min(0).max(1).optional(),
   /** Share of requests whose connection is reset before processing (0–1). */
-  resetRate?: number;
-  dropAfterProcessing?: DropRule[];
+  resetRate: z.number().min(0).max(1).optional(),
+  /** Matching requests are processed, then their connection is dropped without an answer. */
+  dropAfterProcessing: z.array(requestRule).optional(),
   /** Matching requests are processed, then answered only after `ms`: a client that dies meanwhile wrote without hearing back. */
-  holdAfterProcessing?: HoldRule[];
+  holdAfterProcessing: z.array(requestRule.extend({ ms: z.number().int().min(1).max(600_000) })).optional(),
   /** Matching requests are refused with a 400 whose message quotes the request body, as some servers do. */
-  echoBodyInBadRequest?: DropRule[];
-}
+  echoBodyInBadRequest: z.array(requestRule).optional(),
+});
 
+export type FaultConfig = z.infer<typeof faultConfigSchema>;
+/** "The Nth request matching METHOD PATH is processed, then its connection is dropped." */
+export type DropRule = z.infer<typeof requestRule>;
 /** "The Nth request matching METHOD PATH is processed, then its answer waits `ms`." */
-export interface HoldRule extends DropRule {
-  ms: number;
-}
+export type HoldRule = NonNullable<FaultConfig['holdAfterProcessing']>[number];
 
 export type FaultDecision =
   | { kind: 'none' }

@@ -1,4 +1,5 @@
 export type { AgentHealth } from './agent-health.js';
+export type { EmulatorControl } from './control.js';
 export {
   EmulatorConfigError,
   EmulatorDataError,
@@ -8,10 +9,13 @@ export {
 } from './errors.js';
 export type { DropRule, FaultConfig, HoldRule } from './faults.js';
 export type { Fixture } from './fixture.js';
+export { OUTCOMES, type Outcome, type OutcomeRule } from './outcomes.js';
 export { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './rate-limit.js';
-export { type ServeOptions, serve } from './serve.js';
-export type { AccountConfig, App, RequestLogEntry } from './server.js';
+export { DEFAULT_REQUEST_LOG_SIZE, type RequestLogEntry } from './request-log.js';
+export { agentHealthPortFor, type ServeOptions, serve } from './serve.js';
+export type { AccountConfig, App } from './server.js';
 export {
+  DEFAULT_HISTORY_SIZE,
   DEV_ACCOUNT_ID,
   DEV_API_KEY,
   type EmulatorOptions,

@@ -1,9 +1,12 @@
 import { z } from '@monitor/api/zod';
 import type { AgentHealth } from './agent-health.js';
-import type { FaultConfig } from './faults.js';
+import { accountIdOf, type EmulatorControl, rcaDurationSchema } from './control.js';
+import { faultConfigSchema } from './faults.js';
 import { applyFixture, type Fixture, fixtureSchema } from './fixture.js';
+import { OUTCOMES, outcomeRulesSchema } from './outcomes.js';
 import { HttpProblem } from './problem.js';
 import type { AccountConfig, App } from './server.js';
+import { TABLES } from './store.js';
 import { parseOr400 } from './validation.js';
 
 /** The prefix of the emulator's own routes; not part of the service API. */
@@ -13,47 +16,57 @@ const clockBody = z.union([
   z.strictObject({ advanceMs: z.number().min(0) }),
   z.strictObject({ set: z.iso.datetime({ offset: true }) }),
 ]);
-const dropRule = z.strictObject({
-  method: z.string().min(1),
-  path: z.string().optional(),
-  nth: z.number().int().min(1).optional(),
-  every: z.number().int().min(1).optional(),
-});
-export const faultConfigSchema = z.strictObject({
-  seed: z.number().int().optional(),
-  latencyMs: z.union([z.number().min(0), z.tuple([z.number().min(0), z.number().min(0)])]).optional(),
-  serverErrorRate: z.number().min(0).max(1).optional(),
-  serverErrorStatus: z.number().int().min(500).max(599).optional(),
-  rateLimitRate: z.number().min(0).max(1).optional(),
-  resetRate: z.number().min(0).max(1).optional(),
-  dropAfterProcessing: z.array(dropRule).optional(),
-  holdAfterProcessing: z.array(dropRule.extend({ ms: z.number().int().min(1).max(600_000) })).optional(),
-});
 const outcomesBody = z.strictObject({
   accountId: z.string().optional(),
-  outcomes: z.record(z.string(), z.enum(['PASSED', 'FAILED', 'DEGRADED'])),
+  outcomes: z.record(z.string(), z.enum(OUTCOMES)),
 });
+const outcomeRulesBody = z.strictObject({ accountId: z.string().optional(), rules: outcomeRulesSchema });
+const accountQuery = z.strictObject({ accountId: z.string().optional() });
+const rcaBody = z.strictObject({ durationMs: rcaDurationSchema });
 const seedBody = z.strictObject({ accountId: z.string().optional(), fixture: fixtureSchema });
 
-/** Routes for tests: the request log, clock control, faults, outcomes, seeding, reset. */
+/** Rows kept per table, over all accounts: what the emulator holds. */
+function rowCounts(app: App): Record<string, number> {
+  const counts: Record<string, number> = Object.fromEntries(TABLES.map((t) => [t, 0]));
+  for (const account of Object.values(app.state.store.data.accounts))
+    for (const t of TABLES) counts[t] = (counts[t] ?? 0) + Object.keys(account.tables[t]).length;
+  return counts;
+}
+
+/**
+ * Routes for tests: the request log, clock, faults, outcomes and outcome rules, root cause
+ * analysis timing, seeding, reset, and what the emulator holds.
+ */
 export function registerIntrospection(
   app: App,
   accounts: AccountConfig[],
-  agent: AgentHealth | undefined,
+  control: EmulatorControl,
+  agent: () => AgentHealth | undefined,
 ): void {
   const { fastify, state } = app;
   const p = INTROSPECTION_PREFIX;
   const accountOf = (id: string | undefined) => {
-    const account = id === undefined ? accounts[0] : accounts.find((a) => a.id === id);
-    if (account === undefined) throw new HttpProblem(404, `Account ${id} not found`);
-    return account.id;
+    try {
+      return accountIdOf(accounts, id);
+    } catch {
+      throw new HttpProblem(404, `Account ${id} not found`);
+    }
   };
 
-  fastify.get(`${p}/requests`, async () => ({ requests: app.requests }));
+  fastify.get(`${p}/requests`, async () => ({
+    requests: app.requests.entries(),
+    total: app.requests.total,
+    capacity: app.requests.capacity,
+  }));
   fastify.delete(`${p}/requests`, async (_req, reply) => {
-    app.requests.length = 0;
+    app.requests.clear();
     return reply.code(204).send();
   });
+  fastify.get(`${p}/stats`, async () => ({
+    requests: { kept: app.requests.kept, total: app.requests.total, capacity: app.requests.capacity },
+    rows: rowCounts(app),
+    memory: process.memoryUsage(),
+  }));
   fastify.post(`${p}/reset`, async (_req, reply) => {
     app.reset();
     return reply.code(204).send();
@@ -65,18 +78,17 @@ export function registerIntrospection(
   }));
   fastify.post(`${p}/clock`, async (req) => {
     const body = parseOr400(clockBody, req.body, 'payload');
-    if ('advanceMs' in body) state.clock.advance(body.advanceMs);
+    if ('advanceMs' in body) control.advanceClock(body.advanceMs);
     else state.clock.set(Date.parse(body.set));
     return { now: state.clock.nowIso(), epochMs: state.clock.now() };
   });
   fastify.get(`${p}/faults`, async () => app.faults.config);
   fastify.put(`${p}/faults`, async (req) => {
-    const config = parseOr400(faultConfigSchema, req.body, 'payload') as FaultConfig;
-    app.faults.configure(config);
+    control.setFaults(parseOr400(faultConfigSchema, req.body, 'payload'));
     return app.faults.config;
   });
   fastify.delete(`${p}/faults`, async (_req, reply) => {
-    app.faults.configure({});
+    control.setFaults({});
     return reply.code(204).send();
   });
   fastify.put(`${p}/outcomes`, async (req) => {
@@ -85,6 +97,24 @@ export function registerIntrospection(
     Object.assign(account.outcomes, body.outcomes);
     state.store.save();
     return { outcomes: account.outcomes };
+  });
+  fastify.get(`${p}/outcome-rules`, async (req) => {
+    const { accountId } = parseOr400(accountQuery, req.query, 'query');
+    return { rules: control.outcomeRules(accountOf(accountId)) };
+  });
+  fastify.put(`${p}/outcome-rules`, async (req) => {
+    const body = parseOr400(outcomeRulesBody, req.body, 'payload');
+    return { rules: control.setOutcomeRules(body.rules, accountOf(body.accountId)) };
+  });
+  fastify.delete(`${p}/outcome-rules`, async (req, reply) => {
+    const { accountId } = parseOr400(accountQuery, req.query, 'query');
+    control.setOutcomeRules([], accountOf(accountId));
+    return reply.code(204).send();
+  });
+  fastify.get(`${p}/root-cause-analyses`, async () => ({ durationMs: control.rcaDurationMs() }));
+  fastify.put(`${p}/root-cause-analyses`, async (req) => {
+    control.setRcaDurationMs(parseOr400(rcaBody, req.body, 'payload').durationMs);
+    return { durationMs: control.rcaDurationMs() };
   });
   fastify.post(`${p}/seed`, async (req, reply) => {
     const body = parseOr400(seedBody, req.body, 'payload');
@@ -96,8 +126,9 @@ export function registerIntrospection(
   fastify.get(`${p}/accounts`, async () => ({ accounts }));
   fastify.post(`${p}/agent`, async (req) => {
     const body = parseOr400(z.strictObject({ ready: z.boolean() }), req.body, 'payload');
-    if (agent === undefined) throw new HttpProblem(404, 'the agent health server is not running');
-    agent.ready = body.ready;
-    return { ready: agent.ready };
+    const health = agent();
+    if (health === undefined) throw new HttpProblem(404, 'the agent health server is not running');
+    health.ready = body.ready;
+    return { ready: health.ready };
   });
 }

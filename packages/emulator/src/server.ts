@@ -4,13 +4,14 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { EmulatorClock } from './clock.js';
 import type { Answer, Call, EmulatorState } from './context.js';
 import Fastify from './fastify.js';
-import { type FaultConfig, Faults } from './faults.js';
+import { Faults } from './faults.js';
 import { applyFixture, type Fixture } from './fixture.js';
 import { handlers } from './handlers/index.js';
 import { openApiDocument, swaggerDocument } from './openapi.js';
 import { errorBody, HttpProblem } from './problem.js';
 import { parseQueryString } from './query-string.js';
 import { type RateLimitConfig, ServerRateLimiter } from './rate-limit.js';
+import { RequestLog, type RequestLogEntry } from './request-log.js';
 import { emptyAccount, Store } from './store.js';
 import { parseOr400 } from './validation.js';
 
@@ -26,27 +27,15 @@ export interface AccountConfig {
   paymentRequired?: string[];
 }
 
-export interface RequestLogEntry {
-  method: string;
-  path: string;
-  /** Path template of the route, when it is a service route. */
-  route?: string;
-  operation?: string;
-  /** 0 when the connection was dropped without an answer. */
-  status: number;
-  accountId?: string;
-  fault?: string;
-  durationMs: number;
-}
-
 export interface AppOptions {
   accounts: AccountConfig[];
   fixture: Fixture;
   dataFile?: string;
   rateLimits: RateLimitConfig | false;
-  faults?: FaultConfig;
-  rcaDurationMs: number;
+  rcaDurationMs: number | null;
   clock: 'running' | 'manual';
+  requestLogSize: number;
+  historySize: number;
   log?: (line: string) => void;
 }
 
@@ -54,7 +43,7 @@ export interface App {
   fastify: FastifyInstance;
   state: EmulatorState;
   faults: Faults;
-  requests: RequestLogEntry[];
+  requests: RequestLog;
   reset(): void;
 }
 
@@ -79,11 +68,16 @@ function bearer(header: string | undefined): string | undefined {
 export function buildApp(options: AppOptions): App {
   const clock = new EmulatorClock(options.clock);
   const store = new Store(options.dataFile);
-  const state: EmulatorState = { store, clock, rcaDurationMs: options.rcaDurationMs, url: '' };
+  const state: EmulatorState = {
+    store,
+    clock,
+    rcaDurationMs: options.rcaDurationMs,
+    historySize: options.historySize,
+    url: '',
+  };
   const faults = new Faults();
-  if (options.faults !== undefined) faults.configure(options.faults);
   const limiter = options.rateLimits === false ? undefined : new ServerRateLimiter(options.rateLimits);
-  const requests: RequestLogEntry[] = [];
+  const requests = new RequestLog(options.requestLogSize);
   /** Destroy the connection without an answer; a hijacked reply skips `onResponse`, so log it here. */
   const dropConnection = (
     request: FastifyRequest,
@@ -346,7 +340,7 @@ export function buildApp(options: AppOptions): App {
   const reset = () => {
     seed(true);
     limiter?.reset();
-    requests.length = 0;
+    requests.clear();
   };
 
   return { fastify, state, faults, requests, reset };

@@ -1,14 +1,19 @@
 import type { AddressInfo } from 'node:net';
 import { type AgentHealth, startAgentHealth } from './agent-health.js';
+import { createControl, type EmulatorControl } from './control.js';
 import { DEV_ACCOUNT_ID, DEV_API_KEY } from './dev-account.js';
-import { InvalidPortError, listenError } from './errors.js';
+import { checkPort, EmulatorConfigError, listenError } from './errors.js';
 import type { FaultConfig } from './faults.js';
 import { DEFAULT_FIXTURE_PATH, type Fixture, readFixture } from './fixture.js';
 import { registerIntrospection } from './introspection.js';
 import { DEFAULT_RATE_LIMITS, type RateLimitConfig } from './rate-limit.js';
-import { type AccountConfig, type App, buildApp, type RequestLogEntry } from './server.js';
+import { DEFAULT_REQUEST_LOG_SIZE, type RequestLogEntry } from './request-log.js';
+import { type AccountConfig, type App, buildApp } from './server.js';
 
 export { DEV_ACCOUNT_ID, DEV_API_KEY };
+
+/** Check sessions and root cause analyses kept per account unless told otherwise. */
+export const DEFAULT_HISTORY_SIZE = 10_000;
 
 export interface EmulatorOptions {
   /** Port of the API; 0 picks a free one. @default 0 */
@@ -23,13 +28,18 @@ export interface EmulatorOptions {
   dataFile?: string;
   /** Rate limits; `false` turns them off. @default 600/60 s and the addendum's per-route limits */
   rateLimits?: RateLimitConfig | false;
+  /** Faults to inject from the start; `control.setFaults` and `/_emulator/faults` change them. @default none */
   faults?: FaultConfig;
-  /** Port of the agent health endpoints; `false` to not start them. @default 0 */
+  /** Port of the agent health endpoints; 0 picks a free one, `false` does not start them. @default 0 */
   agentHealthPort?: number | false;
   /** `manual`: emulator time moves only through `/_emulator/clock`, for exact lifecycle tests. @default 'running' */
   clock?: 'running' | 'manual';
-  /** How long a root cause analysis stays PENDING. @default 3000 */
-  rcaDurationMs?: number;
+  /** How long a root cause analysis stays PENDING, in emulator ms; null: it never completes. @default 3000 */
+  rcaDurationMs?: number | null;
+  /** How many recent requests `/_emulator/requests` keeps; the oldest make way. 0 keeps none. @default 1000 */
+  requestLogSize?: number;
+  /** Check sessions and root cause analyses kept per account; older ones are forgotten (404). @default 10000 */
+  historySize?: number;
   /** One line per request; off when absent. */
   log?: (line: string) => void;
 }
@@ -39,48 +49,64 @@ export interface RunningEmulator {
   accounts: AccountConfig[];
   /** The agent health endpoints' base URL, when started. */
   agentHealthUrl: string | undefined;
-  /** The request log, as `/_emulator/requests` gives it. */
-  requests: RequestLogEntry[];
+  /** The recent requests, oldest first, as `/_emulator/requests` gives them (a new array each time). */
+  readonly requests: RequestLogEntry[];
+  /** Outcome rules, root cause analysis timing, faults and the clock, as `/_emulator/*` sets them. */
+  control: EmulatorControl;
   app: App;
   /** Readiness turns 503, in-flight requests finish, then both servers stop. */
   close(): Promise<void>;
 }
 
+/** A whole number of at least `min`, or the coded error naming the option. */
+function count(value: number | undefined, fallback: number, name: string, min: number): number {
+  if (value === undefined) return fallback;
+  if (Number.isInteger(value) && value >= min) return value;
+  throw new EmulatorConfigError(`${name} must be a whole number of at least ${min}, not ${String(value)}`, {
+    hint: `leave it out for ${fallback}`,
+  });
+}
+
+function fixtureOf(option: string | Fixture | undefined): Fixture {
+  if (option === undefined) return readFixture(DEFAULT_FIXTURE_PATH);
+  return typeof option === 'string' ? readFixture(option) : option;
+}
+
 /** Start the emulator of the whole service API on loopback. */
 export async function startEmulator(options: EmulatorOptions = {}): Promise<RunningEmulator> {
   const accounts = options.accounts ?? [{ id: DEV_ACCOUNT_ID, name: 'dev', keys: [DEV_API_KEY] }];
-  const fixture =
-    options.fixture === undefined
-      ? readFixture(DEFAULT_FIXTURE_PATH)
-      : typeof options.fixture === 'string'
-        ? readFixture(options.fixture)
-        : options.fixture;
   const host = options.host ?? '127.0.0.1';
+  const port = checkPort(options.port ?? 0, 'port');
+  const agentPort =
+    options.agentHealthPort === false ? false : checkPort(options.agentHealthPort ?? 0, 'agent health port');
   const app = buildApp({
     accounts,
-    fixture,
+    fixture: fixtureOf(options.fixture),
     ...(options.dataFile === undefined ? {} : { dataFile: options.dataFile }),
     rateLimits: options.rateLimits === undefined ? DEFAULT_RATE_LIMITS : options.rateLimits,
-    ...(options.faults === undefined ? {} : { faults: options.faults }),
-    rcaDurationMs: options.rcaDurationMs ?? 3000,
+    rcaDurationMs: options.rcaDurationMs === undefined ? 3000 : options.rcaDurationMs,
     clock: options.clock ?? 'running',
+    requestLogSize: count(options.requestLogSize, DEFAULT_REQUEST_LOG_SIZE, 'requestLogSize', 0),
+    historySize: count(options.historySize, DEFAULT_HISTORY_SIZE, 'historySize', 1),
     ...(options.log === undefined ? {} : { log: options.log }),
   });
+  const control = createControl(app, accounts);
+  if (options.faults !== undefined) control.setFaults(options.faults);
+  if (options.rcaDurationMs !== undefined) control.setRcaDurationMs(options.rcaDurationMs);
   let agent: AgentHealth | undefined;
-  if (options.agentHealthPort !== false) agent = await startAgentHealth(options.agentHealthPort ?? 0, host);
-  registerIntrospection(app, accounts, agent);
-  const port = options.port ?? 0;
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    await agent?.close();
-    throw new InvalidPortError(`port ${String(options.port)} is not a port number (0–65535)`, {
-      hint: 'use a number from 1 to 65535, or 0 for a free one',
-    });
-  }
+  registerIntrospection(app, accounts, control, () => agent);
   try {
     await app.fastify.listen({ port, host });
   } catch (e) {
-    await agent?.close();
     throw listenError(e, port, host);
+  }
+  if (agentPort !== false) {
+    try {
+      agent = await startAgentHealth(agentPort, host);
+    } catch (e) {
+      await app.fastify.close();
+      throw listenError(e, agentPort, host, 'agent health port');
+    }
   }
   const url = `http://${host}:${(app.fastify.server.address() as AddressInfo).port}`;
   app.state.url = url;
@@ -88,7 +114,10 @@ export async function startEmulator(options: EmulatorOptions = {}): Promise<Runn
     url,
     accounts,
     agentHealthUrl: agent?.url,
-    requests: app.requests,
+    get requests() {
+      return app.requests.entries();
+    },
+    control,
     app,
     close: async () => {
       if (agent !== undefined) agent.ready = false;

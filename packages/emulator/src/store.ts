@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { type AtomicWriteFs, writeFileAtomic } from '@monitor/api';
 import { EmulatorDataError } from './errors.js';
+import type { Outcome, OutcomeRule } from './outcomes.js';
 
 /** A stored record: JSON only, so the whole store persists as one file. */
 export type Row = Record<string, unknown>;
@@ -33,7 +34,11 @@ export interface AccountData {
   /** Next integer id per kind. */
   counters: Record<string, number>;
   /** Check outcomes of triggered sessions, by check id (PASSED when absent). */
-  outcomes: Record<string, 'PASSED' | 'FAILED' | 'DEGRADED'>;
+  outcomes: Record<string, Outcome>;
+  /** Outcomes by check, group and location; they win over `outcomes`. */
+  outcomeRules: OutcomeRule[];
+  /** Check sessions with failed results not yet counted in their error groups. */
+  uncountedErrors: string[];
 }
 
 export interface StoreData {
@@ -46,6 +51,8 @@ export function emptyAccount(): AccountData {
     tables: Object.fromEntries(TABLES.map((t) => [t, {}])) as Record<TableName, Table>,
     counters: {},
     outcomes: {},
+    outcomeRules: [],
+    uncountedErrors: [],
   };
 }
 
@@ -92,6 +99,8 @@ export class Store {
       for (const table of TABLES) account.tables[table] ??= {};
       account.counters ??= {};
       account.outcomes ??= {};
+      account.outcomeRules ??= [];
+      account.uncountedErrors ??= [];
     }
     return data as StoreData;
   }

@@ -9,6 +9,7 @@ export interface EmulatorArgs {
   fixture?: string | undefined;
   accounts?: string | undefined;
   agentHealthPort?: number | undefined;
+  requestLogSize?: number | undefined;
   rateLimit: boolean;
   quiet?: boolean | undefined;
 }
@@ -27,9 +28,11 @@ export async function run(
       ...(args.data === undefined ? {} : { data: args.data }),
       ...(args.fixture === undefined ? {} : { fixture: args.fixture }),
       ...(args.accounts === undefined ? {} : { accounts: args.accounts }),
-      agentHealthPort: args.agentHealthPort ?? Number(io.env.AGENT_HEALTH_PORT ?? 8081),
+      ...(args.agentHealthPort === undefined ? {} : { agentHealthPort: args.agentHealthPort }),
+      ...(args.requestLogSize === undefined ? {} : { requestLogSize: args.requestLogSize }),
       rateLimit: args.rateLimit,
       quiet: args.quiet === true,
+      env: io.env,
     },
     io.stdout,
   );
@@ -67,7 +70,12 @@ export const builder = (y: Argv) =>
     })
     .option('agent-health-port', {
       type: 'number',
-      describe: "Port of the agent's /-/readiness, /-/liveness, /health (default $AGENT_HEALTH_PORT or 8081)",
+      describe:
+        "Port of the agent's /-/readiness, /-/liveness, /health (default $AGENT_HEALTH_PORT, else a free one with --port 0, else 8081)",
+    })
+    .option('request-log-size', {
+      type: 'number',
+      describe: 'Recent requests /_emulator/requests keeps (default 1000; 0 keeps none)',
     })
     .option('rate-limit', {
       type: 'boolean',

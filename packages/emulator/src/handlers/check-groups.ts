@@ -121,6 +121,11 @@ export const checkGroupHandlers = {
         `Check group ${call.params.id} still has ${inUse.length} check(s); move or delete them first`,
       );
     }
-    return removeOr404(table(call, 'checkGroups'), call.params.id, 'Check group');
+    const answer = removeOr404(table(call, 'checkGroups'), call.params.id, 'Check group');
+    // Its subscriptions go with it.
+    for (const channel of Object.values(table(call, 'alertChannels'))) {
+      channel.subscriptions = (channel.subscriptions as Row[]).filter((s) => s.groupId !== call.params.id);
+    }
+    return answer;
   },
 };

@@ -1,83 +1,20 @@
 import { type Answer, type Call, mustGet, noContent, ok, table, uuid } from '../context.js';
+import { countErrors, errorOf, findErrorGroup } from '../error-occurrences.js';
+import { keepNewest } from '../history.js';
+import { runLocations, runOutcome } from '../outcomes.js';
 import { HttpProblem, notFound } from '../problem.js';
 import { hashString, seededRandom } from '../random.js';
-import type { Row } from '../store.js';
+import {
+  ATTEMPT_MS,
+  finalStatus,
+  type LocationRun,
+  planResults,
+  type VisibleResult,
+  viewSession,
+} from '../sessions.js';
+import type { AccountData, Row } from '../store.js';
 
-/** A run attempt takes this long in emulator time; locations start this far apart. */
-export const ATTEMPT_MS = 1000;
-export const LOCATION_STAGGER_MS = 500;
-/** Failed runs are retried this many times before the FINAL result. */
-const FAILED_ATTEMPTS = 3;
-
-interface PlannedResult {
-  checkResultId: string;
-  runLocation: string;
-  resultType: 'FINAL' | 'ATTEMPT';
-  endsAfterMs: number;
-  failed: boolean;
-  degraded: boolean;
-}
-
-/** The session's whole timeline, fixed when it is triggered; what is visible depends on the clock. */
-function planResults(locations: string[], outcome: string): PlannedResult[] {
-  const out: PlannedResult[] = [];
-  locations.forEach((runLocation, i) => {
-    const attempts = outcome === 'FAILED' ? FAILED_ATTEMPTS : 1;
-    for (let k = 0; k < attempts; k++) {
-      const final = k === attempts - 1;
-      out.push({
-        checkResultId: uuid(),
-        runLocation,
-        resultType: final ? 'FINAL' : 'ATTEMPT',
-        endsAfterMs: ATTEMPT_MS * (k + 1) + LOCATION_STAGGER_MS * i,
-        failed: outcome === 'FAILED',
-        degraded: final && outcome === 'DEGRADED',
-      });
-    }
-  });
-  return out;
-}
-
-interface SessionView {
-  status: string;
-  final: boolean;
-  stoppedAt: number | null;
-  results: (PlannedResult & { cancelled: boolean; stoppedAtMs: number })[];
-}
-
-/** What a session looks like at `now`. */
-export function viewSession(session: Row, now: number): SessionView {
-  const started = session.startedAtMs as number;
-  const planned = session.planned as PlannedResult[];
-  const cancelledAt = session.cancelledAtMs as number | null;
-  const elapsed = now - started;
-  const cancelCut = cancelledAt === null ? Number.POSITIVE_INFINITY : cancelledAt - started;
-  const visible = planned
-    .filter((r) => r.endsAfterMs <= Math.min(elapsed, cancelCut))
-    .map((r) => ({ ...r, cancelled: false, stoppedAtMs: started + r.endsAfterMs }));
-  if (cancelledAt !== null && now >= cancelledAt) {
-    const finishedLocations = new Set(
-      visible.filter((r) => r.resultType === 'FINAL').map((r) => r.runLocation),
-    );
-    for (const location of session.runLocations as string[]) {
-      if (finishedLocations.has(location)) continue;
-      const final = planned.find((r) => r.runLocation === location && r.resultType === 'FINAL');
-      if (final !== undefined)
-        visible.push({ ...final, failed: false, degraded: false, cancelled: true, stoppedAtMs: cancelledAt });
-    }
-    return { status: 'CANCELLED', final: true, stoppedAt: cancelledAt, results: visible };
-  }
-  const finals = visible.filter((r) => r.resultType === 'FINAL');
-  const allDone = finals.length === (session.runLocations as string[]).length;
-  if (allDone) {
-    const stoppedAt = Math.max(...visible.map((r) => r.stoppedAtMs));
-    return { status: session.outcome as string, final: true, stoppedAt, results: visible };
-  }
-  let status = elapsed < LOCATION_STAGGER_MS ? 'STARTED' : 'PROGRESS';
-  if (visible.some((r) => r.failed)) status = 'PROGRESS_FAILED';
-  else if (visible.some((r) => r.degraded)) status = 'PROGRESS_DEGRADED';
-  return { status, final: false, stoppedAt: null, results: visible };
-}
+export { ATTEMPT_MS, LOCATION_STAGGER_MS } from '../sessions.js';
 
 export function renderSession(call: Call, session: Row): Row {
   const view = viewSession(session, call.emu.clock.now());
@@ -135,34 +72,55 @@ function eligibleChecks(call: Call): Row[] {
   });
 }
 
+/** A new session of `check`, each location ending as its rules say. */
+function newSession(call: Call, check: Row, testSessionId: string, now: number): Row {
+  const runs: LocationRun[] = runLocations(call.account, check).map((location) => ({
+    location,
+    ...runOutcome(call.account, check, location),
+  }));
+  return {
+    id: uuid(),
+    testSessionId,
+    sequenceId: uuid(),
+    checkId: check.id,
+    checkType: check.checkType,
+    name: check.name,
+    runLocations: runs.map((r) => r.location),
+    runSource: 'TRIGGER_API',
+    outcome: finalStatus(runs),
+    startedAtMs: now,
+    cancelledAtMs: null,
+    planned: planResults(runs),
+  };
+}
+
+/** Add a session, keeping the newest `historySize`; a forgotten one leaves its test session too. */
+function addSession(account: AccountData, session: Row, historySize: number): void {
+  account.tables.checkSessions[session.id as string] = session;
+  keepNewest(account.tables.checkSessions, session.id as string, historySize, (forgotten) => {
+    const testSessions = account.tables.testSessions;
+    const testSession = testSessions[forgotten.testSessionId as string];
+    if (testSession === undefined) return;
+    const left = (testSession.sessionIds as string[]).filter((id) => id !== forgotten.id);
+    if (left.length === 0) delete testSessions[forgotten.testSessionId as string];
+    else testSession.sessionIds = left;
+  });
+}
+
 export const checkSessionHandlers = {
   'checkSessions.trigger': (call: Call): Answer => {
     const checks = eligibleChecks(call);
     if (checks.length === 0) throw new HttpProblem(404, 'No matching checks were found.');
     const now = call.emu.clock.now();
+    countErrors(call.account, now);
     const testSessionId = uuid();
-    const sessions = checks.map((check) => {
-      const locations =
-        (check.locations as string[]).length > 0 ? (check.locations as string[]) : ['eu-west-1'];
-      const outcome = call.account.outcomes[check.id as string] ?? 'PASSED';
-      const row: Row = {
-        id: uuid(),
-        testSessionId,
-        sequenceId: uuid(),
-        checkId: check.id,
-        checkType: check.checkType,
-        name: check.name,
-        runLocations: locations,
-        runSource: 'TRIGGER_API',
-        outcome,
-        startedAtMs: now,
-        cancelledAtMs: null,
-        planned: planResults(locations, outcome),
-      };
-      table(call, 'checkSessions')[row.id as string] = row;
-      return row;
-    });
+    const sessions = checks.map((check) => newSession(call, check, testSessionId, now));
     table(call, 'testSessions')[testSessionId] = { id: testSessionId, sessionIds: sessions.map((s) => s.id) };
+    for (const session of sessions) {
+      addSession(call.account, session, call.emu.historySize);
+      if ((session.planned as { failed: boolean }[]).some((r) => r.failed))
+        call.account.uncountedErrors.push(session.id as string);
+    }
     return ok(
       {
         sessions: sessions.map((s) => {
@@ -213,12 +171,13 @@ export const checkSessionHandlers = {
 
   'checkResults.get': (call: Call): Answer => {
     const now = call.emu.clock.now();
+    countErrors(call.account, now);
     for (const session of Object.values(table(call, 'checkSessions'))) {
       if (session.checkId !== call.params.checkId) continue;
-      const rendered = renderSession(call, session);
-      const result = (rendered.results as Row[]).find((r) => r.checkResultId === call.params.checkResultId);
-      if (result === undefined) continue;
-      return ok(detailedResult(call, session, result, now));
+      const result = viewSession(session, now).results.find(
+        (r) => r.checkResultId === call.params.checkResultId,
+      );
+      if (result !== undefined) return ok(detailedResult(call, session, result));
     }
     throw notFound(`Check result ${call.params.checkResultId}`);
   },
@@ -237,11 +196,21 @@ export const checkSessionHandlers = {
   },
 };
 
-function detailedResult(call: Call, session: Row, result: Row, _now: number): Row {
+/** The error group ids of a result: its group's, when it failed. */
+function errorGroupIds(call: Call, session: Row, result: VisibleResult): string[] {
+  if (!result.failed) return [];
+  const group = findErrorGroup(call.account, session.checkId as string, errorOf(session, result));
+  return group === undefined ? [] : [group.id as string];
+}
+
+function detailedResult(call: Call, session: Row, result: VisibleResult): Row {
   const type = session.checkType as string;
   const check = table(call, 'checks')[session.checkId as string];
-  const failed = result.hasFailures === true;
+  const failed = result.failed;
+  const error = failed ? errorOf(session, result) : null;
   const perType = (kind: string) => (type === kind ? true : null);
+  const stoppedAt = new Date(result.stoppedAtMs).toISOString();
+  const time = result.cancelled ? null : responseTime(result.checkResultId);
   return {
     id: result.checkResultId,
     checkId: session.checkId,
@@ -250,16 +219,16 @@ function detailedResult(call: Call, session: Row, result: Row, _now: number): Ro
     resultType: result.resultType,
     hasFailures: failed,
     hasErrors: false,
-    isDegraded: result.isDegraded,
+    isDegraded: result.degraded,
     overMaxResponseTime: false,
-    isCancelled: result.isCancelled,
-    startedAt: result.startedAt,
-    stoppedAt: result.stoppedAt,
-    created_at: result.stoppedAt,
-    responseTime: result.responseTime,
+    isCancelled: result.cancelled,
+    startedAt: new Date(result.stoppedAtMs - ATTEMPT_MS).toISOString(),
+    stoppedAt,
+    created_at: stoppedAt,
+    responseTime: time,
     attempts: (session.planned as Row[]).filter((p) => p.runLocation === result.runLocation).length,
     sequenceId: session.sequenceId,
-    errorGroupIds: failed ? Object.keys(table(call, 'errorGroups')).slice(0, 1) : [],
+    errorGroupIds: errorGroupIds(call, session, result),
     apiCheckResult:
       perType('API') &&
       ({
@@ -272,21 +241,16 @@ function detailedResult(call: Call, session: Row, result: Row, _now: number): Ro
           status: failed ? 500 : 200,
           body: failed ? '{"error":"upstream timeout"}' : '{"ok":true}',
           headers: { 'content-type': 'application/json' },
-          timingPhases: { wait: 5, dns: 10, tcp: 15, firstByte: 60, download: 5, total: result.responseTime },
+          timingPhases: { wait: 5, dns: 10, tcp: 15, firstByte: 60, download: 5, total: time },
         },
         assertions: [
           { source: 'STATUS_CODE', comparison: 'EQUALS', target: '200', actual: failed ? '500' : '200' },
         ],
-        requestError: null,
+        // A rule's own error is what the request ran into; the default one is the assertion above.
+        requestError: result.error ?? null,
       } as Row | null),
-    browserCheckResult: perType('BROWSER') && {
-      errors: failed ? ['Timeout waiting for selector'] : [],
-      jobLog: [],
-    },
-    multiStepCheckResult: perType('MULTI_STEP') && { errors: failed ? ['Step 2 failed'] : [], jobLog: [] },
-    playwrightCheckResult: perType('PLAYWRIGHT') && {
-      errors: failed ? ['expect(page).toHaveTitle failed'] : [],
-      jobLog: [],
-    },
+    browserCheckResult: perType('BROWSER') && { errors: error === null ? [] : [error], jobLog: [] },
+    multiStepCheckResult: perType('MULTI_STEP') && { errors: error === null ? [] : [error], jobLog: [] },
+    playwrightCheckResult: perType('PLAYWRIGHT') && { errors: error === null ? [] : [error], jobLog: [] },
   };
 }

@@ -1,4 +1,5 @@
 import { type Answer, type Call, mustGet, ok, pageAnswer, table } from '../context.js';
+import { checkOutcome } from '../outcomes.js';
 import type { Row } from '../store.js';
 
 const STATUS_OF_OUTCOME = { PASSED: 'passing', FAILED: 'failing', DEGRADED: 'degraded' } as const;
@@ -28,11 +29,7 @@ export const checkHandlers = {
         (c) =>
           q.search === undefined || (c.name as string).toLowerCase().includes(String(q.search).toLowerCase()),
       )
-      .filter(
-        (c) =>
-          q.status === undefined ||
-          STATUS_OF_OUTCOME[call.account.outcomes[c.id as string] ?? 'PASSED'] === q.status,
-      )
+      .filter((c) => q.status === undefined || STATUS_OF_OUTCOME[checkOutcome(call.account, c)] === q.status)
       .filter(
         (c) =>
           q.apiCheckUrlFilterPattern === undefined ||

@@ -89,10 +89,12 @@ export const dashboardHandlers = {
   },
 
   'dashboards.delete': (call: Call): Answer => {
-    return removeOr404(
-      table(call, 'dashboards'),
-      findDashboard(call, 'dashboardId').id as number,
-      'Dashboard',
-    );
+    const id = findDashboard(call, 'dashboardId').id as number;
+    const answer = removeOr404(table(call, 'dashboards'), id, 'Dashboard');
+    // Its incidents go with it.
+    const incidents = table(call, 'incidents');
+    for (const incident of Object.values(incidents))
+      if (incident.dashboardId === id) delete incidents[incident.id as string];
+    return answer;
   },
 };

@@ -1,4 +1,6 @@
 import { type Answer, type Call, mustGet, ok, pageAnswer, table, uuid } from '../context.js';
+import { countErrors } from '../error-occurrences.js';
+import { keepNewest } from '../history.js';
 import type { Row } from '../store.js';
 
 function completedAnalysis(rca: Row): Row {
@@ -22,8 +24,9 @@ function completedAnalysis(rca: Row): Row {
   };
 }
 
+/** An analysis whose `readyAt` is null never completes. */
 function isDone(call: Call, rca: Row): boolean {
-  return call.emu.clock.now() >= (rca.readyAt as number);
+  return rca.readyAt !== null && call.emu.clock.now() >= (rca.readyAt as number);
 }
 
 function generate(call: Call, kind: 'errorGroups' | 'testSessionErrorGroups', groupId: string): Answer {
@@ -34,27 +37,31 @@ function generate(call: Call, kind: 'errorGroups' | 'testSessionErrorGroups', gr
   );
   const id = uuid();
   const now = call.emu.clock.now();
+  const duration = call.emu.rcaDurationMs;
+  const checkId = (group.checkId as string | undefined) ?? null;
   const rca: Row = {
     id,
     groupKind: kind,
     groupId,
-    checkId: (group.checkId as string | undefined) ?? null,
+    checkId,
+    checkType: checkId === null ? null : (table(call, 'checks')[checkId]?.checkType ?? null),
     errorMessage: group.cleanedErrorMessage,
     userContext: call.body?.userContext ?? '',
     startedAt: now,
-    readyAt: now + call.emu.rcaDurationMs,
+    readyAt: duration === null ? null : now + duration,
   };
   table(call, 'rootCauseAnalyses')[id] = rca;
+  keepNewest(table(call, 'rootCauseAnalyses'), id, call.emu.historySize);
   return ok({ id, status: 'PENDING' }, 202);
 }
 
-function renderRca(call: Call, rca: Row): Row {
+function renderRca(rca: Row): Row {
   return {
     id: rca.id,
-    checkType: rca.groupKind === 'errorGroups' ? 'API' : 'PLAYWRIGHT',
+    checkType: rca.checkType ?? (rca.groupKind === 'errorGroups' ? 'API' : 'PLAYWRIGHT'),
     provider: 'emulator-ai',
     model: 'emulator-analyst-1',
-    durationMs: call.emu.rcaDurationMs,
+    durationMs: (rca.readyAt as number) - (rca.startedAt as number),
     status: 'COMPLETED',
     checkId: rca.checkId,
     errorGroupId: rca.groupKind === 'errorGroups' ? rca.groupId : null,
@@ -70,7 +77,7 @@ function renderGroup(call: Call, group: Row): Row {
     (r) => r.groupId === group.id && isDone(call, r),
   );
   const embedded = done.map((r) => {
-    const full = renderRca(call, r);
+    const full = renderRca(r);
     return {
       id: full.id,
       created_at: full.created_at,
@@ -88,10 +95,14 @@ function renderGroup(call: Call, group: Row): Row {
 }
 
 export const errorGroupHandlers = {
-  'errorGroups.list': (call: Call): Answer =>
-    pageAnswer(Object.values(table(call, 'errorGroups')), call.query, (g) => renderGroup(call, g)),
-  'errorGroups.get': (call: Call): Answer =>
-    ok(renderGroup(call, mustGet(table(call, 'errorGroups'), call.params.id, 'Error group'))),
+  'errorGroups.list': (call: Call): Answer => {
+    countErrors(call.account, call.emu.clock.now());
+    return pageAnswer(Object.values(table(call, 'errorGroups')), call.query, (g) => renderGroup(call, g));
+  },
+  'errorGroups.get': (call: Call): Answer => {
+    countErrors(call.account, call.emu.clock.now());
+    return ok(renderGroup(call, mustGet(table(call, 'errorGroups'), call.params.id, 'Error group')));
+  },
   'testSessionErrorGroups.get': (call: Call): Answer =>
     ok(
       renderGroup(
@@ -106,6 +117,6 @@ export const errorGroupHandlers = {
   'rootCauseAnalyses.get': (call: Call): Answer => {
     const rca = mustGet(table(call, 'rootCauseAnalyses'), call.params.id, 'Root cause analysis');
     if (!isDone(call, rca)) return ok({ id: rca.id, status: 'PENDING' }, 202);
-    return ok(renderRca(call, rca));
+    return ok(renderRca(rca));
   },
 };

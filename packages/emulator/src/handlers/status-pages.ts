@@ -96,7 +96,12 @@ export const statusPageHandlers = {
   },
 
   'statusPages.delete': (call: Call): Answer => {
-    return removeOr404(table(call, 'statusPages'), call.params.statusPageId, 'Status page');
+    const answer = removeOr404(table(call, 'statusPages'), call.params.statusPageId, 'Status page');
+    // Its subscriptions go with it.
+    const subs = table(call, 'statusPageSubscriptions');
+    for (const sub of Object.values(subs))
+      if (sub.statusPageId === call.params.statusPageId) delete subs[sub.id as string];
+    return answer;
   },
 
   'statusPages.deleteSubscription': (call: Call): Answer => {
