@@ -79,18 +79,27 @@ describe('groups renamed in the account', () => {
     hosts.push(github);
     const groups = (prefix: string) =>
       HOSTILE.map((_, i) => `new CheckGroup('${prefix}${i}', { name: '${prefix} ${i}' });\n`).join('');
+    // Dashboards leave the code: deletions, shown by their header (their identity is their URL).
+    const dashboards = HOSTILE.map(
+      (_, i) => `new Dashboard('old${i}', { header: 'old ${i}', customUrl: 'acme-text-old-${i}' });\n`,
+    ).join('');
     const { h, dir, run, useCi } = await ciProject({
-      'a.monitor.ts': IMPORTS + groups('kept') + groups('old'),
+      'a.monitor.ts': `import { Dashboard } from '@monitor/constructs';\n${IMPORTS}${groups('kept')}${dashboards}`,
     });
     useCi(gitHubEnv(dir, github));
     expect((await run('deploy', '--yes')).code).toBe(0);
-    // The `old` groups go from the code: deletions; every group is renamed in the account: drift.
+    // The dashboards go from the code: deletions; every group and dashboard is renamed in the account.
     writeFiles(dir, { 'a.monitor.ts': IMPORTS + groups('kept') });
     const live = await collect(h.client.checkGroups.all());
+    const boards = await collect(h.client.dashboards.all());
     const renameAll = async (name: (i: number) => string) => {
       for (const g of live) {
         const i = Number(/\d+$/.exec(g.name)?.[0]);
         await h.client.checkGroups.update(g.id, { name: `${name(i)} (${g.name})` });
+      }
+      for (const d of boards) {
+        const i = Number(/\d+$/.exec(d.header ?? '')?.[0]);
+        await h.client.dashboards.update(d.dashboardId, { header: `${name(i)} (${d.header})` });
       }
     };
     const bodies = () => ({

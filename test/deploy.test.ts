@@ -286,7 +286,9 @@ describe('long waits', () => {
     // Six list calls and four deletes at 4 requests per 2 s: the client waits out its limit.
     const destroy = await run('destroy', '--yes', '--allow-deletes', '--rate-limit', '4/2');
     expect(destroy.code).toBe(0);
-    expect(destroy.stderr).toMatch(/^Waiting [23] s: the client rate limit of 4 requests per 2 s \(--rate-limit\)$/m);
+    expect(destroy.stderr).toMatch(
+      /^Waiting [23] s: the client rate limit of 4 requests per 2 s \(--rate-limit\)$/m,
+    );
     // A plain line: no spinner, no escape sequence in a CI log.
     expect(destroy.stderr).not.toContain('\u001b');
   });

@@ -160,3 +160,28 @@ describe('environments', () => {
     expect(refused.stdout).not.toContain('mk_wrong');
   });
 });
+
+describe('--local with environments', () => {
+  it('each environment has its own local account and state: deploying production leaves staging as it was', async () => {
+    const dir = writeProject({ 'p.monitor.ts': page('`acme-${env}`') });
+    writeFiles(dir, { 'monitor.config.ts': CONFIG });
+    dirs.push(dir);
+    const run = (...args: string[]) => monitor(args, { cwd: dir, env: { MONITOR_ACCOUNT_ID: '' } });
+    const staging = await run('deploy', '--env', 'staging', '--local', '--yes');
+    expect(staging.code).toBe(0);
+    expect(staging.stdout).toMatch(/2 created, 0 updated/);
+    const production = await run('deploy', '--env', 'production', '--local', '--yes');
+    expect(production.code).toBe(0);
+    // Its own account: created, not staging's page renamed and its service taken over.
+    expect(production.stdout).toMatch(/2 created, 0 updated/);
+    for (const env of ['staging', 'production']) {
+      const diff = await run('diff', '--env', env, '--local', '--detailed-exitcode');
+      expect(diff.code, diff.stdout).toBe(0);
+      const list = await run('state', 'list', '--env', env, '--local', '--json');
+      expect(envelopeOf(list).result.location).toContain(`environments/${env}/state`);
+    }
+    // The operational commands reach the same local account of the environment.
+    const pages = JSON.parse((await run('whoami', '--env', 'staging', '--local', '--json')).stdout);
+    expect(pages.result.state).toContain('environments/staging/state');
+  });
+});

@@ -145,7 +145,15 @@ export async function connectAccount(args: AccountArgs, { io, out }: RunContext)
   let closeEmulator = async () => {};
   let credentials: Credentials;
   if (args.local === true) {
-    const emulator = await startLocalEmulator(await projectDirOrCwd(args, io));
+    // Each environment of the config has a local account of its own, as it has a real one.
+    const environment = args.env ?? nonEmpty(io.env.MONITOR_ENV);
+    const project =
+      environment === undefined ? undefined : await optionalProjectConfig(args, io.cwd, environment);
+    out.environment = project?.config.environment ?? null;
+    const emulator = await startLocalEmulator(
+      project?.projectDir ?? (await projectDirOrCwd(args, io)),
+      project?.config.environment,
+    );
     closeEmulator = emulator.close;
     credentials = emulator.credentials;
   } else {

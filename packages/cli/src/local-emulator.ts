@@ -1,13 +1,15 @@
 import { join } from 'node:path';
+import { localAccountDir } from '@monitor/engine/config-location';
 
 /**
- * The options of the `--local` emulator of a project in `dir` (its data under
- * `.monitor/local/`): the same whether it is started early or when the command connects.
+ * The options of the `--local` emulator of a project in `dir` for `environment` (its data in
+ * `localAccountDir`, one account per environment): the same whether it is started early or when
+ * the command connects.
  */
-function localEmulatorOptions(dir: string) {
+function localEmulatorOptions(dir: string, environment: string | undefined) {
   return {
     port: 0,
-    dataFile: join(dir, '.monitor', 'local', 'emulator.json'),
+    dataFile: join(localAccountDir(dir, environment), 'emulator.json'),
     agentHealthPort: false as const,
   };
 }
@@ -17,18 +19,18 @@ function localEmulatorOptions(dir: string) {
  * connects: it loads its code and data on the second core while this thread loads the CLI and
  * the project. If the command never connects, it does not keep the process alive.
  */
-export async function startLocalEmulatorEarly(dir: string): Promise<void> {
+export async function startLocalEmulatorEarly(dir: string, environment: string | undefined): Promise<void> {
   const { startEmulatorThreadEarly } = await import('@monitor/emulator/thread');
-  startEmulatorThreadEarly(localEmulatorOptions(dir));
+  startEmulatorThreadEarly(localEmulatorOptions(dir, environment));
 }
 
 /**
- * The embedded emulator of `--local`, persisted under `<dir>/.monitor/local/`, serving from a
- * worker thread (the one started early, when it was for this `dir`).
+ * The embedded emulator of `--local` for `environment`, persisted under `<dir>/.monitor/local/`,
+ * serving from a worker thread (the one started early, when it was for this `dir` and environment).
  */
-export async function startLocalEmulator(dir: string) {
+export async function startLocalEmulator(dir: string, environment: string | undefined) {
   const { DEV_ACCOUNT_ID, DEV_API_KEY, takeEmulatorThread } = await import('@monitor/emulator/thread');
-  const emulator = await takeEmulatorThread(localEmulatorOptions(dir));
+  const emulator = await takeEmulatorThread(localEmulatorOptions(dir, environment));
   return {
     credentials: { apiKey: DEV_API_KEY, accountId: DEV_ACCOUNT_ID, baseUrl: emulator.url },
     close: () => emulator.close(),

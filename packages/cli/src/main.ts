@@ -264,6 +264,9 @@ export async function commandPaths(): Promise<string[][]> {
   return paths;
 }
 
+const nonEmpty = (value: string | undefined) =>
+  value === undefined || value.trim() === '' ? undefined : value.trim();
+
 /** The value given to `--name` (as `--name value` or `--name=value`), before any parser runs. */
 function optionValue(argv: readonly string[], name: string): string | undefined {
   const at = argv.indexOf(`--${name}`);
@@ -311,7 +314,12 @@ async function startEarly(
     const { locateConfig } = await import('@monitor/engine/config-location');
     const configPath = locateConfig({ cwd: io.cwd, config: optionValue(argv, 'config') });
     await Promise.all([
-      local ? startLocalEmulatorEarly(configPath === undefined ? io.cwd : dirname(configPath)) : undefined,
+      local
+        ? startLocalEmulatorEarly(
+            configPath === undefined ? io.cwd : dirname(configPath),
+            nonEmpty(optionValue(argv, 'env') ?? io.env.MONITOR_ENV),
+          )
+        : undefined,
       loadsProject && configPath !== undefined
         ? import('@monitor/engine/prefetch').then((m) => m.prefetchProject(configPath))
         : undefined,

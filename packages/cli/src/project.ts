@@ -192,7 +192,7 @@ async function openAccount(
   let credentials: Credentials;
   const local = args.local === true;
   if (local) {
-    const emulator = await startLocalEmulator(project.projectDir);
+    const emulator = await startLocalEmulator(project.projectDir, project.config.environment);
     closeEmulator = emulator.close;
     credentials = emulator.credentials;
   } else {

@@ -1,2 +1,2 @@
 // The package entry `@monitor/engine/config-location`: finding the config, without loading the engine.
-export { locateConfig, nearestConfig } from './load/config-location.js';
+export { localAccountDir, locateConfig, nearestConfig } from './load/config-location.js';

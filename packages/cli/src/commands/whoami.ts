@@ -1,4 +1,5 @@
-import { relative } from 'node:path';
+import { join, relative } from 'node:path';
+import { localAccountDir } from '@monitor/engine/config-location';
 import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { accountEnv, clientFor, credentialsFromEnv, optionalProjectConfig } from '../account.js';
@@ -48,7 +49,7 @@ export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<Ex
   let credentials: { apiKey: string; accountId: string; baseUrl: string };
   const sources = { account: '', baseUrl: '', key: '' };
   if (args.local === true) {
-    const emulator = await startLocalEmulator(project?.projectDir ?? io.cwd);
+    const emulator = await startLocalEmulator(project?.projectDir ?? io.cwd, project?.config.environment);
     close = emulator.close;
     credentials = emulator.credentials;
     Object.assign(sources, {
@@ -86,7 +87,7 @@ export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<Ex
   }
   const state =
     args.local === true
-      ? 'files in .monitor/local/state/'
+      ? `files in ${relative(io.cwd, join(localAccountDir(project?.projectDir ?? io.cwd, config?.environment), 'state')) || '.'}/`
       : set('MONITOR_STATE_URL')
         ? 'postgres (MONITOR_STATE_URL)'
         : config?.stateUrl !== undefined

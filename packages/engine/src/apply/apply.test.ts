@@ -343,4 +343,27 @@ describe('apply', () => {
     expect(result.state.resources['CheckGroup:g']?.identity).toBe('name:Payments');
     expect(result.state.resources['AlertChannel:mail']?.identity).toBe('name:ops@example.com');
   });
+
+  it('creates the account cannot tell apart never run at once: a lost answer never takes the twin’s resource', async () => {
+    // Names repeat: two groups and two services of one name, two identical channels.
+    new CheckGroup('a', { name: 'Same' });
+    new CheckGroup('b', { name: 'Same' });
+    new EmailAlertChannel('m1', { address: 'ops@example.com' });
+    new EmailAlertChannel('m2', { address: 'ops@example.com' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    const made = await planFor(account, backend);
+    expect(made.operations.find((op) => op.logicalId === 'b')?.dependsOn).toEqual(['CheckGroup:a']);
+    expect(made.operations.find((op) => op.logicalId === 'm2')?.dependsOn).toEqual(['AlertChannel:m1']);
+    // Every answer to a create is lost after the service made the resource.
+    account.after = ({ op }) => {
+      if (op === 'create') throw new AmbiguousWriteError('connection dropped after the request was sent');
+    };
+    const result = await apply(made, { client: account, backend, parallelism: 8, sleep: noSleep });
+    expect(result.ok).toBe(true);
+    expect(account.all('CheckGroup')).toHaveLength(2);
+    expect(account.all('AlertChannel')).toHaveLength(2);
+    const ids = Object.values(result.state.resources).map((e) => `${e.kind}#${String(e.physicalId)}`);
+    expect(new Set(ids).size).toBe(4);
+  });
 });

@@ -114,15 +114,20 @@ async function createResource(op: CreateOperation, ctx: OperationContext): Promi
   };
 }
 
-/** After an ambiguous create: the resource, if the account holds one that no entry owns, by natural key or content. */
+/**
+ * After an ambiguous create: the resource, if the account holds one by its natural key or content
+ * that nothing else of the project's has: no state entry, and no other operation of this run.
+ */
 async function findCreated(
   op: CreateOperation,
   payload: Record<string, unknown>,
   ctx: OperationContext,
 ): Promise<ManagedResource | undefined> {
-  const owned = ByPhysicalId.of(Object.values(ctx.state.resources), (e) => [e.kind, e.physicalId]);
+  const taken = new ByPhysicalId<true>();
+  for (const e of Object.values(ctx.state.resources)) taken.set(e.kind, e.physicalId, true);
+  for (const [key, id] of ctx.ids) if (key.startsWith(`${op.kind}:`)) taken.set(op.kind, id, true);
   return (await readKind(ctx.client, op.kind)).find(
-    (r) => !owned.has(op.kind, r.id) && isCreatedFrom(op.kind, payload, r),
+    (r) => !taken.has(op.kind, r.id) && isCreatedFrom(op.kind, payload, r),
   );
 }
 

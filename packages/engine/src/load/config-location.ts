@@ -33,3 +33,13 @@ export function locateConfig({
   const configPath = config === undefined ? nearestConfig(cwd) : resolve(cwd, config);
   return configPath !== undefined && existsSync(configPath) ? configPath : undefined;
 }
+
+/**
+ * Where the embedded emulator of `--local` keeps an account's data and state: `.monitor/local/`,
+ * and for a config with environments one account per environment under
+ * `.monitor/local/environments/<name>/`, as real environments have accounts of their own.
+ */
+export function localAccountDir(projectDir: string, environment?: string): string {
+  const root = join(projectDir, '.monitor', 'local');
+  return environment === undefined ? root : join(root, 'environments', environment);
+}

@@ -6,6 +6,7 @@ import { uniqueKeyConflicts } from './collisions.js';
 import { compareResources, knownPhysicalIds, logicalNames } from './compare.js';
 import { planDeletes } from './deletes.js';
 import { indexAccount, matchResources } from './match.js';
+import { serializeTwinCreates } from './order.js';
 import { resolveTargets } from './targets.js';
 import { type Live, type Operation, PLAN_FORMAT_VERSION, type Plan, type PlanOptions } from './types.js';
 
@@ -66,7 +67,9 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
   for (const c of collisions) conflicted.add(stateKey(c.kind, c.logicalId));
   // A construct in conflict is not placed; the deletes stay in the plan to show what the code asks for.
   const operations: Operation[] = [
-    ...comparison.writes.filter((op) => !conflicted.has(stateKey(op.kind, op.logicalId))),
+    ...serializeTwinCreates(
+      comparison.writes.filter((op) => !conflicted.has(stateKey(op.kind, op.logicalId))),
+    ),
     ...deleting.deletes,
   ];
   const resumed = new Set(

@@ -139,6 +139,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
   let out = `${head.join('\n')}\n`;
   if (deletes.length > 0) out += `${deletionBanner(deletes, Math.floor(max * 0.6))}\n`;
   if (plan.conflicts.length > 0) out += conflictsTable(plan);
+  if (plan.mismatched.length > 0) out += mismatchedNote(plan);
 
   // Resources in order of importance, each in whole or not at all (deletions are all in the banner).
   const sections: { heading: string; ops: Operation[] }[] = [
@@ -178,6 +179,16 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
   if (notes.length > 0) out += `\n<sub>${notes.join(' · ')}</sub>\n`;
   if (shown < total) out += footerFor(total - shown);
   return out;
+}
+
+/** State entries whose ids now hold other resources: never deleted, dropped from state. */
+function mismatchedNote(plan: Plan): string {
+  const n = plan.mismatched.length;
+  const lines = plan.mismatched.map(
+    (m) =>
+      `> - ${code(m.key)} was id ${code(String(m.physicalId))} with ${text(m.recorded)}; that id now holds a resource with ${text(m.found)}`,
+  );
+  return `> [!WARNING]\n> **${n} resource${n === 1 ? '' : 's'} not deleted: ${n === 1 ? 'its id holds' : 'their ids hold'} another resource now (dropped from state, left as ${n === 1 ? 'it is' : 'they are'}):**\n${lines.join('\n')}\n\n`;
 }
 
 function seconds(ms: number): string {

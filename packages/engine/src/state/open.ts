@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import { localAccountDir } from '../load/config-location.js';
 import type { ProjectConfig } from '../load/load.js';
 import type { StateBackend } from './backend.js';
 import { FileStateBackend } from './file-store.js';
@@ -14,8 +15,8 @@ export interface OpenStateOptions {
 /**
  * The state backend of a project for an account: PostgreSQL when a state URL is given (the
  * environment's, else the config's), else the config's state directory. With `local`, always a
- * directory under `.monitor/local/`, beside the local emulator's data, so that state of the
- * embedded emulator never mixes with the state of real accounts.
+ * directory beside the local emulator's data (`localAccountDir`), so that state of the embedded
+ * emulator never mixes with the state of real accounts, nor one environment's with another's.
  */
 export function openStateBackend(
   project: Pick<ProjectConfig, 'projectDir' | 'config'>,
@@ -23,7 +24,10 @@ export function openStateBackend(
   options: OpenStateOptions = {},
 ): StateBackend {
   if (options.local === true) {
-    return new FileStateBackend(join(project.projectDir, '.monitor', 'local', 'state'), accountId);
+    return new FileStateBackend(
+      join(localAccountDir(project.projectDir, project.config.environment), 'state'),
+      accountId,
+    );
   }
   const url = nonEmpty(options.stateUrl) ?? project.config.stateUrl;
   if (url !== undefined) {
