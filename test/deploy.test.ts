@@ -143,6 +143,35 @@ describe('drift', () => {
   });
 });
 
+describe('without a state secret', () => {
+  it('a drift check stays green: secrets that cannot be compared are no change for diff, and deploy still sends them', async () => {
+    const { h, dir } = await setup({
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('g', { name: 'G', environmentVariables: [{ key: 'TOKEN', value: 'from-ci', secret: true }] });\n`,
+    });
+    const env = { ...h.env, MONITOR_STATE_SECRET: '' };
+    const run = (...args: string[]) => monitor(args, { cwd: dir, env });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const diff = await run('diff', '--detailed-exitcode');
+    expect(diff.code, diff.stdout).toBe(0);
+    expect(diff.stdout).toContain('No changes.');
+    expect(diff.stdout).toContain(
+      '1 sensitive value the service masks could not be compared without a state secret, and will be sent again',
+    );
+    const json = JSON.parse((await run('diff', '--json')).stdout);
+    expect(json.plan.changes).toBe(false);
+    expect(json.plan.summary).toMatchObject({ update: 0, resend: 1 });
+    // A rotation is never missed: deploy sends the secret again.
+    const writes = h.writes().length;
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    expect(
+      h
+        .writes()
+        .slice(writes)
+        .map((w) => w.method),
+    ).toEqual(['PUT']);
+  });
+});
+
 describe('identity', () => {
   it('a rename with aliases moves the state entry: no POST and no DELETE', async () => {
     const { h, dir, run } = await setup({ 'a.monitor.ts': groups(1) });

@@ -96,6 +96,7 @@ export {
   ACTION_SYMBOL,
   describeConflict,
   hasChanges,
+  hasWork,
   PLAIN,
   type PlanJson,
   planToJson,

@@ -2,7 +2,7 @@ import type { ApplyResult } from '../apply/apply.js';
 import { type ApplyEvent, apply } from '../apply/apply.js';
 import { checkSavedPlan, type SavedPlan } from '../plan/saved-plan.js';
 import type { Plan } from '../plan/types.js';
-import { hasChanges } from '../render/render.js';
+import { hasWork } from '../render/render.js';
 import { type LockHolder, withStateLock } from '../state/lock.js';
 import { makePlan } from './diff.js';
 import type { Target } from './target.js';
@@ -118,7 +118,8 @@ function withLock(target: Target, options: ApplyFlowOptions, body: () => Promise
 
 async function confirmAndApply(target: Target, made: Plan, options: ApplyFlowOptions): Promise<ApplyOutcome> {
   options.onEvent?.({ type: 'planned', plan: made });
-  if (!hasChanges(made)) return { status: 'no-changes', plan: made };
+  // Secrets that could not be compared are sent again even when nothing else changed: no rotation is missed.
+  if (!hasWork(made)) return { status: 'no-changes', plan: made };
   const consent = await options.confirm(made);
   if (!consent.approved) {
     const { reason, hint } = consent;

@@ -11,6 +11,7 @@ import {
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from '../apply/apply.js';
 import { emptyLive, readLive } from '../live/read-live.js';
+import { hasChanges, hasWork } from '../render/render.js';
 import { emptyState, type State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { type Live, type LiveResource, plan, resolveRefs, type UpdateOperation } from './plan.js';
@@ -72,7 +73,15 @@ describe('plan', () => {
     expect(group?.action === 'create' && group.payload.alertChannelSubscriptions).toEqual([
       { alertChannelId: { $ref: 'AlertChannel:mail' }, activated: true },
     ]);
-    expect(p.summary).toEqual({ create: 2, update: 0, delete: 0, adopt: 0, move: 0, unchanged: 0 });
+    expect(p.summary).toEqual({
+      create: 2,
+      update: 0,
+      delete: 0,
+      adopt: 0,
+      move: 0,
+      resend: 0,
+      unchanged: 0,
+    });
   });
 
   it('says nothing changed after a deploy, despite reordered sets, keyed lists, empty secrets and server fields', async () => {
@@ -285,6 +294,10 @@ describe('plan', () => {
     expect(created.state.resources['CheckGroup:g']?.secretHashes).toEqual({});
     const p = plan(d, await readLive(account), created.state, unkeyed);
     expect(p.unverifiedSecrets).toBe(1);
+    // No change a diff reports (a drift check stays green), but a deploy sends it again.
+    expect(p.summary).toMatchObject({ update: 0, resend: 1 });
+    expect(hasChanges(p)).toBe(false);
+    expect(hasWork(p)).toBe(true);
     expect(p.operations).toMatchObject([
       {
         action: 'update',

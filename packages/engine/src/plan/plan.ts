@@ -98,15 +98,26 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
   };
 }
 
+/**
+ * Whether an operation only sends secrets again that could not be compared (no state secret): a
+ * deploy sends it, so that no rotation is missed, but it is no change a diff reports, or every
+ * drift check without the key would be red.
+ */
+export function isResendOnly(op: Operation): boolean {
+  return op.action === 'update' && op.changes.length > 0 && op.changes.every((c) => c.unverified === true);
+}
+
 /** How many operations of each action, and the unchanged count. */
 export function summarize(operations: readonly Operation[], unchanged: number): Plan['summary'] {
-  const count = (a: Operation['action']) => operations.filter((o) => o.action === a).length;
+  const count = (a: Operation['action']) =>
+    operations.filter((o) => o.action === a && !isResendOnly(o)).length;
   return {
     create: count('create'),
     update: count('update'),
     delete: count('delete'),
     adopt: count('adopt'),
     move: count('move'),
+    resend: operations.filter(isResendOnly).length,
     unchanged,
   };
 }

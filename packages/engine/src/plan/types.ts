@@ -119,7 +119,19 @@ export interface Plan {
    * gone from the code): dropped from state. If the service made them, they stay unmanaged.
    */
   abandonedCreates: string[];
-  summary: { create: number; update: number; delete: number; adopt: number; move: number; unchanged: number };
+  /**
+   * `update` leaves out the updates whose every change is a secret that could not be compared
+   * (no state secret): they are `resend`, sent again by a deploy but no change a diff reports.
+   */
+  summary: {
+    create: number;
+    update: number;
+    delete: number;
+    adopt: number;
+    move: number;
+    resend: number;
+    unchanged: number;
+  };
   stateSerial: number;
   /** The state the plan was made against: what apply starts from. Never printed. */
   priorState: State;

@@ -2,7 +2,7 @@ import { KINDS, redactPayload } from '@monitor/api';
 import type { OperationResult } from '../apply/apply.js';
 import type { ApplyOutcome } from '../flows/deploy.js';
 import type { Change } from '../plan/diff.js';
-import type { Operation, Plan, UpdateOperation } from '../plan/plan.js';
+import { isResendOnly, type Operation, type Plan, type UpdateOperation } from '../plan/plan.js';
 import { markdownCode as code, markdownFence, escapeMarkdown as text } from './escape.js';
 import {
   ACTION_SYMBOL,
@@ -133,7 +133,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
   const deletes = plan.operations.filter((o) => o.action === 'delete');
   const drift = plan.operations.filter((o): o is UpdateOperation => o.action === 'update' && o.drift);
   const fromCode = plan.operations.filter(
-    (o) => o.action !== 'delete' && !(o.action === 'update' && o.drift),
+    (o) => o.action !== 'delete' && !(o.action === 'update' && o.drift) && !isResendOnly(o),
   );
 
   let out = `${head.join('\n')}\n`;

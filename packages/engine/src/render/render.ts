@@ -6,6 +6,7 @@ import { structuredPatch } from 'diff/lib/patch/create.js';
 import type { Change } from '../plan/diff.js';
 import {
   type Conflict,
+  isResendOnly,
   type Operation,
   PLAN_FORMAT_VERSION,
   type Plan,
@@ -176,6 +177,7 @@ export function summaryLine(plan: Plan): string {
     `${summary.delete} to delete`,
     `${summary.adopt} to adopt`,
     ...(summary.move > 0 ? [`${summary.move} to move`] : []),
+    ...(summary.resend > 0 ? [`${summary.resend} to send secrets again`] : []),
     `${summary.unchanged} unchanged`,
     ...(plan.conflicts.length > 0
       ? [`${plan.conflicts.length} conflict${plan.conflicts.length === 1 ? '' : 's'}`]
@@ -184,13 +186,22 @@ export function summaryLine(plan: Plan): string {
   return `Plan: ${parts.join(', ')}.`;
 }
 
+/**
+ * Whether the plan changes anything a diff reports: an operation, or an entry of state to drop or
+ * record. Updates that only send unverifiable secrets again do not count (`isResendOnly`).
+ */
 export function hasChanges(plan: Plan): boolean {
   return (
-    plan.operations.length > 0 ||
+    plan.operations.some((op) => !isResendOnly(op)) ||
     plan.forget.length > 0 ||
     plan.abandonedCreates.length > 0 ||
     plan.protectChanged.length > 0
   );
+}
+
+/** Whether a deploy of the plan has anything to do: what `hasChanges` reports, or secrets to send again. */
+export function hasWork(plan: Plan): boolean {
+  return hasChanges(plan) || plan.operations.length > 0;
 }
 
 const list = (keys: string[]) => keys.map((k) => t(k)).join(', ');
@@ -203,7 +214,10 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
   const out: string[] = [];
   const deletes = plan.operations.filter((o) => o.action === 'delete');
   const drift = plan.operations.filter((o): o is UpdateOperation => o.action === 'update' && o.drift);
-  const code = plan.operations.filter((o) => o.action !== 'delete' && !(o.action === 'update' && o.drift));
+  // Updates that only send unverifiable secrets again are the note below, not changes.
+  const code = plan.operations.filter(
+    (o) => o.action !== 'delete' && !(o.action === 'update' && o.drift) && !isResendOnly(o),
+  );
   if (deletes.length > 0) {
     out.push(
       s.red(
@@ -355,6 +369,8 @@ export function planToJson(plan: Plan): PlanJson {
         ...desired,
         ...(op.from === undefined ? {} : { from: op.from }),
         ...(op.resumed === true ? { resumed: true } : {}),
+        // Sent again by a deploy, but no change: its secrets could not be compared (no state secret).
+        ...(isResendOnly(op) ? { resendOnly: true } : {}),
         drift: op.drift,
         changes: op.changes.map((c) => ({
           path: c.path,
