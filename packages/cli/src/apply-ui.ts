@@ -12,6 +12,7 @@ import {
   planToJson,
   renderApplyMarkdown,
   renderPlanText,
+  standingConsent,
   type Target,
 } from '@monitor/engine';
 import { escapeTerminal } from '@monitor/engine/escape';
@@ -35,20 +36,20 @@ export function consent(command: string, args: ApplyArgs & ProjectArgs, io: Io, 
     const p = paint(io.color);
     const deletes = plan.summary.delete;
     if (!io.interactive || args.yes === true) {
-      const missing: string[] = [];
-      if (args.yes !== true) missing.push('--yes to apply it');
-      if (deletes > 0 && args.allowDeletes !== true)
-        missing.push(`--allow-deletes, because it deletes ${deletes} resource${deletes === 1 ? '' : 's'}`);
-      if (missing.length === 0) return { approved: true };
-      const flags = [
-        ...(args.yes === true ? [] : ['--yes']),
-        ...(deletes > 0 && args.allowDeletes !== true ? ['--allow-deletes'] : []),
-      ];
-      return {
-        approved: false,
-        reason: `refused: this is a non-interactive run and it needs ${missing.join(' and ')}. Nothing was changed.`,
-        hint: `review the plan above, then run ${commandLine(args, command, ...flags)}`,
-      };
+      const flagOf = { apply: '--yes', deletes: '--allow-deletes' } as const;
+      return standingConsent(
+        { apply: args.yes === true, deletes: args.allowDeletes === true },
+        (missing) => ({
+          reason: `refused: this is a non-interactive run and it needs ${missing
+            .map((m) =>
+              m === 'apply'
+                ? '--yes to apply it'
+                : `--allow-deletes, because it deletes ${deletes} resource${deletes === 1 ? '' : 's'}`,
+            )
+            .join(' and ')}. Nothing was changed.`,
+          hint: `review the plan above, then run ${commandLine(args, command, ...missing.map((m) => flagOf[m]))}`,
+        }),
+      )(plan);
     }
     const question = `\nApply these changes to account ${accountId}${deletes > 0 ? p.red(` (${deletes} DELETE${deletes === 1 ? '' : 'S'})`) : ''}? Only "yes" is accepted: `;
     const answer = await io.prompt?.(question);

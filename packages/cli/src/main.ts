@@ -1,5 +1,6 @@
 import { dirname } from 'node:path';
 import type { Argv } from 'yargs';
+import type { CommandModule, Subcommand } from './command.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { startLocalEmulatorEarly } from './local-emulator.js';
@@ -9,32 +10,6 @@ import { readableStack } from './readable-stack.js';
 import { CLI_VERSION } from './version.js';
 
 export { CLI_VERSION };
-
-/**
- * A verb of a noun command (`checks list`): its usage, options and the plain function that runs
- * it; or a noun within the noun (`status-pages incidents`), with verbs of its own.
- */
-export type Subcommand = {
-  /** Its yargs usage: the verb and positionals, e.g. `get <id>`. */
-  command: string;
-  describe: string;
-} & (
-  | {
-      builder: (y: Argv) => Argv;
-      // biome-ignore lint/suspicious/noExplicitAny: each command types its own arguments.
-      run: (args: any, ctx: RunContext) => Promise<ExitCode>;
-    }
-  | { subcommands: Subcommand[] }
-);
-
-/** What a command module gives: its options and run function, or the verbs of a noun. */
-type CommandModule =
-  | {
-      builder: (y: Argv) => Argv;
-      // biome-ignore lint/suspicious/noExplicitAny: each command types its own arguments.
-      run: (args: any, ctx: RunContext) => Promise<ExitCode>;
-    }
-  | { subcommands: Subcommand[] };
 
 /**
  * The commands, one file each. A command's module (and with it the engine, esbuild or the

@@ -24,6 +24,9 @@ export {
   deploy,
   destroy,
   type FlowEvent,
+  type MissingConsent,
+  type StandingConsent,
+  standingConsent,
 } from './flows/deploy.js';
 export { type DiffOptions, type DiffResult, diff } from './flows/diff.js';
 export {

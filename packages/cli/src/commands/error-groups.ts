@@ -2,9 +2,9 @@ import { collect, type ErrorGroup, type TestSessionErrorGroup } from '@monitor/a
 import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { type AccountArgs, connectAccount, explained, uuidArgument, withAccountOptions } from '../account.js';
+import type { Subcommand } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
-import type { Subcommand } from '../main.js';
 import { commandLine } from '../options.js';
 import type { RunContext } from '../output.js';
 import { localTime, renderFields, renderTable } from '../tables.js';

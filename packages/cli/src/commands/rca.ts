@@ -9,9 +9,9 @@ import {
   uuidArgument,
   withAccountOptions,
 } from '../account.js';
+import type { Subcommand } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { CLEAR_LINE, type Paint, paint } from '../io.js';
-import type { Subcommand } from '../main.js';
 import { commandLine, positiveSeconds, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 import { sleep } from '../session-wait.js';

@@ -1,9 +1,9 @@
 import type { CheckSession } from '@monitor/api';
 import type { Argv } from 'yargs';
 import { type AccountArgs, connectAccount, explained, uuidArgument, withAccountOptions } from '../account.js';
+import type { Subcommand } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
-import type { Subcommand } from '../main.js';
 import { commandLine } from '../options.js';
 import type { RunContext } from '../output.js';
 import { failedLocations, sessionJson } from '../session-report.js';

@@ -14,9 +14,9 @@ import {
   explained,
   withAccountOptions,
 } from '../account.js';
+import type { Subcommand } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { type Paint, paint } from '../io.js';
-import type { Subcommand } from '../main.js';
 import { commaList, commandLine, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 import { localTime, renderFields, renderTable } from '../tables.js';

@@ -1,8 +1,8 @@
 import type { Argv } from 'yargs';
 import { type AccountArgs, connectAccount, explained, uuidArgument, withAccountOptions } from '../account.js';
+import type { Subcommand } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
-import type { Subcommand } from '../main.js';
 import type { RunContext } from '../output.js';
 
 interface CancelArgs extends AccountArgs {

@@ -20,6 +20,34 @@ export type FlowEvent =
  */
 export type Consent = { approved: true } | { approved: false; reason: string; hint?: string };
 
+/** What a run that asks no one was allowed to do: apply at all, and delete. */
+export interface StandingConsent {
+  apply: boolean;
+  deletes: boolean;
+}
+
+/** What a standing consent lacked for a plan: `apply` (it was not given), `deletes` (the plan deletes). */
+export type MissingConsent = 'apply' | 'deletes';
+
+/**
+ * The consent of a run that asks no one (CI): approved when it was allowed to apply, and, when the
+ * plan deletes anything, to delete; otherwise refused, naming what was missing for `describe` to
+ * turn into a reason and a hint (the CLI names its flags there).
+ */
+export function standingConsent(
+  allowed: StandingConsent,
+  describe: (missing: MissingConsent[], plan: Plan) => { reason: string; hint?: string },
+): (plan: Plan) => Promise<Consent> {
+  return async (plan) => {
+    const missing: MissingConsent[] = [];
+    if (!allowed.apply) missing.push('apply');
+    if (plan.summary.delete > 0 && !allowed.deletes) missing.push('deletes');
+    if (missing.length === 0) return { approved: true };
+    const { reason, hint } = describe(missing, plan);
+    return { approved: false, reason, ...(hint === undefined ? {} : { hint }) };
+  };
+}
+
 export interface ApplyFlowOptions {
   /** What holds the lock, e.g. `monitor deploy`. */
   command: string;
