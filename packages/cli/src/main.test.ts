@@ -94,6 +94,16 @@ describe('main', () => {
       expect(help.out).toContain(`monitor ${command}`);
   });
 
+  it('--help lists every exit code of the table, each once', async () => {
+    const help = captureIo('/');
+    await main(['--help'], help);
+    const paragraph = help.out.slice(help.out.indexOf('Exit codes:')).replace(/\s+/g, ' ');
+    const listed = [...paragraph.matchAll(/(?:: |, )(\d+) /g)].map((m) => Number(m[1]));
+    expect(listed).toEqual(Object.values(EXIT).sort((a, b) => a - b));
+    expect(paragraph).toContain('7 a wait timed out');
+    expect(paragraph).toContain('130 interrupted.');
+  });
+
   it('suggests the nearest command and the nearest option of the command', async () => {
     const command = captureIo(join(fixtures, 'valid'));
     expect(await main(['chekcs', 'list'], command)).toBe(EXIT.error);

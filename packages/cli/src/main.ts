@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
 import type { Argv } from 'yargs';
-import { EXIT, type ExitCode } from './exit-codes.js';
+import { EXIT, type ExitCode, exitCodesLine } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { startLocalEmulatorEarly } from './local-emulator.js';
 import { UsageError } from './options.js';
@@ -395,9 +395,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       .alias('h', 'help')
       .alias('v', 'version')
       .wrap(Math.min(110, io.columns ?? process.stdout.columns ?? 100))
-      .epilogue(
-        'Exit codes: 0 ok, 1 error, 2 changes (diff --detailed-exitcode), 3 invalid project, 4 stale plan, 5 refused, 6 locked.',
-      )
+      .epilogue(exitCodesLine())
       .exitProcess(false)
       .fail((message, error, context) => {
         throw error ?? new UsageError(withSuggestion(message, context));
