@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -56,6 +58,14 @@ describe('main', () => {
     expect(io.err).toContain(
       'hint: check the path of the config file; name the config file with --config PATH',
     );
+  });
+
+  it('outside any project, the hint says how to start one: monitor init', async () => {
+    const io = captureIo(mkdtempSync(join(tmpdir(), 'monitor-no-project-')));
+    expect(await main(['validate'], io)).toBe(EXIT.error);
+    expect(io.err).toContain('error: no monitor.config.ts found in');
+    expect(io.err).toMatch(/^hint: run monitor init to scaffold a project here/m);
+    rmSync(io.cwd, { recursive: true, force: true });
   });
 
   it('prints one --json envelope on stdout when a command fails, with the error and its hint', async () => {
