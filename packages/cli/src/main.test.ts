@@ -130,8 +130,20 @@ describe('main', () => {
 
   it('prints a shell completion script, and completes commands, verbs and options', async () => {
     const script = captureIo(join(fixtures, 'valid'));
-    expect(await main(['completion'], script)).toBe(EXIT.ok);
+    expect(await main(['completion', 'bash'], script)).toBe(EXIT.ok);
     expect(script.out).toContain('###-begin-monitor-completions-###');
+    const states = captureIo(join(fixtures, 'valid'));
+    await main(['--get-yargs-completions', 'monitor', 'state', ''], states);
+    expect(states.out.split('\n').filter((w) => w !== '')).toEqual([
+      'list',
+      'show',
+      'mv',
+      'rm',
+      'pull',
+      'push',
+      'migrate',
+      'unlock',
+    ]);
     const verbs = captureIo(join(fixtures, 'valid'));
     await main(['--get-yargs-completions', 'monitor', 'checks', 'l'], verbs);
     expect(verbs.out.split('\n')).toEqual(expect.arrayContaining(['list', 'get']));

@@ -164,6 +164,12 @@ const COMMANDS: {
     describe: 'Run the local emulator of the whole service API (what --local uses), until Ctrl-C',
     load: () => import('./commands/emulator.js'),
   },
+  {
+    name: 'completion',
+    usage: 'completion [shell]',
+    describe: 'Print a completion script for bash, zsh or fish; its --help says how to install it',
+    load: () => import('./commands/completion.js'),
+  },
 ];
 
 /** What the CLI adds to an error's hint: the flags that help, which the packages do not know. */
@@ -258,6 +264,22 @@ export async function commandPaths(): Promise<string[][]> {
     if ('subcommands' in module) walk([command.name], module.subcommands);
   }
   return paths;
+}
+
+/**
+ * yargs' completions, less the options where there are verbs or choices to offer: `state <TAB>`
+ * lists list, show, mv…; options come when the word starts with `-`, or when nothing else fits.
+ */
+function completeWords(
+  current: string,
+  _argv: unknown,
+  defaults: (done: (error: Error | null, completions: string[] | undefined) => void) => void,
+  done: (completions: string[]) => void,
+): void {
+  defaults((_error, completions = []) => {
+    const words = current.startsWith('-') ? [] : completions.filter((c) => !c.startsWith('-'));
+    done(words.length > 0 ? words : completions);
+  });
 }
 
 /** The value given to `--name` (as `--name value` or `--name=value`), before any parser runs. */
@@ -386,10 +408,8 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     await parser
       .demandCommand(1, 'name a command')
       .recommendCommands()
-      .completion(
-        'completion',
-        'Print a shell completion script: monitor completion >> ~/.bashrc (or ~/.zshrc)',
-      )
+      // What the scripts of `monitor completion` ask (--get-yargs-completions); its own command is hidden.
+      .completion('__complete', false, completeWords)
       .strict()
       .version(CLI_VERSION)
       .alias('h', 'help')
