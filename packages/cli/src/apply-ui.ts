@@ -6,6 +6,7 @@ import {
   type Consent,
   describeHolder,
   type FlowEvent,
+  lostState,
   type Operation,
   type OperationResult,
   type Plan,
@@ -16,6 +17,7 @@ import {
 } from '@monitor/engine';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, type Paint, paint } from './io.js';
+import { type LostStateWhere, lostStateMarkdown, reportLostState, stateWhere } from './lost-state-ui.js';
 import { type ApplyArgs, type CommentArgs, commandLine, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
 import { headerLine, loadAndConnect, reportConflicts } from './project.js';
@@ -78,7 +80,9 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
       }
       if (event.type === 'planned') {
         total = event.plan.operations.length;
-        if (!out.json) io.stdout(renderPlanText(event.plan, p, { cwd: io.cwd }));
+        // A plan made without the project's state is not worth reading: finish says why.
+        if (!out.json && lostState(event.plan) === undefined)
+          io.stdout(renderPlanText(event.plan, p, { cwd: io.cwd }));
         return;
       }
       if (event.type !== 'finish') return;
@@ -155,6 +159,7 @@ export function finish(
   { io, out }: RunContext,
   args: ProjectArgs,
   savedPlanPath?: string,
+  where?: LostStateWhere,
 ): ExitCode {
   const p = paint(io.color);
   out.plan = planToJson(outcome.plan);
@@ -175,9 +180,12 @@ export function finish(
       }
       return EXIT.stalePlan;
     }
-    case 'conflicts':
+    case 'conflicts': {
       out.result = { status: outcome.status, applied: false };
+      const lost = lostState(outcome.plan);
+      if (lost !== undefined && where !== undefined) return reportLostState(lost, where, { io, out });
       return reportConflicts(outcome.plan, { io, out });
+    }
     case 'refused': {
       const { reason, hint } = outcome;
       out.result = { status: outcome.status, applied: false };
@@ -245,7 +253,14 @@ export async function runApplyCommand(
     trap?.release();
     await connection.close();
   }
-  const code = finish(command, outcome, ctx, args, savedPlanPath);
+  const where = stateWhere(
+    project.config.projectName,
+    connection.accountId,
+    connection.target.backend.location,
+    ctx.io.cwd,
+  );
+  const code = finish(command, outcome, ctx, args, savedPlanPath, where);
+  const lost = outcome.status === 'conflicts' ? lostState(outcome.plan) : undefined;
   if (args.comment !== true) return code;
   const { postComment } = await import('./comment-ui.js');
   const options = {
@@ -260,7 +275,10 @@ export async function runApplyCommand(
       ...options,
       // A deploy that had nothing to do does not start a comment on every merged pull request.
       createIfMissing: outcome.status !== 'no-changes',
-      render: (maxLength) => renderApplyMarkdown(outcome, { ...options, command, maxLength }),
+      render: (maxLength) =>
+        lost !== undefined
+          ? lostStateMarkdown(lost, connection.accountId, command)
+          : renderApplyMarkdown(outcome, { ...options, command, maxLength }),
     },
     args,
     ctx,
