@@ -6,7 +6,9 @@ import {
   type Consent,
   describeHolder,
   type FlowEvent,
+  type LostState,
   lostState,
+  lostStateCandidate,
   type Operation,
   type OperationResult,
   type Plan,
@@ -66,7 +68,13 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
   const started = Date.now();
   let total = 0;
   let lastLine = '';
+  let held: string | undefined;
   return {
+    /** The plan held back as a candidate for a lost state: printed when it is not one. */
+    release(lost: LostState | undefined) {
+      if (held !== undefined && lost === undefined) io.stdout(held);
+      held = undefined;
+    },
     onEvent(event: FlowEvent) {
       if (event.type === 'lock-wait') {
         io.stderr(
@@ -80,9 +88,11 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
       }
       if (event.type === 'planned') {
         total = event.plan.operations.length;
-        // A plan made without the project's state is not worth reading: finish says why.
-        if (!out.json && lostState(event.plan) === undefined)
-          io.stdout(renderPlanText(event.plan, p, { cwd: io.cwd }));
+        if (out.json) return;
+        const text = renderPlanText(event.plan, p, { cwd: io.cwd });
+        // A plan made without the project's state is not worth reading: held until that is known.
+        if (lostStateCandidate(event.plan) === undefined) io.stdout(text);
+        else held = text;
         return;
       }
       if (event.type !== 'finish') return;
@@ -159,7 +169,7 @@ export function finish(
   { io, out }: RunContext,
   args: ProjectArgs,
   savedPlanPath?: string,
-  where?: LostStateWhere,
+  lost?: { state: LostState; where: LostStateWhere },
 ): ExitCode {
   const p = paint(io.color);
   out.plan = planToJson(outcome.plan);
@@ -182,8 +192,7 @@ export function finish(
     }
     case 'conflicts': {
       out.result = { status: outcome.status, applied: false };
-      const lost = lostState(outcome.plan);
-      if (lost !== undefined && where !== undefined) return reportLostState(lost, where, { io, out });
+      if (lost !== undefined) return reportLostState(lost.state, lost.where, { io, out });
       return reportConflicts(outcome.plan, { io, out });
     }
     case 'refused': {
@@ -239,6 +248,7 @@ export async function runApplyCommand(
   const progress = progressReporter(ctx, () => headerLine(command, project, connection, note));
   const trap = ctx.io.trapInterrupts?.();
   let outcome: ApplyOutcome;
+  let lost: LostState | undefined;
   try {
     outcome = await flow(connection.target, {
       command: `monitor ${command}`,
@@ -249,6 +259,8 @@ export async function runApplyCommand(
       onEvent: (e) => progress.onEvent(e),
     });
     progress.end();
+    if (outcome.status === 'conflicts') lost = await lostState(outcome.plan, connection.target);
+    progress.release(lost);
   } finally {
     trap?.release();
     await connection.close();
@@ -259,8 +271,7 @@ export async function runApplyCommand(
     connection.target.backend.location,
     ctx.io.cwd,
   );
-  const code = finish(command, outcome, ctx, args, savedPlanPath, where);
-  const lost = outcome.status === 'conflicts' ? lostState(outcome.plan) : undefined;
+  const code = finish(command, outcome, ctx, args, savedPlanPath, lost && { state: lost, where });
   if (args.comment !== true) return code;
   const { postComment } = await import('./comment-ui.js');
   const options = {

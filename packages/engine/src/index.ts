@@ -38,7 +38,7 @@ export {
 export { isRefValue, isSecretValue, type PropValue } from './import/to-props.js';
 export { readLive } from './live.js';
 export { type LoadedProject, type LoadOptions, load, loadConfig, type ProjectConfig } from './load.js';
-export { type LostState, lostState } from './lost-state.js';
+export { type LostState, lostState, lostStateCandidate } from './lost-state.js';
 export type { Change } from './plan/diff.js';
 export type {
   Conflict,

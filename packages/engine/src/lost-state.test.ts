@@ -1,9 +1,10 @@
 import { CheckGroup, createSession, EmailAlertChannel, StatusPage, synth } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from './apply/apply.js';
+import type { Target } from './flows.js';
 import { emptyLive, readLive } from './live.js';
-import { lostState } from './lost-state.js';
-import { plan } from './plan/plan.js';
+import { lostState, lostStateCandidate } from './lost-state.js';
+import { type Live, plan } from './plan/plan.js';
 import { emptyState } from './state/state.js';
 import { FakeAccount, MemoryBackend } from './test-support/doubles.js';
 
@@ -32,24 +33,53 @@ async function deployed() {
     backend,
   });
   expect(result.ok).toBe(true);
-  return { live: await readLive(account), state: result.state };
+  return { account, live: await readLive(account), state: result.state };
 }
 
+/** What `lostState` reads from a target: the code and the state secret. */
+const target = (resources: ReturnType<typeof project>) =>
+  ({ project: { resources }, secretKey: NOW.secretKey }) as unknown as Target;
+
 describe('lostState', () => {
-  it('the project deployed before, its state gone: every keyed construct is in the account, unowned', async () => {
+  it('the project deployed before, its state gone: its keyed constructs are in the account, unowned, as the code says', async () => {
     const { live } = await deployed();
     createSession();
-    const p = plan(project(), live, emptyState(ACCOUNT), NOW);
+    const code = project();
+    const p = plan(code, live, emptyState(ACCOUNT), NOW);
     expect(p.conflicts.map((c) => c.reason)).toEqual(['exists', 'exists']);
-    expect(lostState(p)).toEqual({ found: 2, byKind: { CheckGroup: 1, StatusPage: 1 } });
+    expect(lostStateCandidate(p)).toEqual({ found: 2, byKind: { CheckGroup: 1, StatusPage: 1 } });
+    expect(await lostState(p, target(code), live)).toEqual({
+      found: 2,
+      byKind: { CheckGroup: 1, StatusPage: 1 },
+    });
   });
 
-  it('not when the state is there, when nothing is found, or when a keyed construct is new (a first deploy meeting a hand-made name)', async () => {
+  it('resources made by hand that share the names but not the rest stay conflicts', async () => {
+    const live: Live = emptyLive();
+    live.CheckGroup.push({
+      ...(await deployed()).live.CheckGroup[0],
+      id: 9,
+      tags: ['made-by-hand'],
+      concurrency: 7,
+    } as never);
+    live.StatusPage.push({
+      ...(await deployed()).live.StatusPage[0],
+      id: 'sp',
+      description: 'Ours',
+    } as never);
+    createSession();
+    const code = project();
+    const p = plan(code, live, emptyState(ACCOUNT), NOW);
+    expect(lostStateCandidate(p)).toBeDefined();
+    expect(await lostState(p, target(code), live)).toBeUndefined();
+  });
+
+  it('not when the state is there, when nothing is found, or when a keyed construct is new', async () => {
     const { live, state } = await deployed();
     createSession();
-    expect(lostState(plan(project(), live, state, NOW))).toBeUndefined();
+    expect(lostStateCandidate(plan(project(), live, state, NOW))).toBeUndefined();
     createSession();
-    expect(lostState(plan(project(), emptyLive(), emptyState(ACCOUNT), NOW))).toBeUndefined();
+    expect(lostStateCandidate(plan(project(), emptyLive(), emptyState(ACCOUNT), NOW))).toBeUndefined();
     createSession();
     const withNew = plan(
       project(() => new CheckGroup('billing', { name: 'Billing' })),
@@ -58,9 +88,9 @@ describe('lostState', () => {
       NOW,
     );
     expect(withNew.conflicts).toHaveLength(2);
-    expect(lostState(withNew)).toBeUndefined();
+    expect(lostStateCandidate(withNew)).toBeUndefined();
     // State written once, then emptied of its entries (state rm): not a missing state.
     createSession();
-    expect(lostState(plan(project(), live, { ...state, resources: {} }, NOW))).toBeUndefined();
+    expect(lostStateCandidate(plan(project(), live, { ...state, resources: {} }, NOW))).toBeUndefined();
   });
 });

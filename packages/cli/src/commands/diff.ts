@@ -77,7 +77,11 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
     };
     const savedHint = args.out === undefined ? undefined : `the whole plan is in ${args.out}`;
     // The project's own resources, unowned because its state is missing: say that, not a conflict each.
-    const lost = lostState(result.plan);
+    const lost = await lostState(
+      result.plan,
+      connection.target,
+      snapshot === undefined ? undefined : (await snapshot).live,
+    );
     if (lost !== undefined) {
       if (args.format === 'markdown' && !out.json)
         io.stdout(lostStateMarkdown(lost, connection.accountId, 'diff'));
