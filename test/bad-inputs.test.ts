@@ -479,6 +479,22 @@ describe('10. clean failures', () => {
     });
   });
 
+  it('a MONITOR_BASE_URL that answers 404: diff and whoami say the base URL is probably wrong, not that something was deleted', async () => {
+    const { h, dir } = await setup({ 'a.monitor.ts': IMPORTS + group('g', 'G') });
+    const env = { ...h.env, MONITOR_BASE_URL: `${h.env.MONITOR_BASE_URL}/api` };
+    await changesNothing(h, dir, async () => {
+      const diff = await monitor(['diff'], { cwd: dir, env });
+      expect(diff.code).toBe(1);
+      expect(diff.stderr).toMatch(
+        /hint: http:\/\/127\.0\.0\.1:\d+\/api has no \/v1\/[a-z-]+: the base URL is probably wrong/,
+      );
+      expect(diff.stderr).not.toContain('deleted outside monitor');
+      const whoami = await monitor(['whoami'], { cwd: dir, env });
+      expect(whoami.code).toBe(1);
+      expect(whoami.stderr).toContain('has no /v1/check-groups: the base URL is probably wrong');
+    });
+  });
+
   it('--config naming a directory says so', async () => {
     const { h, dir, run } = await setup({ 'a.monitor.ts': IMPORTS + group('g', 'G') });
     await changesNothing(h, dir, async () => {

@@ -80,7 +80,9 @@ describe('monitor validate', () => {
     rmSync(none, { recursive: true, force: true });
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/^error: no monitor\.config\.ts found in /);
-    expect(r.stderr).toMatch(/\nhint: create monitor\.config\.ts there/);
+    expect(r.stderr).toMatch(
+      /\nhint: run monitor init to scaffold a project here .*, or create monitor\.config\.ts yourself/,
+    );
   });
 
   it('answers --help and --version, and rejects an unknown command', async () => {

@@ -212,6 +212,33 @@ describe('monitor import', () => {
       }
     });
 
+    it('ends with the variables to set before the next diff, which then loads', async () => {
+      const dir = emptyProject('next-steps');
+      try {
+        const result = await monitor(['import', '--kind', 'AlertChannel'], { cwd: dir, env: harness.env });
+        expect(result.code, result.stderr).toBe(0);
+        const next = result.stderr.slice(result.stderr.indexOf('Next:')).trimEnd().split('\n');
+        expect(next[0]).toMatch(/^Next: set the \d+ variables the code reads with requiredEnv, then diff:$/);
+        expect(next.at(-1)).toBe('  monitor diff');
+        const names = next.slice(1, -1).map((line) => /^ {2}export (\w+)=…$/.exec(line)?.[1]);
+        expect(names.length).toBeGreaterThan(0);
+        expect(names).not.toContain(undefined);
+
+        const unset = await monitor(['diff'], { cwd: dir, env: harness.env });
+        expect(unset.code).toBe(3);
+        for (const name of names) expect(unset.stderr).toContain(`environment variable ${name} is not set`);
+        const env = {
+          ...harness.env,
+          ...Object.fromEntries(names.map((n) => [n as string, 'https://hooks.example.com/a-value'])),
+        };
+        const set = await monitor(['diff'], { cwd: dir, env });
+        expect(set.stderr).not.toContain('requiredEnv');
+        expect(set.code, set.stderr).toBe(0);
+      } finally {
+        cleanup(dir);
+      }
+    });
+
     it('refuses to overwrite files that exist, and writes and records nothing', async () => {
       const dir = emptyProject('dirty');
       try {
@@ -278,7 +305,11 @@ describe('monitor import', () => {
       const before = snapshot(join(basic, 'monitors'));
       const refused = await monitor(['import', '--recover'], { cwd: basic, env: harness.env });
       expect(refused.code).toBe(5);
-      expect(refused.stderr).toContain('matched by content alone need your confirmation');
+      expect(refused.stderr).toContain(
+        'matched by content alone need your confirmation; nothing was written or recorded:\n',
+      );
+      expect(refused.stderr).toMatch(/^ {2}AlertChannel opsgenie ← id \d+ “Opsgenie EU”$/m);
+      expect(refused.stderr).toMatch(/^ {2}Dashboard acme-branded ← id \S+ “Acme \(branded\)”$/m);
       expect(refused.stderr).toContain('monitor import --recover --yes');
       expect(hasState(basic)).toBe(false);
 

@@ -1,11 +1,15 @@
+import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { type Io, main } from '@monitor/cli';
 import { afterAll, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
 import { cleanup, envelopeOf, monitor } from './support/harness.js';
 
 // Inside the repository, so that @monitor/constructs resolves as it does for a user who ran npm install.
 const TMP = fileURLToPath(new URL('./.tmp/', import.meta.url));
+const REPO = fileURLToPath(new URL('..', import.meta.url)).replace(/\/$/, '');
 mkdirSync(TMP, { recursive: true });
 const root = mkdtempSync(join(TMP, 'init-'));
 afterAll(() => cleanup(root));
@@ -16,7 +20,7 @@ const read = (...path: string[]) => readFileSync(join(...path), 'utf8');
 
 describe('monitor init', () => {
   it('scaffolds a project that validates and deploys to the emulator as it is, and prints the next commands', async () => {
-    const result = await run(root, 'init', 'payments-monitoring', '--ci', 'github');
+    const result = await run(root, 'init', 'payments-monitoring', '--ci', 'github', '--state', 'postgres');
     expect(result.code, result.stderr).toBe(0);
     const dir = join(root, 'payments-monitoring');
     for (const file of [
@@ -36,7 +40,16 @@ describe('monitor init', () => {
       'Next:\n\n  cd payments-monitoring\n  npm install\n  npx monitor validate\n  npx monitor deploy --local --yes\n',
     );
     expect(read(dir, 'monitor.config.ts')).toContain("projectName: 'payments-monitoring'");
-    expect(JSON.parse(read(dir, 'package.json')).dependencies).toHaveProperty('@monitor/constructs');
+    // From a checkout: links to its packages and its TypeScript, which install with no registry.
+    const pkg = JSON.parse(read(dir, 'package.json'));
+    expect(pkg.dependencies).toEqual({
+      '@monitor/cli': `file:${relative(dir, join(REPO, 'packages/cli'))}`,
+      '@monitor/constructs': `file:${relative(dir, join(REPO, 'packages/constructs'))}`,
+    });
+    expect(pkg.devDependencies).toEqual({
+      typescript: `file:${relative(dir, join(REPO, 'node_modules/typescript'))}`,
+    });
+    expect(result.stdout).toContain(`monitor comes from the monitor checkout at ${REPO}.`);
     expect(read(dir, '.gitignore')).toContain('.monitor/local/');
     // The workflows are examples/ci's, as tested there.
     expect(read(dir, '.github/workflows/monitor-preview.yml')).toBe(
@@ -61,7 +74,7 @@ describe('monitor init', () => {
       `${JSON.stringify({ name: 'app', dependencies: { react: '^19.0.0' } }, null, 2)}\n`,
     );
     writeFileSync(join(dir, '.gitignore'), 'dist\nnode_modules\n');
-    const first = await run(dir, 'init', '--ci', 'gitlab', '--json');
+    const first = await run(dir, 'init', '--ci', 'gitlab', '--state', 'file', '--json');
     expect(first.code).toBe(0);
     const { result } = envelopeOf(first);
     expect(result.kept).toEqual(['monitor.config.ts']);
@@ -72,9 +85,10 @@ describe('monitor init', () => {
       name: 'app',
       dependencies: {
         react: '^19.0.0',
-        '@monitor/cli': expect.any(String),
-        '@monitor/constructs': expect.any(String),
+        '@monitor/cli': expect.stringMatching(/^file:.*packages\/cli$/),
+        '@monitor/constructs': expect.stringMatching(/^file:.*packages\/constructs$/),
       },
+      devDependencies: { typescript: expect.stringMatching(/^file:.*node_modules\/typescript$/) },
     });
     expect(read(dir, '.gitignore')).toBe('dist\nnode_modules\n.monitor/local/\n');
 
@@ -92,5 +106,80 @@ describe('monitor init', () => {
     expect(name.code).toBe(1);
     expect(name.stderr).toContain('--name "no spaces please" is not a project name');
     expect(existsSync(join(root, 'named'))).toBe(false);
+  });
+
+  it('--ci decides the state backend: --state, else a question on a terminal, else a refusal that writes nothing', async () => {
+    const refused = await run(root, 'init', 'undecided', '--ci', 'github');
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('error: --ci needs a state backend');
+    expect(refused.stderr).toContain('hint: pass --state file');
+    expect(existsSync(join(root, 'undecided'))).toBe(false);
+
+    const asked: string[] = [];
+    const answers = ['sqlite', 'file'];
+    let err = '';
+    const io: Io = {
+      stdout: () => {},
+      stderr: (t) => {
+        err += t;
+      },
+      color: false,
+      interactive: true,
+      cwd: root,
+      env: {},
+      prompt: async (question) => {
+        asked.push(question);
+        return answers.shift();
+      },
+    };
+    expect(await main(['init', 'asked', '--ci', 'github'], io), err).toBe(0);
+    expect(asked).toHaveLength(2);
+    expect(asked[0]).toContain(
+      '  file      .monitor/state/, committed back to the repository by the deploy job',
+    );
+    const deploy = read(root, 'asked', '.github/workflows/monitor-deploy.yml');
+    expect(deploy).toContain('contents: write # the state, committed after each deploy');
+    expect(deploy).toContain('- name: Commit the state');
+    expect(deploy).not.toContain('MONITOR_STATE_URL');
+
+    // Ctrl-C at the question: nothing is written.
+    io.prompt = async () => undefined;
+    expect(await main(['init', 'cancelled', '--ci', 'gitlab'], io)).toBe(1);
+    expect(existsSync(join(root, 'cancelled'))).toBe(false);
+  });
+
+  it("in a subdirectory of a git repository: the workflows go to the repository's root, run in the project, and deploy its default branch", async () => {
+    const repo = mkdtempSync(join(root, 'repo-'));
+    const git = (...args: string[]) => execFileSync('git', ['-C', repo, ...args], { stdio: 'pipe' });
+    git('init', '-q', '-b', 'work');
+    git('symbolic-ref', 'refs/remotes/origin/HEAD', 'refs/remotes/origin/trunk');
+    const result = await run(repo, 'init', 'ops/monitoring', '--ci', 'github', '--state', 'postgres');
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toContain('created  ../../.github/workflows/monitor-deploy.yml');
+    expect(result.stdout).toContain('CI deploys from trunk with state in PostgreSQL');
+    const deploy = parse(read(repo, '.github/workflows/monitor-deploy.yml'));
+    expect(deploy.on.push.branches).toEqual(['trunk']);
+    expect(deploy.defaults).toEqual({ run: { 'working-directory': 'ops/monitoring' } });
+    const setupNode = deploy.jobs.deploy.steps.find((s: { uses?: string }) =>
+      s.uses?.startsWith('actions/setup-node'),
+    );
+    expect(setupNode.with['cache-dependency-path']).toBe('ops/monitoring/package-lock.json');
+    expect(existsSync(join(repo, 'ops/monitoring/.github'))).toBe(false);
+
+    const gitlab = await run(
+      repo,
+      'init',
+      'ops/monitoring',
+      '--ci',
+      'gitlab',
+      '--state',
+      'file',
+      '--default-branch',
+      'main',
+    );
+    expect(gitlab.code, gitlab.stderr).toBe(0);
+    const pipeline = parse(read(repo, '.gitlab-ci.yml'));
+    expect(pipeline['.monitor'].before_script[0]).toBe('cd ops/monitoring');
+    expect(pipeline['monitor:deploy'].after_script[0]).toBe('cd ops/monitoring');
   });
 });

@@ -1,7 +1,15 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -61,5 +69,18 @@ describe('the packed tarballs', () => {
     expect(deploy.stderr + deploy.stdout).toContain('2 created');
     const diff = await monitor(['diff', '--local', '--detailed-exitcode'], dir);
     expect(diff.stdout).toContain('No changes.');
+
+    // A new project beside it depends on the same tarballs, all five, and on TypeScript.
+    const sub = await monitor(['init', 'sub'], dir);
+    expect(sub.stdout).toContain(
+      `monitor comes from the tarballs monitor was installed from, in ${join(dir, 'tarballs')}.`,
+    );
+    const manifest = JSON.parse(readFileSync(join(dir, 'sub', 'package.json'), 'utf8'));
+    expect(manifest.dependencies).toEqual(
+      Object.fromEntries(
+        Object.entries(tarballs).map(([name, tarball]) => [name, `file:../tarballs/${basename(tarball)}`]),
+      ),
+    );
+    expect(manifest.devDependencies).toEqual({ typescript: '~5.9.3' });
   });
 });

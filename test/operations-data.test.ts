@@ -116,6 +116,18 @@ describe('private-locations metrics', () => {
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain('hint: no private location nowhere');
   });
+
+  it('says where private-location ids come from: without an id, on a wrong one, and in --help', async () => {
+    const where = "a private location's id is on its page in the service's web app (Private locations)";
+    const none = await run('private-locations', 'metrics');
+    expect(none.code).toBe(1);
+    expect(none.stderr).toContain('error: name the private location: monitor private-locations metrics <id>');
+    expect(none.stderr).toContain(`hint: ${where}; the service API has no list of them`);
+    const wrong = await run('private-locations', 'metrics', 'dc-ams');
+    expect(wrong.stderr).toContain(`hint: no private location dc-ams in account ${DEV_ACCOUNT_ID}; ${where}`);
+    const help = await run('private-locations', 'metrics', '--help');
+    expect(help.stdout.replace(/\s+/g, ' ')).toContain(`Where ids come from: ${where}`);
+  });
 });
 
 describe('dashboard incidents', () => {

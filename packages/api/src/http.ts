@@ -212,6 +212,17 @@ export class Transport {
     if (this.#ownsDispatcher) await this.#dispatcher?.destroy();
   }
 
+  /**
+   * A 404 from a route with no id in its path cannot mean "deleted": the route itself is missing,
+   * so the base URL is not the service's API (or the agent's, for its endpoints).
+   */
+  #noSuchRouteHint(endpoint: Endpoint): string {
+    const base = `${this.#origin}${this.#prefix}`;
+    return endpoint.agent === true
+      ? `${base} has no ${endpoint.path}: it is probably not a private-location agent; check the agent's health address (--url)`
+      : `${base} has no ${endpoint.path}: the base URL is probably wrong (it should be the service's API root); check MONITOR_BASE_URL or the config's api.baseUrl, and see which one is used with monitor whoami`;
+  }
+
   /** Call an endpoint and return its parsed body; any status outside `endpoint.success` throws. */
   async call(endpoint: Endpoint, input: CallInput = {}): Promise<unknown> {
     const raw = await this.send(endpoint, input);
@@ -335,6 +346,7 @@ export class Transport {
           status,
           serverMessage,
           issues: errorBody.keys?.map((key) => ({ path: key, message: serverMessage ?? 'invalid' })),
+          ...(status === 404 && routeIsFixed(endpoint) ? { hint: this.#noSuchRouteHint(endpoint) } : {}),
         },
       );
       if (status >= 500) {
@@ -557,4 +569,9 @@ async function readBody(body: { text(): Promise<string> }, status: number): Prom
       return '';
     throw error;
   }
+}
+
+/** Whether the route always exists: no id in its path, and no 404 for a resource it refers to. */
+function routeIsFixed(endpoint: Endpoint): boolean {
+  return !endpoint.path.includes('{') && !(endpoint.errors ?? []).includes(404);
 }

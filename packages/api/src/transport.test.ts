@@ -435,6 +435,23 @@ describe('errors', () => {
     expect(error.message).toContain('Check group 45 not found');
   });
 
+  it('a 404 from a list route means the base URL is wrong, not that something was deleted', async () => {
+    const { client, server } = await setup(() => ({
+      status: 404,
+      headers: { 'content-type': 'text/html' },
+      raw: '<h1>Not Found</h1>',
+    }));
+    const list = (await client.alertChannels.list().catch((e: unknown) => e)) as NotFoundError;
+    expect(list).toBeInstanceOf(NotFoundError);
+    expect(list.hint).toBe(
+      `${server.url} has no /v1/alert-channels: the base URL is probably wrong (it should be the service's API root); check MONITOR_BASE_URL or the config's api.baseUrl, and see which one is used with monitor whoami`,
+    );
+    expect(list.hint).not.toContain('deleted');
+    // A route with an id: the resource may well be gone.
+    const one = (await client.checkGroups.get(45).catch((e: unknown) => e)) as NotFoundError;
+    expect(one.hint).toContain('it may have been deleted outside monitor');
+  });
+
   it('decodes shape B bodies', async () => {
     const { client } = await setup(() => ({
       status: 403,

@@ -1,15 +1,27 @@
 // docs/cli.md, generated from the yargs definitions (the help of every command and verb, as
-// `monitor … --help` prints it at 100 columns), and docs/constructs-reference.md, from the TSDoc of
-// @monitor/constructs. `npm run docs` writes it; the test in
-// test/docs.test.ts fails when the committed file is stale.
-import { writeFileSync } from 'node:fs';
-import { cliReference, constructReference } from '../dist/index.js';
+// `monitor … --help` prints it at 100 columns), docs/constructs-reference.md, from the TSDoc of
+// @monitor/constructs, and the workflows of examples/ci, from the generator `monitor init --ci`
+// writes them with (with PostgreSQL state, deploying from main). `npm run docs` writes them; the
+// tests in test/docs.test.ts and test/ci-examples.test.ts fail when a committed file is stale.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { basename, dirname } from 'node:path';
+import { ciFiles, cliReference, constructReference } from '../dist/index.js';
 
-for (const [file, text] of [
-  ['cli.md', await cliReference()],
-  ['constructs-reference.md', constructReference()],
-]) {
-  const target = new URL(`../../../docs/${file}`, import.meta.url);
+const written = [
+  ['docs/cli.md', await cliReference()],
+  ['docs/constructs-reference.md', constructReference()],
+  ...ciFiles('github', { state: 'postgres', branch: 'main', projectDir: '.' }).map((f) => [
+    `examples/ci/github/${basename(f.path)}`,
+    f.text,
+  ]),
+  ...ciFiles('gitlab', { state: 'postgres', branch: 'main', projectDir: '.' }).map((f) => [
+    `examples/ci/gitlab/${f.path}`,
+    f.text,
+  ]),
+];
+for (const [file, text] of written) {
+  const target = new URL(`../../../${file}`, import.meta.url);
+  mkdirSync(dirname(target.pathname), { recursive: true });
   writeFileSync(target, text);
   console.log(`wrote ${target.pathname}`);
 }

@@ -6,6 +6,9 @@ import {
   type Consent,
   describeHolder,
   type FlowEvent,
+  type LostState,
+  lostState,
+  lostStateCandidate,
   type Operation,
   type OperationResult,
   type Plan,
@@ -18,6 +21,7 @@ import {
 import { escapeTerminal } from '@monitor/engine/escape';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { CLEAR_LINE, type Io, type Paint, paint } from './io.js';
+import { type LostStateWhere, lostStateMarkdown, reportLostState, stateWhere } from './lost-state-ui.js';
 import { handOver } from './one-time-values.js';
 import { type ApplyArgs, type CommentArgs, commandLine, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
@@ -67,7 +71,13 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
   const started = Date.now();
   let total = 0;
   let lastLine = '';
+  let held: string | undefined;
   return {
+    /** The plan held back as a candidate for a lost state: printed when it is not one. */
+    release(lost: LostState | undefined) {
+      if (held !== undefined && lost === undefined) io.stdout(held);
+      held = undefined;
+    },
     onEvent(event: FlowEvent) {
       if (event.type === 'lock-wait') {
         io.stderr(
@@ -81,7 +91,11 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
       }
       if (event.type === 'planned') {
         total = event.plan.operations.length;
-        if (!out.json) io.stdout(renderPlanText(event.plan, p, { cwd: io.cwd }));
+        if (out.json) return;
+        const text = renderPlanText(event.plan, p, { cwd: io.cwd });
+        // A plan made without the project's state is not worth reading: held until that is known.
+        if (lostStateCandidate(event.plan) === undefined) io.stdout(text);
+        else held = text;
         return;
       }
       if (event.type !== 'finish') return;
@@ -169,6 +183,7 @@ export function finish(
   args: ProjectArgs & { secretsOut?: string | undefined },
   savedPlanPath?: string,
   projectDir = io.cwd,
+  lost?: { state: LostState; where: LostStateWhere },
 ): ExitCode {
   const p = paint(io.color);
   out.plan = planToJson(outcome.plan);
@@ -189,9 +204,11 @@ export function finish(
       }
       return EXIT.stalePlan;
     }
-    case 'conflicts':
+    case 'conflicts': {
       out.result = { status: outcome.status, applied: false };
+      if (lost !== undefined) return reportLostState(lost.state, lost.where, { io, out });
       return reportConflicts(outcome.plan, { io, out });
+    }
     case 'refused': {
       const { reason, hint } = outcome;
       out.result = { status: outcome.status, applied: false };
@@ -259,6 +276,7 @@ export async function runApplyCommand(
   const progress = progressReporter(ctx, () => headerLine(command, project, connection, note));
   const trap = ctx.io.trapInterrupts?.();
   let outcome: ApplyOutcome;
+  let lost: LostState | undefined;
   try {
     outcome = await flow(connection.target, {
       command: `monitor ${command}`,
@@ -269,11 +287,27 @@ export async function runApplyCommand(
       onEvent: (e) => progress.onEvent(e),
     });
     progress.end();
+    if (outcome.status === 'conflicts') lost = await lostState(outcome.plan, connection.target);
+    progress.release(lost);
   } finally {
     trap?.release();
     await connection.close();
   }
-  const code = finish(command, outcome, ctx, args, savedPlanPath, project.projectDir);
+  const where = stateWhere(
+    project.config.projectName,
+    connection.accountId,
+    connection.target.backend.location,
+    ctx.io.cwd,
+  );
+  const code = finish(
+    command,
+    outcome,
+    ctx,
+    args,
+    savedPlanPath,
+    project.projectDir,
+    lost && { state: lost, where },
+  );
   if (args.comment !== true) return code;
   const { postComment } = await import('./comment-ui.js');
   const options = {
@@ -288,7 +322,10 @@ export async function runApplyCommand(
       ...options,
       // A deploy that had nothing to do does not start a comment on every merged pull request.
       createIfMissing: outcome.status !== 'no-changes',
-      render: (maxLength) => renderApplyMarkdown(outcome, { ...options, command, maxLength }),
+      render: (maxLength) =>
+        lost !== undefined
+          ? lostStateMarkdown(lost, connection.accountId, command)
+          : renderApplyMarkdown(outcome, { ...options, command, maxLength }),
     },
     args,
     ctx,

@@ -1,20 +1,38 @@
-/** Exit codes of every command (design.md). */
-export const EXIT = {
-  ok: 0,
-  error: 1,
+/**
+ * Exit codes of every command (design.md): the one table. `EXIT` names them for the code, and
+ * `exitCodesLine` prints them for `--help` and the CLI reference, so a code added here is listed
+ * everywhere.
+ */
+const TABLE = {
+  ok: { code: 0, summary: 'ok' },
+  error: { code: 1, summary: 'error' },
   /** `diff --detailed-exitcode` found changes */
-  changes: 2,
+  changes: { code: 2, summary: 'changes (diff --detailed-exitcode)' },
   /** invalid project: diagnostics were printed */
-  invalid: 3,
+  invalid: { code: 3, summary: 'invalid project' },
   /** a saved plan is stale */
-  stalePlan: 4,
+  stalePlan: { code: 4, summary: 'stale plan' },
   /** refused: confirmation or --allow-deletes needed in a non-interactive run */
-  refused: 5,
+  refused: { code: 5, summary: 'refused' },
   /** another deploy holds the lock */
-  locked: 6,
+  locked: { code: 6, summary: 'locked' },
   /** a wait ran out of time: trigger --wait, sessions wait, rca generate --wait, agent health --wait-ready */
-  timeout: 7,
+  timeout: { code: 7, summary: 'a wait timed out' },
   /** Ctrl-C while waiting; what was started goes on, and the message says how to resume */
-  interrupted: 130,
+  interrupted: { code: 130, summary: 'interrupted' },
 } as const;
+
+type Table = typeof TABLE;
+
+export const EXIT = Object.fromEntries(Object.entries(TABLE).map(([name, { code }]) => [name, code])) as {
+  readonly [K in keyof Table]: Table[K]['code'];
+};
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
+
+/** `Exit codes: 0 ok, 1 error, …, 130 interrupted.`: every code of the table, in order. */
+export function exitCodesLine(): string {
+  const codes = Object.values(TABLE)
+    .sort((a, b) => a.code - b.code)
+    .map(({ code, summary }) => `${code} ${summary}`);
+  return `Exit codes: ${codes.join(', ')}.`;
+}

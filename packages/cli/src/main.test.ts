@@ -1,3 +1,5 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
@@ -58,6 +60,14 @@ describe('main', () => {
     );
   });
 
+  it('outside any project, the hint says how to start one: monitor init', async () => {
+    const io = captureIo(mkdtempSync(join(tmpdir(), 'monitor-no-project-')));
+    expect(await main(['validate'], io)).toBe(EXIT.error);
+    expect(io.err).toContain('error: no monitor.config.ts found in');
+    expect(io.err).toMatch(/^hint: run monitor init to scaffold a project here/m);
+    rmSync(io.cwd, { recursive: true, force: true });
+  });
+
   it('prints one --json envelope on stdout when a command fails, with the error and its hint', async () => {
     const missing = captureIo('/');
     expect(await main(['validate', '--json', '--config', 'nope/monitor.config.ts'], missing)).toBe(
@@ -94,6 +104,16 @@ describe('main', () => {
       expect(help.out).toContain(`monitor ${command}`);
   });
 
+  it('--help lists every exit code of the table, each once', async () => {
+    const help = captureIo('/');
+    await main(['--help'], help);
+    const paragraph = help.out.slice(help.out.indexOf('Exit codes:')).replace(/\s+/g, ' ');
+    const listed = [...paragraph.matchAll(/(?:: |, )(\d+) /g)].map((m) => Number(m[1]));
+    expect(listed).toEqual(Object.values(EXIT).sort((a, b) => a - b));
+    expect(paragraph).toContain('7 a wait timed out');
+    expect(paragraph).toContain('130 interrupted.');
+  });
+
   it('suggests the nearest command and the nearest option of the command', async () => {
     const command = captureIo(join(fixtures, 'valid'));
     expect(await main(['chekcs', 'list'], command)).toBe(EXIT.error);
@@ -110,8 +130,20 @@ describe('main', () => {
 
   it('prints a shell completion script, and completes commands, verbs and options', async () => {
     const script = captureIo(join(fixtures, 'valid'));
-    expect(await main(['completion'], script)).toBe(EXIT.ok);
+    expect(await main(['completion', 'bash'], script)).toBe(EXIT.ok);
     expect(script.out).toContain('###-begin-monitor-completions-###');
+    const states = captureIo(join(fixtures, 'valid'));
+    await main(['--get-yargs-completions', 'monitor', 'state', ''], states);
+    expect(states.out.split('\n').filter((w) => w !== '')).toEqual([
+      'list',
+      'show',
+      'mv',
+      'rm',
+      'pull',
+      'push',
+      'migrate',
+      'unlock',
+    ]);
     const verbs = captureIo(join(fixtures, 'valid'));
     await main(['--get-yargs-completions', 'monitor', 'checks', 'l'], verbs);
     expect(verbs.out.split('\n')).toEqual(expect.arrayContaining(['list', 'get']));

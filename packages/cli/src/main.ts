@@ -1,7 +1,7 @@
 import { dirname } from 'node:path';
 import type { Argv } from 'yargs';
 import type { CommandModule, Subcommand } from './command.js';
-import { EXIT, type ExitCode } from './exit-codes.js';
+import { EXIT, type ExitCode, exitCodesLine } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { startLocalEmulatorEarly } from './local-emulator.js';
 import { UsageError } from './options.js';
@@ -139,6 +139,12 @@ const COMMANDS: {
     describe: 'Run the local emulator of the whole service API (what --local uses), until Ctrl-C',
     load: () => import('./commands/emulator.js'),
   },
+  {
+    name: 'completion',
+    usage: 'completion [shell]',
+    describe: 'Print a completion script for bash, zsh or fish; its --help says how to install it',
+    load: () => import('./commands/completion.js'),
+  },
 ];
 
 /** What the CLI adds to an error's hint: the flags that help, which the packages do not know. */
@@ -241,6 +247,22 @@ export async function commandPaths(): Promise<string[][]> {
 
 const nonEmpty = (value: string | undefined) =>
   value === undefined || value.trim() === '' ? undefined : value.trim();
+
+/**
+ * yargs' completions, less the options where there are verbs or choices to offer: `state <TAB>`
+ * lists list, show, mv…; options come when the word starts with `-`, or when nothing else fits.
+ */
+function completeWords(
+  current: string,
+  _argv: unknown,
+  defaults: (done: (error: Error | null, completions: string[] | undefined) => void) => void,
+  done: (completions: string[]) => void,
+): void {
+  defaults((_error, completions = []) => {
+    const words = current.startsWith('-') ? [] : completions.filter((c) => !c.startsWith('-'));
+    done(words.length > 0 ? words : completions);
+  });
+}
 
 /** The value given to `--name` (as `--name value` or `--name=value`), before any parser runs. */
 function optionValue(argv: readonly string[], name: string): string | undefined {
@@ -373,18 +395,14 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     await parser
       .demandCommand(1, 'name a command')
       .recommendCommands()
-      .completion(
-        'completion',
-        'Print a shell completion script: monitor completion >> ~/.bashrc (or ~/.zshrc)',
-      )
+      // What the scripts of `monitor completion` ask (--get-yargs-completions); its own command is hidden.
+      .completion('__complete', false, completeWords)
       .strict()
       .version(CLI_VERSION)
       .alias('h', 'help')
       .alias('v', 'version')
       .wrap(Math.min(110, io.columns ?? process.stdout.columns ?? 100))
-      .epilogue(
-        'Exit codes: 0 ok, 1 error, 2 changes (diff --detailed-exitcode), 3 invalid project, 4 stale plan, 5 refused, 6 locked.',
-      )
+      .epilogue(exitCodesLine())
       .exitProcess(false)
       .fail((message, error, context) => {
         throw error ?? new UsageError(withSuggestion(message, context));

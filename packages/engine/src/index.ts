@@ -29,6 +29,7 @@ export {
   standingConsent,
 } from './flows/deploy.js';
 export { type DiffOptions, type DiffResult, diff } from './flows/diff.js';
+export { type LostState, lostState, lostStateCandidate } from './flows/lost-state.js';
 export {
   findEntry,
   listState,

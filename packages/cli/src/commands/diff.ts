@@ -47,9 +47,10 @@ export const builder = (y: Argv) =>
 export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
   const [
-    { diff, hasChanges, InvalidPlanError, planToJson, renderPlanMarkdown, renderPlanText },
+    { diff, hasChanges, InvalidPlanError, lostState, planToJson, renderPlanMarkdown, renderPlanText },
     { headerLine, loadAndConnect, reportConflicts },
-  ] = await Promise.all([import('@monitor/engine'), import('../project.js')]);
+    { lostStateMarkdown, reportLostState, stateWhere },
+  ] = await Promise.all([import('@monitor/engine'), import('../project.js'), import('../lost-state-ui.js')]);
   const connected = await loadAndConnect(args, ctx, { readAccount: true });
   if (typeof connected === 'number') return connected;
   const { project, connection, snapshot } = connected;
@@ -76,7 +77,17 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
       local: connection.local,
     };
     const savedHint = args.out === undefined ? undefined : `the whole plan is in ${args.out}`;
-    if (args.format === 'markdown' && !out.json) {
+    // The project's own resources, unowned because its state is missing: say that, not a conflict each.
+    const lost = await lostState(
+      result.plan,
+      connection.target,
+      snapshot === undefined ? undefined : (await snapshot).live,
+    );
+    if (lost !== undefined) {
+      if (args.format === 'markdown' && !out.json)
+        io.stdout(lostStateMarkdown(lost, connection.accountId, 'diff'));
+      else if (!out.json) io.stdout(paint(io.color).dim(headerLine('diff', project, connection)));
+    } else if (args.format === 'markdown' && !out.json) {
       io.stdout(
         renderPlanMarkdown(result.plan, {
           ...markdownOptions,
@@ -95,23 +106,33 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
         );
       }
     }
+    const where = stateWhere(
+      project.config.projectName,
+      connection.accountId,
+      connection.target.backend.location,
+      io.cwd,
+    );
     let code: ExitCode =
-      result.plan.conflicts.length > 0
-        ? reportConflicts(result.plan, ctx)
-        : args.detailedExitcode === true && changed
-          ? EXIT.changes
-          : EXIT.ok;
+      lost !== undefined
+        ? reportLostState(lost, where, ctx)
+        : result.plan.conflicts.length > 0
+          ? reportConflicts(result.plan, ctx)
+          : args.detailedExitcode === true && changed
+            ? EXIT.changes
+            : EXIT.ok;
     if (args.comment === true || args.issue === true) {
       const { postComment, postDriftIssue } = await import('../comment-ui.js');
       const request = {
         ...markdownOptions,
         createIfMissing: changed || result.plan.conflicts.length > 0,
         render: (maxLength: number, hint?: string) =>
-          renderPlanMarkdown(result.plan, {
-            ...markdownOptions,
-            maxLength,
-            ...((hint ?? savedHint) === undefined ? {} : { fullPlanHint: hint ?? savedHint }),
-          }),
+          lost !== undefined
+            ? lostStateMarkdown(lost, connection.accountId, 'diff')
+            : renderPlanMarkdown(result.plan, {
+                ...markdownOptions,
+                maxLength,
+                ...((hint ?? savedHint) === undefined ? {} : { fullPlanHint: hint ?? savedHint }),
+              }),
       };
       if (args.comment === true) code = await postComment({ ...request, purpose: 'plan' }, args, ctx, code);
       if (args.issue === true) code = await postDriftIssue({ ...request, purpose: 'drift' }, args, ctx, code);

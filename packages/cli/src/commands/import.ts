@@ -222,7 +222,7 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
       if (answer?.trim() !== 'yes') {
         throw new CommandError(
           'refused',
-          `${byContent.length} construct${byContent.length === 1 ? '' : 's'} of the code matched by content alone need${byContent.length === 1 ? 's' : ''} your confirmation; nothing was written or recorded`,
+          `${byContent.length} construct${byContent.length === 1 ? '' : 's'} of the code matched by content alone need${byContent.length === 1 ? 's' : ''} your confirmation; nothing was written or recorded:\n${list}`,
           `check them in the account, then run ${commandLine(args, 'import', ...(args.recover === true ? ['--recover'] : []), '--yes')}`,
         );
       }
@@ -232,7 +232,7 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
       mkdirSync(dirname(f.absolute), { recursive: true });
       writeFileSync(f.absolute, f.text);
     }
-    await checkGenerated(
+    const unsetInCode = await checkGenerated(
       engine,
       args,
       ctx,
@@ -249,7 +249,17 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
       io.stderr(
         `\n${p.green('✓')} ${escapeTerminal(`Recorded ${n} resource${n === 1 ? '' : 's'} as owned by ${project.config.projectName} in ${target.backend.location}.`)}\n`,
       );
-      io.stderr(`Next: ${commandLine(args, 'diff')}\n`);
+    }
+    // diff fails while a variable the code reads with requiredEnv is unset: those come first.
+    const unset = [...new Set([...plan.secrets.filter((s) => !s.set).map((s) => s.env), ...unsetInCode])];
+    const next = [...unset.map((name) => `export ${name}=…`), commandLine(args, 'diff')];
+    out.result = { ...(out.result as Record<string, unknown>), next };
+    if (!out.json) {
+      io.stderr(
+        unset.length === 0
+          ? `Next: ${commandLine(args, 'diff')}\n`
+          : `Next: set ${unset.length === 1 ? 'the variable' : `the ${unset.length} variables`} the code reads with requiredEnv, then diff:\n${next.map((line) => `  ${line}`).join('\n')}\n`,
+      );
     }
     return EXIT.ok;
   } finally {
@@ -268,7 +278,7 @@ async function checkGenerated(
   { io }: RunContext,
   plan: ImportPlan,
   written: string[],
-): Promise<void> {
+): Promise<string[]> {
   const report = await engine.validateProject({
     cwd: io.cwd,
     ...(args.config === undefined ? {} : { config: args.config }),
@@ -296,6 +306,10 @@ async function checkGenerated(
       'move the files where an include pattern in monitor.config.ts finds them (or pass --out to a directory it includes), then run monitor import again',
     );
   }
+  // The variables every later command needs that are not set here: the generated code's and the rest of the project's.
+  return report.diagnostics.flatMap(
+    (d) => /^environment variable (\S+) is not set \(requiredEnv\)$/.exec(d.message)?.[1] ?? [],
+  );
 }
 
 function describePlan(plan: ImportPlan, p: ReturnType<typeof paint>): string {

@@ -1,19 +1,24 @@
-import { existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { basename, dirname, join, relative, resolve } from 'node:path';
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Argv } from 'yargs';
+import { type CiHost, ciFiles, type StateBackendChoice } from '../ci-workflows.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { paint } from '../io.js';
+import { projectDependencies } from '../install-source.js';
+import { type Io, paint } from '../io.js';
 import { UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
-import { CLI_VERSION } from '../version.js';
 
 export interface InitArgs {
   dir?: string | undefined;
   name?: string | undefined;
-  ci?: 'github' | 'gitlab' | undefined;
+  ci?: CiHost | undefined;
+  state?: StateBackendChoice | undefined;
+  defaultBranch?: string | undefined;
   json?: boolean | undefined;
 }
+
+const STATE_CHOICES = ['file', 'postgres'] as const;
 
 export const builder = (y: Argv) =>
   y
@@ -21,14 +26,28 @@ export const builder = (y: Argv) =>
     .option('name', { type: 'string', describe: 'The projectName (default: the directory name)' })
     .option('ci', {
       choices: ['github', 'gitlab'] as const,
-      describe: 'Also add the CI workflows: a PR preview, deploy on main, a nightly drift check (docs/ci.md)',
+      describe:
+        'Also add the CI workflows: a PR preview, deploy from the default branch, a nightly drift check (docs/ci.md)',
+    })
+    .option('state', {
+      choices: STATE_CHOICES,
+      describe:
+        'With --ci: where CI keeps state. file: .monitor/state/, committed back by the deploy job; postgres: MONITOR_STATE_URL. Asked on a terminal',
+    })
+    .option('default-branch', {
+      type: 'string',
+      describe:
+        "With --ci: the branch that deploys (default: origin's HEAD, else git's init.defaultBranch, else main)",
     })
     .option('json', {
       type: 'boolean',
       describe: 'Print one JSON envelope: what was created and what was kept',
     })
     .example('$0 init', 'a project in this directory')
-    .example('$0 init monitoring --ci github', 'a new directory, with GitHub Actions workflows')
+    .example(
+      '$0 init monitoring --ci github --state postgres',
+      'a new directory, with GitHub Actions workflows',
+    )
     .epilogue(
       'Never overwrites a file: what exists is kept (package.json and .gitignore gain what they lack).',
     );
@@ -82,18 +101,6 @@ export const api = new CheckGroup('example-api', {
 
 const GITIGNORE_LINES = ['node_modules/', '.monitor/local/'];
 
-/** The CI workflows shipped beside the CLI (the same files as examples/ci in the repository). */
-function ciTemplates(ci: 'github' | 'gitlab'): { from: string; to: string }[] {
-  // From the package's root: this module may be bundled into a file at another depth of dist/.
-  const packageRoot = dirname(createRequire(import.meta.url).resolve('@monitor/cli/package.json'));
-  const root = join(packageRoot, 'dist', 'templates', 'ci');
-  if (ci === 'gitlab') return [{ from: join(root, 'gitlab', '.gitlab-ci.yml'), to: '.gitlab-ci.yml' }];
-  return readdirSync(join(root, 'github')).map((file) => ({
-    from: join(root, 'github', file),
-    to: join('.github', 'workflows', file),
-  }));
-}
-
 /**
  * `monitor init [dir]`: a project that validates and deploys to the embedded emulator as it is,
  * in an empty directory or beside existing files, which are never overwritten.
@@ -112,24 +119,30 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
   const created: string[] = [];
   const kept: string[] = [];
   const changed: string[] = [];
+  // Decided before anything is written: a refusal leaves nothing behind.
+  const state = args.ci === undefined ? undefined : (args.state ?? (await askState(io)));
+  /** Writes `text` to `path` (relative to the project, or absolute) unless a file is there. */
   const write = (path: string, text: string) => {
-    const full = join(dir, path);
+    const full = resolve(dir, path);
+    const shown = relative(dir, full);
     if (existsSync(full)) {
-      kept.push(path);
+      kept.push(shown);
       return;
     }
     mkdirSync(dirname(full), { recursive: true });
     writeFileSync(full, text);
-    created.push(path);
+    created.push(shown);
   };
 
   mkdirSync(dir, { recursive: true });
+  const installFrom = projectDependencies(dir);
   write('monitor.config.ts', CONFIG(name));
   write('tsconfig.json', TSCONFIG);
   write(join('monitors', 'example.monitor.ts'), EXAMPLE);
 
   // package.json: created, or given the dependencies it lacks; nothing it has is changed.
-  const wanted = { '@monitor/cli': `^${CLI_VERSION}`, '@monitor/constructs': `^${CLI_VERSION}` };
+  const wanted = installFrom.dependencies;
+  const wantedDev = installFrom.devDependencies;
   const packagePath = join(dir, 'package.json');
   if (existsSync(packagePath)) {
     let pkg: Record<string, unknown>;
@@ -142,12 +155,14 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
       );
     }
     const deps = { ...((pkg.dependencies as Record<string, string> | undefined) ?? {}) };
-    const devDeps = (pkg.devDependencies as Record<string, string> | undefined) ?? {};
-    const missing = Object.entries(wanted).filter(
-      ([dep]) => deps[dep] === undefined && devDeps[dep] === undefined,
-    );
-    if (missing.length > 0) {
-      pkg.dependencies = { ...deps, ...Object.fromEntries(missing) };
+    const devDeps = { ...((pkg.devDependencies as Record<string, string> | undefined) ?? {}) };
+    const lacks = (entries: Record<string, string>) =>
+      Object.entries(entries).filter(([dep]) => deps[dep] === undefined && devDeps[dep] === undefined);
+    const missing = lacks(wanted);
+    const missingDev = lacks(wantedDev);
+    if (missing.length > 0 || missingDev.length > 0) {
+      if (missing.length > 0) pkg.dependencies = { ...deps, ...Object.fromEntries(missing) };
+      if (missingDev.length > 0) pkg.devDependencies = { ...devDeps, ...Object.fromEntries(missingDev) };
       writeFileSync(packagePath, `${JSON.stringify(pkg, null, 2)}\n`);
       changed.push('package.json');
     } else {
@@ -156,7 +171,7 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
   } else {
     write(
       'package.json',
-      `${JSON.stringify({ name, private: true, type: 'module', scripts: { validate: 'monitor validate', diff: 'monitor diff', deploy: 'monitor deploy' }, dependencies: wanted }, null, 2)}\n`,
+      `${JSON.stringify({ name, private: true, type: 'module', scripts: { validate: 'monitor validate', diff: 'monitor diff', deploy: 'monitor deploy', typecheck: 'tsc' }, dependencies: wanted, devDependencies: wantedDev }, null, 2)}\n`,
     );
   }
 
@@ -181,8 +196,14 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
     write('.gitignore', `${GITIGNORE_LINES.join('\n')}\n`);
   }
 
-  if (args.ci !== undefined) {
-    for (const t of ciTemplates(args.ci)) write(t.to, readFileSync(t.from, 'utf8'));
+  let ci: { host: CiHost; state: StateBackendChoice; branch: string; root: string } | undefined;
+  if (args.ci !== undefined && state !== undefined) {
+    const repo = repository(dir);
+    const branch = args.defaultBranch ?? repo.defaultBranch;
+    // The workflows belong at the root of the repository the project is in: CI reads them only there.
+    const projectDir = relative(repo.root, realpathSync(dir)).split(sep).join('/') || '.';
+    for (const f of ciFiles(args.ci, { state, branch, projectDir })) write(join(repo.root, f.path), f.text);
+    ci = { host: args.ci, state, branch, root: repo.root };
   }
 
   const where = relative(io.cwd, dir) || '.';
@@ -193,12 +214,28 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
     'npx monitor deploy --local --yes',
   ];
   out.project = name;
-  out.result = { dir, created, changed, kept, next };
+  out.result = {
+    dir,
+    created,
+    changed,
+    kept,
+    next,
+    dependencies: { source: installFrom.source, ...wanted, ...wantedDev },
+    ci: ci === undefined ? null : { host: ci.host, state: ci.state, defaultBranch: ci.branch },
+  };
   if (!out.json) {
     const p = paint(io.color);
     for (const f of created) io.stdout(`${p.green('created')}  ${f}\n`);
     for (const f of changed) io.stdout(`${p.yellow('updated')}  ${f}\n`);
     for (const f of kept) io.stdout(`${p.dim('kept   ')}  ${f} ${p.dim('(exists)')}\n`);
+    io.stdout(p.dim(`\nmonitor comes from ${installFrom.describe}.\n`));
+    if (ci !== undefined) {
+      io.stdout(
+        p.dim(
+          `CI deploys from ${ci.branch} with ${ci.state === 'postgres' ? 'state in PostgreSQL (set MONITOR_STATE_URL)' : 'state in .monitor/state/, committed by the deploy job'}: set the secrets and variables of docs/ci.md.\n`,
+        ),
+      );
+    }
     io.stdout(`\nProject ${p.bold(name)} is ready. Next:\n\n${next.map((c) => `  ${c}`).join('\n')}\n`);
     io.stdout(
       p.dim(
@@ -207,4 +244,44 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
     );
   }
   return EXIT.ok;
+}
+
+/** The state backend CI will use: asked on a terminal, required as --state otherwise. */
+async function askState(io: Io): Promise<StateBackendChoice> {
+  const refuse = () =>
+    new UsageError(
+      '--ci needs a state backend: the deploy job must find the state of the deploy before it',
+      'pass --state file (state committed back to the repository by the deploy job) or --state postgres (MONITOR_STATE_URL); see docs/ci.md',
+    );
+  if (!io.interactive || io.prompt === undefined) throw refuse();
+  const question =
+    'Where does CI keep the state (what the project owns)?\n' +
+    '  file      .monitor/state/, committed back to the repository by the deploy job\n' +
+    '  postgres  a PostgreSQL database (MONITOR_STATE_URL), shared by every runner and person\n' +
+    'State backend (file or postgres): ';
+  for (;;) {
+    const answer = (await io.prompt(question))?.trim().toLowerCase();
+    if (answer === undefined) throw refuse();
+    const choice = STATE_CHOICES.find((c) => c === answer);
+    if (choice !== undefined) return choice;
+  }
+}
+
+/**
+ * The git repository `dir` is committed in (its root and default branch), or `dir` itself when
+ * it is in none, git is missing, or the repository ignores it.
+ */
+function repository(dir: string): { root: string; defaultBranch: string } {
+  const git = (...args: string[]) => {
+    const result = spawnSync('git', ['-C', dir, ...args], { encoding: 'utf8' });
+    return result.status === 0 ? result.stdout.trim() : undefined;
+  };
+  const root = git('rev-parse', '--show-toplevel');
+  const inRepository = root !== undefined && root !== '' && git('check-ignore', '-q', '.') === undefined;
+  const origin = inRepository
+    ? git('symbolic-ref', '--quiet', '--short', 'refs/remotes/origin/HEAD')
+    : undefined;
+  const defaultBranch =
+    origin?.replace(/^origin\//, '') || git('config', '--get', 'init.defaultBranch') || 'main';
+  return { root: inRepository ? root : realpathSync(dir), defaultBranch };
 }

@@ -12,13 +12,17 @@ import { localTime, renderTable } from '../tables.js';
 import { csvLine, formatMetric, parseWindow } from '../time-range.js';
 
 interface MetricsArgs extends AccountArgs {
-  id: string;
+  id?: string | undefined;
   from?: string | undefined;
   to?: string | undefined;
   csv?: boolean | undefined;
 }
 
 const DAY_MS = 86_400_000;
+
+/** The service API has no list of private locations: where a person finds the id instead. */
+const WHERE_IDS_COME_FROM =
+  "a private location's id is on its page in the service's web app (Private locations); the service API has no list of them, so monitor cannot list them";
 
 /**
  * `monitor private-locations metrics <id>`: the queue of a private location over a window (the
@@ -40,7 +44,12 @@ async function metrics(args: MetricsArgs, ctx: RunContext): Promise<ExitCode> {
       'choose a --from less than 15 days ago, e.g. --from 14d',
     );
   }
-  const id = String(args.id).trim();
+  const id = String(args.id ?? '').trim();
+  if (id === '')
+    throw new UsageError(
+      'name the private location: monitor private-locations metrics <id>',
+      WHERE_IDS_COME_FROM,
+    );
   const account = await connectAccount(args, ctx);
   try {
     const data = await explained(
@@ -49,7 +58,7 @@ async function metrics(args: MetricsArgs, ctx: RunContext): Promise<ExitCode> {
         to: Math.floor(window.to / 1000),
       }),
       {
-        not_found: `no private location ${id} in account ${account.accountId}`,
+        not_found: `no private location ${id} in account ${account.accountId}; ${WHERE_IDS_COME_FROM}`,
         rate_limited: 'private-location metrics allow 300 requests a day per account: try again later',
       },
     );
@@ -112,19 +121,23 @@ async function metrics(args: MetricsArgs, ctx: RunContext): Promise<ExitCode> {
 
 export const subcommands: Subcommand[] = [
   {
-    command: 'metrics <id>',
+    command: 'metrics [id]',
     describe:
       "A private location's queue over time (the last 24 h by default, at most 15 days back), charted",
     builder: (y: Argv) =>
       withAccountOptions(y)
-        .positional('id', { type: 'string', describe: 'The private location id' })
+        .positional('id', {
+          type: 'string',
+          describe: "The private location's id: on its page in the service's web app (Private locations)",
+        })
         .option('from', {
           type: 'string',
           describe: 'Start: ISO date-time, unix seconds or an age (default 24h); less than 15 days ago',
         })
         .option('to', { type: 'string', describe: 'End (default now)' })
         .option('csv', { type: 'boolean', describe: 'CSV on stdout instead of the charts and table' })
-        .example('$0 private-locations metrics b6f7… --from 7d', 'is the agent keeping up this week'),
+        .example('$0 private-locations metrics b6f7… --from 7d', 'is the agent keeping up this week')
+        .epilogue(`Where ids come from: ${WHERE_IDS_COME_FROM}.`),
     run: metrics,
   },
 ];

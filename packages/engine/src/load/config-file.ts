@@ -29,7 +29,7 @@ export function findConfig(cwd: string, explicit?: string): string {
   if (nearest !== undefined) return nearest;
   throw new ConfigNotFoundError(
     `no monitor.config.ts found in ${resolve(cwd)} or any directory above it`,
-    "create monitor.config.ts there: import { defineConfig } from '@monitor/constructs'; export default defineConfig({ projectName: 'my-project' })",
+    "run monitor init to scaffold a project here (config, tsconfig, an example; --ci github|gitlab adds the workflows), or create monitor.config.ts yourself: import { defineConfig } from '@monitor/constructs'; export default defineConfig({ projectName: 'my-project' })",
   );
 }
 
