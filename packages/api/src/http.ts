@@ -14,11 +14,12 @@ import {
 } from './errors.js';
 import { formatIssuePath } from './issue-path.js';
 import { kindOfEndpoint } from './kinds/index.js';
+import { isRecord } from './kinds/secrets.js';
 import { lenient } from './lenient.js';
 import { encodeQuery, fillPath } from './query.js';
 import { RateLimiter } from './rate-limiter.js';
 import { type RateLimit, type RouteRateLimit, rateLimitBucketFor } from './rate-limits.js';
-import { Redactor } from './redact.js';
+import { messageRedactor, Redactor } from './redact.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-policy.js';
 import { errorBodySchema } from './schemas/error-body.js';
 import type { z } from './zod.js';
@@ -294,7 +295,11 @@ export class Transport {
       const errorBody = decodeErrorBody(text);
       // A status the caller expects (a 408 of the completion long poll, a 503 of readiness) is an answer, not an error.
       if (accept.includes(status)) return { status, headers: responseHeaders, data: errorBody };
-      const serverMessage = errorBody.message === undefined ? undefined : this.redact(errorBody.message);
+      // A body that is not JSON is cut, after redaction: a secret cut in two would be missed.
+      const serverMessage =
+        errorBody.message === undefined
+          ? undefined
+          : this.redact(errorBody.message).slice(0, errorBody.notJson ? 200 : undefined);
       if (status === 429) {
         const retryAfterMs = parseRetryAfter(responseHeaders['retry-after'], this.#clock.now());
         rateLimited++;
@@ -361,6 +366,9 @@ export class Transport {
 
   #validateInput(endpoint: Endpoint, input: CallInput, label: string): void {
     const issues: ValidationIssue[] = [];
+    const kind = kindOfEndpoint(endpoint);
+    const safe =
+      kind !== undefined && isRecord(input.body) ? messageRedactor(kind, input.body) : (text: string) => text;
     const check = (where: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown) => {
       if (schema === undefined) {
         if (where === 'body' && value !== undefined)
@@ -370,7 +378,7 @@ export class Transport {
       const result = schema.safeParse(where === 'body' ? value : (value ?? {}));
       if (!result.success) {
         for (const issue of result.error.issues)
-          issues.push({ path: formatIssuePath(issue.path, where), message: issue.message });
+          issues.push({ path: formatIssuePath(issue.path, where), message: safe(issue.message) });
       }
     };
     check('params', endpoint.params, input.params);
@@ -401,7 +409,7 @@ export class Transport {
     } catch {
       const contentType = headers['content-type'] ?? 'none';
       throw new ContractError(
-        `${label} returned ${status} with a body that is not JSON (content-type ${contentType}): ${this.redact(text.slice(0, 120))}`,
+        `${label} returned ${status} with a body that is not JSON (content-type ${contentType}): ${this.redact(text).slice(0, 120)}`,
         {
           method: endpoint.method,
           path: endpoint.path,
@@ -497,7 +505,12 @@ function flattenHeaders(
 }
 
 /** Decode an error body of either shape; tolerate non-JSON. */
-function decodeErrorBody(text: string): { message?: string; reason?: string; keys?: string[] } {
+function decodeErrorBody(text: string): {
+  message?: string;
+  reason?: string;
+  keys?: string[];
+  notJson?: boolean;
+} {
   if (text.length === 0) return {};
   try {
     const parsed = errorBodySchema.safeParse(JSON.parse(text));
@@ -509,7 +522,7 @@ function decodeErrorBody(text: string): { message?: string; reason?: string; key
       keys: body.validation?.keys,
     };
   } catch {
-    return { message: text.slice(0, 200) };
+    return { message: text, notJson: true };
   }
 }
 
