@@ -3,7 +3,7 @@ import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { startLocalEmulatorEarly } from './local-emulator.js';
-import { UsageError } from './options.js';
+import { UsageError, usageErrorOf } from './options.js';
 import { type ErrorJson, Output, type RunContext } from './output.js';
 import { readableStack } from './readable-stack.js';
 import { CLI_VERSION } from './version.js';
@@ -401,7 +401,9 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       )
       .exitProcess(false)
       .fail((message, error, context) => {
-        throw error ?? new UsageError(withSuggestion(message, context));
+        if (error === undefined || error === null) throw new UsageError(withSuggestion(message, context));
+        // yargs' own argument errors (a coerce function's included) are usage errors, not crashes.
+        throw error.name === 'YError' ? usageErrorOf(error) : error;
       })
       // With a callback yargs hands over its help and version text instead of printing it.
       .parseAsync(argv, {}, (_error, _args, output) => {
