@@ -260,6 +260,26 @@ describe('diagnostics', () => {
     ]);
   });
 
+  it('refuse URLs that would open somewhere unsafe on a public page', () => {
+    new Dashboard('board', {
+      header: 'B',
+      logo: 'ftp://files.example.com/l.png',
+      link: 'javascript:alert(1)',
+    });
+    new StatusPage('page', {
+      name: 'P',
+      url: 'p',
+      cards: [],
+      favicon: 'https://cdn.example.com/f.ico',
+      redirectTo: 'javascript:alert(1)',
+    });
+    expect(synth().diagnostics.map((d) => `${d.logicalId} ${d.path}: ${d.message}`)).toEqual([
+      'board link: must be an http(s) URL, got "javascript:alert(1)"',
+      'board logo: must be an http(s) URL, got "ftp://files.example.com/l.png"',
+      'page redirectTo: must be an http(s) URL, got "javascript:alert(1)"',
+    ]);
+  });
+
   it('never quote a value the kind marks sensitive, whoever wrote the message', () => {
     const url = 'hooks.slack.com/services/T0/B0/c4n4ry';
     new SlackAlertChannel('slack', { url });
