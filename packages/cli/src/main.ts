@@ -6,6 +6,7 @@ import { startLocalEmulatorEarly } from './local-emulator.js';
 import { UsageError, usageErrorOf } from './options.js';
 import { type ErrorJson, Output, type RunContext } from './output.js';
 import { readableStack } from './readable-stack.js';
+import { type RefusedExit, takeRefusedExit } from './refused-exit.js';
 import { CLI_VERSION } from './version.js';
 
 export { CLI_VERSION };
@@ -191,6 +192,7 @@ function describe(error: unknown): ErrorJson & { stack?: string } {
 /** Errors whose exit code is not 1. */
 const EXIT_BY_ERROR_CODE: Record<string, ExitCode> = {
   invalid_project: EXIT.invalid,
+  process_exit: EXIT.invalid,
   locked: EXIT.locked,
   refused: EXIT.refused,
   stale_state: EXIT.stalePlan,
@@ -413,6 +415,26 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     answered = true;
     code = report(error, io, out);
   }
+  // A construct file's timers that are due by now fire before the answer is printed, so that an
+  // exit one of them calls is in it.
+  if (requested?.loadsProject === true) await new Promise((resolve) => setTimeout(resolve, 0));
+  const refused = takeRefusedExit();
+  if (refused !== undefined) {
+    answered = true;
+    code = reportRefusedExit(refused, code, io, out);
+  }
   if (answered) out.print(io, code);
   return code;
+}
+
+/**
+ * Project code called `process.exit` from a timer while the command ran: monitor went on and
+ * finished, and now says so. The project is at fault (exit 3) unless the command failed already.
+ */
+function reportRefusedExit(refused: RefusedExit, code: ExitCode, io: Io, out: Output): ExitCode {
+  if (out.error !== null) {
+    if (!out.json) io.stderr(`${paint(io.color).red('error')}: ${refused.message}\n`);
+    return code;
+  }
+  return report({ code: 'process_exit', message: refused.message, hint: refused.hint }, io, out);
 }
