@@ -1,4 +1,4 @@
-import { KINDS, type ResourceKind, sensitiveFields } from '@monitor/api';
+import { KINDS, type ResourceKind, sensitiveValues } from '@monitor/api';
 import * as constructs from '@monitor/constructs';
 import { describe, expect, it } from 'vitest';
 import { envelopeOf } from './support/harness.js';
@@ -56,8 +56,6 @@ type ConstructClass = new (id: string, props: object) => Made;
 const classOf = (name: string) =>
   (constructs as unknown as Record<string, ConstructClass>)[name] as ConstructClass;
 
-const ruleOf = (path: string) => path.replace(/\[\d+\]/g, '[]');
-
 /** `props` with `value` at `path` (`headers[0].value`); a copy. */
 function withValue(props: Record<string, unknown>, path: string, value: unknown): Record<string, unknown> {
   const copy = structuredClone(props);
@@ -105,16 +103,22 @@ function cases(): { all: Case[]; covered: Set<string> } {
   samples.resources.forEach((resource, i) => {
     const instance = samples.instances[i] as Made;
     const construct = resource.construct;
-    for (const { path } of sensitiveFields(KINDS[resource.kind], resource.payload)) {
-      covered.add(`${resource.kind} ${ruleOf(path)}`);
-      const propPath = instance[PROP_PATH](path);
+    const def = KINDS[resource.kind];
+    // The sensitive paths this sample holds a value at, by the definition and its conditions.
+    const held = def.sensitive.filter(
+      (s) => Object.keys(sensitiveValues({ ...def, sensitive: [s] }, resource.payload)).length > 0,
+    );
+    for (const { path: rulePath } of held) {
+      covered.add(`${resource.kind} ${rulePath}`);
+      // Every list of a sample has one item.
+      const propPath = instance[PROP_PATH](rulePath.replace(/\[\]/g, '[0]'));
       for (const { rule, value } of RULE_BREAKERS) {
         const n = candidates.length;
         candidates.push({
           construct,
           logicalId: `c${n}`,
           kind: resource.kind,
-          rulePath: ruleOf(path),
+          rulePath,
           propPath,
           rule,
           props: withValue(SAMPLES[construct] as Record<string, unknown>, propPath, value(canary(n))),
