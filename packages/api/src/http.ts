@@ -366,9 +366,6 @@ export class Transport {
 
   #validateInput(endpoint: Endpoint, input: CallInput, label: string): void {
     const issues: ValidationIssue[] = [];
-    const kind = kindOfEndpoint(endpoint);
-    const safe =
-      kind !== undefined && isRecord(input.body) ? messageRedactor(kind, input.body) : (text: string) => text;
     const check = (where: 'params' | 'query' | 'body', schema: z.ZodType | undefined, value: unknown) => {
       if (schema === undefined) {
         if (where === 'body' && value !== undefined)
@@ -378,18 +375,22 @@ export class Transport {
       const result = schema.safeParse(where === 'body' ? value : (value ?? {}));
       if (!result.success) {
         for (const issue of result.error.issues)
-          issues.push({ path: formatIssuePath(issue.path, where), message: safe(issue.message) });
+          issues.push({ path: formatIssuePath(issue.path, where), message: issue.message });
       }
     };
     check('params', endpoint.params, input.params);
     check('query', endpoint.query, input.query);
     check('body', endpoint.body, input.body);
     if (issues.length > 0) {
+      const kind = kindOfEndpoint(endpoint);
+      const described =
+        kind !== undefined && isRecord(input.body) ? messageRedactor(kind, input.body) : (t: string) => t;
+      const safe = (text: string) => this.redact(described(text));
       const list = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-      throw new ValidationError(this.redact(`${label}: invalid request: ${list}`), {
+      throw new ValidationError(safe(`${label}: invalid request: ${list}`), {
         method: endpoint.method,
         path: endpoint.path,
-        issues: issues.map((i) => ({ path: i.path, message: this.redact(i.message) })),
+        issues: issues.map((i) => ({ path: i.path, message: safe(i.message) })),
         hint: 'fix the fields named above; the request was not sent',
       });
     }
