@@ -155,6 +155,75 @@ describe('4. loading always ends, and never silently', () => {
       }
     });
   });
+
+  // Line 3 of b.monitor.ts (after the import and the group) holds the process.exit call.
+  const exitLine = 3;
+  const noStack = (text: string) => {
+    expect(text).not.toContain('ExitWhileLoading');
+    expect(text).not.toMatch(/^\s+at /m);
+  };
+
+  it('process.exit from a timer that fires while loading: exit 3 naming the file and line, nothing done', async () => {
+    const { h, dir, run } = await setup({
+      'a.monitor.ts': IMPORTS + group('g', 'G'),
+      // Timers of one delay fire in order: the exit first, while the file still awaits.
+      'b.monitor.ts': `${IMPORTS}${group('h', 'H')}setTimeout(() => process.exit(1), 0);\nawait new Promise((resolve) => setTimeout(resolve, 0));\n`,
+    });
+    await changesNothing(h, dir, async () => {
+      for (const args of [['validate'], ['diff'], ['deploy', '--yes', '--allow-deletes']]) {
+        const r = await run(...args);
+        expect(r.code, r.stderr).toBe(3);
+        const output = `${r.stdout}${r.stderr}`;
+        expect(output).toContain(`b.monitor.ts:${exitLine}:`);
+        expect(output).toContain('b.monitor.ts called process.exit(1) while loading: nothing was done');
+        noStack(output);
+      }
+    });
+  });
+
+  it('process.exit from a timer mid-deploy is refused: the deploy finishes, then exit 3 naming the file and line', async () => {
+    // The timer is set when the deploy sends its first create (undici announces each request).
+    const exitOnFirstCreate = `import { channel } from 'node:diagnostics_channel';
+let armed = false;
+channel('undici:request:create').subscribe((message) => {
+  if (armed || (message as { request: { method: string } }).request.method !== 'POST') return;
+  armed = true;
+  setTimeout(() => process.exit(0), 0);
+});\n`;
+    const { h, dir } = await setup({
+      'a.monitor.ts': IMPORTS + group('g', 'G') + group('g2', 'G2'),
+      'b.monitor.ts': `${IMPORTS}${group('h', 'H')}${exitOnFirstCreate}`,
+    });
+    const r = await monitor(['deploy', '--yes', '--json'], { cwd: dir, env: h.env });
+    expect(r.code, r.stderr).toBe(3);
+    const envelope = JSON.parse(r.stdout);
+    expect(envelope.error.code).toBe('process_exit');
+    expect(envelope.error.message).toMatch(
+      /^b\.monitor\.ts:8:\d+ called process\.exit\(0\) after it had loaded \(from a timer or a callback\)/,
+    );
+    noStack(r.stderr);
+    // Nothing was cut short: every group was created and recorded.
+    expect((await h.client.checkGroups.list()).items.map((g) => g.name).sort()).toEqual(['G', 'G2', 'H']);
+    expect(Object.keys(JSON.parse(stateText(dir) ?? '{}').resources).sort()).toEqual([
+      'CheckGroup:g',
+      'CheckGroup:g2',
+      'CheckGroup:h',
+    ]);
+  });
+
+  it('process.exit from a timer that fires once the command is done: exit 3 naming the file and line', async () => {
+    const { dir, run } = await setup({
+      'a.monitor.ts': `${IMPORTS}${group('g', 'G')}setTimeout(() => process.exit(0), 0);\n`,
+    });
+    const r = await run('validate');
+    expect(r.code, r.stderr).toBe(3);
+    expect(r.stderr).toContain(`a.monitor.ts:${exitLine}:`);
+    // Whether it fires while loading or after, the answer names the call.
+    expect(r.stderr).toContain('a.monitor.ts');
+    expect(r.stderr).toContain('called process.exit(0)');
+    noStack(r.stderr);
+    expect(existsSync(join(dir, '.monitor', 'state'))).toBe(false);
+  });
 });
 
 describe('5. secret hashes that cannot be recovered from the repository', () => {

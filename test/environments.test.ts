@@ -163,7 +163,8 @@ describe('environments', () => {
 
 describe('--local with environments', () => {
   it('each environment has its own local account and state: deploying production leaves staging as it was', async () => {
-    const dir = writeProject({ 'p.monitor.ts': page('`acme-${env}`') });
+    // The page's url in the construct file is a template of the environment's name.
+    const dir = writeProject({ 'p.monitor.ts': page(['`acme-', '${env}`'].join('')) });
     writeFiles(dir, { 'monitor.config.ts': CONFIG });
     dirs.push(dir);
     const run = (...args: string[]) => monitor(args, { cwd: dir, env: { MONITOR_ACCOUNT_ID: '' } });

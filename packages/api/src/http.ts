@@ -14,11 +14,12 @@ import {
 } from './errors.js';
 import { formatIssuePath } from './issue-path.js';
 import { kindOfEndpoint } from './kinds/index.js';
+import { isRecord } from './kinds/secrets.js';
 import { lenient } from './lenient.js';
 import { encodeQuery, fillPath } from './query.js';
 import { RateLimiter, WAIT_NOTICE_MS, type WaitNotice } from './rate-limiter.js';
 import { type RateLimit, type RouteRateLimit, rateLimitBucketFor } from './rate-limits.js';
-import { Redactor } from './redact.js';
+import { messageRedactor, Redactor } from './redact.js';
 import { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-policy.js';
 import { errorBodySchema } from './schemas/error-body.js';
 import type { z } from './zod.js';
@@ -310,7 +311,11 @@ export class Transport {
       const errorBody = decodeErrorBody(text);
       // A status the caller expects (a 408 of the completion long poll, a 503 of readiness) is an answer, not an error.
       if (accept.includes(status)) return { status, headers: responseHeaders, data: errorBody };
-      const serverMessage = errorBody.message === undefined ? undefined : this.redact(errorBody.message);
+      // A body that is not JSON is cut, after redaction: a secret cut in two would be missed.
+      const serverMessage =
+        errorBody.message === undefined
+          ? undefined
+          : this.redact(errorBody.message).slice(0, errorBody.notJson ? 200 : undefined);
       if (status === 429) {
         const retryAfterMs = parseRetryAfter(responseHeaders['retry-after'], this.#clock.now());
         rateLimited++;
@@ -400,11 +405,15 @@ export class Transport {
     check('query', endpoint.query, input.query);
     check('body', endpoint.body, input.body);
     if (issues.length > 0) {
+      const kind = kindOfEndpoint(endpoint);
+      const described =
+        kind !== undefined && isRecord(input.body) ? messageRedactor(kind, input.body) : (t: string) => t;
+      const safe = (text: string) => this.redact(described(text));
       const list = issues.map((i) => `${i.path}: ${i.message}`).join('; ');
-      throw new ValidationError(this.redact(`${label}: invalid request: ${list}`), {
+      throw new ValidationError(safe(`${label}: invalid request: ${list}`), {
         method: endpoint.method,
         path: endpoint.path,
-        issues: issues.map((i) => ({ path: i.path, message: this.redact(i.message) })),
+        issues: issues.map((i) => ({ path: i.path, message: safe(i.message) })),
         hint: 'fix the fields named above; the request was not sent',
       });
     }
@@ -424,7 +433,7 @@ export class Transport {
     } catch {
       const contentType = headers['content-type'] ?? 'none';
       throw new ContractError(
-        `${label} returned ${status} with a body that is not JSON (content-type ${contentType}): ${this.redact(text.slice(0, 120))}`,
+        `${label} returned ${status} with a body that is not JSON (content-type ${contentType}): ${this.redact(text).slice(0, 120)}`,
         {
           method: endpoint.method,
           path: endpoint.path,
@@ -526,7 +535,12 @@ function flattenHeaders(
 }
 
 /** Decode an error body of either shape; tolerate non-JSON. */
-function decodeErrorBody(text: string): { message?: string; reason?: string; keys?: string[] } {
+function decodeErrorBody(text: string): {
+  message?: string;
+  reason?: string;
+  keys?: string[];
+  notJson?: boolean;
+} {
   if (text.length === 0) return {};
   try {
     const parsed = errorBodySchema.safeParse(JSON.parse(text));
@@ -538,7 +552,7 @@ function decodeErrorBody(text: string): { message?: string; reason?: string; key
       keys: body.validation?.keys,
     };
   } catch {
-    return { message: text.slice(0, 200) };
+    return { message: text, notJson: true };
   }
 }
 

@@ -76,6 +76,7 @@ export {
   redactPayload,
   replaceSensitive,
   SENSITIVE_VALUE,
+  sensitiveFields,
   sensitiveValues,
 } from './kinds/secrets.js';
 export { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from './kinds/status-page.js';
@@ -89,6 +90,7 @@ export {
   type RouteRateLimit,
   rateLimitBucketFor,
 } from './rate-limits.js';
+export { describeSensitive, messageRedactor } from './redact.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-policy.js';
 export {
   type AlertChannel,

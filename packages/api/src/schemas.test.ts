@@ -4,11 +4,11 @@ import { analyticsSummaryBodySchema, apiCheckAnalyticsQuerySchema } from './sche
 import { checkGroupCreateSchema } from './schemas/check-groups.js';
 import { testSessionCancelSchema } from './schemas/check-sessions.js';
 import { METRIC_NAMES, pageQuerySchema } from './schemas/common.js';
-import { dashboardUpdateSchema } from './schemas/dashboards.js';
+import { dashboardCreateSchema, dashboardUpdateSchema } from './schemas/dashboards.js';
 import { rootCauseAnalysisGenerateSchema } from './schemas/error-groups.js';
 import { incidentCreateSchema } from './schemas/incidents.js';
 import { privateLocationMetricsQuerySchema } from './schemas/private-locations.js';
-import { statusPageCreateSchema } from './schemas/status-pages.js';
+import { statusPageCreateSchema, statusPageUpdateSchema } from './schemas/status-pages.js';
 
 const UUID = '11111111-1111-4111-8111-111111111111';
 
@@ -125,6 +125,29 @@ describe('limits of the spec', () => {
       alertChannelCreateSchema.safeParse({ type: 'SLACK_APP', config: { slackChannels: [] } }).success,
     ).toBe(false);
     expect(alertChannelCreateSchema.safeParse({ type: 'FAX', config: {} }).success).toBe(false);
+  });
+
+  describe('URLs that open on a public page are http(s), like webhook and Slack URLs', () => {
+    const page = { name: 'p', url: 'p', cards: [] };
+    it.each([
+      ['dashboard logo', dashboardCreateSchema, { header: 'd' }, 'logo'],
+      ['dashboard favicon', dashboardCreateSchema, { header: 'd' }, 'favicon'],
+      ['dashboard link', dashboardCreateSchema, { header: 'd' }, 'link'],
+      ['dashboard link (update)', dashboardUpdateSchema, {}, 'link'],
+      ['status page logo', statusPageCreateSchema, page, 'logo'],
+      ['status page logoDark', statusPageCreateSchema, page, 'logoDark'],
+      ['status page favicon', statusPageCreateSchema, page, 'favicon'],
+      ['status page redirectTo', statusPageCreateSchema, page, 'redirectTo'],
+      ['status page redirectTo (update)', statusPageUpdateSchema, page, 'redirectTo'],
+    ])('%s', (_name, schema, base, field) => {
+      for (const ok of ['https://cdn.example.com/logo.png', 'http://example.com/', null])
+        expect(schema.safeParse({ ...base, [field]: ok }).success, String(ok)).toBe(true);
+      for (const bad of ['javascript:alert(1)', 'ftp://files.example.com/logo.png', 'example.com/logo.png']) {
+        const result = schema.safeParse({ ...base, [field]: bad });
+        expect(paths(result), bad).toEqual([field]);
+        expect(result.error?.issues[0]?.message).toBe(`must be an http(s) URL, got ${JSON.stringify(bad)}`);
+      }
+    });
   });
 
   it('keeps private-location metrics to windows starting less than 15 days ago', () => {

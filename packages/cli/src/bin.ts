@@ -1,5 +1,6 @@
 #!/usr/bin/env node
 import module from 'node:module';
+import { takeRefusedExit } from './refused-exit.js';
 
 // Node ≥ 22.1 keeps compiled code between runs (most of a command's start is compiling modules);
 // Node 20 has no such cache, and the call is skipped.
@@ -14,6 +15,13 @@ process.stdout.on('error', (error: NodeJS.ErrnoException) => {
 // that can never settle): then say so, and never exit 0 without having said what was done.
 let finished = false;
 process.on('exit', (code) => {
+  // A construct file's timer that fired after the command had ended, or the reason it never did.
+  const refused = takeRefusedExit();
+  if (refused !== undefined) {
+    process.stderr.write(`error: ${refused.message}\nhint: ${refused.hint}\n`);
+    process.exitCode = 3;
+    return;
+  }
   if (finished || code !== 0) return;
   process.stderr.write(
     'error: monitor stopped before the command finished: something it waited on can never happen; nothing more was done\nhint: run it again with --debug, and report it if it happens again\n',

@@ -51,6 +51,23 @@ describe('main', () => {
     expect(io.err).toContain('hint: run monitor --help');
   });
 
+  it('reports an option value that does not parse with its hint, and no stack', async () => {
+    for (const [args, hint] of [
+      [['deploy', '--parallelism', 'abc'], 'e.g. --parallelism 4'],
+      [['diff', '--timeout', '-1'], 'e.g. --timeout 60'],
+    ] as const) {
+      const io = captureIo(fixtures);
+      expect(await main([...args], io)).toBe(EXIT.error);
+      const value = args[2];
+      expect(io.err).toBe(
+        `error: ${args[1]} must be ${args[1] === '--timeout' ? 'a number of seconds above 0' : 'a whole number of at least 1'}, got "${value}"\nhint: ${hint}\n`,
+      );
+      const json = captureIo(fixtures);
+      await main([...args, '--json'], json);
+      expect(JSON.parse(json.out).error).toEqual({ code: 'usage', message: expect.any(String), hint });
+    }
+  });
+
   it('turns an engine error into exit 1 with its hint', async () => {
     const io = captureIo('/');
     expect(await main(['validate', '--config', 'nope/monitor.config.ts'], io)).toBe(EXIT.error);

@@ -4,9 +4,10 @@ import type { CommandModule, Subcommand } from './command.js';
 import { EXIT, type ExitCode, exitCodesLine } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { startLocalEmulatorEarly } from './local-emulator.js';
-import { UsageError } from './options.js';
+import { UsageError, usageErrorOf } from './options.js';
 import { type ErrorJson, Output, type RunContext } from './output.js';
 import { readableStack } from './readable-stack.js';
+import { type RefusedExit, takeRefusedExit } from './refused-exit.js';
 import { CLI_VERSION } from './version.js';
 
 export { CLI_VERSION };
@@ -172,6 +173,7 @@ function describe(error: unknown): ErrorJson & { stack?: string } {
 /** Errors whose exit code is not 1. */
 const EXIT_BY_ERROR_CODE: Record<string, ExitCode> = {
   invalid_project: EXIT.invalid,
+  process_exit: EXIT.invalid,
   locked: EXIT.locked,
   refused: EXIT.refused,
   stale_state: EXIT.stalePlan,
@@ -405,7 +407,9 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       .epilogue(exitCodesLine())
       .exitProcess(false)
       .fail((message, error, context) => {
-        throw error ?? new UsageError(withSuggestion(message, context));
+        if (error === undefined || error === null) throw new UsageError(withSuggestion(message, context));
+        // yargs' own argument errors (a coerce function's included) are usage errors, not crashes.
+        throw error.name === 'YError' ? usageErrorOf(error) : error;
       })
       // With a callback yargs hands over its help and version text instead of printing it.
       .parseAsync(argv, {}, (_error, _args, output) => {
@@ -415,6 +419,31 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     answered = true;
     code = await report(error, io, out);
   }
+  // A construct file's timers that are due by now fire before the answer is printed, so that an
+  // exit one of them calls is in it.
+  if (requested?.loadsProject === true) await new Promise((resolve) => setTimeout(resolve, 0));
+  const refused = takeRefusedExit();
+  if (refused !== undefined) {
+    answered = true;
+    code = await reportRefusedExit(refused, code, io, out);
+  }
   if (answered) out.print(io, code);
   return code;
+}
+
+/**
+ * Project code called `process.exit` from a timer while the command ran: monitor went on and
+ * finished, and now says so. The project is at fault (exit 3) unless the command failed already.
+ */
+async function reportRefusedExit(
+  refused: RefusedExit,
+  code: ExitCode,
+  io: Io,
+  out: Output,
+): Promise<ExitCode> {
+  if (out.error !== null) {
+    if (!out.json) io.stderr(`${paint(io.color).red('error')}: ${refused.message}\n`);
+    return code;
+  }
+  return report({ code: 'process_exit', message: refused.message, hint: refused.hint }, io, out);
 }

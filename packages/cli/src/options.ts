@@ -12,6 +12,23 @@ export class UsageError extends Error {
   }
 }
 
+/**
+ * yargs rethrows what a coerce function throws as a bare `YError` that keeps only the message:
+ * each usage error a coerce function throws is kept here by its message, so that the failure
+ * handler reports it with its code and hint (`usageErrorOf`).
+ */
+const coerceErrors = new Map<string, UsageError>();
+
+function invalidValue(error: UsageError): never {
+  coerceErrors.set(error.message, error);
+  throw error;
+}
+
+/** The usage error an argument error of yargs stands for: a coerce function's own, or one made of its message. */
+export function usageErrorOf(error: Error): UsageError {
+  return coerceErrors.get(error.message) ?? new UsageError(error.message);
+}
+
 /** Values of a repeatable option, each of which may be comma-separated: `--tag a,b --tag c` → a, b, c. */
 export function commaList(values: readonly unknown[] | undefined): string[] {
   return (values ?? [])
@@ -26,9 +43,11 @@ export function integerAtLeast(option: string, min: number) {
     const text = String(value).trim();
     const n = Number(text);
     if (text === '' || !Number.isInteger(n) || n < min) {
-      throw new UsageError(
-        `--${option} must be a whole number of at least ${min}, got "${String(value)}"`,
-        `e.g. --${option} ${Math.max(min, 4)}`,
+      invalidValue(
+        new UsageError(
+          `--${option} must be a whole number of at least ${min}, got "${String(value)}"`,
+          `e.g. --${option} ${Math.max(min, 4)}`,
+        ),
       );
     }
     return n;
@@ -40,9 +59,11 @@ export function positiveSeconds(option: string) {
   return (value: unknown): number => {
     const n = Number(String(value).trim());
     if (String(value).trim() === '' || !Number.isFinite(n) || n <= 0) {
-      throw new UsageError(
-        `--${option} must be a number of seconds above 0, got "${String(value)}"`,
-        `e.g. --${option} 60`,
+      invalidValue(
+        new UsageError(
+          `--${option} must be a number of seconds above 0, got "${String(value)}"`,
+          `e.g. --${option} 60`,
+        ),
       );
     }
     return n;

@@ -13,9 +13,11 @@ import {
   SlackAlertChannel,
   StatusPage,
   StatusPageService,
+  type SynthContext,
   synth,
   WebhookAlertChannel,
 } from './index.js';
+import { SYNTHESIZE } from './session.js';
 
 beforeEach(() => {
   createSession();
@@ -255,6 +257,47 @@ describe('diagnostics', () => {
       expect.stringMatching(/^has space : logical id "has space" is invalid/),
       'refs alertChannels[0]: expected a AlertChannel, got CheckGroup "dup"',
       'renamed aliases: alias "dup" clashes with the logical id of another CheckGroup',
+    ]);
+  });
+
+  it('refuse URLs that would open somewhere unsafe on a public page', () => {
+    new Dashboard('board', {
+      header: 'B',
+      logo: 'ftp://files.example.com/l.png',
+      link: 'javascript:alert(1)',
+    });
+    new StatusPage('page', {
+      name: 'P',
+      url: 'p',
+      cards: [],
+      favicon: 'https://cdn.example.com/f.ico',
+      redirectTo: 'javascript:alert(1)',
+    });
+    expect(synth().diagnostics.map((d) => `${d.logicalId} ${d.path}: ${d.message}`)).toEqual([
+      'board link: must be an http(s) URL, got "javascript:alert(1)"',
+      'board logo: must be an http(s) URL, got "ftp://files.example.com/l.png"',
+      'page redirectTo: must be an http(s) URL, got "javascript:alert(1)"',
+    ]);
+  });
+
+  it('never quote a value the kind marks sensitive, whoever wrote the message', () => {
+    const url = 'hooks.slack.com/services/T0/B0/c4n4ry';
+    new SlackAlertChannel('slack', { url });
+    // Not a credential: a webhook's url is quoted.
+    new WebhookAlertChannel('hook', { name: 'Hook', url: 'hooks.example.com/in' });
+    // A construct library's own check, quoting the key it got.
+    class CheckedPagerduty extends PagerdutyAlertChannel {
+      override [SYNTHESIZE](ctx: SynthContext) {
+        ctx.problem('serviceKey', `"${this.props.serviceKey}" is not a PagerDuty integration key`);
+        return super[SYNTHESIZE](ctx);
+      }
+    }
+    new CheckedPagerduty('pd', { serviceKey: 'c4n4ry-pd' });
+    const messages = synth().diagnostics.map((d) => `${d.logicalId} ${d.path}: ${d.message}`);
+    expect(messages).toEqual([
+      `slack url: must be an http(s) URL, got (sensitive value, ${url.length} characters)`,
+      'hook url: must be an http(s) URL, got "hooks.example.com/in"',
+      'pd serviceKey: (sensitive value, 9 characters) is not a PagerDuty integration key',
     ]);
   });
 

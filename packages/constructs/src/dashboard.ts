@@ -9,11 +9,11 @@ export interface DashboardProps {
   customUrl?: string;
   /** A custom domain for the dashboard. @default null */
   customDomain?: string | null;
-  /** URL of the logo image. @default null */
+  /** URL of the logo image, http or https. @default null */
   logo?: string | null;
-  /** URL of the favicon. @default null */
+  /** URL of the favicon, http or https. @default null */
   favicon?: string | null;
-  /** URL opened when the logo is clicked. @default null */
+  /** URL opened when the logo is clicked, http or https. @default null */
   link?: string | null;
   /** Text shown below the header. @default null */
   description?: string | null;

@@ -57,13 +57,13 @@ export interface StatusPageProps {
    * @default the service's theme
    */
   themeColors?: ThemeColors;
-  /** URL of the logo. @default null */
+  /** URL of the logo, http or https. @default null */
   logo?: string | null;
-  /** URL of the logo on the dark theme. @default null */
+  /** URL of the logo on the dark theme, http or https. @default null */
   logoDark?: string | null;
-  /** URL visitors are redirected to. @default null */
+  /** URL visitors are redirected to, http or https. @default null */
   redirectTo?: string | null;
-  /** URL of the favicon. @default null */
+  /** URL of the favicon, http or https. @default null */
   favicon?: string | null;
   /** Theme shown first. @default 'AUTO' */
   defaultTheme?: 'LIGHT' | 'DARK' | 'AUTO';

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { formatIssuePath, KINDS, valuesAt } from '@monitor/api';
+import { formatIssuePath, KINDS, messageRedactor, valuesAt } from '@monitor/api';
 import type { ProjectDefaults } from './config.js';
 import {
   type Construct,
@@ -80,6 +80,8 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
   }
 
   for (const c of constructs) {
+    // Held until the payload is known: then no message may quote what the kind marks sensitive.
+    const own: Diagnostic[] = [];
     const construct = c.constructor.name;
     // Mapped through the source map only when something needs it: a diagnostic, a file prop, a reader.
     let mapped: SourceLocation | undefined;
@@ -93,7 +95,7 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
       return mapped;
     };
     const problem = (path: string, message: string, severity: 'error' | 'warning' = 'error') =>
-      diagnostics.push({ severity, construct, logicalId: c.logicalId, location: where(), path, message });
+      own.push({ severity, construct, logicalId: c.logicalId, location: where(), path, message });
 
     if (!LOGICAL_ID_PATTERN.test(c.logicalId)) {
       problem('', `logical id "${c.logicalId}" is invalid: use letters, digits and _ - / # . only`);
@@ -165,6 +167,7 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
       payload = c[SYNTHESIZE](ctx);
     } catch (e) {
       problem('', `could not be synthesized: ${(e as Error).message}`);
+      diagnostics.push(...own);
       continue;
     }
     const result =
@@ -221,6 +224,7 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
         }
       }
     }
+    diagnostics.push(...withoutSecrets(c.kind, payload, own));
   }
   diagnostics.push(...uniqueKeyClashes(resources));
   for (const { name, location } of missing) {
@@ -260,6 +264,25 @@ function keyText(item: unknown, keyField: string): string | undefined {
 }
 
 /**
+ * A construct's diagnostics as they may be shown: every value its kind's definition marks
+ * sensitive in `payload` is described in the message, hint and detail, never quoted.
+ */
+function withoutSecrets(
+  kind: ResourceKind,
+  payload: Record<string, unknown>,
+  own: Diagnostic[],
+): Diagnostic[] {
+  if (own.length === 0) return own;
+  const safe = messageRedactor(KINDS[kind], payload);
+  return own.map((d) => ({
+    ...d,
+    message: safe(d.message),
+    ...(d.hint === undefined ? {} : { hint: safe(d.hint) }),
+    ...(d.detail === undefined ? {} : { detail: safe(d.detail) }),
+  }));
+}
+
+/**
  * Two constructs of a kind with the same value of a field the service keeps unique (a dashboard's
  * `customUrl`): the second create would fail with 409 in the middle of a deploy. Both places are named.
  */
@@ -277,14 +300,15 @@ function uniqueKeyClashes(resources: readonly DesiredResource[]): Diagnostic[] {
         continue;
       }
       const there = earlier.location === undefined ? '' : ` at ${fmt(earlier.location)}`;
-      out.push({
+      const clash: Diagnostic = {
         severity: 'error',
         construct: r.construct,
         logicalId: r.logicalId,
         location: r.location,
         path: field,
         message: `${field} "${value}" is also the ${field} of ${earlier.construct} "${earlier.logicalId}"${there}: the service keeps it unique`,
-      });
+      };
+      out.push(...withoutSecrets(r.kind, r.payload, [clash]));
     }
   }
   return out;

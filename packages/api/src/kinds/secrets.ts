@@ -95,6 +95,39 @@ export function redactPayload(def: KindDefinition, payload: Payload): Payload {
 }
 
 /**
+ * Every value at a sensitive path of `payload`, of any type (a number or an object where a string
+ * belongs is still the secret someone meant to write), by its path with list indexes
+ * (`config.headers[0].value`). What messages about a payload must never quote.
+ */
+export function sensitiveFields(
+  def: KindDefinition,
+  payload: Payload,
+  /** The payload is a part of one: a path sensitive under a condition counts as sensitive. */
+  partial = false,
+): { path: string; value: unknown }[] {
+  const out: { path: string; value: unknown }[] = [];
+  const walk = (value: unknown, rulePath: string, path: string) => {
+    if (!mayHoldSensitive(def, rulePath)) return;
+    if (Array.isArray(value)) {
+      for (const [i, item] of value.entries()) walk(item, `${rulePath}[]`, `${path}[${i}]`);
+      return;
+    }
+    if (!isRecord(value)) return;
+    for (const [key, field] of Object.entries(value)) {
+      const fieldRule = join(rulePath, key);
+      const fieldPath = join(path, key);
+      const sensitive = partial
+        ? sensitiveByPath(def).has(fieldRule)
+        : isSensitive(def, fieldRule, value, payload);
+      if (field !== undefined && field !== null && sensitive) out.push({ path: fieldPath, value: field });
+      else walk(field, fieldRule, fieldPath);
+    }
+  };
+  walk(payload, '', '');
+  return out;
+}
+
+/**
  * The sensitive values of a payload by the path a diff names them with: keyed list items by their
  * key (`environmentVariables[TOKEN].value`, `config.headers[Authorization].value`), other list
  * items by index.

@@ -225,7 +225,10 @@ export function isIanaTimeZone(zone: string): boolean {
   return known;
 }
 
-/** A URL that a notification can be sent to: http or https only (never `javascript:` or `ftp:`). */
+/**
+ * A URL that monitor sends to or that the service puts on a page (a webhook, a logo, a redirect):
+ * http or https only, never `javascript:` or `ftp:`.
+ */
 export const httpUrlSchema = z.url({
   protocol: /^https?$/,
   error: (issue) => `must be an http(s) URL, got ${JSON.stringify(issue.input)}`,

@@ -1,6 +1,7 @@
 import { z } from '../zod.js';
 import {
   dashboardWidthSchema,
+  httpUrlSchema,
   intIdSchema,
   isoDateSchema,
   isoDateTimeSchema,
@@ -27,9 +28,9 @@ const dashboardFields = {
     .min(1)
     .max(63)
     .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i, 'must be a subdomain name (letters, digits, hyphens)'),
-  logo: z.string().nullable(),
-  favicon: z.string().nullable(),
-  link: z.string().nullable(),
+  logo: httpUrlSchema.nullable(),
+  favicon: httpUrlSchema.nullable(),
+  link: httpUrlSchema.nullable(),
   description: z.string().nullable(),
   header: z.string(),
   width: dashboardWidthSchema,

@@ -1,5 +1,6 @@
 import { z } from '../zod.js';
 import {
+  httpUrlSchema,
   incidentSeveritySchema,
   incidentStatusSchema,
   isoDateSchema,
@@ -44,10 +45,10 @@ const statusPageOptionalFields = {
   description: z.string().max(500).nullable(),
   customDomain: z.string().min(1).nullable(),
   themeColors: themeColorsSchema,
-  logo: z.string().nullable(),
-  logoDark: z.string().nullable(),
-  redirectTo: z.string().nullable(),
-  favicon: z.string().nullable(),
+  logo: httpUrlSchema.nullable(),
+  logoDark: httpUrlSchema.nullable(),
+  redirectTo: httpUrlSchema.nullable(),
+  favicon: httpUrlSchema.nullable(),
   defaultTheme: themeSchema,
 };
 

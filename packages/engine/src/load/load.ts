@@ -27,7 +27,9 @@ import {
   type ResolvedConfig,
   resolveConfig,
 } from './config-file.js';
+import { loadGuarded } from './exit-guard.js';
 import { rememberIncluded } from './prefetch.js';
+import { mapStack } from './stack.js';
 
 export interface LoadOptions {
   /** Path of the config file; by default the nearest `monitor.config.*` from `cwd` upwards. */
@@ -70,48 +72,22 @@ function locationMapper(b: Bundle): (l: SourceLocation) => SourceLocation {
   };
 }
 
-/** Rewrite bundle positions in a stack trace to source positions; return the first user frame. */
-export function mapStack(
-  stack: string,
-  b: Bundle,
-  projectDir: string,
-): { text: string; first: SourceLocation | undefined } {
-  const url = pathToFileURL(b.file).href;
-  let first: SourceLocation | undefined;
-  const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`(?:${escaped(url)}|${escaped(b.file)}):(\\d+):(\\d+)`, 'g');
-  const text = stack.replace(pattern, (whole, line: string, column: string) => {
-    const original = b.map.lookup(Number(line), Number(column));
-    if (original === undefined) return whole;
-    if (first === undefined && !original.source.includes('/node_modules/'))
-      first = { file: original.source, line: original.line, column: original.column };
-    return `${relative(projectDir, original.source)}:${original.line}:${original.column}`;
-  });
-  return { text, first };
-}
-
-/** Thrown in place of exiting when project code calls `process.exit` while it loads. */
-class ExitWhileLoading extends Error {
-  constructor(readonly exitCode: unknown) {
-    super(`process.exit(${exitCode === undefined ? '' : String(exitCode)}) was called`);
-  }
-}
-
 /**
  * Import a bundle so that loading always ends with an answer: an error names the file at fault
- * when the code throws, calls `process.exit` (which would end the CLI silently), or waits on a
+ * when the code throws, calls `process.exit` (`exited`, from `loadGuarded`), or waits on a
  * top-level await that can never settle (Node would exit with nothing left to run).
  */
-async function importBundle(b: Bundle, projectDir: string, what: string): Promise<Record<string, unknown>> {
+async function importBundle(
+  b: Bundle,
+  projectDir: string,
+  what: string,
+  exited: Promise<never>,
+): Promise<Record<string, unknown>> {
   const holder = globalThis as Record<symbol, unknown>;
   const fileAtFault = () => {
     const file = holder[LOADING_FILE];
     return typeof file === 'string' ? relative(projectDir, file) : what;
   };
-  const exit = process.exit;
-  process.exit = ((code?: unknown) => {
-    throw new ExitWhileLoading(code);
-  }) as typeof process.exit;
   let onBeforeExit: (() => void) | undefined;
   const neverSettles = new Promise<never>((_, reject) => {
     onBeforeExit = () => {
@@ -138,27 +114,12 @@ async function importBundle(b: Bundle, projectDir: string, what: string): Promis
     return await Promise.race([
       import(pathToFileURL(b.file).href) as Promise<Record<string, unknown>>,
       neverSettles,
+      exited,
     ]);
   } catch (e) {
     if (e instanceof ProjectLoadError) throw e;
     const error = e instanceof Error ? e : new Error(String(e));
     const { text, first } = mapStack(error.stack ?? String(error), b, projectDir);
-    if (error instanceof ExitWhileLoading) {
-      const file = fileAtFault();
-      const message = `${file} called process.exit(${error.exitCode === undefined ? '' : String(error.exitCode)}) while loading: nothing was done`;
-      throw new ProjectLoadError(
-        message,
-        [
-          {
-            severity: 'error',
-            path: '',
-            message,
-            location: first ?? { file: resolve(projectDir, file), line: 1, column: 1 },
-          },
-        ],
-        'construct files are loaded by monitor and must not end the process: throw an error instead',
-      );
-    }
     const missing = /Cannot find (?:package|module) '([^']+)'/.exec(error.message);
     const message = missing
       ? `Cannot find package "${missing[1]}" at run time (imported by ${what})`
@@ -167,7 +128,6 @@ async function importBundle(b: Bundle, projectDir: string, what: string): Promis
       { severity: 'error', path: '', message, location: first, detail: text },
     ]);
   } finally {
-    process.exit = exit;
     if (onBeforeExit !== undefined) process.off('beforeExit', onBeforeExit);
     delete holder[LOADING_FILE];
     b.dispose();
@@ -194,7 +154,9 @@ async function readConfig(
   createSession({ environment });
   let mod: Record<string, unknown>;
   try {
-    const entry = await importBundle(b, projectDir, relative(projectDir, configPath));
+    const entry = await loadGuarded(b, projectDir, (exited) =>
+      importBundle(b, projectDir, relative(projectDir, configPath), exited),
+    );
     mod = entry.config as Record<string, unknown>;
   } finally {
     closeSession();
@@ -297,16 +259,17 @@ async function loadFrom(
   const bundled = performance.now();
   const session = createSession({ environment: config.environment });
   const mapLocation = locationMapper(b);
-  try {
-    await importBundle(b, projectDir, 'a construct file');
-  } finally {
-    closeSession();
-  }
-  const imported = performance.now();
-  const { resources, diagnostics } = synth(
-    { defaults: config.defaults as SynthOptions['defaults'], mapLocation },
-    session,
-  );
+  let imported = 0;
+  // Synthesis runs construct code too (a library's own synthesize): an exit there fails the load.
+  const { resources, diagnostics } = await loadGuarded(b, projectDir, async (exited) => {
+    try {
+      await importBundle(b, projectDir, 'a construct file', exited);
+    } finally {
+      closeSession();
+    }
+    imported = performance.now();
+    return synth({ defaults: config.defaults as SynthOptions['defaults'], mapLocation }, session);
+  });
   const done = performance.now();
   return {
     configPath,

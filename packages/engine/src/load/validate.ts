@@ -1,4 +1,4 @@
-import { KINDS } from '@monitor/api';
+import { KINDS, messageRedactor } from '@monitor/api';
 import type { DesiredResource, Diagnostic } from '@monitor/constructs';
 import { ProjectLoadError } from '../errors.js';
 import { type LoadedProject, type LoadOptions, load } from './load.js';
@@ -93,7 +93,12 @@ export function environmentClashes(
         construct: resource.construct,
         logicalId: resource.logicalId,
         path: key,
-        message: `${key} "${String(resource.payload[key])}" is the same in environment${same.length === 1 ? '' : 's'} ${where}: the service keeps it unique across all accounts, so deploying both fails with a conflict`,
+        message: messageRedactor(
+          KINDS[resource.kind],
+          resource.payload,
+        )(
+          `${key} "${String(resource.payload[key])}" is the same in environment${same.length === 1 ? '' : 's'} ${where}: the service keeps it unique across all accounts, so deploying both fails with a conflict`,
+        ),
         hint: 'make it differ per environment, e.g. with the name from currentEnvironment() (@monitor/constructs) in it',
         ...(resource.location === undefined ? {} : { location: resource.location }),
       });

@@ -213,3 +213,34 @@ describe('renderPlanText with control characters from the account and the code',
     expect(text.replaceAll('\u001b[31m', '').replaceAll('\u001b[39m', '')).not.toMatch(TERMINAL_CONTROL);
   });
 });
+
+describe('conflicts', () => {
+  // No kind has a sensitive natural key today; a conflict over one must still never quote it.
+  const conflict = {
+    reason: 'exists' as const,
+    kind: 'AlertChannel' as const,
+    logicalId: 'slack',
+    construct: 'SlackAlertChannel',
+    field: 'config.url',
+    value: 'https://hooks.slack.com/services/c4n4ry',
+    live: { id: 4 },
+  };
+
+  it('are described through the kind definition: a sensitive value is never quoted, in text or JSON', () => {
+    const plan = planOf([], 0, { conflicts: [conflict] });
+    const text = renderPlanText(plan, PLAIN);
+    expect(text).toContain(
+      `a alert channel with config.url (sensitive value, ${conflict.value.length} characters)`,
+    );
+    const json = JSON.stringify(planToJson(plan));
+    for (const out of [text, json]) expect(out).not.toContain('c4n4ry');
+  });
+
+  it('quote a value that is not sensitive', () => {
+    const plan = planOf([], 0, {
+      conflicts: [{ ...conflict, kind: 'CheckGroup', field: 'name', value: 'Payments' }],
+    });
+    expect(renderPlanText(plan, PLAIN)).toContain('with name "Payments" already exists');
+    expect(planToJson(plan).conflicts[0]?.value).toBe('Payments');
+  });
+});

@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { KINDS, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
+import { KINDS, messageRedactor, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
 import type { StructuredPatchHunk } from 'diff';
 // The one function used, by its module: the package index loads every diff algorithm (54 files).
 import { structuredPatch } from 'diff/lib/patch/create.js';
@@ -139,8 +139,22 @@ function operationLines(op: Operation, s: Style): string[] {
   return lines;
 }
 
+/**
+ * What a conflict's field and value may show: through the kind's message redactor, which knows
+ * whether the field is sensitive (only the field and its value are known here).
+ */
+function conflictRedactor(c: Conflict): (text: string) => string {
+  return messageRedactor(KINDS[c.kind], { [c.field]: c.value }, { partial: true });
+}
+
 /** What a conflict is, and the ways out, for people (diagnostics) and scripts (`--json`). */
 export function describeConflict(c: Conflict): { message: string; hint: string } {
+  const { message, hint } = conflictText(c);
+  const safe = conflictRedactor(c);
+  return { message: safe(message), hint: safe(hint) };
+}
+
+function conflictText(c: Conflict): { message: string; hint: string } {
   const { noun } = KINDS[c.kind];
   const live = `id ${String(c.live.id)}${c.live.name === undefined ? '' : `, ${JSON.stringify(c.live.name)}`}`;
   const holder = c.holder ?? '';
@@ -390,6 +404,8 @@ export function planToJson(plan: Plan): PlanJson {
     abandonedCreates: plan.abandonedCreates,
     conflicts: plan.conflicts.map((c) => ({
       ...c,
+      value:
+        conflictRedactor(c)(JSON.stringify(c.value)) === JSON.stringify(c.value) ? c.value : SENSITIVE_VALUE,
       location:
         c.location === undefined
           ? null
