@@ -164,7 +164,7 @@ describe('environments', () => {
 describe('--local with environments', () => {
   it('each environment has its own local account and state: deploying production leaves staging as it was', async () => {
     // The page's url in the construct file is a template of the environment's name.
-    const dir = writeProject({ 'p.monitor.ts': page(['`acme-', '${env}`'].join('')) });
+    const dir = writeProject({ 'p.monitor.ts': page(`\`acme-\${env}\``) });
     writeFiles(dir, { 'monitor.config.ts': CONFIG });
     dirs.push(dir);
     const run = (...args: string[]) => monitor(args, { cwd: dir, env: { MONITOR_ACCOUNT_ID: '' } });
