@@ -160,6 +160,7 @@ describe('main', () => {
       'push',
       'migrate',
       'unlock',
+      'rebind',
     ]);
     const verbs = captureIo(join(fixtures, 'valid'));
     await main(['--get-yargs-completions', 'monitor', 'checks', 'l'], verbs);
