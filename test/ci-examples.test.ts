@@ -378,6 +378,18 @@ describe('examples/ci/github', () => {
     expect(triggers(workflow.on, 'push', 'feature', ['monitors/a.monitor.ts'])).toBe(false);
   });
 
+  it('monitor-drift.yml: a manual run of another branch refuses: drift is the default branch against the account', async () => {
+    const workflow = example('github/monitor-drift.yml') as Workflow;
+    const [guard] = workflow.jobs.drift?.steps ?? [];
+    expect(guard?.name).toBe('Drift only of the default branch');
+    const ref = 'refs/heads/feature';
+    expect(githubIf(guard?.if, githubContext({ name: 'workflow_dispatch', ref }))).toBe(true);
+    expect(githubIf(guard?.if, githubContext({ name: 'push' }))).toBe(false);
+    const refused = await runStep({ ...guard, env: { REF: ref, DEFAULT_BRANCH: 'main' } }, REPO, {});
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toContain('::error title=monitor drift refused::');
+  });
+
   it('monitor-drift.yml: nightly, drift becomes one issue, or fails the job with MONITOR_DRIFT_MODE=fail', async () => {
     const workflow = example('github/monitor-drift.yml') as Workflow;
     expect(workflow.on.schedule).toHaveLength(1);

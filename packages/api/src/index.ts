@@ -10,7 +10,7 @@ export {
   type ManagedResource,
   resolveClientConfig,
 } from './client.js';
-export { type Clock, systemClock } from './clock.js';
+export { type Clock, pause, systemClock } from './clock.js';
 export { CodedError } from './coded-error.js';
 export {
   type Endpoint,

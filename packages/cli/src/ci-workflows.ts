@@ -229,6 +229,16 @@ jobs:
     runs-on: ubuntu-latest
     timeout-minutes: 15
     steps:
+      # The drift issue compares the account with the default branch: a manual run of another
+      # branch would report that branch's changes as drift.
+      - name: Drift only of the default branch
+        if: github.ref != format('refs/heads/{0}', github.event.repository.default_branch)
+        env:
+          REF: \${{ github.ref }}
+          DEFAULT_BRANCH: \${{ github.event.repository.default_branch }}
+        run: |
+          echo "::error title=monitor drift refused::the drift check compares the account with the default branch ($DEFAULT_BRANCH); this run is for $REF."
+          exit 1
 ${githubInstall(options)}
       # diff only reads the account: MONITOR_API_KEY may be a read-only key here (docs/ci.md).
       - name: Drift, as one issue

@@ -1,7 +1,7 @@
 import type { CheckSession } from '@monitor/api';
+import { isPassing, type WaitOutcome } from '@monitor/engine/checks';
 import { escapeMarkdown, escapeTerminal, markdownCode, markdownLink } from '@monitor/engine/escape';
 import type { Io, Paint } from './io.js';
-import { isPassing, type WaitOutcome } from './session-wait.js';
 import { duration, painted, renderTable } from './tables.js';
 
 export const REPORTERS = ['text', 'json', 'junit', 'github'] as const;
@@ -94,6 +94,10 @@ const xml = (s: string) =>
 /**
  * JUnit XML as CI test reports read it (GitHub, GitLab, Jenkins): one test case per check, a
  * `<failure>` for a session that did not pass, an `<error>` for one still running at the timeout.
+ * Written as text rather than with an XML library: the document has one fixed shape of three
+ * elements, every value goes through `xml` (the five escapes, and the characters XML 1.0 cannot
+ * hold removed), and the e2e tests parse it with a real XML parser; a builder would be a runtime
+ * dependency of every install for these twenty lines.
  */
 export function renderJunit(
   outcome: WaitOutcome,

@@ -1,5 +1,6 @@
 import { appendFileSync } from 'node:fs';
 import type { CheckSession, Client } from '@monitor/api';
+import { isPassing, waitForSessions } from '@monitor/engine/checks';
 import { escapeTerminal } from '@monitor/engine/escape';
 import type { AccountArgs } from './account.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -16,7 +17,6 @@ import {
   summarize,
   summaryLine,
 } from './session-report.js';
-import { isPassing, waitForSessions } from './session-wait.js';
 import { duration } from './tables.js';
 
 export interface WaitArgs extends AccountArgs {

@@ -12,7 +12,8 @@ export type EngineErrorCode =
   | 'wrong_service'
   | 'owned_elsewhere'
   | 'state_edit'
-  | 'stale_state';
+  | 'stale_state'
+  | 'no_checks';
 
 /**
  * An engine failure with a stable code (fixed by its class), a message naming what failed, and a

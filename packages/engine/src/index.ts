@@ -56,6 +56,16 @@ export {
   type Target,
   WrongServiceError,
 } from './flows/target.js';
+export {
+  type CheckSelection,
+  checksOfGroups,
+  isPassing,
+  NoChecksError,
+  triggerChecks,
+  type WaitOptions,
+  type WaitOutcome,
+  waitForSessions,
+} from './flows/trigger.js';
 export { ByPhysicalId, type PhysicalId } from './identity.js';
 export {
   type ImportedResource,

@@ -1,11 +1,10 @@
-import { createAgentHealthClient } from '@monitor/api';
+import { createAgentHealthClient, pause as sleep } from '@monitor/api';
 import type { Argv } from 'yargs';
 import type { Subcommand } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
 import { positiveSeconds, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
-import { sleep } from '../session-wait.js';
 import { painted, renderTable } from '../tables.js';
 
 interface HealthArgs {

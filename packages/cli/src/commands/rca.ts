@@ -1,4 +1,5 @@
 import type { RootCauseAnalysis } from '@monitor/api';
+import { pause as sleep } from '@monitor/api';
 import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import {
@@ -14,7 +15,6 @@ import { EXIT, type ExitCode } from '../exit-codes.js';
 import { CLEAR_LINE, type Paint, paint } from '../io.js';
 import { commandLine, positiveSeconds, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
-import { sleep } from '../session-wait.js';
 import { duration, localTime, painted, renderFields } from '../tables.js';
 
 const DEFAULT_TIMEOUT_SECONDS = 300;

@@ -1,4 +1,3 @@
-import { collect } from '@monitor/api';
 import type { Argv } from 'yargs';
 import { connectAccount, explained, uuidArgument, withAccountOptions } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -69,26 +68,21 @@ export async function run(args: TriggerArgs, ctx: RunContext): Promise<ExitCode>
     const groups = args.group ?? [];
     const bad = groups.find((group) => !Number.isInteger(group) || group < 1);
     if (bad !== undefined) throw new UsageError(`--group takes a check group's numeric id, got ${bad}`);
-    // One listing of the checks serves every --group.
-    const checks = groups.length === 0 ? [] : await collect(account.client.checks.all());
-    for (const group of groups) {
-      const inGroup = checks.filter((c) => c.groupId === group);
-      if (inGroup.length === 0) {
-        throw new UsageError(
-          `check group ${group} has no checks in account ${account.accountId}`,
-          'list the checks of a group with monitor checks list --group ID',
-        );
-      }
-      checkIds.push(...inGroup.map((c) => c.id));
-    }
-    const target = {
-      ...(matchTags.length > 0 ? { matchTags } : {}),
-      ...(checkIds.length > 0 ? { checkId: [...new Set(checkIds)] } : {}),
-    };
-    const { sessions } = await explained(
-      account.client.checkSessions.trigger({
-        ...(Object.keys(target).length > 0 ? { target } : {}),
+    const { NoChecksError, triggerChecks } = await import('@monitor/engine/checks');
+    const sessions = await explained(
+      triggerChecks(account.client, {
+        matchTags,
+        checkIds,
+        groupIds: groups,
         ...(args.refreshCache === true ? { refreshCache: true } : {}),
+      }).catch((error: unknown) => {
+        if (error instanceof NoChecksError) {
+          throw new UsageError(
+            `${error.message} (account ${account.accountId})`,
+            'list the checks of a group with monitor checks list --group ID',
+          );
+        }
+        throw error;
       }),
       {
         not_found:

@@ -230,7 +230,7 @@ describe('conflicts', () => {
     const plan = planOf([], 0, { conflicts: [conflict] });
     const text = renderPlanText(plan, PLAIN);
     expect(text).toContain(
-      `a alert channel with config.url (sensitive value, ${conflict.value.length} characters)`,
+      `an alert channel with config.url (sensitive value, ${conflict.value.length} characters)`,
     );
     const json = JSON.stringify(planToJson(plan));
     for (const out of [text, json]) expect(out).not.toContain('c4n4ry');

@@ -166,7 +166,7 @@ function conflictText(c: Conflict): { message: string; hint: string } {
   }
   if (c.reason === 'owned') {
     return {
-      message: `a ${noun} with ${c.field} "${c.value}" (${live}) belongs to project "${holder}", which shares this state database`,
+      message: `${article(noun)} ${noun} with ${c.field} "${c.value}" (${live}) belongs to project "${holder}", which shares this state database`,
       hint: `use another ${c.field}; or have project "${holder}" remove it from its code (or forget it: monitor state rm) before adopting it here`,
     };
   }
@@ -177,9 +177,14 @@ function conflictText(c: Conflict): { message: string; hint: string } {
     };
   }
   return {
-    message: `a ${noun} with ${c.field} "${c.value}" already exists in the account (${live}) and this project does not own it`,
+    message: `${article(noun)} ${noun} with ${c.field} "${c.value}" already exists in the account (${live}) and this project does not own it`,
     hint: `to manage that ${noun} from this construct, add \`adopt: true\` (it is adopted once, then owned); if this project's state was lost, monitor import --recover finds its constructs in the account again; otherwise use another ${c.field}`,
   };
+}
+
+/** `a` or `an`, by the sound the noun starts with (the kinds' nouns start with a letter sounded as written). */
+function article(noun: string): string {
+  return /^[aeiou]/i.test(noun) ? 'an' : 'a';
 }
 
 /** `Plan: 3 to create, 2 to update, 1 to delete, 1 to adopt, 40 unchanged.` */

@@ -15,6 +15,7 @@ import {
   type StateBackend,
   type StateChanges,
 } from '../state/backend.js';
+import { LockHeldError } from '../state/lock.js';
 import { emptyState, type State } from '../state/state.js';
 
 type Payload = Record<string, unknown>;
@@ -150,7 +151,7 @@ export class MemoryBackend implements StateBackend {
   }
 
   async lock(_request: LockRequest): Promise<() => Promise<void>> {
-    if (this.locked) throw new Error('already locked');
+    if (this.locked) throw new LockHeldError(undefined, 'wait for it to finish');
     this.locked = true;
     return async () => {
       this.locked = false;
