@@ -83,6 +83,7 @@ describe('monitor completion', () => {
       'push',
       'migrate',
       'unlock',
+      'rebind',
     ]);
     expect(await bash(['monitor', 'checks', ''])).toEqual(['list', 'get']);
     expect(await bash(['monitor', 'st'])).toEqual(['state', 'status-pages']);
@@ -117,10 +118,11 @@ describe('monitor completion', () => {
       'push',
       'migrate',
       'unlock',
+      'rebind',
     ]);
     expect(await complete('npx', ['npx', 'monitor', 'st'])).toEqual(
       expect.arrayContaining([
-        'state:List, show, move, forget, pull, push, migrate and unlock the state of the project',
+        'state:List, show, move, forget, pull, push, migrate, unlock and rebind the state of the project',
       ]),
     );
     expect(await complete('npx', ['npx', 'prettier'])).toEqual(['DEFAULT']);
@@ -140,12 +142,13 @@ describe('monitor completion', () => {
       'mv',
       'pull',
       'push',
+      'rebind',
       'rm',
       'show',
       'unlock',
     ]);
     expect(await complete('npx monitor st')).toEqual([
-      'state\tList, show, move, forget, pull, push, migrate and unlock the state of the project',
+      'state\tList, show, move, forget, pull, push, migrate, unlock and rebind the state of the project',
       "status-pages\tStatus-page incidents (list, open, update, resolve) and a page's subscriptions",
     ]);
   });

@@ -1,12 +1,13 @@
 import { join } from 'node:path';
-import { localAccountDir } from '@monitor/engine/config-location';
 
 /**
  * The options of the `--local` emulator of a project in `dir` for `environment` (its data in
  * `localAccountDir`, one account per environment): the same whether it is started early or when
  * the command connects.
  */
-function localEmulatorOptions(dir: string, environment: string | undefined) {
+async function localEmulatorOptions(dir: string, environment: string | undefined) {
+  // Loaded here, not with this module: main loads this module for every command, --help included.
+  const { localAccountDir } = await import('@monitor/engine/config-location');
   return {
     port: 0,
     dataFile: join(localAccountDir(dir, environment), 'emulator.json'),
@@ -21,7 +22,7 @@ function localEmulatorOptions(dir: string, environment: string | undefined) {
  */
 export async function startLocalEmulatorEarly(dir: string, environment: string | undefined): Promise<void> {
   const { startEmulatorThreadEarly } = await import('@monitor/emulator/thread');
-  startEmulatorThreadEarly(localEmulatorOptions(dir, environment));
+  startEmulatorThreadEarly(await localEmulatorOptions(dir, environment));
 }
 
 /**
@@ -30,7 +31,7 @@ export async function startLocalEmulatorEarly(dir: string, environment: string |
  */
 export async function startLocalEmulator(dir: string, environment: string | undefined) {
   const { DEV_ACCOUNT_ID, DEV_API_KEY, takeEmulatorThread } = await import('@monitor/emulator/thread');
-  const emulator = await takeEmulatorThread(localEmulatorOptions(dir, environment));
+  const emulator = await takeEmulatorThread(await localEmulatorOptions(dir, environment));
   return {
     credentials: { apiKey: DEV_API_KEY, accountId: DEV_ACCOUNT_ID, baseUrl: emulator.url },
     close: () => emulator.close(),

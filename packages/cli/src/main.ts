@@ -72,7 +72,7 @@ const COMMANDS: {
   {
     name: 'state',
     usage: 'state <action> [args..]',
-    describe: 'List, show, move, forget, pull, push, migrate and unlock the state of the project',
+    describe: 'List, show, move, forget, pull, push, migrate, unlock and rebind the state of the project',
     load: () => import('./commands/state.js'),
   },
   {

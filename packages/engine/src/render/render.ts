@@ -305,6 +305,11 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
         `${plan.unverifiedSecrets} sensitive value${plan.unverifiedSecrets === 1 ? '' : 's'} the service masks could not be compared without a state secret, and will be sent again. Set MONITOR_STATE_SECRET (see docs/deploy.md).`,
       ),
     );
+    // Which ones, for the updates that send nothing else (they are no change: not listed above).
+    for (const op of plan.operations.filter(isResendOnly)) {
+      const paths = op.action === 'update' ? op.changes.map((c) => t(c.path)).join(', ') : '';
+      out.push(s.dim(`  sent again: ${op.kind} ${t(op.logicalId)}: ${paths}`));
+    }
   }
   const mismatched = new Set(plan.mismatched.map((m) => m.key));
   const gone = plan.forget.filter((key) => !mismatched.has(key));
