@@ -143,6 +143,30 @@ describe('drift', () => {
   });
 });
 
+describe('ignoreChanges', () => {
+  it('fields people own in the UI are set on create, then never drift and never reverted; a bad path is an error at its construct', async () => {
+    const code = (ignore: string) =>
+      `${IMPORTS}new CheckGroup('g', { name: 'G', muted: false, ignoreChanges: [${ignore}] });\n`;
+    const { h, dir, run } = await setup({ 'a.monitor.ts': code("'muted'") });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const [made] = (await h.client.checkGroups.list()).items;
+    expect(made?.muted).toBe(false);
+    await h.client.checkGroups.update(made?.id as number, { name: 'G', muted: true });
+    const diff = await run('diff', '--detailed-exitcode');
+    expect(diff.code, diff.stdout).toBe(0);
+    const writes = h.writes().length;
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    expect(h.writes().length).toBe(writes);
+    expect((await h.client.checkGroups.list()).items[0]?.muted).toBe(true);
+    writeFiles(dir, { 'a.monitor.ts': code("'mutd'") });
+    const bad = await run('validate');
+    expect(bad.code).toBe(3);
+    expect(bad.stdout).toContain(
+      'ignoreChanges[0]: "mutd" is not a field of a check group; did you mean "muted"?',
+    );
+  });
+});
+
 describe('without a state secret', () => {
   it('a drift check stays green: secrets that cannot be compared are no change for diff, and deploy still sends them', async () => {
     const { h, dir } = await setup({

@@ -68,6 +68,7 @@ export type {
   SensitivePath,
 } from './kinds/definition.js';
 export { naturalKeyOf, valuesAt } from './kinds/definition.js';
+export { fieldPaths, isFieldPath, rulePathOf } from './kinds/field-paths.js';
 export { isResourceKind, KINDS, RESOURCE_KINDS } from './kinds/index.js';
 export { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from './kinds/maintenance-window.js';
 export {
@@ -80,6 +81,7 @@ export {
   sensitiveValues,
 } from './kinds/secrets.js';
 export { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from './kinds/status-page.js';
+export { editDistance, nearest } from './nearest.js';
 export { collect, itemsOf, type Page } from './pagination.js';
 export { WAIT_NOTICE_MS, type WaitNotice } from './rate-limiter.js';
 export {

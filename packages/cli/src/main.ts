@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { nearest } from '@monitor/api/nearest';
 import type { Argv } from 'yargs';
 import type { CommandModule, Subcommand } from './command.js';
 import { EXIT, type ExitCode, exitCodesLine } from './exit-codes.js';
@@ -195,21 +196,6 @@ async function report(error: unknown, io: Io, out: Output): Promise<ExitCode> {
   return code;
 }
 
-/** How many single-character edits turn `a` into `b`. */
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0] as number;
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j] as number;
-      row[j] = Math.min(above + 1, (row[j - 1] as number) + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length] as number;
-}
-
 /** yargs' "Unknown argument: x", with the nearest option of the command: "did you mean --y?". */
 function withSuggestion(message: string, context: unknown): string {
   const unknown = /^Unknown arguments?: (.+)$/.exec(message)?.[1]?.split(', ');
@@ -220,8 +206,8 @@ function withSuggestion(message: string, context: unknown): string {
   if (unknown === undefined || options === undefined) return message;
   const known = Object.keys(options).filter((k) => k.length > 1 && !/[A-Z]/.test(k));
   const hints = unknown.flatMap((word) => {
-    const best = known.map((k) => ({ k, d: distance(word, k) })).sort((x, y) => x.d - y.d)[0];
-    return best !== undefined && best.d <= Math.max(2, Math.floor(word.length / 3)) ? [`--${best.k}`] : [];
+    const best = nearest(word, known);
+    return best === undefined ? [] : [`--${best}`];
   });
   return hints.length === 0 ? message : `${message}; did you mean ${hints.join(', ')}?`;
 }

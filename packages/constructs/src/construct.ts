@@ -34,6 +34,21 @@ export interface ConstructOptions {
    * @default false
    */
   adopt?: boolean;
+  /**
+   * Fields that people own in the service's UI: deploy sends them when it creates the resource,
+   * and never again; a change there is not drift. Paths as the plan prints them:
+   * `['muted', 'alertSettings.reminders', 'environmentVariables[API_URL].value']`.
+   * @default []
+   */
+  ignoreChanges?: string[];
+}
+
+/** The options of a construct as synthesis reads them. */
+export interface ResolvedOptions {
+  protect: boolean;
+  aliases: string[];
+  adopt: boolean;
+  ignoreChanges: string[];
 }
 
 /** A reference inside a desired payload, resolved to the physical id at deploy time. */
@@ -98,7 +113,7 @@ export interface DesiredResource {
   payload: Record<string, unknown>;
   /** Resources this one references, as `Kind:logicalId`. */
   dependsOn: string[];
-  options: { protect: boolean; aliases: string[]; adopt: boolean };
+  options: ResolvedOptions;
   location?: SourceLocation | undefined;
 }
 
@@ -137,7 +152,7 @@ export abstract class Construct<P extends object> implements ConstructLike {
   abstract readonly kind: ResourceKind;
   readonly logicalId: string;
   readonly props: P;
-  readonly options: { protect: boolean; aliases: string[]; adopt: boolean };
+  readonly options: ResolvedOptions;
   /** The stack when `new` was called; resolved into `location` on first read. */
   readonly #sites: NodeJS.CallSite[];
   #location: SourceLocation | undefined | null = null;
@@ -145,9 +160,15 @@ export abstract class Construct<P extends object> implements ConstructLike {
   constructor(logicalId: string, props: P & ConstructOptions) {
     const session = currentSession();
     this.logicalId = logicalId;
-    const { protect, aliases, adopt, ...rest } = (props ?? {}) as P & ConstructOptions;
+    const { protect, aliases, adopt, ignoreChanges, ...rest } = (props ?? {}) as P & ConstructOptions;
     this.props = rest as P;
-    this.options = { protect: protect === true, aliases: aliases ?? [], adopt: adopt === true };
+    this.options = {
+      protect: protect === true,
+      aliases: aliases ?? [],
+      adopt: adopt === true,
+      // Checked in synthesis, where problems are reported at the construct.
+      ignoreChanges: (ignoreChanges ?? []) as string[],
+    };
     this.#sites = session.captureLocations === false ? [] : captureCallSites(Construct);
     session.constructs.push(this);
   }

@@ -42,7 +42,7 @@ describe('CheckGroup', () => {
       environmentVariables: [],
       alertChannelSubscriptions: [],
     });
-    expect(group?.options).toEqual({ protect: false, aliases: [], adopt: false });
+    expect(group?.options).toEqual({ protect: false, aliases: [], adopt: false, ignoreChanges: [] });
     expect(group?.location?.file).toMatch(/constructs\.test\.ts$/);
   });
 
@@ -81,7 +81,12 @@ describe('CheckGroup', () => {
       ],
     });
     expect(group?.dependsOn).toEqual(['AlertChannel:slack']);
-    expect(group?.options).toEqual({ protect: true, aliases: ['payments-old'], adopt: false });
+    expect(group?.options).toEqual({
+      protect: true,
+      aliases: ['payments-old'],
+      adopt: false,
+      ignoreChanges: [],
+    });
     expect(group?.payload).not.toHaveProperty('protect');
   });
 
@@ -314,5 +319,68 @@ describe('diagnostics', () => {
     const { resources, diagnostics } = synth({}, session);
     expect(diagnostics).toEqual([]);
     expect(resources.map((r) => r.logicalId)).toEqual(['from-copy', 'm', 'from-here']);
+  });
+});
+
+describe('ignoreChanges', () => {
+  it('takes the paths the plan prints, keyed list entries included', () => {
+    createSession();
+    new CheckGroup('g', {
+      name: 'G',
+      environmentVariables: [{ key: 'API_URL', value: 'x' }],
+      ignoreChanges: [
+        'muted',
+        'alertSettings.reminders',
+        'environmentVariables[API_URL].value',
+        'environmentVariables',
+      ],
+    });
+    const { resources, diagnostics } = synth();
+    expect(diagnostics).toEqual([]);
+    expect(resources[0]?.options.ignoreChanges).toHaveLength(4);
+  });
+
+  it('a path that is not a field of the kind is an error at the construct, with the nearest field', () => {
+    createSession();
+    new CheckGroup('g', {
+      name: 'G',
+      ignoreChanges: ['mutd', 'alertSettings.reminder', 'tags[prod]', 42 as unknown as string],
+    });
+    const { diagnostics } = synth();
+    expect(diagnostics.map((d) => [d.path, d.message])).toEqual([
+      ['ignoreChanges', 'must be a list of field paths, e.g. ["muted", "alertSettings.reminders"]'],
+    ]);
+    createSession();
+    new CheckGroup('g', { name: 'G', ignoreChanges: ['mutd', 'alertSettings.reminder', 'tags[prod]'] });
+    expect(synth().diagnostics.map((d) => [d.path, d.message])).toEqual([
+      ['ignoreChanges[0]', '"mutd" is not a field of a check group; did you mean "muted"?'],
+      [
+        'ignoreChanges[1]',
+        '"alertSettings.reminder" is not a field of a check group; did you mean "alertSettings.reminders"?',
+      ],
+      // Tags are a set, compared whole: its items have no name to ignore one by.
+      ['ignoreChanges[2]', '"tags[prod]" is not a field of a check group; did you mean "tags"?'],
+    ]);
+  });
+
+  it('a secret inside a list entry cannot be ignored: the service masks it, so an update could not keep it', () => {
+    createSession();
+    new CheckGroup('g', {
+      name: 'G',
+      environmentVariables: [
+        { key: 'TOKEN', value: 't', secret: true },
+        { key: 'PLAIN', value: 'p' },
+      ],
+      apiCheckDefaults: { basicAuth: { username: 'ops', password: 'pw' } },
+      ignoreChanges: [
+        'environmentVariables[TOKEN].value',
+        'apiCheckDefaults.basicAuth',
+        'environmentVariables[PLAIN].value',
+      ],
+    });
+    const messages = synth().diagnostics.map((d) => d.message);
+    expect(messages).toHaveLength(2);
+    expect(messages[0]).toContain('holds a secret inside environmentVariables');
+    expect(messages[1]).toContain('holds a secret inside apiCheckDefaults');
   });
 });

@@ -39,6 +39,7 @@ export {
   isPayloadRef,
   type PayloadRef,
   type RemoteRef,
+  type ResolvedOptions,
   refKey,
   replaceRefs,
   type SynthContext,

@@ -1,6 +1,16 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { formatIssuePath, KINDS, messageRedactor, valuesAt } from '@monitor/api';
+import {
+  fieldPaths,
+  formatIssuePath,
+  isFieldPath,
+  KINDS,
+  messageRedactor,
+  nearest,
+  rulePathOf,
+  sensitiveValues,
+  valuesAt,
+} from '@monitor/api';
 import type { ProjectDefaults } from './config.js';
 import {
   type Construct,
@@ -198,7 +208,12 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
       logicalId: c.logicalId,
       payload,
       dependsOn: [...dependsOn].sort(),
-      options: { protect: c.options.protect, aliases: [...c.options.aliases], adopt: c.options.adopt },
+      options: {
+        protect: c.options.protect,
+        aliases: [...c.options.aliases],
+        adopt: c.options.adopt,
+        ignoreChanges: checkIgnoreChanges(c.kind, c.options.ignoreChanges, payload, problem),
+      },
     };
     Object.defineProperty(resource, 'location', { get: where, enumerable: true });
     resources.push(resource);
@@ -328,4 +343,51 @@ function byPosition(a: Diagnostic, b: Diagnostic): number {
 
 function fmt(l: SourceLocation): string {
   return `${l.file}:${l.line}:${l.column}`;
+}
+
+/**
+ * The `ignoreChanges` paths that name something of the kind (`isFieldPath`); a problem, with the
+ * nearest field, for each that does not. A secret inside a list entry or a nested object cannot be
+ * ignored: the update carries the account's value there, and the service masks secrets.
+ */
+function checkIgnoreChanges(
+  kind: ResourceKind,
+  paths: unknown,
+  payload: Record<string, unknown>,
+  problem: (path: string, message: string) => void,
+): string[] {
+  if (!Array.isArray(paths) || paths.some((p) => typeof p !== 'string')) {
+    problem('ignoreChanges', 'must be a list of field paths, e.g. ["muted", "alertSettings.reminders"]');
+    return [];
+  }
+  const def = KINDS[kind];
+  const secrets = Object.keys(sensitiveValues(def, payload));
+  const ok: string[] = [];
+  for (const [i, path] of (paths as string[]).entries()) {
+    const at = `ignoreChanges[${i}]`;
+    if (!isFieldPath(def, path)) {
+      const near = nearest(
+        rulePathOf(path),
+        [...fieldPaths(def)].filter((p) => !p.endsWith('[]')),
+      );
+      problem(
+        at,
+        `"${path}" is not a field of a ${def.noun}${near === undefined ? '' : `; did you mean "${near}"?`}`,
+      );
+      continue;
+    }
+    const top = path.split(/[.[]/)[0] as string;
+    const holdsSecret = secrets.some(
+      (s) => s === path || s.startsWith(`${path}.`) || s.startsWith(`${path}[`),
+    );
+    if (path !== top && holdsSecret) {
+      problem(
+        at,
+        `"${path}" holds a secret inside ${top}: the service masks it, so it cannot be kept on update; ignore the whole field "${top}"`,
+      );
+      continue;
+    }
+    ok.push(path);
+  }
+  return ok;
 }

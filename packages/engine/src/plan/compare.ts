@@ -4,6 +4,7 @@ import type { SecretHasher } from '../hash.js';
 import { ByPhysicalId, type PhysicalId } from '../identity.js';
 import { type State, stateKey } from '../state/state.js';
 import { type Change, diffPayload } from './diff.js';
+import { type EntryName, isIgnored, keepLiveValues, plainEntryName, withoutIgnored } from './ignore.js';
 import type { AccountIndex, Matching } from './match.js';
 import { appliedHash, displayNameOf, resolveRefs } from './resource.js';
 import type { CreateOperation, LiveResource, Plan, UpdateOperation } from './types.js';
@@ -71,6 +72,18 @@ type Compared =
   | { outcome: 'write'; operation: CreateOperation | UpdateOperation }
   | { outcome: 'unchanged'; protectChanged?: boolean };
 
+/** How keyed list entries are named in paths (a reference by the logical id), as the differ names them. */
+function entryNameFor(ctx: CompareContext): EntryName {
+  return (item, keyField, refKind) => {
+    const key = (item as Record<string, unknown>)[keyField];
+    if (refKind !== undefined && (typeof key === 'string' || typeof key === 'number')) {
+      const named = ctx.names.tryFind(refKind as ResourceKind, key);
+      if (named !== undefined) return named;
+    }
+    return plainEntryName(item, keyField);
+  };
+}
+
 /** One construct against the live resource it is. */
 export function compareResource(d: DesiredResource, matching: Matching, ctx: CompareContext): Compared {
   const key = stateKey(d.kind, d.logicalId);
@@ -78,27 +91,33 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
   const claim = matching.claims.get(d);
   const adopt = matching.adopted.get(d);
   const current = currentOf(d, matching, ctx.account);
+  const def = KINDS[d.kind];
+  const ignore = d.options.ignoreChanges;
+  const entryName = entryNameFor(ctx);
   // What an operation carries; made only for a resource that gets one (hashing is not free).
-  const operationBase = () => {
+  const operationBase = (sent: Record<string, unknown>) => {
     const name = displayNameOf(d.kind, d.payload);
     return {
       kind: d.kind,
       logicalId: d.logicalId,
       ...(name === undefined ? {} : { name }),
       construct: d.construct,
-      payload,
+      payload: sent,
       dependsOn: d.dependsOn,
-      desiredHash: appliedHash(d.kind, d.payload, ctx.secrets),
+      // Over what the code manages: an edit of an ignored field in the code is no change either.
+      desiredHash: appliedHash(d.kind, withoutIgnored(def, d.payload, ignore), ctx.secrets),
       protect: d.options.protect,
+      ...(ignore.length === 0 ? {} : { ignoreChanges: ignore }),
     };
   };
   if (current === undefined) {
     return {
       outcome: 'write',
-      operation: { ...operationBase(), action: 'create', recreate: claim !== undefined },
+      // Ignored fields are sent when the resource is made: they are the code's starting values.
+      operation: { ...operationBase(payload), action: 'create', recreate: claim !== undefined },
     };
   }
-  const changes: Change[] = [];
+  const compared: Change[] = [];
   const secretHashes = claim?.entry.secretHashes ?? {};
   const unchangedAttributes = diffPayload(
     payload,
@@ -112,15 +131,17 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
       refName: (kind, id) =>
         typeof id === 'string' || typeof id === 'number' ? ctx.names.tryFind(kind, id) : undefined,
     },
-    changes,
+    compared,
   );
+  const changes = ignore.length === 0 ? compared : compared.filter((c) => !isIgnored(c.path, ignore));
   const action = claim?.from !== undefined ? 'move' : adopt !== undefined ? 'adopt' : 'update';
   if (action === 'update' && changes.length === 0) {
     return claim !== undefined && claim.entry.protect !== d.options.protect
       ? { outcome: 'unchanged', protectChanged: d.options.protect }
       : { outcome: 'unchanged' };
   }
-  const base = operationBase();
+  // Ignored fields are never sent on update: the account keeps what people set there.
+  const base = operationBase(keepLiveValues(def, payload, current, ignore, entryName));
   // Drift: the code is what was last applied, yet the live values differ. Values that could not be
   // compared (no state secret) say nothing about drift.
   const drift =

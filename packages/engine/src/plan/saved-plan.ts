@@ -1,10 +1,11 @@
-import type { ResourceKind } from '@monitor/api';
+import { KINDS, type ResourceKind } from '@monitor/api';
 import { z } from '@monitor/api/zod';
 import { InvalidPlanError } from '../errors.js';
 import { hashJson } from '../hash.js';
 import { ByPhysicalId } from '../identity.js';
 import { type PlanJson, planToJson } from '../render/render.js';
 import { stateKey } from '../state/state.js';
+import { withoutIgnored } from './ignore.js';
 import { type Live, type LiveResource, type Operation, type Plan, summarize } from './plan.js';
 
 export const SAVED_PLAN_FORMAT_VERSION = 1;
@@ -51,7 +52,10 @@ function liveIndex(live: Live): ByPhysicalId<LiveResource> {
 function fingerprintOf(op: Operation, live: ByPhysicalId<LiveResource>): string | null {
   if (op.action === 'create') return null;
   const resource = live.tryFind(op.kind, op.physicalId);
-  return resource === undefined ? 'absent' : hashJson(resource);
+  if (resource === undefined) return 'absent';
+  // Fields left to people may move in the account without making the plan stale.
+  const ignore = op.action === 'delete' ? [] : (op.ignoreChanges ?? []);
+  return hashJson(withoutIgnored(KINDS[op.kind], resource, ignore));
 }
 
 export function savePlan(

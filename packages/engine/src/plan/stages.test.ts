@@ -23,7 +23,7 @@ function construct(
     logicalId,
     payload,
     dependsOn: [],
-    options: { protect: false, aliases: [], adopt: false, ...options },
+    options: { protect: false, aliases: [], adopt: false, ignoreChanges: [], ...options },
   };
 }
 

@@ -29,6 +29,8 @@ interface Desired {
   /** `appliedHash` of the desired payload: recorded in state after the write. */
   desiredHash: string;
   protect: boolean;
+  /** Fields the construct leaves to people (`ignoreChanges`): kept out of updates and fingerprints. */
+  ignoreChanges?: string[];
 }
 export interface CreateOperation extends Base, Desired {
   action: 'create';

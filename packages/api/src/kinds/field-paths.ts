@@ -1,0 +1,81 @@
+import type { z } from '../zod.js';
+import type { KindDefinition } from './definition.js';
+
+/**
+ * The fields of a kind as paths, from its create schema: `name`, `alertSettings.reminders`,
+ * `environmentVariables[].value` (`[]` for the items of a list). What `ignoreChanges` may name,
+ * checked once, generically, for every kind.
+ */
+export function fieldPaths(def: KindDefinition): ReadonlySet<string> {
+  let paths = cache.get(def);
+  if (paths === undefined) {
+    paths = new Set<string>();
+    walk(def.createSchema, '', paths);
+    cache.set(def, paths);
+  }
+  return paths;
+}
+
+const cache = new WeakMap<KindDefinition, Set<string>>();
+
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  options?: readonly z.ZodType[];
+  in?: z.ZodType;
+  getter?: () => z.ZodType;
+}
+
+/** zod 4's definition of a schema: its type and what it wraps. */
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+function walk(schema: z.ZodType, at: string, out: Set<string>): void {
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'object':
+      for (const [field, inner] of Object.entries(def.shape ?? {})) {
+        const path = at === '' ? field : `${at}.${field}`;
+        out.add(path);
+        walk(inner, path, out);
+      }
+      return;
+    case 'array':
+      out.add(`${at}[]`);
+      if (def.element !== undefined) walk(def.element, `${at}[]`, out);
+      return;
+    case 'union':
+      for (const option of def.options ?? []) walk(option, at, out);
+      return;
+    case 'pipe':
+      if (def.in !== undefined) walk(def.in, at, out);
+      return;
+    case 'lazy':
+      if (def.getter !== undefined) walk(def.getter(), at, out);
+      return;
+    default:
+      if (def.innerType !== undefined) walk(def.innerType, at, out);
+  }
+}
+
+/** `environmentVariables[API_URL].value` as a rule path: `environmentVariables[].value`. */
+export function rulePathOf(path: string): string {
+  return path.replace(/\[[^\]]*\]/g, '[]');
+}
+
+/**
+ * Whether `path` names something of the kind: a field, or a field of a keyed list's entry named by
+ * its key (`environmentVariables[API_URL].value`). Entries of lists that are not keyed have no
+ * name to give (the plan compares those lists whole).
+ */
+export function isFieldPath(def: KindDefinition, path: string): boolean {
+  if (!/^[A-Za-z_$][\w$]*(\[[^\]]+\])?(\.[A-Za-z_$][\w$]*(\[[^\]]+\])?)*$/.test(path)) return false;
+  if (!fieldPaths(def).has(rulePathOf(path))) return false;
+  // Each `[KEY]` must follow a list the kind matches by key.
+  const entries = [...path.matchAll(/\[[^\]]+\]/g)];
+  return entries.every((m) => {
+    const list = rulePathOf(path.slice(0, m.index));
+    return def.keyed[list] !== undefined;
+  });
+}
