@@ -167,6 +167,53 @@ describe('ignoreChanges', () => {
   });
 });
 
+describe('--target and --replace', () => {
+  it('diff and deploy --target touch only the target and what it needs; the plan says it is partial', async () => {
+    const { h, dir, run } = await setup({ 'a.monitor.ts': groups(2) });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    writeFiles(dir, { 'a.monitor.ts': groups(2, ', concurrency: 4') });
+    const diff = await run('diff', '--target', 'g0', '--json');
+    const plan = JSON.parse(diff.stdout).plan;
+    expect(plan.targets).toEqual(['CheckGroup:g0']);
+    expect(plan.operations.map((o: { logicalId: string }) => o.logicalId)).toEqual(['g0']);
+    const text = await run('diff', '--target', 'CheckGroup:g0');
+    expect(text.stdout).toContain('Partial plan (--target): only CheckGroup:g0');
+    expect(text.stdout).toContain('The rest of the project was not compared');
+    // A saved plan records its targets; deploy --plan applies it with them.
+    expect((await run('diff', '--target', 'g0', '--out', 'plan.json')).code).toBe(0);
+    expect((await run('deploy', '--plan', 'plan.json', '--yes')).code).toBe(0);
+    const concurrency = Object.fromEntries(
+      (await h.client.checkGroups.list()).items.map((g) => [g.name, g.concurrency]),
+    );
+    expect(concurrency).toEqual({ 'Group 0': 4, 'Group 1': 3 });
+    const unknown = await run('diff', '--target', 'g9');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      '--target g9: the project has no construct and no state entry of that name',
+    );
+    expect(unknown.stderr).toContain('hint: did you mean g0?');
+  });
+
+  it('deploy --replace deletes and creates one resource again: --allow-deletes in CI, never a protected one', async () => {
+    const { h, dir, run } = await setup({ 'a.monitor.ts': groups(1) });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const [before] = (await h.client.alertChannels.list()).items;
+    const refused = await run('deploy', '--yes', '--replace', 'mail');
+    expect(refused.code).toBe(5);
+    expect(refused.stdout).toContain('-/+ AlertChannel mail');
+    expect(refused.stderr).toContain('--allow-deletes');
+    const replaced = await run('deploy', '--yes', '--allow-deletes', '--replace', 'mail');
+    expect(replaced.code, replaced.stdout + replaced.stderr).toBe(0);
+    const [after] = (await h.client.alertChannels.list()).items;
+    expect(after?.id).not.toBe(before?.id);
+    expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
+    writeFiles(dir, { 'a.monitor.ts': groups(1, ', protect: true') });
+    const kept = await run('deploy', '--yes', '--allow-deletes', '--replace', 'g0');
+    expect(kept.code).toBe(1);
+    expect(kept.stderr).toContain('it is protect: true, and a protected resource is never deleted');
+  });
+});
+
 describe('without a state secret', () => {
   it('a drift check stays green: secrets that cannot be compared are no change for diff, and deploy still sends them', async () => {
     const { h, dir } = await setup({

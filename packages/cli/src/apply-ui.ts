@@ -4,6 +4,7 @@ import {
   type ApplyOutcome,
   type ApplyResult,
   type Consent,
+  deletionCount,
   describeHolder,
   type FlowEvent,
   type LostState,
@@ -38,7 +39,7 @@ function seconds(ms: number): string {
 export function consent(command: string, args: ApplyArgs & ProjectArgs, io: Io, accountId: string) {
   return async (plan: Plan): Promise<Consent> => {
     const p = paint(io.color);
-    const deletes = plan.summary.delete;
+    const deletes = deletionCount(plan);
     if (!io.interactive || args.yes === true) {
       const flagOf = { apply: '--yes', deletes: '--allow-deletes' } as const;
       return standingConsent(
@@ -147,7 +148,7 @@ function resultLine(r: OperationResult, p: Paint): string[] {
 function reportResult(result: ApplyResult, io: Io, p: Paint): void {
   const count = (action: Operation['action']) =>
     result.results.filter((r) => r.status === 'done' && r.action === action).length;
-  const totals = `${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('adopt')} adopted, ${count('move')} moved`;
+  const totals = `${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('adopt')} adopted, ${count('move')} moved${count('replace') > 0 ? `, ${count('replace')} replaced` : ''}`;
   if (result.results.every((r) => r.status === 'done')) {
     io.stdout(
       `${p.green('✓')} Applied in ${seconds(result.elapsedMs)}: ${totals}; ${result.requests} API call${result.requests === 1 ? '' : 's'}.\n`,

@@ -143,6 +143,38 @@ export function withProjectOptions<T>(y: Argv<T>) {
     .group(['config', 'env', 'local', 'json', 'rate-limit', 'timeout', 'debug'], 'Project options:');
 }
 
+/** What a plan covers: `--target` and `--replace`, repeatable, each a logical id or `Kind:logicalId`. */
+export interface ScopeArgs {
+  target?: string[] | undefined;
+  replace?: string[] | undefined;
+}
+
+export function withScopeOptions<T>(y: Argv<T>) {
+  return y
+    .option('target', {
+      type: 'string',
+      array: true,
+      describe:
+        'Plan only this construct (a logical id or Kind:logicalId), and what it needs created first; repeatable. The rest of the project is not compared',
+    })
+    .option('replace', {
+      type: 'string',
+      array: true,
+      describe:
+        'Delete this resource and create it again from the code (a logical id or Kind:logicalId); repeatable. Needs --allow-deletes in CI; never a protect: true one',
+    });
+}
+
+/** The scope of the engine's plan from `--target` and `--replace` (comma lists allowed). */
+export function scopeOf(args: ScopeArgs): { targets?: string[]; replace?: string[] } {
+  const targets = commaList(args.target);
+  const replace = commaList(args.replace);
+  return {
+    ...(targets.length === 0 ? {} : { targets }),
+    ...(replace.length === 0 ? {} : { replace }),
+  };
+}
+
 export interface ApplyArgs {
   yes?: boolean | undefined;
   allowDeletes?: boolean | undefined;

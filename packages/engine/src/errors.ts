@@ -13,7 +13,8 @@ export type EngineErrorCode =
   | 'owned_elsewhere'
   | 'state_edit'
   | 'stale_state'
-  | 'no_checks';
+  | 'no_checks'
+  | 'bad_target';
 
 /**
  * An engine failure with a stable code (fixed by its class), a message naming what failed, and a

@@ -108,6 +108,7 @@ export {
 } from './render/markdown.js';
 export {
   ACTION_SYMBOL,
+  deletionCount,
   describeConflict,
   hasChanges,
   hasWork,

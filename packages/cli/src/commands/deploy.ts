@@ -7,13 +7,16 @@ import {
   type ApplyArgs,
   type CommentArgs,
   type ProjectArgs,
+  type ScopeArgs,
+  scopeOf,
   withApplyOptions,
   withCommentOptions,
   withProjectOptions,
+  withScopeOptions,
 } from '../options.js';
 import type { RunContext } from '../output.js';
 
-export interface DeployArgs extends ProjectArgs, ApplyArgs, CommentArgs {
+export interface DeployArgs extends ProjectArgs, ApplyArgs, CommentArgs, ScopeArgs {
   plan?: string | undefined;
   allowEmpty?: boolean | undefined;
   secretsOut?: string | undefined;
@@ -21,7 +24,7 @@ export interface DeployArgs extends ProjectArgs, ApplyArgs, CommentArgs {
 
 export const builder = (y: Argv) =>
   withCommentOptions(
-    withApplyOptions(withProjectOptions(y)),
+    withScopeOptions(withApplyOptions(withProjectOptions(y))),
     'the result (totals and every failure) to the merged pull request, or to the commit when there is none,',
   )
     .option('plan', {
@@ -41,6 +44,7 @@ export const builder = (y: Argv) =>
     .example('$0 deploy --yes --allow-deletes', 'in CI')
     .example('$0 deploy --yes --allow-deletes --comment', 'on merge: the result on the merged pull request')
     .example('$0 deploy --plan plan.json --yes', 'apply a reviewed plan')
+    .example('$0 deploy --replace slack-ops', 'delete the channel and create it again from the code')
     .example('$0 deploy --local --yes', 'against the embedded emulator')
     .example(
       '$0 deploy --yes --secrets-out "$RUNNER_TEMP/keys.json"',
@@ -64,6 +68,13 @@ async function readSavedPlan(path: string, cwd: string): Promise<SavedPlan> {
 
 /** `monitor deploy`: make the account match the code (or apply exactly a saved plan). */
 export async function run(args: DeployArgs, ctx: RunContext): Promise<ExitCode> {
+  if (args.plan !== undefined && Object.keys(scopeOf(args)).length > 0) {
+    const { UsageError } = await import('../options.js');
+    throw new UsageError(
+      '--plan applies a saved plan with the targets and replacements it was made with: --target and --replace cannot change them',
+      `make a new plan with them: monitor diff --out ${args.plan} --target …`,
+    );
+  }
   const savedPlan = args.plan === undefined ? undefined : await readSavedPlan(args.plan, ctx.io.cwd);
   const [{ deploy }, { runApplyCommand }] = await Promise.all([
     import('@monitor/engine'),
@@ -76,6 +87,7 @@ export async function run(args: DeployArgs, ctx: RunContext): Promise<ExitCode> 
     (target, options) =>
       deploy(target, {
         ...options,
+        ...scopeOf(args),
         allowEmpty: args.allowEmpty === true,
         ...(savedPlan === undefined ? {} : { savedPlan }),
       }),

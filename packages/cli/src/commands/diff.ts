@@ -8,19 +8,22 @@ import {
   type CommentArgs,
   commandLine,
   type ProjectArgs,
+  type ScopeArgs,
+  scopeOf,
   withCommentOptions,
   withProjectOptions,
+  withScopeOptions,
 } from '../options.js';
 import type { RunContext } from '../output.js';
 
-export interface DiffArgs extends ProjectArgs, CommentArgs {
+export interface DiffArgs extends ProjectArgs, CommentArgs, ScopeArgs {
   detailedExitcode?: boolean | undefined;
   out?: string | undefined;
   format?: 'text' | 'json' | 'markdown' | undefined;
 }
 
 export const builder = (y: Argv) =>
-  withCommentOptions(withProjectOptions(y), 'the plan as markdown', true)
+  withScopeOptions(withCommentOptions(withProjectOptions(y), 'the plan as markdown', true))
     .option('detailed-exitcode', {
       type: 'boolean',
       describe: 'Exit 2 when there are changes, 0 when none (for CI)',
@@ -36,6 +39,7 @@ export const builder = (y: Argv) =>
       describe: 'Save the plan (with fingerprints of the live resources) for deploy --plan',
     })
     .example('$0 diff', 'preview the changes')
+    .example('$0 diff --target payments', 'only the construct payments, and what it needs created first')
     .example('$0 diff --json > plan.json', 'the plan for a script or a pull-request comment')
     .example('$0 diff --out plan.json && $0 deploy --plan plan.json', 'apply exactly what was reviewed')
     .example('$0 diff --comment', 'in CI: the plan as a comment on the pull request, updated on every push')
@@ -55,7 +59,10 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
   if (typeof connected === 'number') return connected;
   const { project, connection, snapshot } = connected;
   try {
-    const result = await diff(connection.target, snapshot === undefined ? {} : { snapshot });
+    const result = await diff(connection.target, {
+      ...scopeOf(args),
+      ...(snapshot === undefined ? {} : { snapshot }),
+    });
     const changed = hasChanges(result.plan);
     if (args.out !== undefined) {
       const path = resolve(io.cwd, args.out);

@@ -140,7 +140,9 @@ function operationContext(plan: Plan, state: State, options: ApplyOptions): Oper
   const ids = new Map<string, PhysicalId>();
   for (const entry of Object.values(state.resources))
     ids.set(stateKey(entry.kind, entry.logicalId), entry.physicalId);
-  for (const op of plan.operations) if (op.action !== 'create') ids.set(keyOf(op), op.physicalId);
+  // A replaced resource's new id is filled in when it is made again.
+  for (const op of plan.operations)
+    if (op.action !== 'create' && op.action !== 'replace') ids.set(keyOf(op), op.physicalId);
   const clientPolicy = (options.client as { retryPolicy?: RetryPolicy }).retryPolicy;
   return {
     client: options.client,

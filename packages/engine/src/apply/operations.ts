@@ -4,6 +4,7 @@ import {
   KINDS,
   type ManagedResource,
   NotFoundError,
+  type ResourceKind,
   type RetryPolicy,
   retryDelay,
   valuesAt,
@@ -13,7 +14,13 @@ import { ByPhysicalId, type PhysicalId } from '../identity.js';
 import { readKind } from '../live/read-live.js';
 import { type Change, diffPayload } from '../plan/diff.js';
 import { identityOf, isCreatedFrom, resolveRefs, secretValues } from '../plan/resource.js';
-import type { CreateOperation, DeleteOperation, Operation, UpdateOperation } from '../plan/types.js';
+import type {
+  CreateOperation,
+  DeleteOperation,
+  Operation,
+  ReplaceOperation,
+  UpdateOperation,
+} from '../plan/types.js';
 import type { PendingChanges, StateChanges } from '../state/backend.js';
 import { type State, type StateEntry, stateKey } from '../state/state.js';
 
@@ -56,6 +63,7 @@ export interface OperationOutcome {
 export async function runOperation(op: Operation, ctx: OperationContext): Promise<OperationOutcome> {
   if (op.action === 'delete') return deleteResource(op, ctx);
   if (op.action === 'create') return createResource(op, ctx);
+  if (op.action === 'replace') return replaceResource(op, ctx);
   return updateResource(op, ctx);
 }
 
@@ -79,6 +87,18 @@ async function reconciled<T>(
       await ctx.sleep(retryDelay(ctx.retry, failures, ctx.random));
     }
   }
+}
+
+/**
+ * Delete the resource and create it again. The entry is dropped and the create marked pending in
+ * one record before anything is sent: a run that dies at any point leaves either the old resource
+ * (found again by the pending create, which adopts it) or the new one (found the same way).
+ */
+async function replaceResource(op: ReplaceOperation, ctx: OperationContext): Promise<OperationOutcome> {
+  const key = stateKey(op.kind, op.logicalId);
+  await ctx.record({ [key]: null }, { [key]: true });
+  await deleteLive(op.kind, op.physicalId, ctx);
+  return createResource({ ...op, action: 'create', recreate: true }, ctx);
 }
 
 async function createResource(op: CreateOperation, ctx: OperationContext): Promise<OperationOutcome> {
@@ -163,19 +183,23 @@ function holds(op: UpdateOperation, payload: Record<string, unknown>, live: Mana
 }
 
 async function deleteResource(op: DeleteOperation, ctx: OperationContext): Promise<OperationOutcome> {
-  const managed = ctx.client.managed(op.kind);
+  await deleteLive(op.kind, op.physicalId, ctx);
+  await ctx.record({ [stateKey(op.kind, op.logicalId)]: null });
+  return { physicalId: op.physicalId };
+}
+
+/** Delete a live resource; gone already (404) is what a delete wants, and one of unknown outcome is read back. */
+async function deleteLive(kind: ResourceKind, id: PhysicalId, ctx: OperationContext): Promise<void> {
+  const managed = ctx.client.managed(kind);
   const gone = async () =>
-    (await managed.get(op.physicalId)) === undefined
+    (await managed.get(id)) === undefined
       ? { done: true as const, value: undefined }
       : { done: false as const };
   try {
-    await reconciled(() => managed.delete(op.physicalId), gone, ctx);
+    await reconciled(() => managed.delete(id), gone, ctx);
   } catch (error) {
-    // Gone already: what a delete wants.
     if (!(error instanceof NotFoundError)) throw error;
   }
-  await ctx.record({ [stateKey(op.kind, op.logicalId)]: null });
-  return { physicalId: op.physicalId };
 }
 
 /** The state entry of a written resource: what was applied, fingerprints of its secrets, what tells it apart. */

@@ -1,10 +1,10 @@
 import type { ApplyResult } from '../apply/apply.js';
 import { type ApplyEvent, apply } from '../apply/apply.js';
-import { checkSavedPlan, type SavedPlan } from '../plan/saved-plan.js';
+import { checkSavedPlan, type SavedPlan, scopeOf } from '../plan/saved-plan.js';
 import type { Plan } from '../plan/types.js';
-import { hasWork } from '../render/render.js';
+import { deletionCount, hasWork } from '../render/render.js';
 import { type LockHolder, withStateLock } from '../state/lock.js';
-import { makePlan } from './diff.js';
+import { makePlan, type Scope } from './diff.js';
 import type { Target } from './target.js';
 
 /** Progress of a deploy or destroy, as it happens. */
@@ -41,7 +41,7 @@ export function standingConsent(
   return async (plan) => {
     const missing: MissingConsent[] = [];
     if (!allowed.apply) missing.push('apply');
-    if (plan.summary.delete > 0 && !allowed.deletes) missing.push('deletes');
+    if (deletionCount(plan) > 0 && !allowed.deletes) missing.push('deletes');
     if (missing.length === 0) return { approved: true };
     const { reason, hint } = describe(missing, plan);
     return { approved: false, reason, ...(hint === undefined ? {} : { hint }) };
@@ -74,7 +74,7 @@ export type ApplyOutcome =
   | { status: 'refused'; plan: Plan; reason: string; hint?: string }
   | { status: 'applied'; plan: Plan; result: ApplyResult };
 
-export interface DeployOptions extends ApplyFlowOptions {
+export interface DeployOptions extends ApplyFlowOptions, Scope {
   /** Apply exactly this plan from `diff`; `stale` when the account, the code or state moved since. */
   savedPlan?: SavedPlan;
   /**
@@ -88,7 +88,9 @@ export interface DeployOptions extends ApplyFlowOptions {
 /** Make the account match the code: lock, read, plan, ask, apply, commit. */
 export function deploy(target: Target, options: DeployOptions): Promise<ApplyOutcome> {
   return withLock(target, options, async () => {
-    const { plan: fresh, live } = await makePlan(target, 'apply', options.now ?? new Date());
+    // A saved plan is applied with the targets and replacements it was made with.
+    const scope = options.savedPlan === undefined ? options : scopeOf(options.savedPlan);
+    const { plan: fresh, live } = await makePlan(target, 'apply', options.now ?? new Date(), { scope });
     if (fresh.conflicts.length > 0) {
       options.onEvent?.({ type: 'planned', plan: fresh });
       return { status: 'conflicts', plan: fresh };
@@ -118,12 +120,9 @@ export interface DestroyOptions extends ApplyFlowOptions {
 /** Delete every resource the project owns, referrers first: a plan in destroy mode. */
 export function destroy(target: Target, options: DestroyOptions): Promise<ApplyOutcome> {
   return withLock(target, options, async () => {
-    const { plan: made } = await makePlan(
-      target,
-      'destroy',
-      options.now ?? new Date(),
-      options.forceProtected === true,
-    );
+    const { plan: made } = await makePlan(target, 'destroy', options.now ?? new Date(), {
+      forceProtected: options.forceProtected === true,
+    });
     return confirmAndApply(target, made, options);
   });
 }

@@ -3,7 +3,15 @@ import { type SavedPlan, savePlan } from '../plan/saved-plan.js';
 import type { Live, Plan, PlanMode } from '../plan/types.js';
 import { type AccountSnapshot, readAccount, type Target } from './target.js';
 
-export interface DiffOptions {
+/** What a plan covers, beside the code: targets and replacements (`PlanOptions`). */
+export interface Scope {
+  /** Plan only these constructs (and what they need created first). */
+  targets?: readonly string[] | undefined;
+  /** Delete and create again these constructs. */
+  replace?: readonly string[] | undefined;
+}
+
+export interface DiffOptions extends Scope {
   /** @default new Date() */
   now?: Date;
   /**
@@ -24,7 +32,10 @@ export interface DiffResult {
 /** Read state and the live account, and plan: what a deploy would change. Reads only; takes no lock. */
 export async function diff(target: Target, options: DiffOptions = {}): Promise<DiffResult> {
   const snapshot = options.snapshot ?? readAccount(target);
-  const { plan: made, live } = await makePlan(target, 'apply', options.now ?? new Date(), false, snapshot);
+  const { plan: made, live } = await makePlan(target, 'apply', options.now ?? new Date(), {
+    snapshot,
+    scope: options,
+  });
   return {
     plan: made,
     saved: savePlan(made, live, {
@@ -40,17 +51,19 @@ export async function makePlan(
   target: Target,
   mode: PlanMode,
   now: Date,
-  forceProtected = false,
-  snapshot: Promise<AccountSnapshot> = readAccount(target),
+  options: { forceProtected?: boolean; snapshot?: Promise<AccountSnapshot>; scope?: Scope } = {},
 ): Promise<{ plan: Plan; live: Live }> {
-  const { state, live, otherOwners } = await snapshot;
+  const { state, live, otherOwners } = await (options.snapshot ?? readAccount(target));
+  const { targets, replace } = options.scope ?? {};
   return {
     plan: plan(target.project.resources, live, state, {
       now,
       mode,
-      forceProtected,
+      forceProtected: options.forceProtected === true,
       secretKey: target.secretKey,
       ...(otherOwners === undefined ? {} : { otherOwners }),
+      ...(targets === undefined || targets.length === 0 ? {} : { targets }),
+      ...(replace === undefined || replace.length === 0 ? {} : { replace }),
     }),
     live,
   };

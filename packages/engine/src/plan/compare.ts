@@ -7,7 +7,7 @@ import { type Change, diffPayload } from './diff.js';
 import { type EntryName, isIgnored, keepLiveValues, plainEntryName, withoutIgnored } from './ignore.js';
 import type { AccountIndex, Matching } from './match.js';
 import { appliedHash, displayNameOf, resolveRefs } from './resource.js';
-import type { CreateOperation, LiveResource, Plan, UpdateOperation } from './types.js';
+import type { CreateOperation, LiveResource, Plan, ReplaceOperation, UpdateOperation } from './types.js';
 
 /**
  * The comparing stage: for each placed construct, the live resource it is (if any) compared field
@@ -23,10 +23,12 @@ export interface CompareContext {
   names: ByPhysicalId<string>;
   /** State keys of the creates an interrupted deploy sent. */
   pending: ReadonlySet<string>;
+  /** State keys of the constructs to delete and create again. */
+  replace?: ReadonlySet<string>;
 }
 
 export interface Comparison {
-  writes: (CreateOperation | UpdateOperation)[];
+  writes: (CreateOperation | UpdateOperation | ReplaceOperation)[];
   unchanged: number;
   protectChanged: Plan['protectChanged'];
   unverifiedSecrets: number;
@@ -69,7 +71,7 @@ export function logicalNames(state: State, ids: ReadonlyMap<string, PhysicalId>)
 }
 
 type Compared =
-  | { outcome: 'write'; operation: CreateOperation | UpdateOperation }
+  | { outcome: 'write'; operation: CreateOperation | UpdateOperation | ReplaceOperation }
   | { outcome: 'unchanged'; protectChanged?: boolean };
 
 /** How keyed list entries are named in paths (a reference by the logical id), as the differ names them. */
@@ -115,6 +117,12 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
       outcome: 'write',
       // Ignored fields are sent when the resource is made: they are the code's starting values.
       operation: { ...operationBase(payload), action: 'create', recreate: claim !== undefined },
+    };
+  }
+  if (ctx.replace?.has(key) === true) {
+    return {
+      outcome: 'write',
+      operation: { ...operationBase(payload), action: 'replace', physicalId: current.id },
     };
   }
   const compared: Change[] = [];
@@ -182,7 +190,7 @@ export function compareResources(
       continue;
     }
     comparison.writes.push(compared.operation);
-    if (compared.operation.action !== 'create')
+    if (compared.operation.action !== 'create' && compared.operation.action !== 'replace')
       comparison.unverifiedSecrets += compared.operation.changes.filter((c) => c.unverified === true).length;
   }
   return comparison;

@@ -79,6 +79,7 @@ describe('plan', () => {
       delete: 0,
       adopt: 0,
       move: 0,
+      replace: 0,
       resend: 0,
       unchanged: 0,
     });

@@ -4,10 +4,10 @@ import type { State } from '../state/state.js';
 import { stateKey } from '../state/state.js';
 import { uniqueKeyConflicts } from './collisions.js';
 import { compareResources, knownPhysicalIds, logicalNames } from './compare.js';
-import { planDeletes } from './deletes.js';
+import { type DeletePlan, planDeletes } from './deletes.js';
 import { indexAccount, matchResources } from './match.js';
 import { serializeTwinCreates } from './order.js';
-import { resolveTargets } from './targets.js';
+import { resolveIds, resolveTargets, type Selection, TargetError } from './targets.js';
 import { type Live, type Operation, PLAN_FORMAT_VERSION, type Plan, type PlanOptions } from './types.js';
 
 export {
@@ -19,6 +19,7 @@ export {
   resolveRefs,
   secretValues,
 } from './resource.js';
+export { TargetError } from './targets.js';
 export type {
   Conflict,
   CreateOperation,
@@ -30,6 +31,7 @@ export type {
   Plan,
   PlanMode,
   PlanOptions,
+  ReplaceOperation,
   UpdateOperation,
 } from './types.js';
 export { PLAN_FORMAT_VERSION } from './types.js';
@@ -42,7 +44,12 @@ export { PLAN_FORMAT_VERSION } from './types.js';
  */
 export function plan(code: readonly DesiredResource[], live: Live, state: State, options: PlanOptions): Plan {
   const mode = options.mode ?? 'apply';
-  const desired = resolveTargets(code, mode);
+  const replace = options.replace === undefined ? [] : replacements(options.replace, code, state);
+  const { desired, selection } = resolveTargets(code, mode, {
+    ...(options.targets === undefined
+      ? {}
+      : { targets: resolveIds(options.targets, code, state, '--target') }),
+  });
   const secrets = secretHasher(options.secretKey, state.salt);
   const account = indexAccount(live, state, options.otherOwners);
 
@@ -50,32 +57,42 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
   const conflicted = new Set(matching.conflicts.map((c) => stateKey(c.kind, c.logicalId)));
   const placed = desired.filter((d) => !conflicted.has(stateKey(d.kind, d.logicalId)));
 
+  const replacing = new Set(replace);
+  // A replaced resource's id is known only once it is made again: what refers to it waits for that.
   const ids = knownPhysicalIds(desired, matching, account);
+  for (const key of replacing) ids.delete(key);
   const comparison = compareResources(placed, matching, {
     account,
     secrets,
     ids,
     names: logicalNames(state, ids),
     pending: new Set(state.pendingCreates),
+    replace: replacing,
   });
   const keepProtected = !(mode === 'destroy' && options.forceProtected === true);
-  const deleting = planDeletes(state, matching, account, keepProtected);
+  const deleting = inSelection(planDeletes(state, matching, account, keepProtected), selection);
 
   const creates = placed.filter((d) => !matching.claims.has(d) && !matching.adopted.has(d));
   const collisions = uniqueKeyConflicts(creates, matching, account, deleting.deletes);
   const conflicts = [...matching.conflicts, ...collisions];
   for (const c of collisions) conflicted.add(stateKey(c.kind, c.logicalId));
+  // Of what targets need, only the creates: the rest of the project is not compared.
+  const writes = comparison.writes.filter((op) => {
+    const key = stateKey(op.kind, op.logicalId);
+    return (
+      !conflicted.has(key) &&
+      (selection === undefined || selection.targeted.has(key) || op.action === 'create')
+    );
+  });
   // A construct in conflict is not placed; the deletes stay in the plan to show what the code asks for.
-  const operations: Operation[] = [
-    ...serializeTwinCreates(
-      comparison.writes.filter((op) => !conflicted.has(stateKey(op.kind, op.logicalId))),
-    ),
-    ...deleting.deletes,
-  ];
+  const operations: Operation[] = [...serializeTwinCreates(writes), ...deleting.deletes];
   const resumed = new Set(
     operations
       .filter((op) => op.action === 'create' || op.action === 'adopt')
       .map((op) => stateKey(op.kind, op.logicalId)),
+  );
+  const pending = state.pendingCreates.filter(
+    (key) => selection === undefined || selection.targeted.has(key),
   );
   return {
     formatVersion: PLAN_FORMAT_VERSION,
@@ -90,11 +107,50 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
     protectChanged: comparison.protectChanged,
     conflicts,
     unverifiedSecrets: comparison.unverifiedSecrets,
-    abandonedCreates: state.pendingCreates.filter((key) => !resumed.has(key) && !conflicted.has(key)).sort(),
+    abandonedCreates: pending.filter((key) => !resumed.has(key) && !conflicted.has(key)).sort(),
     summary: summarize(operations, comparison.unchanged),
     stateSerial: state.serial,
     priorState: state,
     secrets,
+    ...(selection === undefined ? {} : { targets: [...selection.targeted].sort() }),
+    ...(replace.length === 0 ? {} : { replace }),
+  };
+}
+
+/**
+ * The constructs to replace: each must be a construct of the code (an entry alone is deleted by
+ * leaving the code), and never one with `protect: true`, which is never deleted.
+ */
+function replacements(ids: readonly string[], code: readonly DesiredResource[], state: State): string[] {
+  const keys = resolveIds(ids, code, state, '--replace');
+  for (const key of keys) {
+    const d = code.find((c) => stateKey(c.kind, c.logicalId) === key);
+    if (d === undefined) {
+      throw new TargetError(
+        `--replace ${key}: it is not in the code, so there is nothing to create again`,
+        'to delete it, remove it from the code and deploy',
+      );
+    }
+    if (d.options.protect) {
+      throw new TargetError(
+        `--replace ${key}: it is protect: true, and a protected resource is never deleted`,
+        'remove protect: true from the construct and deploy, then replace it',
+      );
+    }
+  }
+  return [...new Set(keys)].sort();
+}
+
+/** What a targeted plan deletes and drops: only what its targets name. */
+function inSelection(plan: DeletePlan, selection: Selection | undefined): DeletePlan {
+  if (selection === undefined) return plan;
+  const named = (key: string) => selection.targeted.has(key);
+  return {
+    deletes: plan.deletes.filter((op) => named(stateKey(op.kind, op.logicalId))),
+    forget: plan.forget.filter(named),
+    mismatched: plan.mismatched.filter((m) => named(m.key)),
+    protectedKept: plan.protectedKept.filter(named),
+    keptForProtected: plan.keptForProtected.filter((k) => named(k.key)),
   };
 }
 
@@ -117,6 +173,7 @@ export function summarize(operations: readonly Operation[], unchanged: number): 
     delete: count('delete'),
     adopt: count('adopt'),
     move: count('move'),
+    replace: count('replace'),
     resend: operations.filter(isResendOnly).length,
     unchanged,
   };

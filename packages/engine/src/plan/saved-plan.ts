@@ -37,6 +37,8 @@ const savedPlanSchema = z.looseObject({
   desiredHashes: z.record(z.string(), z.string()),
   plan: z.looseObject({
     operations: z.array(z.looseObject({ action: z.string(), kind: z.string(), logicalId: z.string() })),
+    targets: z.array(z.string()).optional(),
+    replace: z.array(z.string()).optional(),
   }),
 });
 
@@ -76,6 +78,14 @@ export function savePlan(
       plan.operations.flatMap((op) => (op.action === 'delete' ? [] : [[keyOf(op), op.desiredHash]])),
     ),
     plan: planToJson(plan),
+  };
+}
+
+/** The targets and replacements a saved plan was made with: what `deploy --plan` plans with again. */
+export function scopeOf(saved: SavedPlan): { targets?: string[]; replace?: string[] } {
+  return {
+    ...(saved.plan.targets === undefined ? {} : { targets: saved.plan.targets }),
+    ...(saved.plan.replace === undefined ? {} : { replace: saved.plan.replace }),
   };
 }
 

@@ -49,13 +49,19 @@ export interface UpdateOperation extends Base, Desired {
   /** For `adopt`: the resource an interrupted deploy created (state had its create pending). */
   resumed?: boolean;
 }
+/** Delete the resource and create it again from the code, on purpose (`--replace`). */
+export interface ReplaceOperation extends Base, Desired {
+  action: 'replace';
+  /** The resource deleted first. */
+  physicalId: string | number;
+}
 export interface DeleteOperation extends Base {
   action: 'delete';
   physicalId: string | number;
   /** State keys of the deletes that must finish first: the resources that refer to this one. */
   dependsOn: string[];
 }
-export type Operation = CreateOperation | UpdateOperation | DeleteOperation;
+export type Operation = CreateOperation | UpdateOperation | ReplaceOperation | DeleteOperation;
 
 /**
  * A construct the plan cannot place without taking or breaking something: deploy refuses the
@@ -111,6 +117,10 @@ export interface Plan {
   protectChanged: { key: string; protect: boolean }[];
   /** Constructs that cannot be placed: deploy refuses while there are any. */
   conflicts: Conflict[];
+  /** A partial plan's targets (state keys); absent when the plan covers the whole project. */
+  targets?: string[];
+  /** The constructs replaced on purpose (state keys). */
+  replace?: string[];
   /**
    * Sensitive values the service masks that could not be compared, because no state secret was
    * given: they are sent again on every deploy.
@@ -131,6 +141,7 @@ export interface Plan {
     delete: number;
     adopt: number;
     move: number;
+    replace: number;
     resend: number;
     unchanged: number;
   };
@@ -166,4 +177,11 @@ export interface PlanOptions {
   forceProtected?: boolean;
   /** Live resources other projects own (→ the project): never taken or touched. */
   otherOwners?: ByPhysicalId<string>;
+  /**
+   * Plan only these (`logicalId` or `Kind:logicalId`), and what they need created first; the rest of
+   * the project is not compared. Unknown ids are a `TargetError`.
+   */
+  targets?: readonly string[];
+  /** Delete and create again these constructs (`logicalId` or `Kind:logicalId`). */
+  replace?: readonly string[];
 }

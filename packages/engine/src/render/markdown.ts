@@ -9,6 +9,7 @@ import {
   describeConflict,
   formatValue,
   hasChanges,
+  partialNote,
   sensitiveNote,
   summaryLine,
   textHunks,
@@ -59,10 +60,15 @@ function title(op: Operation): string {
 function resourceBlock(op: Operation): string {
   let lines: string[];
   let what: string;
-  if (op.action === 'create') {
+  if (op.action === 'create' || op.action === 'replace') {
     const payload = redactPayload(KINDS[op.kind], op.payload) as Record<string, unknown>;
     lines = Object.entries(payload).map(([k, v]) => `+ ${k}: ${formatValue(v)}`);
-    what = op.recreate ? 'recreate: gone from the account' : 'create';
+    what =
+      op.action === 'replace'
+        ? 'replace: deleted, then created again'
+        : op.recreate
+          ? 'recreate: gone from the account'
+          : 'create';
   } else if (op.action === 'delete') {
     lines = [];
     what = 'delete';
@@ -103,7 +109,7 @@ function deletionBanner(deletes: Operation[], budget: number): string {
   const head = `> [!CAUTION]\n> **${deletes.length} resource${deletes.length === 1 ? '' : 's'} will be deleted from the account:**\n`;
   const bullets = deletes.map((op) => {
     const name = op.name === undefined ? '' : ` “${text(op.name)}”`;
-    return `> - ${op.kind} ${code(op.logicalId)}${name}`;
+    return `> - ${op.kind} ${code(op.logicalId)}${name}${op.action === 'replace' ? ' (then created again)' : ''}`;
   });
   const full = `${head}${bullets.join('\n')}\n`;
   if (full.length <= budget) return full;
@@ -130,13 +136,14 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
       : `**${summaryLine(plan)}**`,
     '',
   );
-  const deletes = plan.operations.filter((o) => o.action === 'delete');
+  const deletes = plan.operations.filter((o) => o.action === 'delete' || o.action === 'replace');
   const drift = plan.operations.filter((o): o is UpdateOperation => o.action === 'update' && o.drift);
   const fromCode = plan.operations.filter(
     (o) => o.action !== 'delete' && !(o.action === 'update' && o.drift) && !isResendOnly(o),
   );
 
   let out = `${head.join('\n')}\n`;
+  if (plan.targets !== undefined) out += `> [!NOTE]\n> ${text(partialNote(plan.targets))}\n\n`;
   if (deletes.length > 0) out += `${deletionBanner(deletes, Math.floor(max * 0.6))}\n`;
   if (plan.conflicts.length > 0) out += conflictsTable(plan);
   if (plan.mismatched.length > 0) out += mismatchedNote(plan);
@@ -226,7 +233,7 @@ export function renderApplyMarkdown(
   const { result } = outcome;
   const done = result.results.filter((r) => r.status === 'done');
   const count = (action: Operation['action']) => done.filter((r) => r.action === action).length;
-  const totals = `${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('adopt')} adopted, ${count('move')} moved`;
+  const totals = `${count('create')} created, ${count('update')} updated, ${count('delete')} deleted, ${count('adopt')} adopted, ${count('move')} moved${count('replace') > 0 ? `, ${count('replace')} replaced` : ''}`;
   const by = (s: OperationResult['status']) => result.results.filter((r) => r.status === s);
   if (result.ok) {
     out += `**✓ Applied in ${seconds(result.elapsedMs)}:** ${totals}; ${result.requests} API call${result.requests === 1 ? '' : 's'}.\n\n`;

@@ -28,18 +28,19 @@ const same = (s: string) => s;
 /** No colour at all. */
 export const PLAIN: Style = { red: same, yellow: same, green: same, cyan: same, dim: same, bold: same };
 
-/** `+` create, `~` update, `-` delete, `=` adopt, `>` move. */
+/** `+` create, `~` update, `-` delete, `=` adopt, `>` move, `-/+` replace. */
 export const ACTION_SYMBOL: Record<Operation['action'], string> = {
   create: '+',
   update: '~',
   delete: '-',
   adopt: '=',
   move: '>',
+  replace: '-/+',
 };
 
 function colorOf(action: Operation['action'], s: Style): (text: string) => string {
   if (action === 'create') return s.green;
-  if (action === 'delete') return s.red;
+  if (action === 'delete' || action === 'replace') return s.red;
   if (action === 'update') return s.yellow;
   return s.cyan;
 }
@@ -117,6 +118,8 @@ function operationLines(op: Operation, s: Style): string[] {
     ];
   }
   if (op.action === 'delete') return [head];
+  if (op.action === 'replace')
+    return [`${head}${s.dim('  replace: deleted, then created again from the code')}`];
   const note =
     op.action === 'adopt'
       ? s.dim(
@@ -196,6 +199,7 @@ export function summaryLine(plan: Plan): string {
     `${summary.delete} to delete`,
     `${summary.adopt} to adopt`,
     ...(summary.move > 0 ? [`${summary.move} to move`] : []),
+    ...(summary.replace > 0 ? [`${summary.replace} to replace`] : []),
     ...(summary.resend > 0 ? [`${summary.resend} to send secrets again`] : []),
     `${summary.unchanged} unchanged`,
     ...(plan.conflicts.length > 0
@@ -209,6 +213,16 @@ export function summaryLine(plan: Plan): string {
  * Whether the plan changes anything a diff reports: an operation, or an entry of state to drop or
  * record. Updates that only send unverifiable secrets again do not count (`isResendOnly`).
  */
+/** What a partial plan says first: what it covers, and that the rest was not compared. */
+export function partialNote(targets: readonly string[]): string {
+  return `Partial plan (--target): only ${targets.join(', ')}, and what they need created first. The rest of the project was not compared: a full diff may show more.`;
+}
+
+/** How many resources the plan deletes, replacements included: what needs consent to delete. */
+export function deletionCount(plan: Plan): number {
+  return plan.summary.delete + plan.summary.replace;
+}
+
 export function hasChanges(plan: Plan): boolean {
   return (
     plan.operations.some((op) => !isResendOnly(op)) ||
@@ -231,11 +245,17 @@ const list = (keys: string[]) => keys.map((k) => t(k)).join(', ');
  */
 export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } = {}): string {
   const out: string[] = [];
-  const deletes = plan.operations.filter((o) => o.action === 'delete');
+  if (plan.targets !== undefined) out.push(s.yellow(partialNote(plan.targets)), '');
+  // A replacement deletes the resource too: it is listed with the deletions.
+  const deletes = plan.operations.filter((o) => o.action === 'delete' || o.action === 'replace');
   const drift = plan.operations.filter((o): o is UpdateOperation => o.action === 'update' && o.drift);
   // Updates that only send unverifiable secrets again are the note below, not changes.
   const code = plan.operations.filter(
-    (o) => o.action !== 'delete' && !(o.action === 'update' && o.drift) && !isResendOnly(o),
+    (o) =>
+      o.action !== 'delete' &&
+      o.action !== 'replace' &&
+      !(o.action === 'update' && o.drift) &&
+      !isResendOnly(o),
   );
   if (deletes.length > 0) {
     out.push(
@@ -348,6 +368,10 @@ export interface PlanJson {
   changes: boolean;
   operations: Record<string, unknown>[];
   forget: string[];
+  /** A partial plan's targets (state keys): the rest of the project was not compared. */
+  targets?: string[];
+  /** Constructs deleted and created again on purpose. */
+  replace?: string[];
   mismatched: Plan['mismatched'];
   protectedKept: string[];
   keptForProtected: Plan['keptForProtected'];
@@ -387,6 +411,14 @@ export function planToJson(plan: Plan): PlanJson {
           after: redactPayload(KINDS[op.kind], op.payload),
         };
       }
+      if (op.action === 'replace') {
+        return {
+          ...base,
+          physicalId: op.physicalId,
+          ...desired,
+          after: redactPayload(KINDS[op.kind], op.payload),
+        };
+      }
       return {
         ...base,
         physicalId: op.physicalId,
@@ -407,6 +439,8 @@ export function planToJson(plan: Plan): PlanJson {
       };
     }),
     forget: plan.forget,
+    ...(plan.targets === undefined ? {} : { targets: plan.targets }),
+    ...(plan.replace === undefined ? {} : { replace: plan.replace }),
     mismatched: plan.mismatched,
     protectedKept: plan.protectedKept,
     keptForProtected: plan.keptForProtected,
