@@ -214,6 +214,31 @@ describe('--target and --replace', () => {
   });
 });
 
+describe('monitor output', () => {
+  it('prints ids and what the service assigned, from state and the live account; never a secret', async () => {
+    const { h, run } = await setup({
+      'a.monitor.ts': `import { Dashboard } from '@monitor/constructs';\n${groups(1)}new Dashboard('ops', { header: 'Ops', customUrl: 'acme-ops-output' });\n`,
+    });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const json = JSON.parse((await run('output', '--json')).stdout);
+    const byKey = Object.fromEntries(
+      (json.result.outputs as { key: string; values: Record<string, unknown>; status: string }[]).map((o) => [
+        o.key,
+        o,
+      ]),
+    );
+    expect(Object.keys(byKey).sort()).toEqual(['AlertChannel:mail', 'CheckGroup:g0', 'Dashboard:ops']);
+    expect(byKey['Dashboard:ops']?.values).toMatchObject({ customUrl: 'acme-ops-output', isPrivate: false });
+    expect(byKey['AlertChannel:mail']?.values).toEqual({ type: 'EMAIL' });
+    const one = await run('output', 'ops');
+    expect(one.stdout).toMatch(/Dashboard:ops\s+\S+\s+dashboardId=\S+\s+customUrl=acme-ops-output/);
+    // Gone from the account: said so, not an error.
+    const [board] = (await h.client.dashboards.list()).items;
+    await h.client.dashboards.delete(board?.dashboardId as string);
+    expect((await run('output', 'Dashboard:ops')).stdout).toContain('(gone from the account)');
+  });
+});
+
 describe('without a state secret', () => {
   it('a drift check stays green: secrets that cannot be compared are no change for diff, and deploy still sends them', async () => {
     const { h, dir } = await setup({

@@ -65,6 +65,13 @@ const COMMANDS: {
     load: () => import('./commands/destroy.js'),
   },
   {
+    name: 'output',
+    usage: 'output [ids..]',
+    loadsProject: true,
+    describe: 'The ids and the values the service assigned (URLs, generated names) of what the project owns',
+    load: () => import('./commands/output.js'),
+  },
+  {
     name: 'whoami',
     describe:
       'Which project, environment, account and base URL a command would use here, and whether the key works',

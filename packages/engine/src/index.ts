@@ -28,8 +28,9 @@ export {
   type StandingConsent,
   standingConsent,
 } from './flows/deploy.js';
-export { type DiffOptions, type DiffResult, diff } from './flows/diff.js';
+export { type DiffOptions, type DiffResult, diff, type Scope } from './flows/diff.js';
 export { type LostState, lostState, lostStateCandidate } from './flows/lost-state.js';
+export { outputs, type ResourceOutput } from './flows/outputs.js';
 export {
   findEntry,
   listState,
@@ -92,6 +93,7 @@ export type {
   PlanMode,
   UpdateOperation,
 } from './plan/plan.js';
+export { TargetError } from './plan/plan.js';
 export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './plan/saved-plan.js';
 export {
   escapeMarkdown,

@@ -70,6 +70,7 @@ export const alertChannelKind: KindDefinition = {
   keyed: { 'config.headers': 'key', 'config.queryParameters': 'key' },
   dates: [],
   references: [],
+  outputs: ['type'],
   operations: {
     list: 'alertChannelsList',
     get: 'alertChannelsGet',

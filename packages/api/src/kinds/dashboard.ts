@@ -47,6 +47,7 @@ export const dashboardKind: KindDefinition = {
   keyed: { keys: 'id' },
   dates: [],
   references: [],
+  outputs: ['dashboardId', 'customUrl', 'customDomain', 'isPrivate'],
   operations: {
     list: 'dashboardsList',
     get: 'dashboardsGet',

@@ -95,6 +95,11 @@ export interface KindDefinition {
   readonly dates: readonly string[];
   readonly references: readonly Reference[];
   readonly operations: KindOperations;
+  /**
+   * Fields of a live resource that people and other tools need after a deploy, beside its id
+   * (what the service made: a dashboard's generated custom URL). `monitor output` prints them.
+   */
+  readonly outputs?: readonly string[];
 }
 
 export interface NaturalKey {

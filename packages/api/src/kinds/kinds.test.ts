@@ -171,3 +171,20 @@ describe('valuesAt', () => {
     expect(valuesAt({ cards: null }, 'cards[].services')).toEqual([]);
   });
 });
+
+describe('outputs', () => {
+  it('no kind names a sensitive field, or a field it does not have, as an output', () => {
+    for (const def of Object.values(KINDS)) {
+      for (const field of def.outputs ?? []) {
+        expect(
+          def.sensitive.some((s) => s.path === field || s.path.startsWith(`${field}.`)),
+          `${def.kind}.${field}`,
+        ).toBe(false);
+        expect(
+          Object.keys((def.responseSchema as unknown as { shape: object }).shape),
+          `${def.kind}.${field}`,
+        ).toContain(field);
+      }
+    }
+  });
+});

@@ -31,6 +31,7 @@ export const statusPageKind: KindDefinition = {
   // The service lower-cases urls.
   displayName: fieldName('name'),
   naturalKey: { fields: ['url'], lowerCase: true },
+  outputs: ['url', 'customDomain'],
   uniqueKeys: ['url', 'customDomain'],
   sensitive: [],
   sets: [],

@@ -39,7 +39,7 @@ export function resolveIds(
   ids: readonly string[],
   code: readonly DesiredResource[],
   state: State,
-  what: '--target' | '--replace',
+  what: '--target' | '--replace' | 'output',
 ): string[] {
   const known = new Set([...code.map((d) => stateKey(d.kind, d.logicalId)), ...Object.keys(state.resources)]);
   return ids.map((id) => {
