@@ -82,7 +82,7 @@ describe('2. collisions before the deploy', () => {
       const r = await run('deploy', '--yes');
       expect(r.code).toBe(3);
       expect(r.stderr).toContain(
-        'a.monitor.ts:3:1  error  StatusPage "two"  customDomain: customDomain "STATUS.acme.com" is also the customDomain of StatusPage "one" at',
+        'a.monitor.ts:3:55  error  StatusPage "two"  customDomain: customDomain "STATUS.acme.com" is also the customDomain of StatusPage "one" at',
       );
       expect(r.stderr).toMatch(/a\.monitor\.ts:2:1: the service keeps it unique/);
     });
@@ -319,7 +319,7 @@ describe('6. state integrity', () => {
       const r = await run('validate');
       expect(r.code).toBe(3);
       expect(r.stdout).toContain(
-        'a.monitor.ts:2:1  error  CheckGroup "g"  environmentVariables: key "A" appears more than once',
+        'a.monitor.ts:2:34  error  CheckGroup "g"  environmentVariables: key "A" appears more than once',
       );
     });
   });
@@ -369,7 +369,7 @@ describe('7. plans that read well', () => {
 });
 
 describe('9. validation gaps', () => {
-  it('each bad value is an error at its line, naming the expected form', async () => {
+  it('each bad value is an error at its line and column, naming the expected form', async () => {
     const { h, dir, run } = await setup({
       'a.monitor.ts': `import { MaintenanceWindow, SlackAlertChannel, WebhookAlertChannel } from '@monitor/constructs';
 new MaintenanceWindow('tz', { name: 'TZ', startsAt: '2026-12-01T10:00:00Z', endsAt: '2026-12-01T12:00:00Z', timezone: 'Mars/Olympus' });
@@ -384,22 +384,22 @@ new WebhookAlertChannel('ftp', { name: 'F', url: 'ftp://files.acme.example/hook'
       const r = await run('validate');
       expect(r.code).toBe(3);
       expect(r.stdout).toContain(
-        'a.monitor.ts:2:1  error  MaintenanceWindow "tz"  timezone: must be an IANA time zone',
+        'a.monitor.ts:2:109  error  MaintenanceWindow "tz"  timezone: must be an IANA time zone',
       );
       expect(r.stdout).toContain(
-        'a.monitor.ts:3:1  error  MaintenanceWindow "ends"  repeatEndsAt: must be after startsAt',
+        'a.monitor.ts:3:132  error  MaintenanceWindow "ends"  repeatEndsAt: must be after startsAt',
       );
       expect(r.stdout).toContain(
-        'a.monitor.ts:4:1  error  MaintenanceWindow "unit"  repeatInterval: needs repeatUnit',
+        'a.monitor.ts:4:113  error  MaintenanceWindow "unit"  repeatInterval: needs repeatUnit',
       );
       expect(r.stdout).toContain(
-        'a.monitor.ts:5:1  error  MaintenanceWindow "date"  startsAt: must be an ISO 8601 date or date-time',
+        'a.monitor.ts:5:47  error  MaintenanceWindow "date"  startsAt: must be an ISO 8601 date or date-time',
       );
       expect(r.stdout).toContain(
-        'a.monitor.ts:6:1  error  SlackAlertChannel "js"  url: must be an http(s) URL',
+        'a.monitor.ts:6:31  error  SlackAlertChannel "js"  url: must be an http(s) URL',
       );
       expect(r.stdout).toContain(
-        'a.monitor.ts:7:1  error  WebhookAlertChannel "ftp"  url: must be an http(s) URL',
+        'a.monitor.ts:7:45  error  WebhookAlertChannel "ftp"  url: must be an http(s) URL',
       );
     });
   });

@@ -20,11 +20,9 @@ describe('monitor validate', () => {
     const r = await monitor(['validate'], { cwd: cwd });
     expect(r.code).toBe(3);
     const lines = r.stdout.trimEnd().split('\n');
-    expect(lines[0]).toMatch(
-      /^groups\.monitor\.ts:11:\d+ {2}error {2}CheckGroup "payments" {2}concurrency: /,
-    );
+    expect(lines[0]).toMatch(/^groups\.monitor\.ts:14:3 {2}error {2}CheckGroup "payments" {2}concurrency: /);
     expect(lines[1]).toMatch(
-      /^groups\.monitor\.ts:11:\d+ {2}error {2}CheckGroup "payments" {2}locations\[2\]: /,
+      /^groups\.monitor\.ts:13:33 {2}error {2}CheckGroup "payments" {2}locations\[2\]: /,
     );
     expect(lines[2]).toMatch(/^groups\.monitor\.ts:17:\d+ {2}error {2}EmailAlertChannel "mail" {2}address: /);
     expect(lines.at(-1)).toBe('✗ 4 errors, 0 warnings: 3 constructs in 1 files');
@@ -51,7 +49,8 @@ describe('monitor validate', () => {
       logicalId: 'payments',
       path: 'concurrency',
       file: 'groups.monitor.ts',
-      line: 11,
+      line: 14,
+      column: 3,
     });
   });
 
@@ -118,6 +117,38 @@ describe('monitor validate', () => {
       const changed = await monitor(['validate', '--json'], { cwd: dir });
       expect(changed.code).toBe(0);
       expect(JSON.parse(changed.stdout).result).toMatchObject({ files: 1, constructs: 1 });
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  it('reports each problem at its own prop: at the line and column of the prop, of the element for list items', async () => {
+    const dir = writeProject({
+      'a.monitor.ts': `import { CheckGroup } from '@monitor/constructs';
+const region = 'mars-1';
+
+// The group of the issue: two problems, two lines.
+new CheckGroup('payments', {
+  name: '',
+  locations: ['eu-west-1', 'moon-2'],
+});
+new CheckGroup('computed', { name: 'C', locations: [region as never] });
+`,
+    });
+    try {
+      const r = await monitor(['validate'], { cwd: dir });
+      expect(r.code).toBe(3);
+      const lines = r.stdout.split('\n');
+      expect(lines).toContainEqual(
+        expect.stringMatching(/^a\.monitor\.ts:6:3 {2}error {2}CheckGroup "payments" {2}name: /),
+      );
+      expect(lines).toContainEqual(
+        expect.stringMatching(/^a\.monitor\.ts:7:28 {2}error {2}CheckGroup "payments" {2}locations\[1\]: /),
+      );
+      // A value from a variable: the element is still written in the construct.
+      expect(lines).toContainEqual(
+        expect.stringMatching(/^a\.monitor\.ts:9:53 {2}error {2}CheckGroup "computed" {2}locations\[0\]: /),
+      );
     } finally {
       cleanup(dir);
     }

@@ -135,12 +135,12 @@ describe('bad projects come back as diagnostics', () => {
     ]);
   });
 
-  it('invalid constructs: every problem at once, at the line of the new call', async () => {
+  it('invalid constructs: every problem at once, each at the line of its own prop (the new call when it has none)', async () => {
     const report = await validateProject({ cwd: at('invalid-constructs') });
     expect(report.valid).toBe(false);
     expect(report.diagnostics.map((d) => [d.location?.line, d.construct, d.logicalId, d.path])).toEqual([
-      [11, 'CheckGroup', 'payments', 'concurrency'],
-      [11, 'CheckGroup', 'payments', 'locations[2]'],
+      [14, 'CheckGroup', 'payments', 'concurrency'],
+      [13, 'CheckGroup', 'payments', 'locations[2]'],
       [17, 'EmailAlertChannel', 'mail', 'address'],
       [18, 'CheckGroup', 'payments', ''],
     ]);

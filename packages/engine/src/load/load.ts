@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatIssuePath } from '@monitor/api';
@@ -29,6 +30,7 @@ import {
 } from './config-file.js';
 import { loadGuarded } from './exit-guard.js';
 import { rememberIncluded } from './prefetch.js';
+import { atPropLocation } from './prop-location.js';
 import { mapStack } from './stack.js';
 
 export interface LoadOptions {
@@ -62,6 +64,22 @@ export interface LoadedProject {
 }
 
 /** Map positions in the bundle to the TypeScript sources. */
+/** Each problem at the line of its own prop (`atPropLocation`), each source read once. */
+function atProps(diagnostics: Diagnostic[]): Diagnostic[] {
+  const sources = new Map<string, string | undefined>();
+  const sourceOf = (file: string) => {
+    if (!sources.has(file)) {
+      try {
+        sources.set(file, readFileSync(file, 'utf8'));
+      } catch {
+        sources.set(file, undefined);
+      }
+    }
+    return sources.get(file);
+  };
+  return diagnostics.map((d) => atPropLocation(d, sourceOf));
+}
+
 function locationMapper(b: Bundle): (l: SourceLocation) => SourceLocation {
   return (l) => {
     if (l.file !== b.file) return l;
@@ -277,7 +295,7 @@ async function loadFrom(
     config,
     files,
     resources,
-    diagnostics,
+    diagnostics: diagnostics.length === 0 ? diagnostics : atProps(diagnostics),
     timings: { bundleMs: bundled - started, importMs: imported - bundled, synthMs: done - imported },
   };
 }

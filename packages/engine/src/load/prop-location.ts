@@ -1,0 +1,226 @@
+import type { Diagnostic, SourceLocation } from '@monitor/constructs';
+
+/**
+ * Where a prop is written: a problem with `name` is reported at `name:`'s own line and column, one
+ * with `locations[2]` at that element, as Terraform points at the attribute. Found in the source
+ * of the construct's `new X('id', { … })` by a small scanner that knows strings, template literals
+ * and comments. Where a value is computed rather than written (a variable, a call, a spread), the
+ * deepest prop written as a literal is the answer, else the construct's own line.
+ */
+
+interface Position {
+  line: number;
+  column: number;
+}
+
+/** A problem at its prop's position in the source, when that can be found; as it was otherwise. */
+export function atPropLocation(
+  diagnostic: Diagnostic,
+  sourceOf: (file: string) => string | undefined,
+): Diagnostic {
+  const location = diagnostic.location;
+  if (location === undefined || diagnostic.path === '' || location.file.includes('/node_modules/')) {
+    return diagnostic;
+  }
+  const source = sourceOf(location.file);
+  if (source === undefined) return diagnostic;
+  const found = propPosition(source, location, diagnostic.path);
+  if (found === undefined) return diagnostic;
+  const moved: SourceLocation = { ...location, line: found.line, column: found.column };
+  return { ...diagnostic, location: moved };
+}
+
+/** The position of `path` (`apiCheckDefaults.headers[1].key`) in the props of the `new` at `at`. */
+export function propPosition(source: string, at: Position, path: string): Position | undefined {
+  const scanner = new Scanner(source);
+  const start = scanner.offsetOf(at);
+  if (start === undefined) return undefined;
+  const props = scanner.propsOf(start);
+  if (props === undefined) return undefined;
+  let value = props;
+  let found: number | undefined;
+  for (const step of steps(path)) {
+    const next = typeof step === 'number' ? scanner.element(value, step) : scanner.property(value, step);
+    if (next === undefined) break;
+    found = next.at;
+    if (next.value === undefined) break;
+    value = next.value;
+  }
+  return found === undefined ? undefined : scanner.positionOf(found);
+}
+
+/** `a.b[2].c` → `['a', 'b', 2, 'c']`. */
+function steps(path: string): (string | number)[] {
+  const out: (string | number)[] = [];
+  for (const part of path.split('.')) {
+    const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
+    if (m === null) return out;
+    if (m[1] !== '') out.push(m[1] as string);
+    for (const index of (m[2] ?? '').matchAll(/\[(\d+)\]/g)) out.push(Number(index[1]));
+  }
+  return out;
+}
+
+const OPEN = new Set(['(', '[', '{']);
+const CLOSE: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
+
+class Scanner {
+  readonly #src: string;
+  readonly #lineStarts: number[] = [0];
+
+  constructor(src: string) {
+    this.#src = src;
+    for (let i = 0; i < src.length; i++) if (src[i] === '\n') this.#lineStarts.push(i + 1);
+  }
+
+  offsetOf({ line, column }: Position): number | undefined {
+    const lineStart = this.#lineStarts[line - 1];
+    return lineStart === undefined ? undefined : lineStart + Math.max(0, column - 1);
+  }
+
+  positionOf(offset: number): Position {
+    let low = 0;
+    let high = this.#lineStarts.length - 1;
+    while (low < high) {
+      const mid = (low + high + 1) >> 1;
+      if ((this.#lineStarts[mid] as number) <= offset) low = mid;
+      else high = mid - 1;
+    }
+    return { line: low + 1, column: offset - (this.#lineStarts[low] as number) + 1 };
+  }
+
+  /** The offset of the `{` of the second argument of the first call at or after `from`. */
+  propsOf(from: number): number | undefined {
+    const paren = this.#src.indexOf('(', from);
+    if (paren < 0) return undefined;
+    let i = this.#skipBlank(paren + 1);
+    i = this.#skipExpression(i);
+    if (this.#src[i] !== ',') return undefined;
+    i = this.#skipBlank(i + 1);
+    return this.#src[i] === '{' ? i : undefined;
+  }
+
+  /** In the object literal at `open`: where `key` is written, and its value's start when it is a literal `{` or `[`. */
+  property(open: number, key: string): { at: number; value?: number } | undefined {
+    if (this.#src[open] !== '{') return undefined;
+    let i = this.#skipBlank(open + 1);
+    while (i < this.#src.length && this.#src[i] !== '}') {
+      const keyAt = i;
+      const name = this.#readKey(i);
+      if (name === undefined) {
+        // A spread or a computed key: skip the entry.
+        i = this.#afterEntry(i);
+        continue;
+      }
+      i = this.#skipBlank(name.end);
+      if (this.#src[i] === ':') {
+        const valueAt = this.#skipBlank(i + 1);
+        if (name.key === key) {
+          const c = this.#src[valueAt];
+          return c === '{' || c === '[' ? { at: keyAt, value: valueAt } : { at: keyAt };
+        }
+        i = this.#afterEntry(valueAt);
+        continue;
+      }
+      // Shorthand `{ name }`, or a method.
+      if (name.key === key) return { at: keyAt };
+      i = this.#afterEntry(i);
+    }
+    return undefined;
+  }
+
+  /** In the array literal at `open`: where element `index` starts, and its value when a literal object or array. */
+  element(open: number, index: number): { at: number; value?: number } | undefined {
+    if (this.#src[open] !== '[') return undefined;
+    let i = this.#skipBlank(open + 1);
+    for (let n = 0; i < this.#src.length && this.#src[i] !== ']'; n++) {
+      if (this.#src.startsWith('...', i)) return undefined;
+      if (n === index) {
+        const c = this.#src[i];
+        return c === '{' || c === '[' ? { at: i, value: i } : { at: i };
+      }
+      i = this.#afterEntry(i);
+    }
+    return undefined;
+  }
+
+  /** After the entry at `i` and its comma: the start of the next entry, or the closing bracket. */
+  #afterEntry(i: number): number {
+    let j = this.#skipExpression(i);
+    if (this.#src[j] === ',') j = this.#skipBlank(j + 1);
+    return j;
+  }
+
+  #readKey(i: number): { key: string; end: number } | undefined {
+    const c = this.#src[i];
+    if (c === '"' || c === "'") {
+      const end = this.#skipString(i);
+      try {
+        return {
+          key: JSON.parse(`"${this.#src.slice(i + 1, end - 1).replace(/"/g, '\\"')}"`) as string,
+          end,
+        };
+      } catch {
+        return { key: this.#src.slice(i + 1, end - 1), end };
+      }
+    }
+    const m = /^[A-Za-z_$][\w$]*/.exec(this.#src.slice(i, i + 200));
+    return m === null ? undefined : { key: m[0], end: i + m[0].length };
+  }
+
+  /** Past one expression: up to a `,` or a closing bracket at its own depth. */
+  #skipExpression(i: number): number {
+    const stack: string[] = [];
+    while (i < this.#src.length) {
+      const c = this.#src[i] as string;
+      if (c === '"' || c === "'") i = this.#skipString(i);
+      else if (c === '`') i = this.#skipTemplate(i);
+      else if (c === '/' && (this.#src[i + 1] === '/' || this.#src[i + 1] === '*')) i = this.#skipBlank(i);
+      else if (OPEN.has(c)) {
+        stack.push(c);
+        i++;
+      } else if (c in CLOSE) {
+        if (stack.length === 0) return i;
+        stack.pop();
+        i++;
+      } else if (c === ',' && stack.length === 0) return i;
+      else i++;
+    }
+    return i;
+  }
+
+  #skipBlank(i: number): number {
+    while (i < this.#src.length) {
+      if (/\s/.test(this.#src[i] as string)) i++;
+      else if (this.#src.startsWith('//', i)) {
+        const end = this.#src.indexOf('\n', i);
+        i = end < 0 ? this.#src.length : end + 1;
+      } else if (this.#src.startsWith('/*', i)) {
+        const end = this.#src.indexOf('*/', i + 2);
+        i = end < 0 ? this.#src.length : end + 2;
+      } else break;
+    }
+    return i;
+  }
+
+  #skipString(i: number): number {
+    const quote = this.#src[i];
+    for (let j = i + 1; j < this.#src.length; j++) {
+      if (this.#src[j] === '\\') j++;
+      else if (this.#src[j] === quote) return j + 1;
+    }
+    return this.#src.length;
+  }
+
+  #skipTemplate(i: number): number {
+    for (let j = i + 1; j < this.#src.length; j++) {
+      const c = this.#src[j];
+      if (c === '\\') j++;
+      else if (c === '`') return j + 1;
+      else if (c === '$' && this.#src[j + 1] === '{') {
+        j = this.#skipExpression(j + 2);
+      }
+    }
+    return this.#src.length;
+  }
+}
