@@ -20,6 +20,7 @@ export {
   type ApplyOutcome,
   type Consent,
   type DeployOptions,
+  type DeployVerification,
   type DestroyOptions,
   deploy,
   destroy,
@@ -27,6 +28,7 @@ export {
   type MissingConsent,
   type StandingConsent,
   standingConsent,
+  type VerifyEvent,
 } from './flows/deploy.js';
 export { type DiffOptions, type DiffResult, diff, type Scope } from './flows/diff.js';
 export { type LostState, lostState, lostStateCandidate } from './flows/lost-state.js';
@@ -67,6 +69,20 @@ export {
   type WaitOutcome,
   waitForSessions,
 } from './flows/trigger.js';
+export {
+  type Baseline,
+  type CheckRun,
+  type Failure,
+  failedRuns,
+  type GroupToVerify,
+  groupsChangedBy,
+  ownedGroups,
+  type RootCause,
+  readBaseline,
+  type Verdict,
+  type VerificationReport,
+  verifyGroups,
+} from './flows/verify.js';
 export { ByPhysicalId, type PhysicalId } from './identity.js';
 export {
   type ImportedResource,

@@ -71,6 +71,23 @@ export const checkGroupKind: KindDefinition = {
   },
   dates: [],
   references: [{ path: 'alertChannelSubscriptions[].alertChannelId', kind: 'AlertChannel' }],
+  // Where and how the group's checks run; not its name, tags, muting or alerting.
+  runFields: [
+    'activated',
+    'doubleCheck',
+    'runParallel',
+    'concurrency',
+    'locations',
+    'privateLocations',
+    'environmentVariables',
+    'runtimeId',
+    'setupSnippetId',
+    'tearDownSnippetId',
+    'localSetupScript',
+    'localTearDownScript',
+    'retryStrategy',
+    'apiCheckDefaults',
+  ],
   operations: {
     list: 'checkGroupsList',
     get: 'checkGroupsGet',

@@ -100,6 +100,12 @@ export interface KindDefinition {
    * (what the service made: a dashboard's generated custom URL). `monitor output` prints them.
    */
   readonly outputs?: readonly string[];
+  /**
+   * Top-level fields whose change can change how the checks run (where, with what settings):
+   * `deploy --verify` runs the checks of a resource whose change touched one. Absent: no change of
+   * the kind affects a run (a dashboard, a channel's display fields).
+   */
+  readonly runFields?: readonly string[];
 }
 
 export interface NaturalKey {

@@ -6,6 +6,16 @@ import { deletionCount, hasWork } from '../render/render.js';
 import { type LockHolder, withStateLock } from '../state/lock.js';
 import { makePlan, type Scope } from './diff.js';
 import type { Target } from './target.js';
+import {
+  type Baseline,
+  type CheckRun,
+  type GroupToVerify,
+  groupsChangedBy,
+  ownedGroups,
+  readBaseline,
+  type VerificationReport,
+  verifyGroups,
+} from './verify.js';
 
 /** Progress of a deploy or destroy, as it happens. */
 export type FlowEvent =
@@ -72,9 +82,33 @@ export type ApplyOutcome =
   | { status: 'stale'; plan: Plan; stale: string[] }
   | { status: 'conflicts'; plan: Plan }
   | { status: 'refused'; plan: Plan; reason: string; hint?: string }
-  | { status: 'applied'; plan: Plan; result: ApplyResult };
+  | {
+      status: 'applied';
+      plan: Plan;
+      result: ApplyResult;
+      /** With `verify`: the checks the deploy touched, run after it (absent when it did not complete). */
+      verification?: VerificationReport;
+    };
+
+/** `deploy --verify`: run the checks the deploy touched, after it, against how they stood before. */
+export interface DeployVerification {
+  /** Every check group of the project, not only those the deploy touched. @default false */
+  all?: boolean;
+  strict?: boolean;
+  rca?: boolean;
+  /** How long runs and analyses may take, from the end of the apply. */
+  timeoutMs: number;
+  /** Reading the baseline, triggering, each run as it ends. */
+  onEvent?: (event: VerifyEvent) => void;
+}
+
+export type VerifyEvent =
+  | { type: 'verify-start'; groups: GroupToVerify[] }
+  | { type: 'verify-run'; run: CheckRun };
 
 export interface DeployOptions extends ApplyFlowOptions, Scope {
+  /** Run the checks the deploy touched once it is applied (the deploy is never rolled back). */
+  verify?: DeployVerification;
   /** Apply exactly this plan from `diff`; `stale` when the account, the code or state moved since. */
   savedPlan?: SavedPlan;
   /**
@@ -85,9 +119,13 @@ export interface DeployOptions extends ApplyFlowOptions, Scope {
   allowEmpty?: boolean;
 }
 
-/** Make the account match the code: lock, read, plan, ask, apply, commit. */
-export function deploy(target: Target, options: DeployOptions): Promise<ApplyOutcome> {
-  return withLock(target, options, async () => {
+/**
+ * Make the account match the code: lock, read, plan, ask, apply, commit; with `verify`, then run
+ * the checks the deploy touched (the lock is released first: a wait for runs blocks no one).
+ */
+export async function deploy(target: Target, options: DeployOptions): Promise<ApplyOutcome> {
+  let baseline: Baseline | undefined;
+  const outcome = await withLock(target, options, async () => {
     // A saved plan is applied with the targets and replacements it was made with.
     const scope = options.savedPlan === undefined ? options : scopeOf(options.savedPlan);
     const { plan: fresh, live } = await makePlan(target, 'apply', options.now ?? new Date(), { scope });
@@ -105,11 +143,38 @@ export function deploy(target: Target, options: DeployOptions): Promise<ApplyOut
         hint: 'check the include globs in the config; to delete everything on purpose, use monitor destroy, or deploy with --allow-empty',
       };
     }
-    if (options.savedPlan === undefined) return confirmAndApply(target, fresh, options);
+    // How the checks stood before anything changed: what tells "broke with this deploy" apart.
+    const beforeApply =
+      options.verify === undefined
+        ? undefined
+        : async () => {
+            baseline = await readBaseline(target.client);
+          };
+    if (options.savedPlan === undefined) return confirmAndApply(target, fresh, options, beforeApply);
     const checked = checkSavedPlan(options.savedPlan, fresh, live);
     if (checked.stale.length > 0) return { status: 'stale', plan: fresh, stale: checked.stale };
-    return confirmAndApply(target, checked.plan, options);
+    return confirmAndApply(target, checked.plan, options, beforeApply);
   });
+  if (
+    outcome.status !== 'applied' ||
+    !outcome.result.ok ||
+    options.verify === undefined ||
+    baseline === undefined
+  )
+    return outcome;
+  const verify = options.verify;
+  const groups =
+    verify.all === true ? ownedGroups(outcome.result.state) : groupsChangedBy(outcome.plan, outcome.result);
+  verify.onEvent?.({ type: 'verify-start', groups });
+  const verification = await verifyGroups(target.client, groups, {
+    deadline: Date.now() + verify.timeoutMs,
+    baseline,
+    strict: verify.strict === true,
+    rca: verify.rca === true,
+    signal: options.signal,
+    onRun: (run) => verify.onEvent?.({ type: 'verify-run', run }),
+  });
+  return { ...outcome, verification };
 }
 
 export interface DestroyOptions extends ApplyFlowOptions {
@@ -143,7 +208,12 @@ function withLock(target: Target, options: ApplyFlowOptions, body: () => Promise
   );
 }
 
-async function confirmAndApply(target: Target, made: Plan, options: ApplyFlowOptions): Promise<ApplyOutcome> {
+async function confirmAndApply(
+  target: Target,
+  made: Plan,
+  options: ApplyFlowOptions,
+  beforeApply?: () => Promise<void>,
+): Promise<ApplyOutcome> {
   options.onEvent?.({ type: 'planned', plan: made });
   // Secrets that could not be compared are sent again even when nothing else changed: no rotation is missed.
   if (!hasWork(made)) return { status: 'no-changes', plan: made };
@@ -152,6 +222,7 @@ async function confirmAndApply(target: Target, made: Plan, options: ApplyFlowOpt
     const { reason, hint } = consent;
     return { status: 'refused', plan: made, reason, ...(hint === undefined ? {} : { hint }) };
   }
+  await beforeApply?.();
   const result = await apply(made, {
     client: target.client,
     backend: target.backend,

@@ -1,0 +1,177 @@
+import { type Client, createClient } from '@monitor/api';
+import { CheckGroup, createSession, synth } from '@monitor/constructs';
+import { DEV_ACCOUNT_ID, DEV_API_KEY, type EmulatorOptions, startEmulator } from '@monitor/emulator';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { LoadedProject } from '../load/load.js';
+import { MemoryBackend } from '../test-support/doubles.js';
+import { type ApplyOutcome, deploy } from './deploy.js';
+import type { Target } from './target.js';
+
+/**
+ * `deploy --verify` end to end against the emulator: every path of a verification, with checks in
+ * the group the deploy touches, outcomes set by rule, error groups and analyses.
+ */
+
+const CHECKS = ['0b000000-0000-4000-8000-000000000001', '0b000000-0000-4000-8000-000000000002'];
+const open: { close(): Promise<void> }[] = [];
+afterEach(async () => {
+  for (const o of open.splice(0).reverse()) await o.close();
+});
+beforeEach(() => {
+  createSession();
+});
+
+type Location = NonNullable<ConstructorParameters<typeof CheckGroup>[1]['locations']>[number];
+const code = (locations: Location[], name = 'Payments') => {
+  createSession();
+  new CheckGroup('payments', { name, locations });
+  const { resources, diagnostics } = synth();
+  expect(diagnostics).toEqual([]);
+  return resources;
+};
+
+/** An account where group `payments` was deployed and holds two checks. */
+async function deployedGroup(options: EmulatorOptions = {}) {
+  const emulator = await startEmulator({
+    port: 0,
+    fixture: {},
+    rateLimits: false,
+    agentHealthPort: false,
+    ...options,
+  });
+  const client = createClient({
+    apiKey: DEV_API_KEY,
+    accountId: DEV_ACCOUNT_ID,
+    baseUrl: emulator.url,
+    env: {},
+  });
+  open.push(emulator, client);
+  const backend = new MemoryBackend();
+  const target = (resources: ReturnType<typeof code>): Target => ({
+    project: { resources, config: { projectName: 'p' } } as unknown as LoadedProject,
+    client: client as Client,
+    accountId: DEV_ACCOUNT_ID,
+    backend,
+  });
+  const first = await deploy(target(code(['eu-west-1'])), {
+    command: 'test',
+    confirm: async () => ({ approved: true }),
+  });
+  expect(first.status).toBe('applied');
+  const groupId = Number(backend.stored.resources['CheckGroup:payments']?.physicalId);
+  const checks = CHECKS.map((id, i) => ({
+    id,
+    checkType: 'API',
+    name: `check ${i}`,
+    activated: true,
+    muted: false,
+    frequency: 5,
+    locations: ['eu-west-1'],
+    tags: [],
+    groupId,
+    request: { method: 'GET', url: 'https://api.example.com' },
+  }));
+  const seeded = await fetch(`${emulator.url}/_emulator/seed`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ fixture: { checks } }),
+  });
+  expect(seeded.status).toBeLessThan(300);
+  const verify = (
+    locations: string[],
+    verify: { strict?: boolean; rca?: boolean; timeoutMs?: number } = {},
+    name?: string,
+  ) =>
+    deploy(target(code(locations, name)), {
+      command: 'test',
+      confirm: async () => ({ approved: true }),
+      verify: { timeoutMs: 60_000, ...verify },
+    }) as Promise<Extract<ApplyOutcome, { status: 'applied' }>>;
+  return { emulator, client, groupId, verify };
+}
+
+describe('deploy --verify', () => {
+  it('runs the checks of a group whose change affects runs: all pass', async () => {
+    const { verify } = await deployedGroup();
+    const { verification } = await verify(['eu-west-1', 'us-east-1']);
+    expect(verification?.groups).toMatchObject([
+      { key: 'CheckGroup:payments', reason: 'changed', checks: 2 },
+    ]);
+    expect(verification?.outcome).toBe('passed');
+    expect(verification?.runs.map((r) => r.verdict)).toEqual(['passed', 'passed']);
+  });
+
+  it('a change that cannot affect a run (the name) runs nothing', async () => {
+    const { verify } = await deployedGroup();
+    const { verification } = await verify(['eu-west-1'], {}, 'Payments renamed');
+    expect(verification?.groups).toEqual([]);
+    expect(verification?.outcome).toBe('nothing');
+  });
+
+  it('a check that breaks with the deploy fails it: location, error, a new error group', async () => {
+    const { emulator, verify } = await deployedGroup();
+    emulator.control.setOutcomeRules([
+      {
+        checkId: CHECKS[1] as string,
+        location: 'us-east-1',
+        outcome: 'FAILED',
+        error: 'connect ETIMEDOUT 10.0.0.7:443',
+      },
+    ]);
+    const { verification } = await verify(['eu-west-1', 'us-east-1']);
+    expect(verification?.outcome).toBe('failed');
+    const broke = verification?.runs.find((r) => r.verdict === 'broke');
+    expect(broke?.checkId).toBe(CHECKS[1]);
+    expect(broke?.failures).toMatchObject([
+      {
+        location: 'us-east-1',
+        error: 'connect ETIMEDOUT 10.0.0.7:443',
+        errorGroup: { new: true, message: expect.stringContaining('ETIMEDOUT') },
+      },
+    ]);
+  });
+
+  it('a check that was failing before is told apart: not this deploy’s fault, unless strict', async () => {
+    const { emulator, verify } = await deployedGroup();
+    emulator.control.setOutcomeRules([
+      { checkId: CHECKS[0] as string, outcome: 'FAILED', error: 'HTTP 500' },
+    ]);
+    const lenient = await verify(['eu-west-1', 'us-east-1']);
+    expect(lenient.verification?.runs.find((r) => r.checkId === CHECKS[0])?.verdict).toBe('still-failing');
+    expect(lenient.verification?.outcome).toBe('passed');
+    const strict = await verify(['eu-west-1'], { strict: true });
+    expect(strict.verification?.outcome).toBe('failed');
+    // The known error group is not new the second time.
+    expect(strict.verification?.runs.find((r) => r.checkId === CHECKS[0])?.failures[0]?.errorGroup?.new).toBe(
+      false,
+    );
+  });
+
+  it('with rca, a new error group gets an analysis: completed in time, or said to be pending', async () => {
+    const quick = await deployedGroup({ rcaDurationMs: 0 });
+    quick.emulator.control.setOutcomeRules([
+      { checkId: CHECKS[0] as string, outcome: 'FAILED', error: 'boom' },
+    ]);
+    const done = await quick.verify(['eu-west-1', 'us-east-1'], { rca: true });
+    expect(done.verification?.runs.flatMap((r) => r.failures)[0]?.errorGroup?.rootCause).toMatchObject({
+      status: 'completed',
+      rootCause: expect.any(String),
+    });
+    const never = await deployedGroup({ rcaDurationMs: null as unknown as number });
+    never.emulator.control.setRcaDurationMs(null);
+    never.emulator.control.setOutcomeRules([
+      { checkId: CHECKS[0] as string, outcome: 'FAILED', error: 'boom' },
+    ]);
+    const pending = await never.verify(['eu-west-1', 'us-east-1'], { rca: true, timeoutMs: 8_000 });
+    expect(pending.verification?.runs.flatMap((r) => r.failures)[0]?.errorGroup?.rootCause).toMatchObject({
+      status: 'pending',
+    });
+  });
+
+  it('runs still going at the deadline: a timeout, naming them', async () => {
+    const { verify } = await deployedGroup({ clock: 'manual' });
+    const { verification } = await verify(['eu-west-1', 'us-east-1'], { timeoutMs: 1_500 });
+    expect(verification?.outcome).toBe('timeout');
+    expect(verification?.running).toHaveLength(2);
+  });
+});
