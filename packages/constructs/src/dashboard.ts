@@ -1,6 +1,7 @@
 import { DASHBOARD_DEFAULTS } from '@monitor/api';
 import { Construct, type ConstructOptions, type FileRef, type SynthContext } from './construct.js';
 import { SYNTHESIZE } from './session.js';
+import { type KindSource, requestFields } from './source.js';
 
 export interface DashboardProps {
   /** Text shown at the top. Required. */
@@ -72,3 +73,12 @@ export class Dashboard extends Construct<DashboardProps> {
     };
   }
 }
+
+/** A live dashboard as code: its fields as props, but the keys, which the service makes. */
+export const dashboardSource: KindSource = {
+  module: 'dashboards',
+  source: (live) => {
+    const { keys: _made, ...props } = requestFields(live, 'Dashboard');
+    return { construct: Dashboard.name, props };
+  },
+};

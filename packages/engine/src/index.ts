@@ -66,7 +66,7 @@ export {
   planImport,
   type RecoveredResource,
 } from './import/import.js';
-export { isRefValue, isSecretValue, type PropValue } from './import/to-props.js';
+export { isRefValue, isSecretValue, type PropValue } from './import/values.js';
 export { readLive } from './live/read-live.js';
 export { findProjectDir, requireEnvironment } from './load/config-file.js';
 export { localAccountDir } from './load/config-location.js';

@@ -4,6 +4,7 @@ import { lenient } from '../lenient.js';
 import { REDACTED, Redactor } from '../redact.js';
 import type { z } from '../zod.js';
 import { type KindDefinition, type ResourceKind, valuesAt } from './definition.js';
+import { fieldsOf } from './fields.js';
 import { KINDS, kindOfEndpoint, RESOURCE_KINDS } from './index.js';
 import { redactPayload, SENSITIVE_VALUE, sensitiveValues } from './secrets.js';
 
@@ -66,11 +67,6 @@ describe('kind definitions', () => {
   it.each(kinds.map((k) => [k.kind, k] as const))(
     '%s: a response has every field its requests take, and reads what a request may not send',
     (_, def) => {
-      const fieldsOf = (schema: z.ZodType): string[] => {
-        const d = defOf(schema);
-        if (d.type === 'pipe' && d.in !== undefined) return fieldsOf(d.in);
-        return d.options !== undefined ? d.options.flatMap(fieldsOf) : Object.keys(d.shape ?? {});
-      };
       const answered = new Set(fieldsOf(def.responseSchema));
       for (const field of fieldsOf(def.createSchema))
         expect(answered, `${def.kind} ${field}`).toContain(field);
@@ -175,6 +171,29 @@ describe('Redactor', () => {
       expect(out).toContain(REDACTED);
       expect(out).not.toContain('zq');
     }
+  });
+});
+
+describe('fieldsOf', () => {
+  it('lists the fields a schema declares, nested ones by path, every variant’s of a union', () => {
+    expect(fieldsOf(KINDS.StatusPageService.createSchema)).toEqual(['name']);
+    expect(fieldsOf(KINDS.MaintenanceWindow.createSchema, 'statusPageVisibility')).toContain('autoStart');
+    expect(fieldsOf(KINDS.CheckGroup.createSchema, 'apiCheckDefaults.basicAuth')).toEqual([
+      'username',
+      'password',
+    ]);
+    expect(fieldsOf(KINDS.AlertChannel.createSchema)).toEqual([
+      'type',
+      'config',
+      'sendRecovery',
+      'sendFailure',
+      'sendDegraded',
+      'sslExpiry',
+      'sslExpiryThreshold',
+      'autoSubscribe',
+    ]);
+    expect(fieldsOf(KINDS.AlertChannel.createSchema, 'config')).toContain('serviceKey');
+    expect(fieldsOf(KINDS.Dashboard.createSchema, 'header')).toEqual([]);
   });
 });
 
