@@ -12,7 +12,9 @@ export type EngineErrorCode =
   | 'wrong_service'
   | 'owned_elsewhere'
   | 'state_edit'
-  | 'stale_state';
+  | 'stale_state'
+  | 'bad_filter'
+  | 'import_failed';
 
 /**
  * An engine failure with a stable code (fixed by its class), a message naming what failed, and a

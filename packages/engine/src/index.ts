@@ -29,6 +29,18 @@ export {
   standingConsent,
 } from './flows/deploy.js';
 export { type DiffOptions, type DiffResult, diff } from './flows/diff.js';
+export {
+  type ImportEvent,
+  ImportFailedError,
+  type ImportFile,
+  ImportFilterError,
+  type ImportFlowOptions,
+  type ImportOutcome,
+  type ImportSelection,
+  importDestination,
+  importResources,
+  kindsNamed,
+} from './flows/import.js';
 export { type LostState, lostState, lostStateCandidate } from './flows/lost-state.js';
 export {
   findEntry,
