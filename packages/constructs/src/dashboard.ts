@@ -66,10 +66,12 @@ export class Dashboard extends Construct<DashboardProps> {
 
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {
     const { customCSS, ...rest } = { ...ctx.defaults, ...this.props } as DashboardProps;
+    // `null` is a value the service keeps (none), not the default.
+    const css = ctx.text(customCSS, 'customCSS');
     return {
       ...DASHBOARD_DEFAULTS,
       ...rest,
-      customCSS: ctx.text(customCSS, 'customCSS') ?? DASHBOARD_DEFAULTS.customCSS,
+      customCSS: css === undefined ? DASHBOARD_DEFAULTS.customCSS : css,
     };
   }
 }
