@@ -249,11 +249,13 @@ function markSensitive(def: KindDefinition, body: Body): Body {
 /** A stand-in of the right type for every reference, so that the kind's schema can check the rest. */
 const placeholder = (ref: IndexRef) => (KINDS[ref.kind].operations.idType === 'string' ? 'ref' : 1);
 
-/** A request body of `kind` that its create schema takes (rules between fields included). */
-function bodyOf(kind: ResourceKind, counts: At['counts']): fc.Arbitrary<Body> {
-  const def = KINDS[kind];
+/**
+ * Request bodies of the kind `def` defines that its create schema takes (rules between fields
+ * included), referring to at most `counts` resources of each other kind.
+ */
+export function requestBodyArb(def: KindDefinition, counts: At['counts'] = {}): fc.Arbitrary<Body> {
   const body = arbitrary(def.createSchema, { def, path: '', counts });
-  if (body === null) throw new Error(`no arbitrary for a ${kind}`);
+  if (body === null) throw new Error(`no arbitrary for a ${def.kind}`);
   return (body as fc.Arbitrary<Body>)
     .filter((b) => def.createSchema.safeParse(withRefs(b, placeholder)).success)
     .map((b) => markSensitive(def, b));
@@ -266,7 +268,9 @@ export const accountArb: fc.Arbitrary<AccountSpec> = RESOURCE_KINDS.reduce<
   (made, kind) =>
     made.chain((spec) => {
       const counts = Object.fromEntries(Object.entries(spec).map(([k, bodies]) => [k, bodies.length]));
-      return fc.array(bodyOf(kind, counts), { maxLength: 3 }).map((bodies) => ({ ...spec, [kind]: bodies }));
+      return fc
+        .array(requestBodyArb(KINDS[kind], counts), { maxLength: 3 })
+        .map((bodies) => ({ ...spec, [kind]: bodies }));
     }),
   fc.constant({}),
 ) as fc.Arbitrary<AccountSpec>;
