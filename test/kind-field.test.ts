@@ -133,7 +133,8 @@ describe('a field added to a kind definition', () => {
       rateLimit: false,
       routeRateLimits: false,
     });
-  });
+    // Bundling four packages from their sources takes seconds on a busy machine: a guard against a hang only.
+  }, 180_000);
   afterAll(async () => {
     await client?.close();
     await running?.close();
