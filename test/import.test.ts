@@ -114,10 +114,12 @@ describe('monitor import', () => {
             const imported = await monitor(['import', '--json'], { cwd: dir, env: { ...env, ...secrets } });
             expect(imported.code, imported.stdout).toBe(0);
             const written = envelopeOf(imported).result as ImportJson;
-            for (const file of written.files)
-              expect(readFileSync(join(dir, file), 'utf8'), `${file} holds a secret`).not.toContain(
-                SECRET_MARKER,
-              );
+            for (const file of written.files) {
+              const code = readFileSync(join(dir, file), 'utf8');
+              expect(code, `${file} holds a secret`).not.toContain(SECRET_MARKER);
+              // Controls and bidi overrides from the account are escapes in the code, never raw.
+              expect(code.replace(/\n/g, ''), file).not.toMatch(/[\p{Cc}\p{Cf}\p{Cs}\p{Zl}\p{Zp}]/u);
+            }
             expect(dry.stdout + imported.stdout + imported.stderr).not.toContain(SECRET_MARKER);
 
             const diff = await monitor(['diff', '--detailed-exitcode'], {

@@ -1,403 +1,304 @@
 import {
-  LOCATIONS,
+  isSensitive,
+  KINDS,
+  type KindDefinition,
   type ManagedResource,
+  RESOURCE_KINDS,
   type ResourceKind,
-  RUNTIME_IDS,
-  THEME_COLOR_FIELDS,
 } from '@monitor/api';
+import type { z } from '@monitor/api/zod';
 import fc from 'fast-check';
 
 /**
- * Random accounts for property tests: request bodies of every managed kind, setting any field the
- * service takes (nulls included), with references as indices into the kinds created before them.
+ * Random accounts for property tests, derived from the kind definitions: request bodies of every
+ * managed kind from its create schema, setting any field it takes (nulls included, each optional
+ * one there or not), sets and keyed lists without repeats, references as indices into the
+ * resources of the kinds made before, every sensitive value marked. A new field of a kind is
+ * generated with no edit here; only a value that no schema rule describes needs a `VALUES` entry.
  */
 
 type Body = Record<string, unknown>;
 
-export interface AccountSpec {
-  channels: Body[];
-  services: Body[];
-  /** `cards[].services[]` hold service indices. */
-  pages: Body[];
-  /** `alertChannelSubscriptions[].alertChannelId` holds channel indices. */
-  groups: Body[];
-  dashboards: Body[];
-  /** `statusPageVisibility.statusPageIds` / `serviceIds` hold page and service indices. */
-  windows: Body[];
+/** A reference in a generated body: the `index`th resource of `kind` made before it. */
+interface IndexRef {
+  $index: number;
+  kind: ResourceKind;
 }
 
-const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'prod', 'eu', 'api', 'web', 'ops');
-const text = fc
-  .array(
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal "${x}" that generated code must keep as text
-    fc.constantFrom('Status', 'of', 'the', 'Acme', "it's", '"quoted"', 'back\\slash', 'ü', '\n', '${x}'),
-    {
-      minLength: 1,
-      maxLength: 8,
-    },
-  )
-  .map((w) => w.join(' '));
-const maybe = <T>(arb: fc.Arbitrary<T>) => fc.option(arb, { nil: null });
-const keyValues = fc.uniqueArray(fc.record({ key: word, value: word }), {
-  selector: (h) => h.key,
-  maxLength: 3,
-});
+/** Request bodies of each kind, with references as `IndexRef`s. */
+export type AccountSpec = Record<ResourceKind, Body[]>;
+
 /**
  * Every sensitive value holds this marker, so that a test can prove that no generated file or
  * output holds one.
  */
 export const SECRET_MARKER = 's3cr3t';
-const secret = (prefix = '') => word.map((w) => `${prefix}${SECRET_MARKER}-${w}"\\ü`);
-const secretKeyValues = fc.uniqueArray(fc.record({ key: word, value: secret() }), {
-  selector: (h) => h.key,
-  maxLength: 3,
-});
+
+const word = fc.constantFrom('alpha', 'beta', 'gamma', 'delta', 'prod', 'eu', 'api', 'web', 'ops');
+/** Text as people and tools write it: quotes, backslashes, line ends of both kinds, other scripts, a bidi override. */
+const text = fc
+  .array(
+    fc.constantFrom(
+      'Status',
+      'of',
+      'the',
+      'Acme',
+      "it's",
+      '"quoted"',
+      'back\\slash',
+      'ü',
+      '\n',
+      '\r\n',
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a literal "${x}" that generated code must keep as text
+      '${x}',
+      'rtl\u202eltr',
+    ),
+    { minLength: 1, maxLength: 8 },
+  )
+  .map((w) => w.join(' '));
 const hour = (n: number) => new Date(Date.UTC(2027, 0, 1) + n * 3_600_000).toISOString();
 
-/** Only some of the optional fields: a record of which most keys may be left out. */
-const some = <T extends Record<string, fc.Arbitrary<unknown>>>(fields: T, required: (keyof T)[] = []) =>
-  fc.record(fields, { requiredKeys: required as never }) as unknown as fc.Arbitrary<Body>;
-
-const switches = {
-  sendRecovery: fc.boolean(),
-  sendFailure: fc.boolean(),
-  sendDegraded: fc.boolean(),
-  sslExpiry: fc.boolean(),
-  sslExpiryThreshold: fc.integer({ min: 1, max: 30 }),
-  autoSubscribe: fc.boolean(),
+/** Values of fields whose rules no schema check describes (a refinement), by `Kind.path`. */
+const VALUES: Record<string, fc.Arbitrary<unknown>> = {
+  'MaintenanceWindow.timezone': fc.constantFrom('Europe/Amsterdam', 'America/New_York'),
 };
 
-const channelArb: fc.Arbitrary<Body> = fc
-  .oneof(
-    fc.record({
-      type: fc.constant('EMAIL'),
-      config: fc.record({ address: word.map((w) => `${w}@example.com`) }),
-    }),
-    fc.record({
-      type: fc.constant('SLACK'),
-      config: some(
-        {
-          url: word.map((w) => `https://hooks.slack.example.com/services/${SECRET_MARKER}/${w}`),
-          channel: word.map((w) => `#${w}`),
-        },
-        ['url'],
-      ),
-    }),
-    fc.record({
-      type: fc.constant('SLACK_APP'),
-      config: fc.record({
-        slackChannels: fc.uniqueArray(
-          word.map((w) => `#${w}`),
-          { minLength: 1, maxLength: 3 },
-        ),
-      }),
-    }),
-    fc.record({
-      type: fc.constant('WEBHOOK'),
-      config: some(
-        {
-          name: word,
-          url: word.map((w) => `https://hooks.example.com/${w}`),
-          method: fc.constantFrom('GET', 'POST', 'PUT', 'PATCH', 'DELETE', 'HEAD'),
-          template: text,
-          webhookType: fc.constantFrom('WEBHOOK_MSTEAMS', 'WEBHOOK_TELEGRAM'),
-          webhookSecret: secret('whsec-'),
-          headers: secretKeyValues,
-          queryParameters: secretKeyValues,
-        },
-        ['name', 'url'],
-      ),
-    }),
-    fc.record({
-      type: fc.constantFrom('SMS', 'CALL'),
-      config: some({ number: fc.integer({ min: 0, max: 9 }).map((d) => `+3161234567${d}`), name: word }, [
-        'number',
-      ]),
-    }),
-    fc.record({
-      type: fc.constant('PAGERDUTY'),
-      config: some({ serviceKey: secret('pd-'), account: word, serviceName: word }, ['serviceKey']),
-    }),
-    fc.record({
-      type: fc.constant('OPSGENIE'),
-      config: fc.record({
-        name: word,
-        apiKey: secret('og-'),
-        region: fc.constantFrom('EU', 'US'),
-        priority: fc.constantFrom('P1', 'P2', 'P3', 'P4', 'P5'),
-      }),
-    }),
-  )
-  .chain((channel) => some(switches).map((s) => ({ ...channel, ...s })));
+/** Ids the service makes, which a client only ever sends back: never generated. */
+const SENT_BACK = new Set(['Dashboard.keys', 'StatusPage.cards[].id', 'StatusPage.cards[].statusPageId']);
 
-const alertSettingsArb = some({
-  escalationType: fc.constantFrom('RUN_BASED', 'TIME_BASED'),
-  runBasedEscalation: fc.record({ failedRunThreshold: fc.integer({ min: 1, max: 5 }) }),
-  timeBasedEscalation: fc.record({ minutesFailingThreshold: fc.constantFrom(5, 10, 15, 30) }),
-  reminders: fc.record({ amount: fc.constantFrom(0, 1, 5, 100000), interval: fc.constantFrom(1, 5, 10, 30) }),
-  parallelRunFailureThreshold: fc.record({ enabled: fc.boolean(), percentage: fc.constantFrom(10, 50, 100) }),
+interface Def {
+  type: string;
+  innerType?: z.ZodType;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  options?: z.ZodType[];
+  entries?: Record<string, unknown>;
+  values?: unknown[];
+  format?: string;
+  checks?: { _zod: { def: CheckDef } }[];
+}
+interface CheckDef {
+  check: string;
+  minimum?: number;
+  maximum?: number;
+  value?: number;
+  pattern?: RegExp;
+  format?: string;
+}
+const defOf = (schema: z.ZodType) => (schema as unknown as { _zod: { def: Def } })._zod.def;
+const checksOf = (schema: z.ZodType) => (defOf(schema).checks ?? []).map((c) => c._zod.def);
+
+/** Where the walk is: the kind, the rule path (`cards[].services[].id`), and how many of each kind exist to refer to. */
+interface At {
+  def: KindDefinition;
+  path: string;
+  counts: Partial<Record<ResourceKind, number>>;
+}
+
+const child = (at: At, step: string): At => ({
+  ...at,
+  path: step === '[]' ? `${at.path}[]` : at.path === '' ? step : `${at.path}.${step}`,
 });
 
-const groupArb = (channels: number): fc.Arbitrary<Body> =>
-  some({
-    activated: fc.boolean(),
-    muted: fc.boolean(),
-    tags: fc.uniqueArray(word, { maxLength: 3 }),
-    locations: fc.uniqueArray(fc.constantFrom(...LOCATIONS), { maxLength: 3 }),
-    concurrency: fc.integer({ min: 1, max: 10 }),
-    apiCheckDefaults: some({
-      url: word.map((w) => `https://api.example.com/${w}`),
-      headers: keyValues,
-      queryParameters: keyValues,
-      assertions: fc.array(
-        some(
-          {
-            source: fc.constantFrom('STATUS_CODE', 'JSON_BODY', 'RESPONSE_TIME'),
-            comparison: fc.constantFrom('EQUALS', 'LESS_THAN', 'CONTAINS'),
-            target: fc.constantFrom('200', '1000', 'ok'),
-            property: fc.constantFrom('$.status', ''),
-            regex: fc.constantFrom('', '^o'),
-          },
-          ['source', 'comparison', 'target'],
-        ),
-        { maxLength: 2 },
-      ),
-      basicAuth: fc.record({ username: word, password: fc.oneof(fc.constant(''), secret('hunter2-')) }),
-    }),
-    browserCheckDefaults: word,
-    runtimeId: maybe(fc.constantFrom(...RUNTIME_IDS)),
-    environmentVariables: maybe(
-      fc.uniqueArray(
-        some(
-          { key: word.map((w) => w.toUpperCase()), value: text, locked: fc.boolean(), secret: fc.boolean() },
-          ['key', 'value'],
-        ).map((v) => (v.secret === true ? { ...v, value: `${SECRET_MARKER} ${String(v.value)}` } : v)),
-        { selector: (v) => v.key, maxLength: 3 },
-      ),
-    ),
-    alertChannelSubscriptions: fc
-      .uniqueArray(fc.nat({ max: Math.max(0, channels - 1) }), { maxLength: channels })
-      .chain((ids) =>
-        fc.tuple(
-          ...ids.map((id) =>
-            some({ alertChannelId: fc.constant(id), activated: fc.boolean() }, ['alertChannelId']),
-          ),
-        ),
-      ),
-    setupSnippetId: maybe(fc.integer({ min: 1, max: 50 })),
-    tearDownSnippetId: maybe(fc.integer({ min: 1, max: 50 })),
-    localSetupScript: maybe(text),
-    localTearDownScript: maybe(text),
-    runParallel: maybe(fc.boolean()),
-    alertSettings: maybe(alertSettingsArb),
-    retryStrategy: fc.oneof(
-      fc.constant(null),
-      fc.constant('FALLBACK'),
-      some(
-        {
-          type: fc.constantFrom('FIXED', 'LINEAR', 'EXPONENTIAL', 'SINGLE_RETRY'),
-          baseBackoffSeconds: fc.integer({ min: 0, max: 120 }),
-          sameRegion: fc.boolean(),
-          maxRetries: fc.integer({ min: 1, max: 10 }),
-          maxDurationSeconds: fc.integer({ min: 0, max: 600 }),
-          onlyOn: fc.constantFrom([], ['NETWORK_ERROR']),
-        },
-        ['type'],
-      ),
-    ),
-    useGlobalAlertSettings: maybe(fc.boolean()),
-    doubleCheck: fc.boolean(),
-  });
+/** An arbitrary of the values `schema` takes at `at`; null when none can be made (a reference to a kind with none). */
+function arbitrary(schema: z.ZodType, at: At): fc.Arbitrary<unknown> | null {
+  const ref = at.def.references.find((r) => r.path === at.path);
+  if (ref !== undefined) {
+    const n = at.counts[ref.kind] ?? 0;
+    return n === 0
+      ? null
+      : fc.nat({ max: n - 1 }).map((index): IndexRef => ({ $index: index, kind: ref.kind }));
+  }
+  const given = VALUES[`${at.def.kind}.${at.path}`];
+  if (given !== undefined) return given;
+  const def = defOf(schema);
+  switch (def.type) {
+    case 'optional':
+      return arbitrary(def.innerType as z.ZodType, at);
+    case 'nullable': {
+      const inner = arbitrary(def.innerType as z.ZodType, at);
+      return inner === null ? fc.constant(null) : fc.option(inner, { nil: null });
+    }
+    case 'object':
+      return objectOf(def.shape ?? {}, at);
+    case 'array':
+      return arrayOf(schema, at);
+    case 'union': {
+      const options = (def.options ?? []).flatMap((o) => arbitrary(o, at) ?? []);
+      return options.length === 0 ? null : fc.oneof(...options);
+    }
+    case 'enum':
+      return fc.constantFrom(...Object.values(def.entries ?? {}));
+    case 'literal':
+      return fc.constantFrom(...(def.values ?? []));
+    case 'boolean':
+      return fc.boolean();
+    case 'number':
+      return numberOf(schema);
+    case 'string':
+      return stringOf(schema, at);
+    default:
+      throw new Error(`no arbitrary for ${at.def.kind} ${at.path}: a ${def.type} schema`);
+  }
+}
 
-const palette = fc.record(
-  Object.fromEntries(THEME_COLOR_FIELDS.map((f) => [f, fc.constantFrom('#000000', '#ffffff', '#ff5a00')])),
-);
+function objectOf(shape: Record<string, z.ZodType>, at: At): fc.Arbitrary<Body> | null {
+  const fields: Record<string, fc.Arbitrary<unknown>> = {};
+  const required: string[] = [];
+  for (const [key, field] of Object.entries(shape)) {
+    const inner = child(at, key);
+    if (SENT_BACK.has(`${at.def.kind}.${inner.path}`)) continue;
+    const optional = defOf(field).type === 'optional';
+    const value = arbitrary(field, inner);
+    if (value === null) {
+      if (optional) continue;
+      return null;
+    }
+    fields[key] = value;
+    if (!optional) required.push(key);
+  }
+  return fc.record(fields, { requiredKeys: required as never[] }) as unknown as fc.Arbitrary<Body>;
+}
 
-const pageArb = (services: number): fc.Arbitrary<Body> =>
-  some({
-    cards: fc.uniqueArray(
-      fc.record({
-        name: word,
-        services: fc.uniqueArray(fc.nat({ max: Math.max(0, services - 1) }), { maxLength: services }),
-      }),
-      { selector: (c) => c.name, maxLength: 3 },
-    ),
-    description: maybe(text),
-    themeColors: fc.record({ light: palette, dark: palette }),
-    logo: maybe(word.map((w) => `https://cdn.example.com/${w}.png`)),
-    logoDark: maybe(word.map((w) => `https://cdn.example.com/${w}-dark.png`)),
-    redirectTo: maybe(word.map((w) => `https://example.com/${w}`)),
-    favicon: maybe(word.map((w) => `https://cdn.example.com/${w}.ico`)),
-    defaultTheme: fc.constantFrom('LIGHT', 'DARK', 'AUTO'),
-    hasCustomDomain: fc.boolean(),
-  });
-
-const dashboardArb: fc.Arbitrary<Body> = some({
-  hasCustomUrl: fc.boolean(),
-  hasCustomDomain: fc.boolean(),
-  logo: maybe(word.map((w) => `https://cdn.example.com/${w}.png`)),
-  favicon: maybe(word.map((w) => `https://cdn.example.com/${w}.ico`)),
-  link: maybe(word.map((w) => `https://example.com/${w}`)),
-  description: maybe(text),
-  width: fc.constantFrom('FULL', '960PX'),
-  refreshRate: fc.constantFrom(60, 300, 600),
-  paginate: fc.boolean(),
-  paginationRate: fc.constantFrom(30, 60, 300),
-  checksPerPage: maybe(fc.integer({ min: 1, max: 20 })),
-  useTagsAndOperator: maybe(fc.boolean()),
-  hideTags: fc.boolean(),
-  enableIncidents: fc.boolean(),
-  expandChecks: fc.boolean(),
-  tags: fc.uniqueArray(word, { maxLength: 3 }),
-  showHeader: fc.boolean(),
-  showCheckRunLinks: fc.boolean(),
-  showGroupNames: fc.boolean(),
-  customCSS: fc.constantFrom('', '.a { color: red; }\n'),
-  isPrivate: fc.boolean(),
-  showP95: fc.boolean(),
-  showP99: fc.boolean(),
-  sortByStatus: fc.boolean(),
-});
-
-const windowArb = (pages: number, services: number): fc.Arbitrary<Body> =>
-  fc
-    .record({
-      start: fc.integer({ min: 0, max: 1000 }),
-      length: fc.integer({ min: 1, max: 48 }),
-      repeatUnit: fc.constantFrom(null, 'DAY', 'WEEK', 'MONTH'),
-      rest: some({
-        tags: fc.uniqueArray(word, { maxLength: 3 }),
-        repeatInterval: fc.integer({ min: 1, max: 365 }),
-        hasRepeatEnd: fc.boolean(),
-        description: maybe(text),
-        statusPageVisibility: some({
-          enabled: fc.boolean(),
-          affectAllServices: fc.boolean(),
-          suppressAutoIncidents: fc.boolean(),
-          notifyOnStart: fc.boolean(),
-          notifyOnEnd: fc.boolean(),
-          autoStart: fc.boolean(),
-          autoEnd: fc.boolean(),
-          showAffectedServices: fc.boolean(),
-          severity: maybe(fc.constantFrom('MINOR', 'MEDIUM', 'MAJOR', 'CRITICAL')),
-          reminderMinutesBefore: fc.uniqueArray(fc.constantFrom(60, 120, 1440), { maxLength: 2 }),
-          statusPageIds: fc.uniqueArray(fc.nat({ max: Math.max(0, pages - 1) }), { maxLength: pages }),
-          serviceIds: fc.uniqueArray(fc.nat({ max: Math.max(0, services - 1) }), { maxLength: services }),
-        }),
-        pauseAllChecks: fc.boolean(),
-        silenceAlertsTags: fc.uniqueArray(word, { maxLength: 2 }),
-        silenceAllAlerts: fc.boolean(),
-        timezone: maybe(fc.constantFrom('Europe/Amsterdam', 'America/New_York')),
-      }),
-    })
-    .map(({ start, length, repeatUnit, rest }) => {
-      const { hasRepeatEnd, repeatInterval, ...fields } = rest as Body & { hasRepeatEnd?: boolean };
-      return {
-        ...fields,
-        startsAt: hour(start),
-        endsAt: hour(start + length),
-        repeatUnit,
-        ...(repeatUnit !== null && repeatInterval !== undefined ? { repeatInterval } : {}),
-        ...(hasRepeatEnd === true ? { repeatEndsAt: hour(start + 2000) } : {}),
-      };
+/** A list: a set without repeats, a keyed list without two items of one key, at most 3 items. */
+function arrayOf(schema: z.ZodType, at: At): fc.Arbitrary<unknown[]> | null {
+  const checks = checksOf(schema);
+  const minLength = checks.find((c) => c.check === 'min_length')?.minimum ?? 0;
+  const maxLength = Math.min(3, checks.find((c) => c.check === 'max_length')?.maximum ?? 3);
+  const element = arbitrary(defOf(schema).element as z.ZodType, child(at, '[]'));
+  if (element === null) return minLength > 0 ? null : fc.constant([]);
+  const keyField = at.def.keyed[at.path];
+  if (keyField !== undefined)
+    return fc.uniqueArray(element, {
+      minLength,
+      maxLength,
+      selector: (item) => JSON.stringify((item as Body)[keyField]),
     });
+  if (at.def.sets.includes(at.path) || at.def.references.some((r) => r.path === `${at.path}[]`))
+    return fc.uniqueArray(element, { minLength, maxLength, selector: (item) => JSON.stringify(item) });
+  return fc.array(element, { minLength, maxLength });
+}
 
-/** A random account: at most a few resources of every kind. */
-export const accountArb: fc.Arbitrary<AccountSpec> = fc
-  .record({ channels: fc.array(channelArb, { maxLength: 4 }), serviceCount: fc.nat({ max: 3 }) })
-  .chain(({ channels, serviceCount }) =>
-    fc.record({
-      channels: fc.constant(channels),
-      services: fc.constant(Array.from({ length: serviceCount }, (_, i) => ({ name: `Service ${i + 1}` }))),
-      pages: fc.array(pageArb(serviceCount), { maxLength: 2 }),
-      groups: fc.array(groupArb(channels.length), { maxLength: 3 }),
-      dashboards: fc.array(dashboardArb, { maxLength: 2 }),
+function numberOf(schema: z.ZodType): fc.Arbitrary<number> {
+  const checks = checksOf(schema);
+  const min = checks.find((c) => c.check === 'greater_than')?.value ?? 0;
+  const max = checks.find((c) => c.check === 'less_than')?.value ?? min + 1000;
+  const values = fc.integer({ min, max });
+  // A rule no check names (a multiple of 10): only values the schema takes.
+  return checks.some((c) => c.check === 'custom')
+    ? values.filter((v) => schema.safeParse(v).success)
+    : values;
+}
+
+function stringOf(schema: z.ZodType, at: At): fc.Arbitrary<string> {
+  const def = defOf(schema);
+  const checks = checksOf(schema);
+  if (checks.some((c) => c.check === 'custom'))
+    throw new Error(
+      `no arbitrary for ${at.def.kind} ${at.path}: a refined string; give its values in VALUES`,
+    );
+  switch (def.format) {
+    case 'url':
+      return word.map((w) => `https://example.com/${w}`);
+    case 'email':
+      return word.map((w) => `${w}@example.com`);
+    case 'datetime':
+      return fc.integer({ min: 0, max: 1000 }).map(hour);
+    case 'date':
+      return fc.integer({ min: 0, max: 40 }).map((n) => hour(n * 24).slice(0, 10));
+    case 'uuid':
+      return fc.uuid();
+  }
+  const pattern = checks.find((c) => c.format === 'regex')?.pattern;
+  // Keys of keyed lists name their items in diffs (`environmentVariables[TOKEN].value`): words.
+  const isKey = Object.entries(at.def.keyed).some(([list, key]) => `${list}[].${key}` === at.path);
+  // fast-check matches no /i pattern; what matches it without the flag matches it with.
+  const matching = pattern && fc.stringMatching(new RegExp(pattern.source, pattern.flags.replace('i', '')));
+  const values = matching || (isKey ? word : text);
+  const min = checks.find((c) => c.check === 'min_length')?.minimum ?? 0;
+  const max = checks.find((c) => c.check === 'max_length')?.maximum ?? Number.POSITIVE_INFINITY;
+  return values.filter((v) => v.length >= min && v.length <= max);
+}
+
+/** `value` with every reference replaced by what `replace` makes of it. */
+function withRefs(value: unknown, replace: (ref: IndexRef) => unknown): unknown {
+  if (Array.isArray(value)) return value.map((v) => withRefs(v, replace));
+  if (value === null || typeof value !== 'object') return value;
+  if ('$index' in value) return replace(value as IndexRef);
+  return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, withRefs(v, replace)]));
+}
+
+/** A sensitive value with the marker in it, in a form its field still takes (a URL stays one). */
+const marked = (value: string) =>
+  /^https?:\/\//.test(value) ? `${value}/${SECRET_MARKER}` : `${SECRET_MARKER}-${value}"\\ü`;
+
+/** `body` with the marker in every value the kind's definition calls sensitive. */
+function markSensitive(def: KindDefinition, body: Body): Body {
+  const walk = (value: unknown, rulePath: string, holder: Body): unknown => {
+    if (typeof value === 'string') return isSensitive(def, rulePath, holder, body) ? marked(value) : value;
+    if (Array.isArray(value)) return value.map((v) => walk(v, `${rulePath}[]`, holder));
+    if (value === null || typeof value !== 'object') return value;
+    const object = value as Body;
+    return Object.fromEntries(
+      Object.entries(object).map(([k, v]) => [k, walk(v, rulePath === '' ? k : `${rulePath}.${k}`, object)]),
+    );
+  };
+  return walk(body, '', body) as Body;
+}
+
+/** A stand-in of the right type for every reference, so that the kind's schema can check the rest. */
+const placeholder = (ref: IndexRef) => (KINDS[ref.kind].operations.idType === 'string' ? 'ref' : 1);
+
+/**
+ * Request bodies of the kind `def` defines that its create schema takes (rules between fields
+ * included), referring to at most `counts` resources of each other kind.
+ */
+export function requestBodyArb(def: KindDefinition, counts: At['counts'] = {}): fc.Arbitrary<Body> {
+  const body = arbitrary(def.createSchema, { def, path: '', counts });
+  if (body === null) throw new Error(`no arbitrary for a ${def.kind}`);
+  return (body as fc.Arbitrary<Body>)
+    .filter((b) => def.createSchema.safeParse(withRefs(b, placeholder)).success)
+    .map((b) => markSensitive(def, b));
+}
+
+/** A random account: at most 3 resources of every kind, each referring only to kinds made before it. */
+export const accountArb: fc.Arbitrary<AccountSpec> = RESOURCE_KINDS.reduce<
+  fc.Arbitrary<Partial<AccountSpec>>
+>(
+  (made, kind) =>
+    made.chain((spec) => {
+      const counts = Object.fromEntries(Object.entries(spec).map(([k, bodies]) => [k, bodies.length]));
+      return fc
+        .array(requestBodyArb(KINDS[kind], counts), { maxLength: 3 })
+        .map((bodies) => ({ ...spec, [kind]: bodies }));
     }),
-  )
-  .chain((account) =>
-    fc
-      .array(windowArb(account.pages.length, account.services.length), { maxLength: 2 })
-      .map((windows) => ({ ...account, windows })),
-  );
+  fc.constant({}),
+) as fc.Arbitrary<AccountSpec>;
 
 /** What was created: each kind's bodies as sent (references resolved) and the resources the service answered. */
 export type Seeded = Record<ResourceKind, { body: Body; live: ManagedResource }[]>;
 
 /**
  * Create the account's resources through `create` (the client's managed kinds), in reference
- * order, with names, urls and domains made unique by `run`.
+ * order: references resolved to the ids the service gave, and each value of a field the service
+ * keeps unique or finds resources by (names, urls, domains) made unique by `run`.
  */
 export async function seedAccount(
   spec: AccountSpec,
   create: (kind: ResourceKind, body: Body) => Promise<ManagedResource>,
   run: string,
 ): Promise<Seeded> {
-  const seeded: Seeded = {
-    AlertChannel: [],
-    CheckGroup: [],
-    Dashboard: [],
-    StatusPage: [],
-    StatusPageService: [],
-    MaintenanceWindow: [],
-  };
-  const add = async (kind: ResourceKind, body: Body) => {
-    const live = await create(kind, body);
-    seeded[kind].push({ body, live });
-    return live;
-  };
-  const ids = (kind: ResourceKind, indices: unknown) =>
-    ((indices as number[] | undefined) ?? []).flatMap((i) => {
-      const target = seeded[kind][i];
-      return target === undefined ? [] : [target.live.id];
-    });
-  for (const body of spec.channels) await add('AlertChannel', body);
-  for (const body of spec.services) await add('StatusPageService', body);
-  for (const [i, { hasCustomDomain, cards, ...body }] of spec.pages.entries()) {
-    await add('StatusPage', {
-      ...body,
-      name: `Page ${i + 1}`,
-      url: `page-${i + 1}-${run}`,
-      ...(hasCustomDomain === true ? { customDomain: `status${i + 1}.${run}.example.com` } : {}),
-      cards: ((cards as { name: string; services: number[] }[] | undefined) ?? []).map((card) => ({
-        name: card.name,
-        services: ids('StatusPageService', card.services).map((id) => ({ id })),
-      })),
-    });
-  }
-  for (const [i, body] of spec.groups.entries()) {
-    const subscriptions = (body.alertChannelSubscriptions as Body[] | undefined) ?? [];
-    await add('CheckGroup', {
-      ...body,
-      name: `Group ${i + 1}`,
-      alertChannelSubscriptions: subscriptions.flatMap((s) => {
-        const [id] = ids('AlertChannel', [s.alertChannelId]);
-        return id === undefined ? [] : [{ ...s, alertChannelId: id }];
-      }),
-    });
-  }
-  for (const [i, { hasCustomUrl, hasCustomDomain, ...body }] of spec.dashboards.entries()) {
-    await add('Dashboard', {
-      ...body,
-      header: `Dashboard ${i + 1}`,
-      ...(hasCustomUrl === true ? { customUrl: `dash-${i + 1}-${run}` } : {}),
-      ...(hasCustomDomain === true ? { customDomain: `dash${i + 1}.${run}.example.com` } : {}),
-    });
-  }
-  for (const [i, body] of spec.windows.entries()) {
-    const visibility = body.statusPageVisibility as Body | undefined;
-    await add('MaintenanceWindow', {
-      ...body,
-      name: `Window ${i + 1}`,
-      ...(visibility === undefined
-        ? {}
-        : {
-            statusPageVisibility: {
-              ...visibility,
-              statusPageIds: ids('StatusPage', visibility.statusPageIds),
-              serviceIds: ids('StatusPageService', visibility.serviceIds),
-            },
-          }),
-    });
+  const seeded = Object.fromEntries(RESOURCE_KINDS.map((k) => [k, []])) as unknown as Seeded;
+  for (const kind of RESOURCE_KINDS) {
+    const def = KINDS[kind];
+    const keys = new Set([...def.uniqueKeys, ...(def.naturalKey?.fields ?? [])]);
+    const slug = def.noun.replace(/ /g, '-');
+    for (const [i, generated] of spec[kind].entries()) {
+      const body = withRefs(generated, (ref) => seeded[ref.kind][ref.$index]?.live.id) as Body;
+      for (const field of keys)
+        if (typeof body[field] === 'string') body[field] = `${slug}-${i + 1}-${field.toLowerCase()}-${run}`;
+      seeded[kind].push({ body, live: await create(kind, body) });
+    }
   }
   return seeded;
 }

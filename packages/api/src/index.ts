@@ -68,7 +68,7 @@ export type {
   SensitivePath,
 } from './kinds/definition.js';
 export { naturalKeyOf, valuesAt } from './kinds/definition.js';
-export { fieldPaths, isFieldPath, rulePathOf } from './kinds/field-paths.js';
+export { fieldPaths, fieldsOf, isFieldPath, rulePathOf } from './kinds/fields.js';
 export { isResourceKind, KINDS, RESOURCE_KINDS } from './kinds/index.js';
 export { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from './kinds/maintenance-window.js';
 export {

@@ -54,19 +54,23 @@ function expandLocalAlias(node: Node, text: string): string {
   return body.replace(new RegExp(`\\b${parameter}\\b`, 'g'), m[2] as string);
 }
 
-/**
- * The construct reference, generated with ts-morph from the TSDoc in `@monitor/constructs`' type
- * declarations: every construct class with how to create it, and every props interface with each
- * prop's type, default and description.
- */
+/** The type declarations of the installed `@monitor/constructs`: what the reference documents. */
+function installedConstructs(): string {
+  const root = dirname(createRequire(import.meta.url).resolve('@monitor/constructs/package.json'));
+  return join(root, 'dist', 'index.d.ts');
+}
+
 /** The functions of the package that projects call (the rest serve the loader). */
 const USER_FUNCTIONS = ['defineConfig', 'currentEnvironment', 'requiredEnv'];
 
-export function constructReference(): string {
-  const require = createRequire(import.meta.url);
-  const root = dirname(require.resolve('@monitor/constructs/package.json'));
+/**
+ * The construct reference, generated with ts-morph from the TSDoc in `@monitor/constructs`' type
+ * declarations (or of the module at `entry`, such as a copy of its sources): every construct class with
+ * how to create it, and every props interface with each prop's type, default and description.
+ */
+export function constructReference(entry: string = installedConstructs()): string {
   const project = new Project({ skipAddingFilesFromTsConfig: true, compilerOptions: { strict: true } });
-  const index = project.addSourceFileAtPath(join(root, 'dist', 'index.d.ts'));
+  const index = project.addSourceFileAtPath(entry);
   project.resolveSourceFileDependencies();
 
   const exported = [...index.getExportedDeclarations()].flatMap(([name, declarations]) =>

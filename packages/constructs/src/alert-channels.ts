@@ -7,6 +7,7 @@ import {
   type SynthContext,
 } from './construct.js';
 import { PROP_PATH, SYNTHESIZE } from './session.js';
+import { type KindSource, requestFields } from './source.js';
 
 /** The switches every alert channel has. */
 export interface AlertChannelSwitches {
@@ -184,3 +185,33 @@ export class OpsgenieAlertChannel extends AlertChannel<OpsgenieAlertChannelProps
     super(logicalId, props);
   }
 }
+
+/** The construct of each channel type. */
+const CHANNEL_CLASSES: Record<AlertChannelType, { readonly name: string }> = {
+  EMAIL: EmailAlertChannel,
+  SLACK: SlackAlertChannel,
+  SLACK_APP: SlackAppAlertChannel,
+  WEBHOOK: WebhookAlertChannel,
+  SMS: SmsAlertChannel,
+  CALL: PhoneCallAlertChannel,
+  PAGERDUTY: PagerdutyAlertChannel,
+  OPSGENIE: OpsgenieAlertChannel,
+};
+
+/** A live alert channel as code: the construct of its type, its config's fields and its switches as props. */
+export const alertChannelSource: KindSource = {
+  module: 'alert-channels',
+  source: (live) => {
+    const type = String(live.type);
+    const construct = CHANNEL_CLASSES[type as AlertChannelType]?.name;
+    if (construct === undefined) throw new Error(`alert channel type ${type} has no construct`);
+    const { type: _type, config, ...switches } = requestFields(live, 'AlertChannel');
+    const props: Record<string, unknown> = {
+      ...(config as Record<string, unknown> | undefined),
+      ...switches,
+    };
+    // The service may answer optional config fields as null; the constructs take them left out.
+    for (const [key, value] of Object.entries(props)) if (value === null) delete props[key];
+    return { construct, props, qualifier: type.replace(/_/g, ' ') };
+  },
+};

@@ -20,6 +20,7 @@ import {
   type SynthContext,
 } from './construct.js';
 import { PROP_PATH, SYNTHESIZE } from './session.js';
+import { type KindSource, listOf, replaceProp, requestFields, sourceRef } from './source.js';
 
 /** An environment variable of the group's checks. */
 export interface EnvironmentVariableProps {
@@ -146,3 +147,18 @@ export class CheckGroup extends Construct<CheckGroupProps> {
       .replace(/^alertChannelSubscriptions/, 'alertChannels');
   }
 }
+
+/** A live check group as code: its subscriptions become `alertChannels`, references to the channels. */
+export const checkGroupSource: KindSource = {
+  module: 'check-groups',
+  source: (live) => {
+    const alertChannels = listOf(live.alertChannelSubscriptions).map((subscription) => {
+      const channel = sourceRef('AlertChannel', subscription.alertChannelId);
+      return subscription.activated === false ? { channel, activated: false } : channel;
+    });
+    const props = replaceProp(requestFields(live, 'CheckGroup'), 'alertChannelSubscriptions', {
+      alertChannels,
+    });
+    return { construct: CheckGroup.name, props };
+  },
+};

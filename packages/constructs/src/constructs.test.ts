@@ -111,6 +111,12 @@ describe('CheckGroup', () => {
     expect(diagnostics[0]).toMatchObject({ logicalId: 'missing', path: 'customCSS' });
     expect(diagnostics[0]?.message).toMatch(/cannot read file "\.\/nope\.css".*ENOENT/);
   });
+
+  it('keeps a text prop set to null: no custom CSS is not the default empty CSS', () => {
+    new Dashboard('none', { header: 'x', customCSS: null });
+    new Dashboard('default', { header: 'y' });
+    expect(synth().resources.map((r) => r.payload.customCSS)).toEqual([null, '']);
+  });
 });
 
 describe('other constructs', () => {

@@ -1,6 +1,7 @@
 import { DASHBOARD_DEFAULTS } from '@monitor/api';
 import { Construct, type ConstructOptions, type FileRef, type SynthContext } from './construct.js';
 import { SYNTHESIZE } from './session.js';
+import { type KindSource, requestFields } from './source.js';
 
 export interface DashboardProps {
   /** Text shown at the top. Required. */
@@ -65,10 +66,21 @@ export class Dashboard extends Construct<DashboardProps> {
 
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {
     const { customCSS, ...rest } = { ...ctx.defaults, ...this.props } as DashboardProps;
+    // `null` is a value the service keeps (none), not the default.
+    const css = ctx.text(customCSS, 'customCSS');
     return {
       ...DASHBOARD_DEFAULTS,
       ...rest,
-      customCSS: ctx.text(customCSS, 'customCSS') ?? DASHBOARD_DEFAULTS.customCSS,
+      customCSS: css === undefined ? DASHBOARD_DEFAULTS.customCSS : css,
     };
   }
 }
+
+/** A live dashboard as code: its fields as props, but the keys, which the service makes. */
+export const dashboardSource: KindSource = {
+  module: 'dashboards',
+  source: (live) => {
+    const { keys: _made, ...props } = requestFields(live, 'Dashboard');
+    return { construct: Dashboard.name, props };
+  },
+};

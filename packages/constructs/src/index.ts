@@ -64,6 +64,14 @@ export {
   type SourceLocation,
 } from './session.js';
 export {
+  type ConstructSource,
+  isSourceRef,
+  type KindSource,
+  type SourceRef,
+  sourceRef,
+} from './source.js';
+export { CONSTRUCT_SOURCES } from './sources.js';
+export {
   StatusPage,
   type StatusPageCardProps,
   type StatusPageProps,

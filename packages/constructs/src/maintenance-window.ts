@@ -2,6 +2,7 @@ import { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from '@m
 import type { CheckGroup } from './check-group.js';
 import { Construct, type ConstructOptions, type SynthContext } from './construct.js';
 import { isConstruct, PROP_PATH, SYNTHESIZE } from './session.js';
+import { type KindSource, listOf, replaceProp, requestFields, sourceRef } from './source.js';
 import type { StatusPageRef, StatusPageServiceRef } from './status-page.js';
 
 export interface StatusPageVisibilityProps {
@@ -116,3 +117,24 @@ export class MaintenanceWindow extends Construct<MaintenanceWindowProps> {
       .replace('statusPageVisibility.serviceIds', 'statusPageVisibility.services');
   }
 }
+
+/**
+ * A live maintenance window as code: the status pages and services it shows on become references,
+ * and a tag that names a check group that is written too becomes that group.
+ */
+export const maintenanceWindowSource: KindSource = {
+  module: 'maintenance-windows',
+  source: (live) => {
+    const shown = (live.statusPageVisibility ?? {}) as Record<string, unknown>;
+    let visibility = requestFields(shown, 'MaintenanceWindow', 'statusPageVisibility');
+    visibility = replaceProp(visibility, 'statusPageIds', {
+      statusPages: listOf(shown.statusPageIds).map((id) => sourceRef('StatusPage', id)),
+    });
+    visibility = replaceProp(visibility, 'serviceIds', {
+      services: listOf(shown.serviceIds).map((id) => sourceRef('StatusPageService', id)),
+    });
+    const props = { ...requestFields(live, 'MaintenanceWindow'), statusPageVisibility: visibility };
+    return { construct: MaintenanceWindow.name, props };
+  },
+  namedBy: [{ prop: 'tags', kind: 'CheckGroup' }],
+};

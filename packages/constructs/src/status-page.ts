@@ -7,6 +7,7 @@ import {
   type SynthContext,
 } from './construct.js';
 import { PROP_PATH, SYNTHESIZE } from './session.js';
+import { type KindSource, listOf, replaceProp, requestFields, sourceRef } from './source.js';
 
 export interface StatusPageServiceProps {
   /** Name of the service shown on status pages. Required; unique per account is wise (it is the natural key). */
@@ -105,3 +106,25 @@ export class StatusPage extends Construct<StatusPageProps> {
     return payloadPath.replace(/(services\[\d+\])\.id$/, '$1');
   }
 }
+
+/** A live status-page service as code. */
+export const statusPageServiceSource: KindSource = {
+  // Beside the pages that show them.
+  module: 'status-pages',
+  source: (live) => ({ construct: StatusPageService.name, props: requestFields(live, 'StatusPageService') }),
+};
+
+/** A live status page as code: the services of its cards become references. */
+export const statusPageSource: KindSource = {
+  module: 'status-pages',
+  source: (live) => {
+    const cards = listOf(live.cards).map((card) => ({
+      name: card.name,
+      services: listOf(card.services).map((service) => sourceRef('StatusPageService', service.id)),
+    }));
+    return {
+      construct: StatusPage.name,
+      props: replaceProp(requestFields(live, 'StatusPage'), 'cards', { cards }),
+    };
+  },
+};

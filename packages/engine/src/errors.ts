@@ -14,7 +14,9 @@ export type EngineErrorCode =
   | 'state_edit'
   | 'stale_state'
   | 'no_checks'
-  | 'bad_target';
+  | 'bad_target'
+  | 'bad_filter'
+  | 'import_failed';
 
 /**
  * An engine failure with a stable code (fixed by its class), a message naming what failed, and a

@@ -31,6 +31,18 @@ export {
   type VerifyEvent,
 } from './flows/deploy.js';
 export { type DiffOptions, type DiffResult, diff, type Scope } from './flows/diff.js';
+export {
+  type ImportEvent,
+  ImportFailedError,
+  type ImportFile,
+  ImportFilterError,
+  type ImportFlowOptions,
+  type ImportOutcome,
+  type ImportSelection,
+  importDestination,
+  importResources,
+  kindsNamed,
+} from './flows/import.js';
 export { type LostState, lostState, lostStateCandidate } from './flows/lost-state.js';
 export { outputs, type ResourceOutput } from './flows/outputs.js';
 export {
@@ -93,7 +105,7 @@ export {
   planImport,
   type RecoveredResource,
 } from './import/import.js';
-export { isRefValue, isSecretValue, type PropValue } from './import/to-props.js';
+export { isRefValue, isSecretValue, type PropValue } from './import/values.js';
 export { readLive } from './live/read-live.js';
 export { findProjectDir, requireEnvironment } from './load/config-file.js';
 export { localAccountDir } from './load/config-location.js';

@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { type Endpoint, endpoints } from '../endpoints.js';
+import { lenient } from '../lenient.js';
 import { REDACTED, Redactor } from '../redact.js';
 import type { z } from '../zod.js';
 import { type KindDefinition, type ResourceKind, valuesAt } from './definition.js';
+import { fieldsOf } from './fields.js';
 import { KINDS, kindOfEndpoint, RESOURCE_KINDS } from './index.js';
 import { redactPayload, SENSITIVE_VALUE, sensitiveValues } from './secrets.js';
 
@@ -61,6 +63,23 @@ describe('kind definitions', () => {
       }
     },
   );
+
+  it.each(kinds.map((k) => [k.kind, k] as const))(
+    '%s: a response has every field its requests take, and reads what a request may not send',
+    (_, def) => {
+      const answered = new Set(fieldsOf(def.responseSchema));
+      for (const field of fieldsOf(def.createSchema))
+        expect(answered, `${def.kind} ${field}`).toContain(field);
+    },
+  );
+
+  it('reads responses tolerantly: a new enum or literal value, a value out of range', () => {
+    const live = { id: 7, dashboardId: 'd', created_at: '2026-01-01T00:00:00Z' };
+    const read = (value: object) => lenient(KINDS.Dashboard.responseSchema).safeParse({ ...live, ...value });
+    expect(read({ refreshRate: 120, width: '1200PX', checksPerPage: 50, header: null }).success).toBe(true);
+    expect(read({ refreshRate: '120' }).success).toBe(false);
+    expect(KINDS.Dashboard.createSchema.safeParse({ header: 'h', refreshRate: 120 }).success).toBe(false);
+  });
 
   it('operations are the kind’s own endpoints with the expected methods', () => {
     for (const def of kinds) {
@@ -152,6 +171,29 @@ describe('Redactor', () => {
       expect(out).toContain(REDACTED);
       expect(out).not.toContain('zq');
     }
+  });
+});
+
+describe('fieldsOf', () => {
+  it('lists the fields a schema declares, nested ones by path, every variant’s of a union', () => {
+    expect(fieldsOf(KINDS.StatusPageService.createSchema)).toEqual(['name']);
+    expect(fieldsOf(KINDS.MaintenanceWindow.createSchema, 'statusPageVisibility')).toContain('autoStart');
+    expect(fieldsOf(KINDS.CheckGroup.createSchema, 'apiCheckDefaults.basicAuth')).toEqual([
+      'username',
+      'password',
+    ]);
+    expect(fieldsOf(KINDS.AlertChannel.createSchema)).toEqual([
+      'type',
+      'config',
+      'sendRecovery',
+      'sendFailure',
+      'sendDegraded',
+      'sslExpiry',
+      'sslExpiryThreshold',
+      'autoSubscribe',
+    ]);
+    expect(fieldsOf(KINDS.AlertChannel.createSchema, 'config')).toContain('serviceKey');
+    expect(fieldsOf(KINDS.Dashboard.createSchema, 'header')).toEqual([]);
   });
 });
 

@@ -6,6 +6,7 @@ import {
   isoDateTimeSchema,
   keyValueSchema,
 } from './common.js';
+import { responseSchema } from './response.js';
 
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, e.g. +31612345678');
 
@@ -93,19 +94,17 @@ export const alertChannelSubscriptionSchema = z.looseObject({
 });
 export type AlertChannelSubscription = z.infer<typeof alertChannelSubscriptionSchema>;
 
-export const alertChannelSchema = z.looseObject({
-  id: intIdSchema,
-  type: alertChannelTypeSchema,
-  config: z.looseObject({}),
-  subscriptions: z.array(alertChannelSubscriptionSchema).optional(),
-  sendRecovery: z.boolean().optional(),
-  sendFailure: z.boolean().optional(),
-  sendDegraded: z.boolean().optional(),
-  sslExpiry: z.boolean().optional(),
-  sslExpiryThreshold: z.number().int().optional(),
-  autoSubscribe: z.boolean().optional(),
-  created_at: isoDateTimeSchema.optional(),
-  updated_at: isoDateTimeSchema.nullable().optional(),
+/** An alert channel as the service returns it: the switches, read tolerantly, its type, config and ids. */
+export const alertChannelSchema = responseSchema(alertChannelSwitches, {
+  server: {
+    id: intIdSchema,
+    // One shape per type in requests; any object in a response.
+    type: alertChannelTypeSchema,
+    config: z.looseObject({}),
+    subscriptions: z.array(alertChannelSubscriptionSchema).optional(),
+    created_at: isoDateTimeSchema.optional(),
+    updated_at: isoDateTimeSchema.nullable().optional(),
+  },
 });
 export type AlertChannel = z.infer<typeof alertChannelSchema>;
 

@@ -9,6 +9,7 @@ import {
   optionalAll,
   runtimeIdSchema,
 } from './common.js';
+import { responseSchema } from './response.js';
 
 export const ASSERTION_SOURCES = [
   'STATUS_CODE',
@@ -152,54 +153,19 @@ export const checkGroupUpdateSchema = z.strictObject({
 });
 export type CheckGroupUpdate = z.input<typeof checkGroupUpdateSchema>;
 
-export const checkGroupSchema = z.looseObject({
-  id: intIdSchema,
-  name: z.string(),
-  activated: z.boolean(),
-  muted: z.boolean().optional(),
-  tags: z.array(z.string()).optional(),
-  locations: z.array(z.string()).optional(),
-  concurrency: z.number(),
-  apiCheckDefaults: z.looseObject({
-    url: z.string().optional(),
-    headers: z.array(z.looseObject({ key: z.string(), value: z.string() })).optional(),
-    queryParameters: z.array(z.looseObject({ key: z.string(), value: z.string() })).optional(),
-    assertions: z
-      .array(z.looseObject({ source: z.string(), comparison: z.string(), target: z.string() }))
+/** A check group as the service returns it: the request fields, read tolerantly, and its ids. */
+export const checkGroupSchema = responseSchema(checkGroupFields, {
+  server: { id: intIdSchema, created_at: isoDateSchema, updated_at: isoDateTimeSchema.nullable().optional() },
+  required: ['name', 'activated', 'concurrency', 'apiCheckDefaults'],
+  // Shapes the spec does not show in full: read as whatever object (or value) the service sends.
+  answered: {
+    browserCheckDefaults: z.unknown().optional(),
+    alertSettings: z.looseObject({}).nullable().optional(),
+    retryStrategy: z
+      .union([z.looseObject({ type: z.string() }), z.literal('FALLBACK')])
+      .nullable()
       .optional(),
-    basicAuth: z.looseObject({ username: z.string(), password: z.string() }).optional(),
-  }),
-  browserCheckDefaults: z.unknown().optional(),
-  runtimeId: z.string().nullable().optional(),
-  environmentVariables: z
-    .array(
-      z.looseObject({
-        key: z.string(),
-        value: z.string(),
-        locked: z.boolean().optional(),
-        secret: z.boolean().optional(),
-      }),
-    )
-    .nullable()
-    .optional(),
-  alertChannelSubscriptions: z
-    .array(z.looseObject({ alertChannelId: z.number(), activated: z.boolean().optional() }))
-    .optional(),
-  setupSnippetId: z.number().nullable().optional(),
-  tearDownSnippetId: z.number().nullable().optional(),
-  localSetupScript: z.string().nullable().optional(),
-  localTearDownScript: z.string().nullable().optional(),
-  privateLocations: z.array(z.string()).nullable().optional(),
-  runParallel: z.boolean().nullable().optional(),
-  alertSettings: z.looseObject({}).nullable().optional(),
-  retryStrategy: z
-    .union([z.looseObject({ type: z.string() }), z.literal('FALLBACK')])
-    .nullable()
-    .optional(),
-  useGlobalAlertSettings: z.boolean().nullable().optional(),
-  doubleCheck: z.boolean().meta({ deprecated: true }).optional(),
-  created_at: isoDateSchema,
-  updated_at: isoDateTimeSchema.nullable().optional(),
+  },
 });
 export type CheckGroup = z.infer<typeof checkGroupSchema>;
 

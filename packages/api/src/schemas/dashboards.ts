@@ -10,6 +10,7 @@ import {
   paginationRateSchema,
   refreshRateSchema,
 } from './common.js';
+import { responseSchema } from './response.js';
 
 /** A private dashboard key as the client may send it back; the server makes keys itself. */
 export const dashboardKeySchema = z.looseObject({
@@ -66,37 +67,16 @@ export const dashboardUpdateSchema = z.strictObject(
 );
 export type DashboardUpdate = z.input<typeof dashboardUpdateSchema>;
 
-export const dashboardSchema = z.looseObject({
-  id: intIdSchema,
-  dashboardId: z.string(),
-  created_at: isoDateTimeSchema,
-  updated_at: isoDateTimeSchema.nullable().optional(),
-  customDomain: z.string().nullable().optional(),
-  customUrl: z.string().optional(),
-  logo: z.string().nullable().optional(),
-  favicon: z.string().nullable().optional(),
-  link: z.string().nullable().optional(),
-  description: z.string().nullable().optional(),
-  header: z.string().nullable().optional(),
-  width: z.string().optional(),
-  refreshRate: z.number().optional(),
-  paginate: z.boolean().optional(),
-  paginationRate: z.number().optional(),
-  checksPerPage: z.number().nullable().optional(),
-  useTagsAndOperator: z.boolean().nullable().optional(),
-  hideTags: z.boolean().optional(),
-  enableIncidents: z.boolean().optional(),
-  expandChecks: z.boolean().optional(),
-  tags: z.array(z.string()).optional(),
-  showHeader: z.boolean().optional(),
-  showCheckRunLinks: z.boolean().optional(),
-  showGroupNames: z.boolean().optional(),
-  customCSS: z.string().nullable().optional(),
-  isPrivate: z.boolean().optional(),
-  showP95: z.boolean().optional(),
-  showP99: z.boolean().optional(),
-  sortByStatus: z.boolean().optional(),
-  keys: z.array(dashboardKeySchema).optional(),
+/** A dashboard as the service returns it: the request fields, read tolerantly, and its ids. */
+export const dashboardSchema = responseSchema(dashboardFields, {
+  server: {
+    id: intIdSchema,
+    dashboardId: z.string(),
+    created_at: isoDateTimeSchema,
+    updated_at: isoDateTimeSchema.nullable().optional(),
+  },
+  // The spec: a response's header may be null.
+  answered: { header: z.string().nullable().optional() },
 });
 export type Dashboard = z.infer<typeof dashboardSchema>;
 

@@ -8,6 +8,7 @@ import {
   optionalAll,
   repeatUnitSchema,
 } from './common.js';
+import { responseSchema } from './response.js';
 
 export const statusPageVisibilitySchema = z.strictObject({
   enabled: z.boolean().optional(),
@@ -101,29 +102,10 @@ export const maintenanceWindowUpdateSchema = z
   .superRefine(checkWindow);
 export type MaintenanceWindowUpdate = z.input<typeof maintenanceWindowUpdateSchema>;
 
-export const maintenanceWindowSchema = z.looseObject({
-  id: intIdSchema,
-  name: z.string(),
-  startsAt: isoDateSchema,
-  endsAt: isoDateSchema,
-  created_at: isoDateSchema,
-  updated_at: isoDateSchema.nullable(),
-  tags: z.array(z.string()).optional(),
-  repeatInterval: z.number().nullable().optional(),
-  repeatUnit: z.string().nullable().optional(),
-  repeatEndsAt: isoDateSchema.nullable().optional(),
-  description: z.string().nullable().optional(),
-  statusPageVisibility: z
-    .looseObject({
-      reminderMinutesBefore: z.array(z.number()).optional(),
-      statusPageIds: z.array(z.string()).optional(),
-      serviceIds: z.array(z.string()).optional(),
-    })
-    .optional(),
-  pauseAllChecks: z.boolean().optional(),
-  silenceAlertsTags: z.array(z.string()).optional(),
-  silenceAllAlerts: z.boolean().optional(),
-  timezone: z.string().nullable().optional(),
+/** A maintenance window as the service returns it: the request fields, read tolerantly, and its ids. */
+export const maintenanceWindowSchema = responseSchema(maintenanceWindowFields, {
+  server: { id: intIdSchema, created_at: isoDateSchema, updated_at: isoDateSchema.nullable() },
+  required: ['name', 'startsAt', 'endsAt'],
 });
 export type MaintenanceWindow = z.infer<typeof maintenanceWindowSchema>;
 

@@ -9,6 +9,7 @@ import {
   queryBooleanSchema,
   themeSchema,
 } from './common.js';
+import { responseSchema } from './response.js';
 
 export const THEME_COLOR_FIELDS = [
   'bodyBackgroundColor',
@@ -41,7 +42,13 @@ export const statusPageCardRequestSchema = z.strictObject({
 });
 export type StatusPageCardRequest = z.infer<typeof statusPageCardRequestSchema>;
 
-const statusPageOptionalFields = {
+const statusPageFields = {
+  name: z.string().min(1),
+  url: z
+    .string()
+    .min(1)
+    .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/, 'must be a subdomain name (letters, digits, hyphens)'),
+  cards: z.array(statusPageCardRequestSchema),
   description: z.string().max(500).nullable(),
   customDomain: z.string().min(1).nullable(),
   themeColors: themeColorsSchema,
@@ -54,24 +61,24 @@ const statusPageOptionalFields = {
 
 /** Request body of status-page create and update: name, url and cards are required. */
 export const statusPageCreateSchema = z.strictObject({
-  name: z.string().min(1),
-  url: z
-    .string()
-    .min(1)
-    .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/, 'must be a subdomain name (letters, digits, hyphens)'),
-  cards: z.array(statusPageCardRequestSchema),
-  ...optionalAll(statusPageOptionalFields, []),
+  ...statusPageFields,
+  ...optionalAll(statusPageFields, ['name', 'url', 'cards']),
 });
 export type StatusPageCreate = z.input<typeof statusPageCreateSchema>;
 export const statusPageUpdateSchema = statusPageCreateSchema;
 export type StatusPageUpdate = StatusPageCreate;
 
-export const statusPageServiceSchema = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  accountId: z.string(),
-  created_at: isoDateSchema.optional(),
-  updated_at: isoDateSchema.nullable().optional(),
+const statusPageServiceFields = { name: z.string().min(1) };
+
+/** A status-page service as the service returns it. */
+export const statusPageServiceSchema = responseSchema(statusPageServiceFields, {
+  server: {
+    id: z.string(),
+    accountId: z.string(),
+    created_at: isoDateSchema.optional(),
+    updated_at: isoDateSchema.nullable().optional(),
+  },
+  required: ['name'],
 });
 export type StatusPageService = z.infer<typeof statusPageServiceSchema>;
 
@@ -83,28 +90,27 @@ export const statusPageCardSchema = z.looseObject({
   services: z.array(statusPageServiceSchema),
 });
 
-export const statusPageSchema = z.looseObject({
-  id: z.string(),
-  name: z.string(),
-  url: z.string(),
-  cards: z.array(statusPageCardSchema),
-  description: z.string().nullable().optional(),
-  customDomain: z.string().nullable().optional(),
-  themeColors: z.looseObject({}).nullable().optional(),
-  logo: z.string().nullable().optional(),
-  logoDark: z.string().nullable().optional(),
-  redirectTo: z.string().nullable().optional(),
-  favicon: z.string().nullable().optional(),
-  defaultTheme: z.string().optional(),
-  whiteLabel: z.boolean().optional(),
-  isPrivate: z.boolean().optional(),
-  version: z.unknown().optional(),
-  created_at: isoDateSchema.optional(),
-  updated_at: isoDateSchema.nullable().optional(),
+/** A status page as the service returns it: the request fields, read tolerantly, and what the service adds. */
+export const statusPageSchema = responseSchema(statusPageFields, {
+  server: {
+    id: z.string(),
+    whiteLabel: z.boolean().optional(),
+    isPrivate: z.boolean().optional(),
+    version: z.unknown().optional(),
+    created_at: isoDateSchema.optional(),
+    updated_at: isoDateSchema.nullable().optional(),
+  },
+  required: ['name', 'url'],
+  answered: {
+    // Cards come back with their ids and whole services.
+    cards: z.array(statusPageCardSchema),
+    // Left out of requests for the service's theme, which a response may give as null.
+    themeColors: z.looseObject({}).nullable().optional(),
+  },
 });
 export type StatusPage = z.infer<typeof statusPageSchema>;
 
-export const statusPageServiceCreateSchema = z.strictObject({ name: z.string().min(1) });
+export const statusPageServiceCreateSchema = z.strictObject(statusPageServiceFields);
 export type StatusPageServiceCreate = z.input<typeof statusPageServiceCreateSchema>;
 export const statusPageServiceUpdateSchema = statusPageServiceCreateSchema;
 

@@ -1,7 +1,6 @@
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
-import type { ImportPlan, LoadedProject } from '@monitor/engine';
+import { relative, resolve } from 'node:path';
+import { RESOURCE_KINDS } from '@monitor/api';
+import type { Consent, ImportOutcome, ImportPlan, LoadedProject, RecoveredResource } from '@monitor/engine';
 import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { CommandError } from '../account.js';
@@ -10,7 +9,6 @@ import { CLEAR_LINE, paint } from '../io.js';
 import {
   commaList,
   commandLine,
-  environmentOf,
   integerAtLeast,
   type ProjectArgs,
   UsageError,
@@ -88,95 +86,83 @@ export const builder = (y: Argv) =>
         'resources unowned, never owned without code. See docs/import.md.',
     );
 
-/** `*.monitor.ts` or `.ts`: what the include pattern's files end with, and where it looks. */
-function whereToWrite(project: LoadedProject, out: string | undefined, cwd: string) {
-  const pattern = project.config.include[0] ?? '**/*.monitor.ts';
-  const extension = /\*(\.[\w.]+)$/.exec(pattern)?.[1] ?? '.monitor.ts';
-  // The directories before the first segment with a glob character: `monitors/**/*.monitor.ts` → monitors.
-  const segments = pattern.split('/');
-  const firstGlob = segments.findIndex((s) => /[*?[{]/.test(s));
-  const staticPart = segments.slice(0, firstGlob === -1 ? segments.length - 1 : firstGlob);
-  const dir = out === undefined ? resolve(project.projectDir, ...staticPart) : resolve(cwd, out);
-  return { dir, extension: extension.endsWith('.ts') ? extension : '.monitor.ts' };
-}
-
-function kindsFrom(values: readonly string[] | undefined): ResourceKind[] {
-  return commaList(values).map((v) => {
-    const kind = RESOURCE_KINDS.find((k) => k.toLowerCase() === v.replace(/-/g, '').toLowerCase());
-    if (kind === undefined)
-      throw new UsageError(`unknown kind "${v}"`, `kinds are ${RESOURCE_KINDS.join(', ')}`);
-    return kind;
-  });
-}
-
 /** `monitor import`: code and state for resources that exist in the account. */
 export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
-  const kinds = kindsFrom(args.kind);
-  const [engine, { headerLine, loadAndConnect }, { generateModules }] = await Promise.all([
+  const [engine, { headerLine, loadAndConnect }] = await Promise.all([
     import('@monitor/engine'),
     import('../project.js'),
-    import('../import/codegen.js'),
   ]);
+  // Names are not split at commas: a name may hold one. A bad kind is refused before anything loads.
+  const filters = {
+    kinds: kindsFrom(engine, args.kind),
+    ids: commaList(args.id),
+    names: args.name ?? [],
+    tags: commaList(args.tag),
+  };
   const connected = await loadAndConnect(args, ctx, { allowUnmatchedIncludes: true });
   if (typeof connected === 'number') return connected;
   const { project, connection } = connected;
   const p = paint(io.color);
-  const { target } = connection;
-  let release = async () => {};
+  // A large account takes seconds to read and to write code for: say what is going on.
+  const status = (text: string) => {
+    if (io.interactive && !out.json) io.stderr(`${CLEAR_LINE}${p.dim(text)}`);
+  };
   try {
-    if (args.dryRun !== true) {
-      release = await target.backend.lock({
-        command: 'monitor import',
-        timeoutMs: (args.lockTimeout ?? 0) * 1000,
-        onWait: () => io.stderr(`Waiting up to ${args.lockTimeout} s for the state lock\n`),
-      });
-    }
     if (!out.json) io.stderr(headerLine('import', project, connection));
-    // A large account takes seconds to read and to write code for: say what is going on.
-    const status = (text: string) => {
-      if (io.interactive && !out.json) io.stderr(`${CLEAR_LINE}${p.dim(text)}`);
-    };
-    status('Reading the account…');
-    const { state, live, otherOwners } = await engine.readAccount(target);
-    status(escapeTerminal(`Writing code for what ${project.config.projectName} does not own…`));
-    const plan = engine.planImport({
-      live,
-      state,
-      code: project.resources,
-      defaults: project.config.defaults,
-      // Names are not split at commas: a name may hold one.
-      filters: { kinds, ids: commaList(args.id), names: args.name, tags: commaList(args.tag) },
+    const outcome = await engine.importResources(connection.target, {
+      command: 'monitor import',
+      filters,
       groupBy: args.groupBy ?? 'kind',
       recoverOnly: args.recover === true,
-      ...(otherOwners === undefined ? {} : { otherOwners }),
+      ...(args.out === undefined ? {} : { outDir: resolve(io.cwd, args.out) }),
+      dryRun: args.dryRun === true,
+      overwrite: args.force === true,
+      lockTimeoutMs: (args.lockTimeout ?? 0) * 1000,
       env: io.env,
-      secretKey: target.secretKey,
-      now: new Date(),
+      confirm: (matched) => confirmByContent(matched, args, ctx),
+      onEvent: (event) => {
+        if (event.type === 'lock-wait') io.stderr(`Waiting up to ${args.lockTimeout} s for the state lock\n`);
+        else if (event.type === 'reading') status('Reading the account…');
+        else status(escapeTerminal(`Writing code for what ${project.config.projectName} does not own…`));
+      },
     });
     status('');
-    const errors = plan.diagnostics.filter((d) => d.severity === 'error');
-    if (errors.length > 0) {
-      throw new CommandError(
-        'import_failed',
-        `the generated code would not load: ${errors.map((d) => `${d.logicalId ?? ''} ${d.path}: ${d.message}`).join('; ')}`,
-        'this is a monitor bug: please report it with the output of --debug; nothing was written',
-      );
-    }
-    const { dir, extension } = whereToWrite(project, args.out, io.cwd);
-    const banner = `// Imported by monitor import from account ${connection.accountId} on ${new Date().toISOString().slice(0, 10)}.\n// This is your code now: rename, regroup and refactor freely (keep the logical ids, or add aliases).`;
-    const files = generateModules(plan.resources, { extension, banner }).map((f) => ({
-      ...f,
-      absolute: join(dir, f.path),
-    }));
-    const shown = (path: string) => relative(io.cwd, path) || '.';
-    out.result = resultJson(
-      plan,
-      files.map((f) => shown(f.absolute)),
-      args.dryRun === true,
-    );
+    return report(outcome, args, ctx, project, connection.target.backend.location);
+  } finally {
+    status('');
+    await connection.close();
+  }
+}
 
-    if (plan.resources.length === 0 && plan.recovered.length === 0) {
+/** The kinds `--kind` names; a kind that does not exist is a usage error. */
+function kindsFrom(engine: typeof import('@monitor/engine'), values: string[] | undefined) {
+  try {
+    return engine.kindsNamed(commaList(values));
+  } catch (e) {
+    if (e instanceof engine.ImportFilterError) throw new UsageError(e.message, e.hint);
+    throw e;
+  }
+}
+
+/** What an import's outcome prints, and its exit code; refusals are errors with the flags that help. */
+function report(
+  outcome: ImportOutcome,
+  args: ImportArgs,
+  { io, out }: RunContext,
+  project: LoadedProject,
+  stateLocation: string,
+): ExitCode {
+  const { plan } = outcome;
+  const p = paint(io.color);
+  const shown = (path: string) => relative(io.cwd, path) || '.';
+  out.result = resultJson(
+    plan,
+    outcome.files.map((f) => shown(f.path)),
+    args.dryRun === true,
+  );
+  switch (outcome.status) {
+    case 'nothing': {
       const why =
         plan.ownedElsewhere.length > 0 ? ` (${plan.ownedElsewhere.length} owned by other projects)` : '';
       if (!out.json)
@@ -187,129 +173,76 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
         );
       return EXIT.ok;
     }
-
-    const existing = files.filter((f) => existsSync(f.absolute));
-    if (args.dryRun !== true && existing.length > 0 && args.force !== true) {
+    case 'files-exist': {
+      const n = outcome.existing.length;
       throw new CommandError(
         'files_exist',
-        `${existing.length === 1 ? 'a file' : `${existing.length} files`} to generate already ${existing.length === 1 ? 'exists' : 'exist'}: ${existing.map((f) => shown(f.absolute)).join(', ')}; nothing was written or recorded`,
+        `${n === 1 ? 'a file' : `${n} files`} to generate already ${n === 1 ? 'exists' : 'exist'}: ${outcome.existing.map(shown).join(', ')}; nothing was written or recorded`,
         `choose another directory with --out, or overwrite with ${commandLine(args, 'import', '--force')}`,
       );
     }
-
-    if (args.dryRun === true) {
+    case 'refused':
+      throw new CommandError('refused', outcome.reason, outcome.hint);
+    case 'dry-run':
       if (!out.json) {
-        for (const f of files)
+        for (const f of outcome.files)
           io.stdout(
-            `${p.bold(escapeTerminal(`// ${shown(f.absolute)}`))}\n${escapeTerminal(f.text, { multiline: true })}\n`,
+            `${p.bold(escapeTerminal(`// ${shown(f.path)}`))}\n${escapeTerminal(f.text, { multiline: true })}\n`,
           );
         io.stderr(describePlan(plan, p));
         io.stderr(`${p.dim('Dry run: nothing was written or recorded.')}\n`);
       }
       return EXIT.ok;
-    }
-
-    const byContent = plan.recovered.filter((r) => r.byContent);
-    if (byContent.length > 0 && args.yes !== true) {
-      const list = byContent
-        .map(
-          (r) =>
-            `  ${escapeTerminal(`${r.kind} ${r.logicalId} ← id ${String(r.physicalId)}${r.name === undefined ? '' : ` “${r.name}”`}`)}`,
-        )
-        .join('\n');
-      const question = `These constructs of the code were found in the account by their content alone:\n${list}\nTwo alike resources cannot be told apart. Record them as these constructs? Only "yes" is accepted: `;
-      const answer = io.interactive ? await io.prompt?.(question) : undefined;
-      if (answer?.trim() !== 'yes') {
-        throw new CommandError(
-          'refused',
-          `${byContent.length} construct${byContent.length === 1 ? '' : 's'} of the code matched by content alone need${byContent.length === 1 ? 's' : ''} your confirmation; nothing was written or recorded:\n${list}`,
-          `check them in the account, then run ${commandLine(args, 'import', ...(args.recover === true ? ['--recover'] : []), '--yes')}`,
-        );
-      }
-    }
-
-    for (const f of files) {
-      mkdirSync(dirname(f.absolute), { recursive: true });
-      writeFileSync(f.absolute, f.text);
-    }
-    const unsetInCode = await checkGenerated(
-      engine,
-      args,
-      ctx,
-      plan,
-      files.map((f) => f.absolute),
-    );
-    await target.backend.record(state, plan.entries);
-    await target.backend.commit(state);
-
-    if (!out.json) {
-      for (const f of files) io.stderr(`${p.green('+')} ${escapeTerminal(shown(f.absolute))}\n`);
-      io.stderr(describePlan(plan, p));
-      const n = Object.keys(plan.entries).length;
-      io.stderr(
-        `\n${p.green('✓')} ${escapeTerminal(`Recorded ${n} resource${n === 1 ? '' : 's'} as owned by ${project.config.projectName} in ${target.backend.location}.`)}\n`,
-      );
-    }
-    // diff fails while a variable the code reads with requiredEnv is unset: those come first.
-    const unset = [...new Set([...plan.secrets.filter((s) => !s.set).map((s) => s.env), ...unsetInCode])];
-    const next = [...unset.map((name) => `export ${name}=…`), commandLine(args, 'diff')];
-    out.result = { ...(out.result as Record<string, unknown>), next };
-    if (!out.json) {
-      io.stderr(
-        unset.length === 0
-          ? `Next: ${commandLine(args, 'diff')}\n`
-          : `Next: set ${unset.length === 1 ? 'the variable' : `the ${unset.length} variables`} the code reads with requiredEnv, then diff:\n${next.map((line) => `  ${line}`).join('\n')}\n`,
-      );
-    }
-    return EXIT.ok;
-  } finally {
-    await release();
-    await connection.close();
+    case 'imported':
+      break;
   }
+  if (!out.json) {
+    for (const f of outcome.files) io.stderr(`${p.green('+')} ${escapeTerminal(shown(f.path))}\n`);
+    io.stderr(describePlan(plan, p));
+    const n = Object.keys(plan.entries).length;
+    io.stderr(
+      `\n${p.green('✓')} ${escapeTerminal(`Recorded ${n} resource${n === 1 ? '' : 's'} as owned by ${project.config.projectName} in ${stateLocation}.`)}\n`,
+    );
+  }
+  // diff fails while a variable the code reads with requiredEnv is unset: those come first.
+  const unset = [...new Set([...plan.secrets.filter((s) => !s.set).map((s) => s.env), ...outcome.unset])];
+  const next = [...unset.map((name) => `export ${name}=…`), commandLine(args, 'diff')];
+  out.result = { ...(out.result as Record<string, unknown>), next };
+  if (!out.json) {
+    io.stderr(
+      unset.length === 0
+        ? `Next: ${commandLine(args, 'diff')}\n`
+        : `Next: set ${unset.length === 1 ? 'the variable' : `the ${unset.length} variables`} the code reads with requiredEnv, then diff:\n${next.map((line) => `  ${line}`).join('\n')}\n`,
+    );
+  }
+  return EXIT.ok;
 }
 
 /**
- * Load the project with the files just written, as every later command will, and check that each
- * imported construct is there and synthesizes what the import planned. State is recorded only then.
+ * Constructs of the code found by content alone are recorded once someone says so: `--yes`, or
+ * "yes" at the prompt of a terminal; otherwise the import is refused.
  */
-async function checkGenerated(
-  engine: typeof import('@monitor/engine'),
+async function confirmByContent(
+  matched: RecoveredResource[],
   args: ImportArgs,
   { io }: RunContext,
-  plan: ImportPlan,
-  written: string[],
-): Promise<string[]> {
-  const report = await engine.validateProject({
-    cwd: io.cwd,
-    ...(args.config === undefined ? {} : { config: args.config }),
-    environment: environmentOf(args, io.env),
-    // Files written where no pattern looks are named below, with what to do.
-    allowUnmatchedIncludes: true,
-  });
-  const loaded = report.project;
-  const where = written.map((f) => relative(io.cwd, f)).join(', ');
-  if (loaded === undefined) {
-    const first = report.diagnostics[0];
-    throw new CommandError(
-      'import_failed',
-      `the project does not load with the generated files (${first?.message ?? 'unknown error'}); they were written (${where}) but nothing was recorded in state`,
-      'fix or remove the generated files, then run monitor import again',
-    );
-  }
-  const missing = Object.values(plan.entries).filter(
-    (e) => !loaded.resources.some((r) => r.kind === e.kind && r.logicalId === e.logicalId),
-  );
-  if (missing.length > 0) {
-    throw new CommandError(
-      'import_failed',
-      `the project's include patterns do not load the generated files (${where}): ${missing.length} imported construct${missing.length === 1 ? ' is' : 's are'} missing; nothing was recorded in state`,
-      'move the files where an include pattern in monitor.config.ts finds them (or pass --out to a directory it includes), then run monitor import again',
-    );
-  }
-  // The variables every later command needs that are not set here: the generated code's and the rest of the project's.
-  return report.diagnostics.flatMap(
-    (d) => /^environment variable (\S+) is not set \(requiredEnv\)$/.exec(d.message)?.[1] ?? [],
-  );
+): Promise<Consent> {
+  if (args.yes === true) return { approved: true };
+  const list = matched
+    .map(
+      (r) =>
+        `  ${escapeTerminal(`${r.kind} ${r.logicalId} ← id ${String(r.physicalId)}${r.name === undefined ? '' : ` “${r.name}”`}`)}`,
+    )
+    .join('\n');
+  const question = `These constructs of the code were found in the account by their content alone:\n${list}\nTwo alike resources cannot be told apart. Record them as these constructs? Only "yes" is accepted: `;
+  const answer = io.interactive ? await io.prompt?.(question) : undefined;
+  if (answer?.trim() === 'yes') return { approved: true };
+  const n = matched.length;
+  return {
+    approved: false,
+    reason: `${n} construct${n === 1 ? '' : 's'} of the code matched by content alone need${n === 1 ? 's' : ''} your confirmation; nothing was written or recorded:\n${list}`,
+    hint: `check them in the account, then run ${commandLine(args, 'import', ...(args.recover === true ? ['--recover'] : []), '--yes')}`,
+  };
 }
 
 function describePlan(plan: ImportPlan, p: ReturnType<typeof paint>): string {

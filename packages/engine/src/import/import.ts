@@ -19,14 +19,13 @@ import {
 import { type State, type StateEntry, stateKey } from '../state/state.js';
 import { camelCase, constantCase, kebabCase, UniqueNames, wordsOf } from './names.js';
 import {
-  constructSource,
   isRefValue,
   isSecretValue,
   markSecrets,
   type Props,
   type PropValue,
   type SecretValue,
-} from './to-props.js';
+} from './values.js';
 
 /** The `identity` of a state entry for a live resource, when it has one. */
 function identityEntry(kind: ResourceKind, live: LiveResource): { identity?: string } {
@@ -120,15 +119,6 @@ export interface ImportPlan {
   /** Problems synthesizing the generated constructs: code that would not load as generated. */
   diagnostics: Diagnostic[];
 }
-
-const KIND_MODULES: Record<ResourceKind, string> = {
-  AlertChannel: 'alert-channels',
-  CheckGroup: 'check-groups',
-  Dashboard: 'dashboards',
-  StatusPage: 'status-pages',
-  StatusPageService: 'status-pages',
-  MaintenanceWindow: 'maintenance-windows',
-};
 
 /**
  * What a variable is called when its resource has no usable name, and what precedes a leading
@@ -265,16 +255,15 @@ export function planImport(options: ImportOptions): ImportPlan {
   const byLive = new ByPhysicalId<ImportedResource>();
   for (const { kind, r } of chosen) {
     const name = displayNameOf(kind, r);
+    const source = constructs.CONSTRUCT_SOURCES[kind].source(markSecrets(kind, r));
     const words = wordsOf(name ?? '');
-    const variableWords =
-      // An alert channel's type follows its name: `oncallEmail`, `paymentsSlackApp`.
-      kind === 'AlertChannel' ? [...words, ...wordsOf(String(r.type).replace(/_/g, ' '))] : words;
+    // What tells constructs of a kind apart follows the name: `oncallEmail`, `paymentsSlackApp`.
+    const variableWords = [...words, ...wordsOf(source.qualifier ?? '')];
     const variable = variables.take(camelCase(variableWords, fallbackWord(kind)));
     const logicalId = (logicalIds.get(kind) as UniqueNames).take(
       kebabCase(words.length > 0 ? words : wordsOf(variable), fallbackWord(kind)),
     );
-    const source = constructSource(kind, markSecrets(kind, r));
-    const props = nameSecrets(source.props, (secret) => {
+    const props = nameSecrets(source.props as Props, (secret) => {
       const wanted = constantCase(variable, envField(secret.path));
       // MONITOR_* are monitor's own variables (MONITOR_API_KEY): never one of the project's secrets.
       const envName = envNames.take(wanted.startsWith('MONITOR_') ? `SECRET_${wanted}` : wanted);
@@ -292,7 +281,7 @@ export function planImport(options: ImportOptions): ImportPlan {
     const module =
       options.groupBy === 'tag' && tags.length > 0
         ? kebabCase(wordsOf(tags[0] as string), 'tag')
-        : KIND_MODULES[kind];
+        : constructs.CONSTRUCT_SOURCES[kind].module;
     const resource: ImportedResource = {
       kind,
       construct: source.construct,
@@ -307,23 +296,10 @@ export function planImport(options: ImportOptions): ImportPlan {
     byLive.set(kind, r.id, resource);
   }
 
-  // A window's tag that names an imported group becomes that group's constant (as a construct
-  // library would write it). Not across tag modules: two of them could import each other.
-  if (options.groupBy !== 'tag') {
-    const groupsByName = new Map<string, ImportedResource>();
-    for (const res of resources)
-      if (res.kind === 'CheckGroup' && res.name !== undefined && !groupsByName.has(res.name))
-        groupsByName.set(res.name, res);
-    for (const res of resources) {
-      if (res.kind !== 'MaintenanceWindow' || !Array.isArray(res.props.tags)) continue;
-      res.props.tags = res.props.tags.map((tag) => {
-        const group = typeof tag === 'string' ? groupsByName.get(tag) : undefined;
-        return group === undefined
-          ? tag
-          : { $import: 'ref', kind: 'CheckGroup', physicalId: group.physicalId };
-      });
-    }
-  }
+  // A string that names an imported resource where the construct takes that resource too (a
+  // window's tag naming a group) becomes its constant, as a construct library would write it. Not
+  // across tag modules: two of them could import each other.
+  if (options.groupBy !== 'tag') refersByName(resources);
 
   // Physical ids of everything the generated code and the code refer to by logical id.
   const ids = new Map<string, string | number>();
@@ -472,6 +448,25 @@ export function planImport(options: ImportOptions): ImportPlan {
     remaining,
     diagnostics,
   };
+}
+
+/** Strings of the props a construct's source names (`namedBy`) that name an imported resource become references to it. */
+function refersByName(resources: readonly ImportedResource[]): void {
+  const byName = new Map<string, ImportedResource>();
+  for (const res of resources) {
+    const key = `${res.kind}\u0000${res.name}`;
+    if (res.name !== undefined && !byName.has(key)) byName.set(key, res);
+  }
+  for (const res of resources) {
+    for (const { prop, kind } of constructs.CONSTRUCT_SOURCES[res.kind].namedBy ?? []) {
+      const value = res.props[prop];
+      if (!Array.isArray(value)) continue;
+      res.props[prop] = value.map((item) => {
+        const named = typeof item === 'string' ? byName.get(`${kind}\u0000${item}`) : undefined;
+        return named === undefined ? item : constructs.sourceRef(kind, named.physicalId);
+      });
+    }
+  }
 }
 
 /** What a sensitive field adds to its variable's name: `API_TOKEN`, `SERVICE_KEY`, `HEADER_AUTHORIZATION`. */

@@ -1,12 +1,8 @@
 import type { ResourceKind } from '@monitor/api';
-import {
-  ByPhysicalId,
-  type ImportedResource,
-  isRefValue,
-  isSecretValue,
-  type PropValue,
-} from '@monitor/engine';
-import { IndentationText, Project, QuoteKind } from 'ts-morph';
+import { IndentationText, Project, QuoteKind, ts } from 'ts-morph';
+import { ByPhysicalId } from '../identity.js';
+import type { ImportedResource } from './import.js';
+import { isRefValue, isSecretValue, type PropValue } from './values.js';
 
 /** A generated module: its path relative to the output directory, and its text. */
 export interface GeneratedFile {
@@ -19,11 +15,38 @@ type Value = PropValue;
 const LINE = 100;
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
-function quote(text: string): string {
-  if (text.includes('\n')) {
-    return `\`${text.replace(/\\/g, '\\\\').replace(/`/g, '\\`').replace(/\$\{/g, '\\${')}\``;
-  }
-  return `'${JSON.stringify(text).slice(1, -1).replace(/\\"/g, '"').replace(/'/g, "\\'")}'`;
+/**
+ * Characters that are invisible or change how the text around them reads: controls (C0 and C1),
+ * format characters (bidi overrides and isolates, zero-width ones, the BOM), lone surrogates and
+ * every space but the plain one. Generated code holds them only as `\u` escapes.
+ */
+const INVISIBLE = /[\p{Cc}\p{Cf}\p{Cs}\p{Z}]/gu;
+
+function escapeInvisible(text: string, keep: string): string {
+  return text.replace(INVISIBLE, (c) => {
+    if (keep.includes(c)) return c;
+    const code = c.codePointAt(0) as number;
+    const hex = code.toString(16).toUpperCase();
+    return code > 0xffff ? `\\u{${hex}}` : `\\u${hex.padStart(4, '0')}`;
+  });
+}
+
+// Non-ASCII text (names in any language) stays readable: `neverAsciiEscape` is the printer's own
+// switch for it; what must not be raw is escaped after.
+const printer = ts.createPrinter({ neverAsciiEscape: true } as ts.PrinterOptions);
+const scratch = ts.createSourceFile('literal.ts', '', ts.ScriptTarget.Latest);
+
+/**
+ * `text` as a TypeScript literal, written by the TypeScript printer: single-quoted, or a template
+ * literal when it has line breaks (kept as lines; a `\r` stays an escape, so CRLF text keeps its
+ * CRs). Invisible and text-reordering characters are `\u` escapes.
+ */
+export function literal(text: string): string {
+  const multiline = text.includes('\n');
+  const node = multiline
+    ? ts.factory.createNoSubstitutionTemplateLiteral(text)
+    : ts.factory.createStringLiteral(text, true);
+  return escapeInvisible(printer.printNode(ts.EmitHint.Expression, node, scratch), multiline ? '\n ' : ' ');
 }
 
 interface PrintContext {
@@ -39,7 +62,7 @@ interface PrintContext {
  */
 function print(value: Value, indent: string, ctx: PrintContext, column = indent.length, tail = 1): string {
   if (value === null || typeof value !== 'object')
-    return typeof value === 'string' ? quote(value) : String(value);
+    return typeof value === 'string' ? literal(value) : String(value);
   if (isRefValue(value)) {
     const target = ctx.variableOf(value.kind, value.physicalId);
     if (target !== undefined) {
@@ -48,17 +71,17 @@ function print(value: Value, indent: string, ctx: PrintContext, column = indent.
     }
     // The class of the kind's name refers to an existing one: `AlertChannel.fromId(12)`.
     ctx.uses(value.kind);
-    return `${value.kind}.fromId(${typeof value.physicalId === 'string' ? quote(value.physicalId) : value.physicalId})`;
+    return `${value.kind}.fromId(${typeof value.physicalId === 'string' ? literal(value.physicalId) : value.physicalId})`;
   }
   if (isSecretValue(value)) {
     ctx.uses('requiredEnv');
-    return `requiredEnv(${quote(value.env ?? '')})`;
+    return `requiredEnv(${literal(value.env ?? '')})`;
   }
   const inner = `${indent}  `;
   const items: string[] = Array.isArray(value)
     ? value.map((item) => print(item, inner, ctx))
     : Object.entries(value).map(([k, v]) => {
-        const key = `${IDENTIFIER.test(k) ? k : quote(k)}: `;
+        const key = `${IDENTIFIER.test(k) ? k : literal(k)}: `;
         return `${key}${print(v, inner, ctx, inner.length + key.length)}`;
       });
   const [open, close] = Array.isArray(value) ? ['[', ']'] : ['{ ', ' }'];
@@ -116,9 +139,12 @@ export function generateModules(
       .map((r) => {
         classes.add(r.construct);
         // A name may hold `*/` (which would end the comment) or line breaks.
-        const name = r.name?.replace(/\*\//g, '*\\/').replace(/\s+/g, ' ');
+        const name =
+          r.name === undefined
+            ? undefined
+            : escapeInvisible(r.name.replace(/\*\//g, '*\\/').replace(/\s+/g, ' '), ' ');
         const doc = `/** ${r.kind} ${String(r.physicalId)}${name === undefined ? '' : ` “${name}”`}, imported from the account. */`;
-        const start = `export const ${r.variable} = new ${r.construct}(${quote(r.logicalId)}, `;
+        const start = `export const ${r.variable} = new ${r.construct}(${literal(r.logicalId)}, `;
         return `${doc}\n${start}${print(r.props, '', ctx, start.length, 2)});`;
       });
     const imports = [

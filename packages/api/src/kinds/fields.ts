@@ -1,6 +1,43 @@
 import type { z } from '../zod.js';
 import type { KindDefinition } from './definition.js';
 
+/** The fields of schemas, read from zod 4's definitions: one reader for every question of that kind. */
+
+interface Def {
+  type: string;
+  shape?: Record<string, z.ZodType>;
+  element?: z.ZodType;
+  innerType?: z.ZodType;
+  options?: readonly z.ZodType[];
+  in?: z.ZodType;
+  getter?: () => z.ZodType;
+}
+
+/** zod 4's definition of a schema: its type and what it wraps. */
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
+/** The object schemas `schema` may be: through optional, nullable, default and pipe, every union variant. */
+function objectsOf(schema: z.ZodType): Record<string, z.ZodType>[] {
+  const def = defOf(schema);
+  if (def.shape !== undefined) return [def.shape];
+  if (def.options !== undefined) return def.options.flatMap(objectsOf);
+  const inner = def.innerType ?? def.in;
+  return inner === undefined ? [] : objectsOf(inner);
+}
+
+/**
+ * The fields of the object `schema` describes at `path` (`statusPageVisibility`, dots for deeper
+ * ones), in the order they are declared; every variant's fields when it is a union (an alert
+ * channel's types). Empty where there is no object.
+ */
+export function fieldsOf(schema: z.ZodType, path = ''): string[] {
+  let at = [schema];
+  for (const step of path.split('.').filter((s) => s !== '')) {
+    at = at.flatMap(objectsOf).flatMap((shape) => (shape[step] === undefined ? [] : [shape[step]]));
+  }
+  return [...new Set(at.flatMap(objectsOf).flatMap((shape) => Object.keys(shape)))];
+}
+
 /**
  * The fields of a kind as paths, from its create schema: `name`, `alertSettings.reminders`,
  * `environmentVariables[].value` (`[]` for the items of a list). What `ignoreChanges` may name,
@@ -17,19 +54,6 @@ export function fieldPaths(def: KindDefinition): ReadonlySet<string> {
 }
 
 const cache = new WeakMap<KindDefinition, Set<string>>();
-
-interface Def {
-  type: string;
-  shape?: Record<string, z.ZodType>;
-  element?: z.ZodType;
-  innerType?: z.ZodType;
-  options?: readonly z.ZodType[];
-  in?: z.ZodType;
-  getter?: () => z.ZodType;
-}
-
-/** zod 4's definition of a schema: its type and what it wraps. */
-const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
 
 function walk(schema: z.ZodType, at: string, out: Set<string>): void {
   const def = defOf(schema);
