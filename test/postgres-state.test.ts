@@ -90,9 +90,14 @@ describe('the postgres backend', () => {
     const read = await other.read();
     expect(read).toEqual(state);
     expect(read.resources['CheckGroup:g1']?.physicalId).toBe(1);
-    const committed = await other.commit({ ...read, resources: { 'CheckGroup:g2': entry(2) } });
+    const lastDeploy = { at: '2026-11-24T09:00:00.000Z', groups: ['CheckGroup:g2'] };
+    const committed = await other.commit({ ...read, resources: { 'CheckGroup:g2': entry(2) }, lastDeploy });
     expect(committed.serial).toBe(3);
     expect(await store.read()).toEqual(committed);
+    expect((await store.read()).lastDeploy).toEqual(lastDeploy);
+    // A destroy forgets it.
+    await store.commit({ ...committed, lastDeploy: undefined });
+    expect((await store.read()).lastDeploy).toBeUndefined();
     await store.close();
     await other.close();
   });

@@ -16,7 +16,8 @@ export type EngineErrorCode =
   | 'no_checks'
   | 'bad_target'
   | 'bad_filter'
-  | 'import_failed';
+  | 'import_failed'
+  | 'nothing_to_verify';
 
 /**
  * An engine failure with a stable code (fixed by its class), a message naming what failed, and a

@@ -149,6 +149,11 @@ export {
   type Style,
   summaryLine,
 } from './render/render.js';
+export {
+  renderVerificationMarkdown,
+  renderVerificationText,
+  verificationSummary,
+} from './render/verification.js';
 export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './state/backend.js';
 export { FileStateBackend, type StateFs } from './state/file-store.js';
 export { describeHolder, LockHeldError, type LockHolder, withStateLock } from './state/lock.js';

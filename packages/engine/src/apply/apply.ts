@@ -55,6 +55,8 @@ export interface ApplyOptions {
   retry?: RetryPolicy;
   sleep?: (ms: number) => Promise<void>;
   random?: () => number;
+  /** What the state should say of this run besides its entries (`lastDeploy`), from how it ended. */
+  annotate?: (results: readonly OperationResult[]) => Pick<State, 'lastDeploy'>;
 }
 
 export interface ApplyResult {
@@ -122,7 +124,7 @@ export async function apply(plan: Plan, options: ApplyOptions): Promise<ApplyRes
   const ordered = plan.operations.map(
     (op) => results.get(keyOf(op)) ?? resultOf(op, { status: 'not-started' }),
   );
-  const saved = await commitOrKeep(options.backend, state);
+  const saved = await commitOrKeep(options.backend, { ...state, ...options.annotate?.(ordered) });
   return {
     ok: ordered.every((r) => r.status === 'done') && saved.error === undefined,
     results: ordered,

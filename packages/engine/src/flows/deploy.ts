@@ -1,5 +1,5 @@
 import type { ApplyResult } from '../apply/apply.js';
-import { type ApplyEvent, apply } from '../apply/apply.js';
+import { type ApplyEvent, type ApplyOptions, apply } from '../apply/apply.js';
 import { checkSavedPlan, type SavedPlan, scopeOf } from '../plan/saved-plan.js';
 import type { Plan } from '../plan/types.js';
 import { deletionCount, hasWork } from '../render/render.js';
@@ -78,7 +78,12 @@ export interface ApplyFlowOptions {
  * be placed (`plan.conflicts`), so nothing was asked or done.
  */
 export type ApplyOutcome =
-  | { status: 'no-changes'; plan: Plan }
+  | {
+      status: 'no-changes';
+      plan: Plan;
+      /** With `verify`: nothing to verify, or with `all` every group of the project. */
+      verification?: VerificationReport;
+    }
   | { status: 'stale'; plan: Plan; stale: string[] }
   | { status: 'conflicts'; plan: Plan }
   | { status: 'refused'; plan: Plan; reason: string; hint?: string }
@@ -125,6 +130,19 @@ export interface DeployOptions extends ApplyFlowOptions, Scope {
  */
 export async function deploy(target: Target, options: DeployOptions): Promise<ApplyOutcome> {
   let baseline: Baseline | undefined;
+  const hooks = (plan: Plan): ApplyHooks => {
+    let at = '';
+    return {
+      // How the checks stood before anything changed: what tells "broke with this deploy" apart.
+      beforeApply: async () => {
+        at = new Date().toISOString();
+        if (options.verify !== undefined) baseline = await readBaseline(target.client);
+      },
+      annotate: (results) => ({
+        lastDeploy: { at, groups: groupsChangedBy(plan, results).map((g) => g.key) },
+      }),
+    };
+  };
   const outcome = await withLock(target, options, async () => {
     // A saved plan is applied with the targets and replacements it was made with.
     const scope = options.savedPlan === undefined ? options : scopeOf(options.savedPlan);
@@ -143,30 +161,38 @@ export async function deploy(target: Target, options: DeployOptions): Promise<Ap
         hint: 'check the include globs in the config; to delete everything on purpose, use monitor destroy, or deploy with --allow-empty',
       };
     }
-    // How the checks stood before anything changed: what tells "broke with this deploy" apart.
-    const beforeApply =
-      options.verify === undefined
-        ? undefined
-        : async () => {
-            baseline = await readBaseline(target.client);
-          };
-    if (options.savedPlan === undefined) return confirmAndApply(target, fresh, options, beforeApply);
+    if (options.savedPlan === undefined) return confirmAndApply(target, fresh, options, hooks(fresh));
     const checked = checkSavedPlan(options.savedPlan, fresh, live);
     if (checked.stale.length > 0) return { status: 'stale', plan: fresh, stale: checked.stale };
-    return confirmAndApply(target, checked.plan, options, beforeApply);
+    return confirmAndApply(target, checked.plan, options, hooks(checked.plan));
   });
-  if (
-    outcome.status !== 'applied' ||
-    !outcome.result.ok ||
-    options.verify === undefined ||
-    baseline === undefined
-  )
-    return outcome;
   const verify = options.verify;
+  if (verify === undefined) return outcome;
+  if (outcome.status === 'no-changes') {
+    // Nothing changed, so nothing the deploy did can be verified; `all` still runs every group.
+    const groups = verify.all === true ? ownedGroups(await target.backend.read()) : [];
+    const before = groups.length === 0 ? EMPTY_BASELINE : await readBaseline(target.client);
+    return { ...outcome, verification: await runVerification(target, groups, before, verify, options) };
+  }
+  if (outcome.status !== 'applied' || !outcome.result.ok || baseline === undefined) return outcome;
   const groups =
-    verify.all === true ? ownedGroups(outcome.result.state) : groupsChangedBy(outcome.plan, outcome.result);
+    verify.all === true
+      ? ownedGroups(outcome.result.state)
+      : groupsChangedBy(outcome.plan, outcome.result.results);
+  return { ...outcome, verification: await runVerification(target, groups, baseline, verify, options) };
+}
+
+const EMPTY_BASELINE: Baseline = { failing: new Set(), degraded: new Set(), errorGroups: new Set() };
+
+function runVerification(
+  target: Target,
+  groups: GroupToVerify[],
+  baseline: Baseline,
+  verify: DeployVerification,
+  options: ApplyFlowOptions,
+): Promise<VerificationReport> {
   verify.onEvent?.({ type: 'verify-start', groups });
-  const verification = await verifyGroups(target.client, groups, {
+  return verifyGroups(target.client, groups, {
     deadline: Date.now() + verify.timeoutMs,
     baseline,
     strict: verify.strict === true,
@@ -174,7 +200,6 @@ export async function deploy(target: Target, options: DeployOptions): Promise<Ap
     signal: options.signal,
     onRun: (run) => verify.onEvent?.({ type: 'verify-run', run }),
   });
-  return { ...outcome, verification };
 }
 
 export interface DestroyOptions extends ApplyFlowOptions {
@@ -188,7 +213,8 @@ export function destroy(target: Target, options: DestroyOptions): Promise<ApplyO
     const { plan: made } = await makePlan(target, 'destroy', options.now ?? new Date(), {
       forceProtected: options.forceProtected === true,
     });
-    return confirmAndApply(target, made, options);
+    // What the last deploy changed is gone with what it owned.
+    return confirmAndApply(target, made, options, { annotate: () => ({ lastDeploy: undefined }) });
   });
 }
 
@@ -208,11 +234,17 @@ function withLock(target: Target, options: ApplyFlowOptions, body: () => Promise
   );
 }
 
+/** What a flow adds around the apply: work once consent is given, and what the state should say of the run. */
+interface ApplyHooks {
+  beforeApply?: () => Promise<void>;
+  annotate?: ApplyOptions['annotate'];
+}
+
 async function confirmAndApply(
   target: Target,
   made: Plan,
   options: ApplyFlowOptions,
-  beforeApply?: () => Promise<void>,
+  hooks: ApplyHooks = {},
 ): Promise<ApplyOutcome> {
   options.onEvent?.({ type: 'planned', plan: made });
   // Secrets that could not be compared are sent again even when nothing else changed: no rotation is missed.
@@ -222,8 +254,9 @@ async function confirmAndApply(
     const { reason, hint } = consent;
     return { status: 'refused', plan: made, reason, ...(hint === undefined ? {} : { hint }) };
   }
-  await beforeApply?.();
+  await hooks.beforeApply?.();
   const result = await apply(made, {
+    ...(hooks.annotate === undefined ? {} : { annotate: hooks.annotate }),
     client: target.client,
     backend: target.backend,
     service: target.service,

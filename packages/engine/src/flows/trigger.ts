@@ -22,15 +22,19 @@ export class NoChecksError extends EngineError {
   override readonly name = 'NoChecksError';
 }
 
-/** The checks of each group, by the checks API (one listing for all of them). */
+type ListedCheck = Awaited<ReturnType<Client['checks']['get']>>;
+
+/** The checks of each group (those `include` keeps), by the checks API (one listing for all of them). */
 export async function checksOfGroups(
   client: Pick<Client, 'checks'>,
   groupIds: readonly number[],
+  include: (check: ListedCheck) => boolean = () => true,
 ): Promise<Map<number, string[]>> {
   const byGroup = new Map<number, string[]>(groupIds.map((g) => [g, []]));
   if (groupIds.length === 0) return byGroup;
   for (const check of await collect(client.checks.all())) {
-    if (check.groupId !== null && check.groupId !== undefined) byGroup.get(check.groupId)?.push(check.id);
+    if (check.groupId !== null && check.groupId !== undefined && include(check))
+      byGroup.get(check.groupId)?.push(check.id);
   }
   return byGroup;
 }

@@ -6,6 +6,7 @@ import type { LoadedProject } from '../load/load.js';
 import { MemoryBackend } from '../test-support/doubles.js';
 import { type ApplyOutcome, deploy } from './deploy.js';
 import type { Target } from './target.js';
+import { firstSeenSince, NothingToVerifyError, verifyProject } from './verify.js';
 
 /**
  * `deploy --verify` end to end against the emulator: every path of a verification, with checks in
@@ -78,7 +79,7 @@ async function deployedGroup(options: EmulatorOptions = {}) {
   });
   expect(seeded.status).toBeLessThan(300);
   const verify = (
-    locations: string[],
+    locations: Location[],
     verify: { strict?: boolean; rca?: boolean; timeoutMs?: number } = {},
     name?: string,
   ) =>
@@ -87,10 +88,11 @@ async function deployedGroup(options: EmulatorOptions = {}) {
       confirm: async () => ({ approved: true }),
       verify: { timeoutMs: 60_000, ...verify },
     }) as Promise<Extract<ApplyOutcome, { status: 'applied' }>>;
-  return { emulator, client, groupId, verify };
+  return { emulator, client, groupId, verify, backend, target };
 }
 
-describe('deploy --verify', () => {
+// Runs take emulator time in real time: a failed run is three one-second attempts.
+describe('deploy --verify', { timeout: 30_000 }, () => {
   it('runs the checks of a group whose change affects runs: all pass', async () => {
     const { verify } = await deployedGroup();
     const { verification } = await verify(['eu-west-1', 'us-east-1']);
@@ -173,5 +175,119 @@ describe('deploy --verify', () => {
     const { verification } = await verify(['eu-west-1', 'us-east-1'], { timeoutMs: 1_500 });
     expect(verification?.outcome).toBe('timeout');
     expect(verification?.running).toHaveLength(2);
+  });
+
+  it('a deactivated check is not run: it was turned off on purpose', async () => {
+    const { emulator, groupId, verify } = await deployedGroup();
+    const off = '0b000000-0000-4000-8000-000000000003';
+    const seeded = await fetch(`${emulator.url}/_emulator/seed`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        fixture: {
+          checks: [
+            {
+              id: off,
+              checkType: 'API',
+              name: 'off',
+              activated: false,
+              muted: false,
+              frequency: 5,
+              locations: ['eu-west-1'],
+              tags: [],
+              groupId,
+              request: { method: 'GET', url: 'https://api.example.com' },
+            },
+          ],
+        },
+      }),
+    });
+    expect(seeded.status).toBeLessThan(300);
+    const { verification } = await verify(['eu-west-1', 'us-east-1']);
+    expect(verification?.groups[0]?.checks).toBe(2);
+    expect(verification?.runs.map((r) => r.checkId).sort()).toEqual([...CHECKS].sort());
+  });
+
+  it('with all, a deploy with nothing to change still runs every group', async () => {
+    const { backend, target } = await deployedGroup();
+    const outcome = await deploy(target(code(['eu-west-1'])), {
+      command: 'test',
+      confirm: async () => ({ approved: true }),
+      verify: { timeoutMs: 60_000, all: true },
+    });
+    expect(outcome.status).toBe('no-changes');
+    expect(outcome.status === 'no-changes' && outcome.verification?.runs).toHaveLength(2);
+    // Without all there is nothing the deploy did to verify.
+    const plain = await deploy(target(code(['eu-west-1'])), {
+      command: 'test',
+      confirm: async () => ({ approved: true }),
+      verify: { timeoutMs: 60_000 },
+    });
+    expect(plain.status === 'no-changes' && plain.verification?.outcome).toBe('nothing');
+    expect(backend.stored.lastDeploy?.groups).toEqual(['CheckGroup:payments']);
+  });
+});
+
+describe('monitor verify (verifyProject)', { timeout: 30_000 }, () => {
+  it('state records what the last deploy changed in a way that affects runs', async () => {
+    const { backend, target } = await deployedGroup();
+    const first = backend.stored.lastDeploy;
+    expect(first?.groups).toEqual(['CheckGroup:payments']);
+    expect(Number.isNaN(Date.parse(first?.at ?? ''))).toBe(false);
+    await deploy(target(code(['eu-west-1'], 'Renamed')), {
+      command: 'test',
+      confirm: async () => ({ approved: true }),
+    });
+    expect(backend.stored.lastDeploy?.groups).toEqual([]);
+    expect(Date.parse(backend.stored.lastDeploy?.at ?? '')).toBeGreaterThanOrEqual(
+      Date.parse(first?.at ?? ''),
+    );
+  });
+
+  it('verifies the groups named, the last deploy’s, or every one the project owns', async () => {
+    const { target, emulator } = await deployedGroup();
+    const t = target(code(['eu-west-1']));
+    const named = await verifyProject(t, { targets: ['payments'], timeoutMs: 60_000 });
+    expect(named.context).toBe('verify');
+    expect(named.runs).toHaveLength(2);
+    expect(named.outcome).toBe('passed');
+
+    // The check fails from now on: its status says so before the run, so the run is no news…
+    emulator.control.setOutcomeRules([
+      { checkId: CHECKS[0] as string, outcome: 'FAILED', error: 'HTTP 503' },
+    ]);
+    const since = await verifyProject(t, { sinceDeploy: true, timeoutMs: 60_000 });
+    expect(since.lastDeploy?.groups).toEqual(['CheckGroup:payments']);
+    const failed = since.runs.find((r) => r.checkId === CHECKS[0]);
+    expect(failed?.verdict).toBe('still-failing');
+    expect(since.outcome).toBe('passed');
+    // …but its error group was first seen after the last deploy: new since it.
+    expect(failed?.failures[0]?.errorGroup?.new).toBe(true);
+    const strict = await verifyProject(t, { strict: true, timeoutMs: 60_000 });
+    expect(strict.outcome).toBe('failed');
+  });
+
+  it('refuses what it cannot verify, naming it', async () => {
+    const { target } = await deployedGroup();
+    const t = target(code(['eu-west-1']));
+    await expect(verifyProject(t, { targets: ['paymets'], timeoutMs: 1_000 })).rejects.toMatchObject({
+      code: 'bad_target',
+      hint: 'did you mean payments?',
+    });
+    const fresh = { ...t, backend: new MemoryBackend() };
+    await expect(verifyProject(fresh, { sinceDeploy: true, timeoutMs: 1_000 })).rejects.toBeInstanceOf(
+      NothingToVerifyError,
+    );
+  });
+});
+
+describe('firstSeenSince', () => {
+  it('compares date-times as instants, and a date alone by its day', () => {
+    const since = '2026-11-24T09:00:00.000Z';
+    expect(firstSeenSince('2026-11-24T09:00:00.001Z', since)).toBe(true);
+    expect(firstSeenSince('2026-11-24T08:59:59.999Z', since)).toBe(false);
+    expect(firstSeenSince('2026-11-24T10:00:00+02:00', since)).toBe(false);
+    expect(firstSeenSince('2026-11-24', since)).toBe(true);
+    expect(firstSeenSince('2026-11-23', since)).toBe(false);
   });
 });

@@ -1,7 +1,10 @@
 import { type CheckSession, type Client, collect, KINDS, pause } from '@monitor/api';
-import type { ApplyResult } from '../apply/apply.js';
+import type { OperationResult } from '../apply/apply.js';
+import { EngineError } from '../errors.js';
+import { resolveIds, TargetError } from '../plan/targets.js';
 import type { Plan } from '../plan/types.js';
-import { stateKey } from '../state/state.js';
+import { type LastDeploy, stateKey } from '../state/state.js';
+import { checkService, type Target } from './target.js';
 import { checksOfGroups, triggerChecks, waitForSessions } from './trigger.js';
 
 /**
@@ -24,7 +27,10 @@ export interface GroupToVerify {
 export interface Baseline {
   failing: ReadonlySet<string>;
   degraded: ReadonlySet<string>;
+  /** The error groups there were: any other is new. */
   errorGroups: ReadonlySet<string>;
+  /** Instead of `errorGroups`: an error group first seen at or after this time (ISO 8601) is new. */
+  newSince?: string;
 }
 
 /** How a check ran after the deploy, against how it stood before. */
@@ -67,6 +73,8 @@ export interface VerificationReport {
   running: { sessionId: string; name: string; groupKey: string }[];
   outcome: 'passed' | 'failed' | 'timeout' | 'interrupted' | 'nothing';
   strict: boolean;
+  /** After a deploy (`deploy --verify`), or on its own (`monitor verify`): what a verdict is measured against. */
+  context: 'deploy' | 'verify';
   summary: Record<Verdict, number> & { running: number };
   elapsedMs: number;
 }
@@ -77,6 +85,8 @@ export interface VerifyOptions {
   baseline: Baseline;
   /** Fail on any failure or degradation, not only on what broke with this deploy. @default false */
   strict?: boolean;
+  /** @default 'deploy' */
+  context?: VerificationReport['context'];
   /** Ask for a root cause analysis of each new error group, and wait for it. @default false */
   rca?: boolean;
   signal?: AbortSignal | undefined;
@@ -87,8 +97,8 @@ export interface VerifyOptions {
 }
 
 /** The check groups a deploy created, replaced, or changed in a field that affects runs (`runFields`). */
-export function groupsChangedBy(plan: Plan, result: ApplyResult): GroupToVerify[] {
-  const done = new Map(result.results.filter((r) => r.status === 'done').map((r) => [r.key, r]));
+export function groupsChangedBy(plan: Plan, results: readonly OperationResult[]): GroupToVerify[] {
+  const done = new Map(results.filter((r) => r.status === 'done').map((r) => [r.key, r]));
   const runFields = new Set(KINDS.CheckGroup.runFields ?? []);
   const out: GroupToVerify[] = [];
   for (const op of plan.operations) {
@@ -134,17 +144,24 @@ export function ownedGroups(
     .sort((a, b) => a.key.localeCompare(b.key));
 }
 
-/** The failing and degraded checks, and the error groups, as they are now: read before a deploy. */
-export async function readBaseline(client: Pick<Client, 'checks' | 'errorGroups'>): Promise<Baseline> {
+/**
+ * The failing and degraded checks, and the error groups, as they are now: read before a deploy.
+ * With `newSince`, error groups are told new by when they were first seen, and not listed.
+ */
+export async function readBaseline(
+  client: Pick<Client, 'checks' | 'errorGroups'>,
+  newSince?: string,
+): Promise<Baseline> {
   const [failing, degraded, groups] = await Promise.all([
     collect(client.checks.all({ status: 'failing' })),
     collect(client.checks.all({ status: 'degraded' })),
-    collect(client.errorGroups.all()),
+    newSince === undefined ? collect(client.errorGroups.all()) : [],
   ]);
   return {
     failing: new Set(failing.map((c) => c.id)),
     degraded: new Set(degraded.map((c) => c.id)),
     errorGroups: new Set(groups.map((g) => g.id)),
+    ...(newSince === undefined ? {} : { newSince }),
   };
 }
 
@@ -155,9 +172,11 @@ export async function verifyGroups(
   options: VerifyOptions,
 ): Promise<VerificationReport> {
   const started = Date.now();
+  // A deactivated check was turned off on purpose, and a heartbeat is not run: neither is verified.
   const checksByGroup = await checksOfGroups(
     client,
     groups.map((g) => g.id),
+    (check) => check.activated !== false && check.checkType !== 'HEARTBEAT',
   );
   const withChecks = groups.filter((g) => (checksByGroup.get(g.id) ?? []).length > 0);
   const report: VerificationReport = {
@@ -166,6 +185,7 @@ export async function verifyGroups(
     running: [],
     outcome: 'nothing',
     strict: options.strict === true,
+    context: options.context ?? 'deploy',
     summary: { passed: 0, fixed: 0, degraded: 0, broke: 0, 'still-failing': 0, running: 0 },
     elapsedMs: 0,
   };
@@ -173,13 +193,14 @@ export async function verifyGroups(
 
   const groupOfCheck = new Map<string, GroupToVerify>();
   for (const g of withChecks) for (const id of checksByGroup.get(g.id) ?? []) groupOfCheck.set(id, g);
-  const sessions = await triggerChecks(client, { groupIds: withChecks.map((g) => g.id) });
+  const sessions = await triggerChecks(client, { checkIds: [...groupOfCheck.keys()] });
   const waited = await waitForSessions(
     client,
     sessions.map((s) => s.checkSessionId),
     { deadline: options.deadline, signal: options.signal },
   );
-  const details = { left: options.maxDetails ?? 20 };
+  // After Ctrl-C nothing more is read: what finished is reported as the sessions said it.
+  const details = { left: waited.interrupted ? 0 : (options.maxDetails ?? 20) };
   for (const session of waited.finished) {
     const run = await runOf(client, session, groupOfCheck.get(session.checkId)?.key ?? '', options, details);
     report.runs.push(run);
@@ -193,7 +214,7 @@ export async function verifyGroups(
     groupKey: groupOfCheck.get(names.get(id)?.checkId ?? '')?.key ?? '',
   }));
   report.summary.running = report.running.length;
-  await attachErrorGroups(client, report.runs, options);
+  if (!waited.interrupted) await attachErrorGroups(client, report.runs, options);
   report.outcome = waited.interrupted
     ? 'interrupted'
     : report.running.length > 0
@@ -316,7 +337,11 @@ async function attachErrorGroups(client: Client, runs: CheckRun[], options: Veri
       delete failure.errorGroupIds;
       const group = id === undefined ? undefined : groups.get(id);
       if (group === undefined) continue;
-      const isNew = !options.baseline.errorGroups.has(group.id);
+      const { newSince } = options.baseline;
+      const isNew =
+        newSince === undefined
+          ? !options.baseline.errorGroups.has(group.id)
+          : firstSeenSince(group.firstSeen, newSince);
       if (isNew && options.rca === true && !analyses.has(group.id))
         analyses.set(group.id, analyse(client, group.id, options));
       failure.errorGroup = { id: group.id, message: group.cleanedErrorMessage, new: isNew };
@@ -329,6 +354,16 @@ async function attachErrorGroups(client: Client, runs: CheckRun[], options: Veri
         failure.errorGroup.rootCause = await analysis;
     }
   }
+}
+
+/**
+ * An error group first seen at or after `since`. The service may send `firstSeen` as a date
+ * (api-addendum: dates or date-times, compared as instants); a date alone is compared by day, so a
+ * group first seen on the day of `since` counts as new.
+ */
+export function firstSeenSince(firstSeen: string, since: string): boolean {
+  if (/^\d{4}-\d{2}-\d{2}$/.test(firstSeen)) return firstSeen >= new Date(since).toISOString().slice(0, 10);
+  return Date.parse(firstSeen) >= Date.parse(since);
 }
 
 /** Ask for a root cause analysis of an error group and wait for it until the deadline. */
@@ -358,4 +393,72 @@ async function analyse(client: Client, errorGroupId: string, options: VerifyOpti
       return { id, status: 'pending', note: 'still being generated at the verification deadline' };
     await pause(Math.min(2_000, left), options.signal);
   }
+}
+
+/** `monitor verify` found nothing to verify by what it was asked. */
+export class NothingToVerifyError extends EngineError {
+  static override readonly code = 'nothing_to_verify';
+  override readonly name = 'NothingToVerifyError';
+}
+
+export interface VerifyProjectOptions extends Omit<VerifyOptions, 'deadline' | 'baseline' | 'context'> {
+  /** Only these check groups (a logical id or `CheckGroup:logicalId`, as `--target` takes them). */
+  targets?: readonly string[];
+  /** The groups the last deploy changed, and error groups new since it. */
+  sinceDeploy?: boolean;
+  timeoutMs: number;
+  /** Once the groups are known, before anything runs. */
+  onStart?: (groups: GroupToVerify[]) => void;
+}
+
+/**
+ * `monitor verify`: the verification of a deploy without deploying (after a rollback, on a
+ * schedule). The check groups the project owns, or those named, or those the last deploy changed;
+ * a run is measured against the checks' results before it.
+ */
+export async function verifyProject(
+  target: Target,
+  options: VerifyProjectOptions,
+): Promise<VerificationReport & { lastDeploy?: LastDeploy }> {
+  const state = checkService(await target.backend.read(), target.service, target.backend.location);
+  let only: Set<string> | undefined;
+  if (options.targets !== undefined && options.targets.length > 0) {
+    only = new Set(resolveIds(options.targets, target.project.resources, state, '--target'));
+    for (const key of only) {
+      const kind = key.slice(0, key.indexOf(':'));
+      if (kind !== 'CheckGroup')
+        throw new TargetError(
+          `--target ${key} is a ${kind}: verify runs the checks of check groups`,
+          'name a check group; monitor state list shows what the project owns',
+        );
+      if (state.resources[key] === undefined)
+        throw new TargetError(
+          `--target ${key} is not deployed yet: there is nothing of it to run`,
+          'deploy it first',
+        );
+    }
+  }
+  const { lastDeploy } = state;
+  if (options.sinceDeploy === true) {
+    if (lastDeploy === undefined)
+      throw new NothingToVerifyError(
+        `the state at ${target.backend.location} records no deploy yet`,
+        'deploy with monitor deploy, or verify every group with monitor verify',
+      );
+    const since = new Set(lastDeploy.groups);
+    only = new Set([...(only ?? since)].filter((key) => since.has(key)));
+  }
+  const groups = ownedGroups(state, only);
+  options.onStart?.(groups);
+  const baseline = await readBaseline(
+    target.client,
+    options.sinceDeploy === true ? lastDeploy?.at : undefined,
+  );
+  const report = await verifyGroups(target.client, groups, {
+    ...options,
+    deadline: Date.now() + options.timeoutMs,
+    baseline,
+    context: 'verify',
+  });
+  return { ...report, ...(options.sinceDeploy === true && lastDeploy !== undefined ? { lastDeploy } : {}) };
 }

@@ -14,6 +14,7 @@ import {
   summaryLine,
   textHunks,
 } from './render.js';
+import { renderVerificationMarkdown } from './verification.js';
 
 /** GitHub's limit on a comment's body; GitLab's is larger. */
 export const GITHUB_COMMENT_LIMIT = 65_536;
@@ -256,6 +257,10 @@ export function renderApplyMarkdown(
     out += `${head}${rows.join('\n')}\n`;
     if (rows.length < problems.length) out += footer(problems.length - rows.length, 'failures');
     out += '\n';
+  }
+  if (outcome.verification !== undefined) {
+    // Verification comes before the list of done operations: it is what the reviewer reads next.
+    out += `${renderVerificationMarkdown(outcome.verification, max * 0.9 - out.length)}\n`;
   }
   if (done.length > 0) {
     const items: string[] = [];

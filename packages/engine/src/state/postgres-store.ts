@@ -61,6 +61,8 @@ const MIGRATIONS: readonly string[] = [
   // 0.2: the service a state belongs to, and what tells each entry's resource apart.
   `ALTER TABLE monitor.states ADD COLUMN service text;
    ALTER TABLE monitor.entries ADD COLUMN identity text;`,
+  // 0.3: the last deploy, for verify --since-deploy.
+  'ALTER TABLE monitor.states ADD COLUMN last_deploy jsonb;',
 ];
 
 /** Serializes migrations of concurrent runs (an arbitrary constant, the same for every run). */
@@ -239,12 +241,13 @@ export class PostgresStateBackend implements StateBackend {
     const [head] = await this.#query<{
       format_version: number;
       service: string | null;
+      last_deploy: { at: string; groups: string[] } | null;
       serial: string;
       salt: string;
       entries: EntryRow[];
       pending: string[];
     }>(
-      `SELECT s.format_version, s.service, s.serial, s.salt,
+      `SELECT s.format_version, s.service, s.last_deploy, s.serial, s.salt,
          COALESCE((SELECT json_agg(json_build_object('key', e.key, 'kind', e.kind, 'logical_id', e.logical_id,
                      'physical_id', e.physical_id, 'applied_hash', e.applied_hash,
                      'secret_hashes', e.secret_hashes, 'protect', e.protect, 'identity', e.identity))
@@ -261,6 +264,7 @@ export class PostgresStateBackend implements StateBackend {
       formatVersion: head.format_version,
       accountId: this.#accountId,
       ...(head.service === null ? {} : { service: head.service }),
+      ...(head.last_deploy === null ? {} : { lastDeploy: head.last_deploy }),
       serial: Number(head.serial),
       salt: head.salt,
       resources: Object.fromEntries(
@@ -445,12 +449,19 @@ export class PostgresStateBackend implements StateBackend {
     await this.#transaction(async (q) => {
       const key = [this.#project, this.#accountId];
       await q(
-        `INSERT INTO monitor.states (project, account_id, format_version, serial, salt, service)
-         VALUES ($1, $2, $3, $4, $5, $6)
+        `INSERT INTO monitor.states (project, account_id, format_version, serial, salt, service, last_deploy)
+         VALUES ($1, $2, $3, $4, $5, $6, $7)
          ON CONFLICT (project, account_id) DO UPDATE
            SET format_version = EXCLUDED.format_version, serial = EXCLUDED.serial, salt = EXCLUDED.salt,
-               service = EXCLUDED.service, updated_at = now()`,
-        [...key, next.formatVersion, next.serial, next.salt, next.service ?? null],
+               service = EXCLUDED.service, last_deploy = EXCLUDED.last_deploy, updated_at = now()`,
+        [
+          ...key,
+          next.formatVersion,
+          next.serial,
+          next.salt,
+          next.service ?? null,
+          next.lastDeploy === undefined ? null : JSON.stringify(next.lastDeploy),
+        ],
       );
       await q('DELETE FROM monitor.entries WHERE project = $1 AND account_id = $2', key);
       // Every entry in one statement: a 5,000-resource state is one round trip.

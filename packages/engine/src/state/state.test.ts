@@ -128,6 +128,17 @@ describe('FileStateBackend', () => {
     expect(saved.serial).toBe(1);
     expect(await store.read()).toEqual(saved);
     expect(store.location.endsWith(`${ACCOUNT}.json`)).toBe(true);
+    const lastDeploy = { at: '2026-11-24T09:00:00.000Z', groups: ['CheckGroup:a'] };
+    await store.commit({ ...saved, lastDeploy });
+    expect((await store.read()).lastDeploy).toEqual(lastDeploy);
+  });
+
+  it('refuses a last deploy that is not one, naming the field', async () => {
+    const d = dir();
+    const store = new FileStateBackend(d, ACCOUNT);
+    const saved = await store.commit(await store.read());
+    writeFileSync(store.location, JSON.stringify({ ...saved, lastDeploy: { at: 'yesterday', groups: [] } }));
+    await expect(new FileStateBackend(d, ACCOUNT).read()).rejects.toThrow(/lastDeploy\.at/);
   });
 
   it('stores keys sorted and stable, so it diffs well in git', async () => {

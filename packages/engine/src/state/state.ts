@@ -45,6 +45,16 @@ export interface State {
    * creating again: the only trace of an alert channel, which has no natural key.
    */
   pendingCreates: string[];
+  /** The last deploy that applied anything, for `monitor verify --since-deploy`. */
+  lastDeploy?: LastDeploy;
+}
+
+/** When the last deploy applied, and the check groups it changed in a way that affects runs. */
+export interface LastDeploy {
+  /** When its apply started (ISO 8601). */
+  at: string;
+  /** State keys (`CheckGroup:logicalId`) of the groups it created, replaced or changed in a run field. */
+  groups: string[];
 }
 
 export const stateEntrySchema = z.strictObject({
@@ -77,6 +87,7 @@ export const stateSchema = z.strictObject({
   resources: z.record(z.string(), stateEntrySchema),
   // Written only when there are some, so the file of a finished deploy stays as it was.
   pendingCreates: z.array(z.string()).default([]),
+  lastDeploy: z.strictObject({ at: z.iso.datetime(), groups: z.array(z.string()) }).optional(),
 });
 
 /** Parse the text of a state file; `location` names it in errors. */
@@ -199,6 +210,7 @@ export function serializeState(state: State): string {
     salt: state.salt,
     resources,
     ...(state.pendingCreates.length === 0 ? {} : { pendingCreates: [...state.pendingCreates].sort() }),
+    ...(state.lastDeploy === undefined ? {} : { lastDeploy: state.lastDeploy }),
   };
   return `${JSON.stringify(ordered, null, 2)}\n`;
 }
