@@ -1,53 +1,12 @@
-import type { ResourceKind } from '@monitor/api';
-import type { DesiredResource } from '@monitor/constructs';
 import { describe, expect, it } from 'vitest';
 import { ByPhysicalId } from '../identity.js';
-import { emptyLive } from '../live/read-live.js';
-import { emptyState, type State, type StateEntry, stateKey } from '../state/state.js';
+import { type StateEntry, stateKey } from '../state/state.js';
+import { construct, entry, liveOf, stateOf } from '../test-support/planning.js';
 import { uniqueKeyConflicts } from './collisions.js';
 import { planDeletes } from './deletes.js';
 import { claimStateEntries, indexAccount, matchResources } from './match.js';
-import type { Live, LiveResource } from './types.js';
 
 /** Table tests of the planner's stages, each on its own, over hand-made constructs, state and live. */
-
-function construct(
-  kind: ResourceKind,
-  logicalId: string,
-  payload: Record<string, unknown>,
-  options: Partial<DesiredResource['options']> = {},
-): DesiredResource {
-  return {
-    kind,
-    construct: kind,
-    logicalId,
-    payload,
-    dependsOn: [],
-    options: { protect: false, aliases: [], adopt: false, ...options },
-  };
-}
-
-function entry(
-  kind: ResourceKind,
-  logicalId: string,
-  physicalId: string | number,
-  extra: Partial<StateEntry> = {},
-): StateEntry {
-  return { kind, logicalId, physicalId, appliedHash: 'h', secretHashes: {}, protect: false, ...extra };
-}
-
-function stateOf(entries: StateEntry[], pendingCreates: string[] = []): State {
-  const state = emptyState('acct');
-  for (const e of entries) state.resources[stateKey(e.kind, e.logicalId)] = e;
-  state.pendingCreates = pendingCreates;
-  return state;
-}
-
-function liveOf(resources: Partial<Record<ResourceKind, Record<string, unknown>[]>>): Live {
-  const live = emptyLive();
-  for (const [kind, list] of Object.entries(resources)) live[kind as ResourceKind] = list as LiveResource[];
-  return live;
-}
 
 describe('matching: claimStateEntries', () => {
   it.each([
