@@ -29,6 +29,12 @@ describe('matching: claimStateEntries', () => {
       claims: { b: 'CheckGroup:b' },
     },
     {
+      name: 'a construct with its own entry takes no alias entry (the alias entry goes)',
+      desired: [construct('CheckGroup', 'new', {}, { aliases: ['old'] })],
+      entries: [entry('CheckGroup', 'new', 1), entry('CheckGroup', 'old', 2)],
+      claims: { new: 'CheckGroup:new' },
+    },
+    {
       name: 'an alias of another kind is not taken',
       desired: [construct('Dashboard', 'new', {}, { aliases: ['old'] })],
       entries: [entry('CheckGroup', 'old', 1)],
@@ -103,6 +109,61 @@ describe('matching: adoption and the conflicts of constructs without state', () 
     expect(m.conflicts).toEqual([]);
     expect(m.adopted.get(b)?.id).toBe('s-1');
     expect(m.adopted.has(a)).toBe(false);
+  });
+});
+
+describe('matching: which live resource a construct without state takes', () => {
+  const email = (logicalId: string, options: Parameters<typeof construct>[3] = {}) =>
+    construct('AlertChannel', logicalId, { type: 'EMAIL', config: { address: 'ops@example.com' } }, options);
+  const emailLive = (id: number) => ({ id, type: 'EMAIL', config: { address: 'ops@example.com' } });
+
+  it('each live resource is taken once, and each construct takes one', () => {
+    // Names repeat: two groups "API" live; an interrupted deploy created `b`; `c` adopts.
+    const b = construct('CheckGroup', 'b', { name: 'API' });
+    const c = construct('CheckGroup', 'c', { name: 'API' }, { adopt: true });
+    const state = stateOf([], ['CheckGroup:b']);
+    const live = liveOf({
+      CheckGroup: [
+        { id: 1, name: 'API' },
+        { id: 2, name: 'API' },
+      ],
+    });
+    const m = matchResources([c, b], state, indexAccount(live, state));
+    expect(m.adopted.get(b)?.id).toBe(1);
+    expect(m.adopted.get(c)?.id).toBe(2);
+    expect(m.conflicts).toEqual([]);
+  });
+
+  it('a construct whose resource is gone takes nothing else, and is in no conflict (it is created again)', () => {
+    const state = stateOf([entry('CheckGroup', 'g', 7)]);
+    const g = construct('CheckGroup', 'g', { name: 'G' });
+    const m = matchResources([g], state, indexAccount(liveOf({ CheckGroup: [{ id: 8, name: 'G' }] }), state));
+    expect(m.adopted.size).toBe(0);
+    expect(m.conflicts).toEqual([]);
+  });
+
+  it('adopt: true finds nothing for a kind without a natural key: an identical alert channel is not taken', () => {
+    const state = stateOf([]);
+    const m = matchResources(
+      [email('mail', { adopt: true })],
+      state,
+      indexAccount(liveOf({ AlertChannel: [emailLive(5)] }), state),
+    );
+    expect(m.adopted.size).toBe(0);
+    expect(m.conflicts).toEqual([]);
+  });
+
+  it('a resumed create found by content never takes what another project owns', () => {
+    const mail = email('mail');
+    const state = stateOf([], ['AlertChannel:mail']);
+    const owners = new ByPhysicalId<string>().set('AlertChannel', 5, 'billing-team');
+    const theirs = indexAccount(liveOf({ AlertChannel: [emailLive(5)] }), state, owners);
+    expect(matchResources([mail], state, theirs).adopted.size).toBe(0);
+    // The one the interrupted deploy made, beside theirs, is found.
+    const both = indexAccount(liveOf({ AlertChannel: [emailLive(5), emailLive(6)] }), state, owners);
+    const m = matchResources([mail], state, both);
+    expect(m.adopted.get(mail)?.id).toBe(6);
+    expect(m.conflicts).toEqual([]);
   });
 });
 
