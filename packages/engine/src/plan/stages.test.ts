@@ -228,6 +228,95 @@ describe('deleting: planDeletes', () => {
   });
 });
 
+describe('deleting: what a delete carries, and the order of deletes', () => {
+  const noMatch = { claims: new Map(), claimedKeys: new Set<string>(), adopted: new Map(), conflicts: [] };
+
+  it('a delete is named by the live resource it removes', () => {
+    const state = stateOf([entry('CheckGroup', 'g', 7)]);
+    const account = indexAccount(liveOf({ CheckGroup: [{ id: 7, name: 'Payments' }] }), state);
+    expect(planDeletes(state, noMatch, account, true).deletes).toEqual([
+      {
+        kind: 'CheckGroup',
+        logicalId: 'g',
+        name: 'Payments',
+        action: 'delete',
+        physicalId: 7,
+        dependsOn: [],
+      },
+    ]);
+  });
+
+  it('a resource with nothing to tell it by, where state recorded an identity, is a stranger', () => {
+    const state = stateOf([entry('AlertChannel', 'hook', 3, { identity: 'name:ops@example.com' })]);
+    const account = indexAccount(liveOf({ AlertChannel: [{ id: 3, type: 'SLACK', config: {} }] }), state);
+    const d = planDeletes(state, noMatch, account, true);
+    expect(d.deletes).toEqual([]);
+    expect(d.mismatched).toEqual([
+      {
+        key: 'AlertChannel:hook',
+        physicalId: 3,
+        recorded: 'name:ops@example.com',
+        found: '(nothing to tell it by)',
+      },
+    ]);
+  });
+
+  it('without keepProtected (destroy --force-protected), protected resources are deleted too', () => {
+    const state = stateOf([entry('CheckGroup', 'g', 7, { protect: true })]);
+    const account = indexAccount(liveOf({ CheckGroup: [{ id: 7, name: 'G' }] }), state);
+    const d = planDeletes(state, noMatch, account, false);
+    expect(d.deletes.map((op) => op.logicalId)).toEqual(['g']);
+    expect(d.protectedKept).toEqual([]);
+  });
+
+  it('what a kept protected resource refers to and the code keeps is neither deleted nor listed as kept', () => {
+    const state = stateOf([entry('AlertChannel', 'mail', 3), entry('CheckGroup', 'g', 7, { protect: true })]);
+    const live = liveOf({
+      AlertChannel: [{ id: 3, type: 'EMAIL', config: { address: 'ops@example.com' } }],
+      CheckGroup: [{ id: 7, name: 'G', alertChannelSubscriptions: [{ alertChannelId: 3 }] }],
+    });
+    const account = indexAccount(live, state);
+    const mail = construct('AlertChannel', 'mail', { type: 'EMAIL', config: { address: 'ops@example.com' } });
+    const d = planDeletes(state, matchResources([mail], state, account), account, true);
+    expect(d.protectedKept).toEqual(['CheckGroup:g']);
+    expect(d.keptForProtected).toEqual([]);
+    expect(d.deletes).toEqual([]);
+  });
+
+  it('a delete that refers to a resource the code keeps waits for nothing', () => {
+    const state = stateOf([entry('AlertChannel', 'mail', 3), entry('CheckGroup', 'g', 7)]);
+    const live = liveOf({
+      AlertChannel: [{ id: 3, type: 'EMAIL', config: { address: 'ops@example.com' } }],
+      CheckGroup: [{ id: 7, name: 'G', alertChannelSubscriptions: [{ alertChannelId: 3 }] }],
+    });
+    const account = indexAccount(live, state);
+    const mail = construct('AlertChannel', 'mail', { type: 'EMAIL', config: { address: 'ops@example.com' } });
+    const d = planDeletes(state, matchResources([mail], state, account), account, true);
+    expect(d.deletes.map((op) => [op.logicalId, op.dependsOn])).toEqual([['g', []]]);
+  });
+
+  it('orders a chain of references, whatever the order of state: window, then page, then service', () => {
+    const state = stateOf([
+      entry('StatusPageService', 'api', 's-1'),
+      entry('StatusPage', 'page', 'p-1'),
+      entry('MaintenanceWindow', 'window', 9),
+    ]);
+    const live = liveOf({
+      StatusPageService: [{ id: 's-1', name: 'API' }],
+      StatusPage: [{ id: 'p-1', name: 'P', url: 'p', cards: [{ name: 'Core', services: [{ id: 's-1' }] }] }],
+      MaintenanceWindow: [
+        { id: 9, name: 'W', statusPageVisibility: { statusPageIds: ['p-1'], serviceIds: [] } },
+      ],
+    });
+    const d = planDeletes(state, noMatch, indexAccount(live, state), true);
+    expect(d.deletes.map((op) => [op.logicalId, op.dependsOn])).toEqual([
+      ['window', []],
+      ['page', ['MaintenanceWindow:window']],
+      ['api', ['StatusPage:page']],
+    ]);
+  });
+});
+
 describe('collisions: unique keys of the creates', () => {
   const page = (id: string, url: string, customDomain?: string) =>
     construct('StatusPage', id, { name: id, url, ...(customDomain === undefined ? {} : { customDomain }) });
