@@ -598,6 +598,16 @@ describe('apply: saving the state at the end', () => {
       reported: { code: 'state_storage', message: 'the disk is full', hint: 'free some space' },
     },
     {
+      name: 'a coded engine error without a hint: its code',
+      error: Object.assign(new Error('the state database is gone'), { code: 'state_storage' }),
+      reported: { code: 'state_storage', message: 'the state database is gone' },
+    },
+    {
+      name: 'an error without a code: internal, with its message',
+      error: new Error('boom'),
+      reported: { code: 'internal', message: 'boom' },
+    },
+    {
       name: 'a system error: internal, with its message',
       error: Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }),
       reported: { code: 'internal', message: 'ENOSPC: no space left on device' },
@@ -644,6 +654,19 @@ describe('apply: values the service shows once', () => {
     // Nothing more to show on the next deploy: the key exists, and reads show it masked.
     const again = await apply(await planFor(account, backend), { client: account, backend });
     expect(again.oneTimeValues).toEqual([]);
+  });
+
+  it('an update of a dashboard that has its key shows nothing: the answer has it masked', async () => {
+    new Dashboard('ops', { header: 'Ops', customUrl: 'ops', isPrivate: true });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    createSession();
+    new Dashboard('ops', { header: 'Operations', customUrl: 'ops', isPrivate: true });
+    account.calls.length = 0;
+    const result = await apply(await planFor(account, backend), { client: account, backend });
+    expect(account.calls).toEqual(['update Dashboard Dashboard-1']);
+    expect(result.oneTimeValues).toEqual([]);
   });
 
   it('hands over the key of a dashboard made private by an update', async () => {

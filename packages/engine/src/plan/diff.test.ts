@@ -188,7 +188,9 @@ describe('keyed lists', () => {
   });
 
   it('an item keyed by a live reference is named by the logical id of what it refers to', () => {
-    const refName = (kind: string, id: unknown) => (kind === 'AlertChannel' && id === 3 ? 'mail' : undefined);
+    // Physical ids compare as text, as ByPhysicalId does.
+    const refName = (kind: string, id: unknown) =>
+      kind === 'AlertChannel' && String(id) === '3' ? 'mail' : undefined;
     expect(
       changesOf(
         'CheckGroup',

@@ -118,19 +118,20 @@ describe('matching: which live resource a construct without state takes', () => 
   const emailLive = (id: number) => ({ id, type: 'EMAIL', config: { address: 'ops@example.com' } });
 
   it('each live resource is taken once, and each construct takes one', () => {
-    // Names repeat: two groups "API" live; an interrupted deploy created `b`; `c` adopts.
+    // Names repeat: three groups "API" live; an interrupted deploy created `b`; `c` and `d` adopt.
     const b = construct('CheckGroup', 'b', { name: 'API' });
     const c = construct('CheckGroup', 'c', { name: 'API' }, { adopt: true });
+    const d = construct('CheckGroup', 'd', { name: 'API' }, { adopt: true });
     const state = stateOf([], ['CheckGroup:b']);
     const live = liveOf({
       CheckGroup: [
         { id: 1, name: 'API' },
         { id: 2, name: 'API' },
+        { id: 3, name: 'API' },
       ],
     });
-    const m = matchResources([c, b], state, indexAccount(live, state));
-    expect(m.adopted.get(b)?.id).toBe(1);
-    expect(m.adopted.get(c)?.id).toBe(2);
+    const m = matchResources([c, b, d], state, indexAccount(live, state));
+    expect([b, c, d].map((x) => m.adopted.get(x)?.id)).toEqual([1, 2, 3]);
     expect(m.conflicts).toEqual([]);
   });
 
