@@ -2,6 +2,7 @@ import { AmbiguousWriteError, ValidationError } from '@monitor/api';
 import {
   CheckGroup,
   createSession,
+  Dashboard,
   type DesiredResource,
   EmailAlertChannel,
   StatusPage,
@@ -365,5 +366,353 @@ describe('apply', () => {
     expect(account.all('AlertChannel')).toHaveLength(2);
     const ids = Object.values(result.state.resources).map((e) => `${e.kind}#${String(e.physicalId)}`);
     expect(new Set(ids).size).toBe(4);
+  });
+});
+
+describe('apply: state, results and events', () => {
+  it('records the service the state belongs to with the first write, and keeps the recorded one otherwise', async () => {
+    new CheckGroup('g', { name: 'G' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend({ ...emptyState('acct'), service: 'local' });
+    const kept = await apply(await planFor(account, backend), { client: account, backend });
+    expect(kept.state.service).toBe('local');
+    const moved = await apply(await planFor(account, backend), {
+      client: account,
+      backend,
+      service: 'https://api.example.com',
+    });
+    expect(moved.state.service).toBe('https://api.example.com');
+  });
+
+  it('reports each finish with how many are done of how many', async () => {
+    for (let i = 0; i < 3; i++) new CheckGroup(`g${i}`, { name: `G${i}` });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    const events: ApplyEvent[] = [];
+    await apply(await planFor(account, backend), {
+      client: account,
+      backend,
+      parallelism: 2,
+      onEvent: (e) => events.push(e),
+    });
+    expect(events.flatMap((e) => (e.type === 'finish' ? [[e.done, e.total]] : []))).toEqual([
+      [1, 3],
+      [2, 3],
+      [3, 3],
+    ]);
+  });
+
+  it('runs no delete once a create or update failed', async () => {
+    new CheckGroup('old', { name: 'Old' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    createSession();
+    new CheckGroup('new', { name: 'New' });
+    account.before = ({ op }) => {
+      if (op === 'create') throw new ValidationError('no');
+    };
+    const result = await apply(await planFor(account, backend), { client: account, backend });
+    expect(result.results.map((r) => [r.action, r.logicalId, r.status])).toEqual([
+      ['create', 'new', 'failed'],
+      ['delete', 'old', 'not-started'],
+    ]);
+    expect(account.all('CheckGroup').map((g) => g.name)).toEqual(['Old']);
+    expect(Object.keys(result.state.resources)).toEqual(['CheckGroup:old']);
+  });
+
+  it('runs no delete once aborted', async () => {
+    new CheckGroup('old', { name: 'Old' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    createSession();
+    new CheckGroup('new', { name: 'New' });
+    const controller = new AbortController();
+    account.before = () => controller.abort();
+    const result = await apply(await planFor(account, backend), {
+      client: account,
+      backend,
+      signal: controller.signal,
+    });
+    expect(result.results.map((r) => r.status)).toEqual(['done', 'not-started']);
+    expect(result.ok).toBe(false);
+    expect(account.all('CheckGroup')).toHaveLength(2);
+  });
+
+  it('a failed update or delete names the resource it was about; a failed create has none yet', async () => {
+    new CheckGroup('g', { name: 'G', concurrency: 2 });
+    new CheckGroup('gone', { name: 'Gone' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    createSession();
+    new CheckGroup('g', { name: 'G', concurrency: 3 });
+    new CheckGroup('new', { name: 'New' });
+    account.before = ({ op }) => {
+      if (op !== 'delete') throw new ValidationError('no');
+    };
+    // Both in flight at once: a failure stops only what has not started.
+    const result = await apply(await planFor(account, backend), { client: account, backend, parallelism: 2 });
+    expect(result.results.slice(0, 2)).toMatchObject([
+      { action: 'update', status: 'failed', physicalId: 1 },
+      { action: 'create', status: 'failed' },
+    ]);
+    expect(result.results[1]).not.toHaveProperty('physicalId');
+  });
+
+  it('settles what the plan drops from state (forgotten entries, abandoned creates), with no call', async () => {
+    const account = new FakeAccount();
+    const state = emptyState('acct');
+    state.resources['CheckGroup:vanished'] = {
+      kind: 'CheckGroup',
+      logicalId: 'vanished',
+      physicalId: 99,
+      appliedHash: 'h',
+      secretHashes: {},
+      protect: false,
+    };
+    state.pendingCreates = ['AlertChannel:left-the-code'];
+    const backend = new MemoryBackend(state);
+    const made = await planFor(account, backend, []);
+    expect(made).toMatchObject({
+      forget: ['CheckGroup:vanished'],
+      abandonedCreates: ['AlertChannel:left-the-code'],
+    });
+    // Each settles on its own, without the other.
+    const forgotten = await apply({ ...made, abandonedCreates: [] }, { client: account, backend });
+    expect(forgotten.state.resources).toEqual({});
+    expect(forgotten.state.pendingCreates).toEqual(['AlertChannel:left-the-code']);
+    const abandoned = await apply({ ...made, forget: [] }, { client: account, backend });
+    expect(abandoned.state.pendingCreates).toEqual([]);
+    expect(account.calls).toEqual([]);
+  });
+
+  it('a create already pending (its resource was never made) is not journaled twice', async () => {
+    new CheckGroup('g', { name: 'G' });
+    const account = new FakeAccount();
+    const state = emptyState('acct');
+    state.pendingCreates = ['CheckGroup:g'];
+    const backend = new MemoryBackend(state);
+    const result = await apply(await planFor(account, backend), { client: account, backend });
+    expect(result.ok).toBe(true);
+    expect(backend.records.map((r) => [Object.keys(r.changes), r.pending])).toEqual([
+      [['CheckGroup:g'], { 'CheckGroup:g': false }],
+    ]);
+  });
+
+  it('a resumed create (adopted) settles its pending mark with its entry', async () => {
+    new CheckGroup('g', { name: 'G' });
+    const account = new FakeAccount();
+    await account.managed('CheckGroup').create({ name: 'G' });
+    const state = emptyState('acct');
+    state.pendingCreates = ['CheckGroup:g'];
+    const backend = new MemoryBackend(state);
+    const made = await planFor(account, backend);
+    expect(made.operations).toMatchObject([{ action: 'adopt', resumed: true }]);
+    const result = await apply(made, { client: account, backend });
+    expect(result.state.pendingCreates).toEqual([]);
+    expect(result.state.resources['CheckGroup:g']?.physicalId).toBe(1);
+  });
+
+  it('a move or adopt with no changed field makes no call; an update records its own entry and nothing else', async () => {
+    new CheckGroup('old', { name: 'G', concurrency: 2 });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    createSession();
+    new CheckGroup('new', { name: 'G', concurrency: 2, aliases: ['old'] });
+    account.calls.length = 0;
+    await apply(await planFor(account, backend), { client: account, backend });
+    expect(account.calls).toEqual([]);
+    createSession();
+    new CheckGroup('new', { name: 'G', concurrency: 3 });
+    const updated = await apply(await planFor(account, backend), { client: account, backend });
+    expect(account.calls).toEqual(['update CheckGroup 1']);
+    expect(backend.records.at(-1)?.changes).toEqual({
+      'CheckGroup:new': expect.objectContaining({ physicalId: 1 }),
+    });
+    expect(updated.results).toMatchObject([{ action: 'update', status: 'done', physicalId: 1 }]);
+  });
+
+  it('a delete the service refuses fails, and the entry stays; a done delete names what it removed', async () => {
+    new CheckGroup('a', { name: 'A' });
+    new CheckGroup('b', { name: 'B' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    account.before = ({ op, id }) => {
+      if (op === 'delete' && id === 1) throw new ValidationError('in use');
+    };
+    const result = await apply(await planFor(account, backend, []), {
+      client: account,
+      backend,
+      parallelism: 2,
+    });
+    expect(result.results).toMatchObject([
+      { logicalId: 'a', status: 'failed', physicalId: 1, error: { code: 'validation' } },
+      { logicalId: 'b', status: 'done', physicalId: 2 },
+    ]);
+    expect(Object.keys(result.state.resources)).toEqual(['CheckGroup:a']);
+  });
+
+  it('an update of unknown outcome whose resource is gone fails as not found, after one more try', async () => {
+    new CheckGroup('g', { name: 'G', concurrency: 2 });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    createSession();
+    new CheckGroup('g', { name: 'G', concurrency: 3 });
+    const made = await planFor(account, backend);
+    account.before = ({ op }) => {
+      if (op === 'update' && account.all('CheckGroup').length > 0) {
+        account.resources.get('CheckGroup')?.clear();
+        throw new AmbiguousWriteError('connection reset');
+      }
+    };
+    account.calls.length = 0;
+    const result = await apply(made, { client: account, backend, sleep: noSleep });
+    expect(result.results[0]).toMatchObject({ status: 'failed', error: { code: 'not_found' } });
+    expect(account.calls).toEqual(['update CheckGroup 1', 'get CheckGroup 1', 'update CheckGroup 1']);
+  });
+
+  it('waits between tries of a write of unknown outcome without being told how', async () => {
+    new CheckGroup('g', { name: 'G' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    let creates = 0;
+    account.before = ({ op }) => {
+      if (op === 'create' && ++creates === 1) throw new AmbiguousWriteError('timeout');
+    };
+    const result = await apply(await planFor(account, backend), {
+      client: account,
+      backend,
+      retry: { attempts: 2, baseDelayMs: 1, maxDelayMs: 1 },
+    });
+    expect(result.ok).toBe(true);
+    expect(creates).toBe(2);
+  });
+
+  it('reports how long it took, measured around its own work', async () => {
+    new CheckGroup('g', { name: 'G' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    const made = await planFor(account, backend);
+    const before = Date.now();
+    const result = await apply(made, { client: account, backend });
+    expect(result.elapsedMs).toBeGreaterThanOrEqual(0);
+    expect(result.elapsedMs).toBeLessThanOrEqual(Date.now() - before);
+  });
+});
+
+describe('apply: saving the state at the end', () => {
+  const failingCommit = (error: unknown) => {
+    const backend = new MemoryBackend();
+    backend.commit = async () => {
+      throw error;
+    };
+    return backend;
+  };
+
+  it.each([
+    {
+      name: 'a coded engine error: its code and hint',
+      error: Object.assign(new Error('the disk is full'), { code: 'state_storage', hint: 'free some space' }),
+      reported: { code: 'state_storage', message: 'the disk is full', hint: 'free some space' },
+    },
+    {
+      name: 'a coded engine error without a hint: its code',
+      error: Object.assign(new Error('the state database is gone'), { code: 'state_storage' }),
+      reported: { code: 'state_storage', message: 'the state database is gone' },
+    },
+    {
+      name: 'an error without a code: internal, with its message',
+      error: new Error('boom'),
+      reported: { code: 'internal', message: 'boom' },
+    },
+    {
+      name: 'a system error: internal, with its message',
+      error: Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' }),
+      reported: { code: 'internal', message: 'ENOSPC: no space left on device' },
+    },
+    {
+      name: 'anything else thrown: internal',
+      error: 'lost',
+      reported: { code: 'internal', message: 'lost' },
+    },
+  ])('a failure is reported, not thrown: $name; what was recorded stands', async ({ error, reported }) => {
+    new CheckGroup('g', { name: 'G' });
+    const account = new FakeAccount();
+    const backend = failingCommit(error);
+    const result = await apply(await planFor(account, backend), { client: account, backend });
+    expect(result.ok).toBe(false);
+    expect(result.results.map((r) => r.status)).toEqual(['done']);
+    expect(result.stateError).toStrictEqual(reported);
+    expect(Object.keys(result.state.resources)).toEqual(['CheckGroup:g']);
+    expect(backend.stored.resources).toEqual(result.state.resources);
+  });
+
+  it('when it succeeds there is no state error', async () => {
+    new CheckGroup('g', { name: 'G' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    const result = await apply(await planFor(account, backend), { client: account, backend });
+    expect(result.ok).toBe(true);
+    expect(result).not.toHaveProperty('stateError');
+  });
+});
+
+describe('apply: values the service shows once', () => {
+  it('hands over a private dashboard key from the answer that made it, and never keeps it', async () => {
+    new Dashboard('ops', { header: 'Ops', customUrl: 'ops', isPrivate: true });
+    new Dashboard('public', { header: 'Public', customUrl: 'public' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    const result = await apply(await planFor(account, backend), { client: account, backend });
+    const key = account.all('Dashboard')[0]?.keys as { rawKey: string }[];
+    expect(result.oneTimeValues).toEqual([
+      { key: 'Dashboard:ops', path: 'keys[0].rawKey', value: key[0]?.rawKey },
+    ]);
+    expect(JSON.stringify(result.state)).not.toContain(key[0]?.rawKey);
+    // Nothing more to show on the next deploy: the key exists, and reads show it masked.
+    const again = await apply(await planFor(account, backend), { client: account, backend });
+    expect(again.oneTimeValues).toEqual([]);
+  });
+
+  it('an update of a dashboard that has its key shows nothing: the answer has it masked', async () => {
+    new Dashboard('ops', { header: 'Ops', customUrl: 'ops', isPrivate: true });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    createSession();
+    new Dashboard('ops', { header: 'Operations', customUrl: 'ops', isPrivate: true });
+    account.calls.length = 0;
+    const result = await apply(await planFor(account, backend), { client: account, backend });
+    expect(account.calls).toEqual(['update Dashboard Dashboard-1']);
+    expect(result.oneTimeValues).toEqual([]);
+  });
+
+  it('hands over the key of a dashboard made private by an update', async () => {
+    new Dashboard('ops', { header: 'Ops', customUrl: 'ops' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    await apply(await planFor(account, backend), { client: account, backend });
+    createSession();
+    new Dashboard('ops', { header: 'Ops', customUrl: 'ops', isPrivate: true });
+    const result = await apply(await planFor(account, backend), { client: account, backend });
+    expect(result.oneTimeValues).toMatchObject([{ key: 'Dashboard:ops', path: 'keys[0].rawKey' }]);
+    expect(result.oneTimeValues[0]?.value).toMatch(/^dk_\d{32}$/);
+  });
+
+  it('a create found by reading back (unknown outcome) has no value to show: the read shows it masked', async () => {
+    new Dashboard('ops', { header: 'Ops', customUrl: 'ops', isPrivate: true });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    account.after = ({ op }) => {
+      if (op === 'create') throw new AmbiguousWriteError('connection dropped after the request was sent');
+    };
+    const result = await apply(await planFor(account, backend), { client: account, backend, sleep: noSleep });
+    expect(result.results[0]).toMatchObject({ status: 'done', reconciled: true });
+    expect(result.oneTimeValues).toEqual([]);
   });
 });

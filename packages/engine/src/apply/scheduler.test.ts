@@ -145,4 +145,51 @@ describe('runScheduled', () => {
     const x = outcomes.get('x');
     expect(x?.status === 'done' && x.value).toBe('X');
   });
+
+  it('starts a task with two dependencies only once both are done', async () => {
+    const c = controlled();
+    const done = runScheduled([task('a'), task('b'), task('c', 'a', 'b')], c.run, { parallelism: 2 });
+    await c.drive();
+    await done;
+    expect(c.events).toEqual(['start a', 'start b', 'end a', 'end b', 'start c', 'end c']);
+  });
+
+  it('settles a task reached from two failed paths once', async () => {
+    const finished: string[] = [];
+    const { outcomes } = await runScheduled(
+      [task('a'), task('b', 'a'), task('c', 'a'), task('d', 'b', 'c')],
+      async (t) => {
+        if (t.key === 'a') throw new Error('a broke');
+      },
+      { onFinish: (t, o) => finished.push(`${t.key}:${o.status}`) },
+    );
+    expect(finished).toEqual(['a:failed', 'b:skipped', 'd:skipped', 'c:skipped']);
+    expect(outcomes.get('d')).toEqual({ status: 'skipped', because: 'a' });
+  });
+
+  it('tells each start how many tasks run with it', async () => {
+    const c = controlled();
+    const running: number[] = [];
+    const done = runScheduled([task('a'), task('b'), task('c')], c.run, {
+      parallelism: 2,
+      onStart: (_t, n) => running.push(n),
+    });
+    await c.drive();
+    await done;
+    expect(running).toEqual([1, 2, 2]);
+  });
+
+  it('measures each task with the clock it is given', async () => {
+    let clock = 1000;
+    const { outcomes } = await runScheduled(
+      [task('ok'), task('broken')],
+      async (t) => {
+        clock += t.key === 'ok' ? 30 : 70;
+        if (t.key === 'broken') throw new Error('broke');
+      },
+      { parallelism: 1, now: () => clock },
+    );
+    expect(outcomes.get('ok')).toMatchObject({ status: 'done', durationMs: 30 });
+    expect(outcomes.get('broken')).toMatchObject({ status: 'failed', durationMs: 70 });
+  });
 });

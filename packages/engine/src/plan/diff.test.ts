@@ -35,3 +35,216 @@ describe('sets compare as sets', () => {
     expect(tagChanges([{ a: 1 }], [{ a: 2 }])).toHaveLength(1);
   });
 });
+
+type Kind = keyof typeof KINDS;
+
+/** The changes of a `kind` payload against a live one; `secretUnchanged` answers for masked secrets. */
+function changesOf(
+  kind: Kind,
+  desired: Record<string, unknown>,
+  live: Record<string, unknown>,
+  options: {
+    secretUnchanged?: boolean | undefined;
+    refName?: (kind: string, id: unknown) => string | undefined;
+  } = { secretUnchanged: true },
+): Change[] {
+  const out: Change[] = [];
+  diffPayload(
+    desired,
+    live,
+    {
+      kind: KINDS[kind],
+      secretUnchanged: () => options.secretUnchanged,
+      ...(options.refName === undefined ? {} : { refName: options.refName }),
+    },
+    out,
+  );
+  return out;
+}
+
+describe('values', () => {
+  it('null in code and a field the service leaves out mean the same; any value differs from null', () => {
+    expect(changesOf('CheckGroup', { runtimeId: null }, {})).toEqual([]);
+    expect(changesOf('CheckGroup', { runtimeId: null }, { runtimeId: null })).toEqual([]);
+    expect(changesOf('CheckGroup', { runtimeId: null }, { runtimeId: '2024.02' })).toEqual([
+      { path: 'runtimeId', before: '2024.02', after: null },
+    ]);
+    expect(changesOf('CheckGroup', { concurrency: 3 }, { concurrency: null })).toEqual([
+      { path: 'concurrency', before: null, after: 3 },
+    ]);
+  });
+
+  it('dates compare as instants', () => {
+    const at = (startsAt: unknown) =>
+      changesOf('MaintenanceWindow', { startsAt: '2026-12-01T10:00:00Z' }, { startsAt });
+    expect(at('2026-12-01T10:00:00.000Z')).toEqual([]);
+    expect(at('2026-12-01T11:00:00+01:00')).toEqual([]);
+    expect(at('2026-12-01T10:30:00Z')).toEqual([
+      { path: 'startsAt', before: '2026-12-01T10:30:00Z', after: '2026-12-01T10:00:00Z' },
+    ]);
+    expect(at(undefined)).toHaveLength(1);
+  });
+
+  it('records compare field by field, over the fields the code has; server fields never differ', () => {
+    const desired = { apiCheckDefaults: { url: 'https://a.example.com', headers: [] } };
+    expect(
+      changesOf('CheckGroup', desired, {
+        apiCheckDefaults: { url: 'https://a.example.com', headers: [], serverOnly: 1 },
+      }),
+    ).toEqual([]);
+    expect(changesOf('CheckGroup', desired, { apiCheckDefaults: { url: 'https://b.example.com' } })).toEqual([
+      { path: 'apiCheckDefaults.url', before: 'https://b.example.com', after: 'https://a.example.com' },
+    ]);
+    expect(changesOf('CheckGroup', desired, { apiCheckDefaults: null })).toEqual([
+      { path: 'apiCheckDefaults', before: null, after: desired.apiCheckDefaults },
+    ]);
+  });
+
+  it('lists that are neither sets nor keyed compare in order', () => {
+    const a = { source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' };
+    const b = { source: 'RESPONSE_TIME', comparison: 'LESS_THAN', target: '500' };
+    const desired = { apiCheckDefaults: { assertions: [a, b] } };
+    expect(changesOf('CheckGroup', desired, { apiCheckDefaults: { assertions: [a, b] } })).toEqual([]);
+    expect(changesOf('CheckGroup', desired, { apiCheckDefaults: { assertions: [b, a] } })).toEqual([
+      { path: 'apiCheckDefaults.assertions', before: [b, a], after: [a, b] },
+    ]);
+  });
+
+  it('counts the top-level fields that did not change', () => {
+    const out: Change[] = [];
+    const unchanged = diffPayload(
+      { name: 'G', concurrency: 3, muted: false, tags: ['a'] },
+      { name: 'G', concurrency: 4, muted: false, tags: ['b'] },
+      ctx,
+      out,
+    );
+    expect(out.map((c) => c.path)).toEqual(['concurrency', 'tags']);
+    expect(unchanged).toBe(2);
+  });
+});
+
+describe('keyed lists', () => {
+  const variable = (key: string, value: string, secret = false) => ({ key, value, locked: false, secret });
+
+  it('an item the code removed is a change to nothing, its secrets masked', () => {
+    expect(
+      changesOf(
+        'CheckGroup',
+        { environmentVariables: [variable('A', '1')] },
+        { environmentVariables: [variable('A', '1'), variable('OLD', 'canary-secret', true)] },
+      ),
+    ).toEqual([
+      {
+        path: 'environmentVariables[OLD]',
+        before: { key: 'OLD', value: '(sensitive value)', locked: false, secret: true },
+        after: null,
+      },
+    ]);
+  });
+
+  it('an item the code adds is a change from nothing, its secrets masked', () => {
+    expect(
+      changesOf(
+        'CheckGroup',
+        { environmentVariables: [variable('TOKEN', 'canary-secret', true)] },
+        { environmentVariables: [] },
+      ),
+    ).toEqual([
+      {
+        path: 'environmentVariables[TOKEN]',
+        before: null,
+        after: { key: 'TOKEN', value: '(sensitive value)', locked: false, secret: true },
+      },
+    ]);
+  });
+
+  it('a reference to a resource this deploy creates is shown by its logical id, at any depth', () => {
+    expect(
+      changesOf(
+        'CheckGroup',
+        { alertChannelSubscriptions: [{ alertChannelId: { $ref: 'AlertChannel:mail' }, activated: true }] },
+        { alertChannelSubscriptions: [] },
+      ),
+    ).toEqual([
+      {
+        path: 'alertChannelSubscriptions[mail]',
+        before: null,
+        after: { alertChannelId: 'AlertChannel:mail', activated: true },
+      },
+    ]);
+    expect(
+      changesOf(
+        'StatusPage',
+        { cards: [{ name: 'Core', services: [{ id: { $ref: 'StatusPageService:api' } }] }] },
+        { cards: [] },
+      ),
+    ).toEqual([
+      {
+        path: 'cards[Core]',
+        before: null,
+        after: { name: 'Core', services: [{ id: 'StatusPageService:api' }] },
+      },
+    ]);
+  });
+
+  it('an item keyed by a live reference is named by the logical id of what it refers to', () => {
+    // Physical ids compare as text, as ByPhysicalId does.
+    const refName = (kind: string, id: unknown) =>
+      kind === 'AlertChannel' && String(id) === '3' ? 'mail' : undefined;
+    expect(
+      changesOf(
+        'CheckGroup',
+        { alertChannelSubscriptions: [] },
+        { alertChannelSubscriptions: [{ alertChannelId: 3, activated: true }] },
+        { refName },
+      ).map((c) => c.path),
+    ).toEqual(['alertChannelSubscriptions[mail]']);
+    // A key that is no reference is its own name, whatever resource has that id.
+    expect(
+      changesOf(
+        'CheckGroup',
+        { environmentVariables: [] },
+        { environmentVariables: [variable('3', 'x')] },
+        { refName },
+      ).map((c) => c.path),
+    ).toEqual(['environmentVariables[3]']);
+  });
+});
+
+describe('secrets', () => {
+  const slack = (url: string) => ({ type: 'SLACK', config: { url } });
+  const masked = { before: '(sensitive value)', after: '(sensitive value)', sensitive: true };
+
+  it('a secret the service returns is compared with it, whatever the hash in state says', () => {
+    expect(changesOf('AlertChannel', slack('https://hooks/a'), slack('https://hooks/a'))).toEqual([]);
+    expect(changesOf('AlertChannel', slack('https://hooks/a'), slack('https://hooks/b'))).toEqual([
+      { path: 'config.url', ...masked },
+    ]);
+  });
+
+  it.each([
+    { name: 'empty', live: '' },
+    { name: 'left out', live: undefined },
+  ])('a secret the service returns $name is compared by the hash in state', ({ live }) => {
+    const desired = slack('https://hooks/a');
+    const liveChannel = { type: 'SLACK', config: live === undefined ? {} : { url: live } };
+    expect(changesOf('AlertChannel', desired, liveChannel, { secretUnchanged: true })).toEqual([]);
+    expect(changesOf('AlertChannel', desired, liveChannel, { secretUnchanged: false })).toEqual([
+      { path: 'config.url', ...masked },
+    ]);
+    expect(changesOf('AlertChannel', desired, liveChannel, { secretUnchanged: undefined })).toEqual([
+      { path: 'config.url', ...masked, unverified: true },
+    ]);
+  });
+
+  it('a variable that is not secret is compared and shown as it is', () => {
+    expect(
+      changesOf(
+        'CheckGroup',
+        { environmentVariables: [{ key: 'A', value: 'x', locked: false, secret: false }] },
+        { environmentVariables: [{ key: 'A', value: 'y', locked: false, secret: false }] },
+        { secretUnchanged: true },
+      ),
+    ).toEqual([{ path: 'environmentVariables[A].value', before: 'y', after: 'x' }]);
+  });
+});

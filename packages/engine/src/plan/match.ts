@@ -133,7 +133,13 @@ export function adoptLive(
         : resuming(d)
           ? account.live[d.kind].filter((r) => isCreatedFrom(d.kind, d.payload, r))
           : [];
-    const match = candidates.find((r) => !taken.has(r) && !account.ownedHere.has(d.kind, r.id));
+    // A resource found by content (no natural key) that another project owns is simply not this one.
+    const match = candidates.find(
+      (r) =>
+        !taken.has(r) &&
+        !account.ownedHere.has(d.kind, r.id) &&
+        (natural !== undefined || !account.otherOwners.has(d.kind, r.id)),
+    );
     if (match === undefined) continue;
     const owner = account.otherOwners.tryFind(d.kind, match.id);
     if (owner !== undefined && natural !== undefined) {

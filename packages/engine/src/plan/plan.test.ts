@@ -10,11 +10,20 @@ import {
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from '../apply/apply.js';
+import { secretHasher } from '../hash.js';
 import { emptyLive, readLive } from '../live/read-live.js';
 import { hasChanges, hasWork } from '../render/render.js';
 import { emptyState, type State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
-import { type Live, type LiveResource, plan, resolveRefs, type UpdateOperation } from './plan.js';
+import { construct, entry, liveOf, stateOf } from '../test-support/planning.js';
+import {
+  appliedHash,
+  type Live,
+  type LiveResource,
+  plan,
+  resolveRefs,
+  type UpdateOperation,
+} from './plan.js';
 
 const NOW = { now: new Date('2026-11-21T00:00:00Z'), secretKey: 'team-state-secret' };
 const ACCOUNT = 'acct';
@@ -419,5 +428,159 @@ describe('plan', () => {
     const state = emptyState(ACCOUNT);
     state.serial = 17;
     expect(plan([], emptyLive(), state, NOW).stateSerial).toBe(17);
+  });
+});
+
+describe('plan over hand-made state and live', () => {
+  const keyed = { now: NOW.now, secretKey: 'team-state-secret' };
+  const unkeyed = { now: NOW.now };
+
+  it('a create carries the name people know it by, and is no recreate when state never had it', () => {
+    const p = plan(
+      [construct('CheckGroup', 'g', { name: 'Payments' })],
+      emptyLive(),
+      emptyState(ACCOUNT),
+      keyed,
+    );
+    expect(p.operations).toMatchObject([{ action: 'create', name: 'Payments', recreate: false }]);
+    expect(p.mode).toBe('apply');
+  });
+
+  it('an unchanged resource whose protect did not change records nothing', () => {
+    const state = stateOf([entry('CheckGroup', 'g', 1, { protect: true })]);
+    const g = construct('CheckGroup', 'g', { name: 'G' }, { protect: true });
+    const p = plan([g], liveOf({ CheckGroup: [{ id: 1, name: 'G' }] }), state, keyed);
+    expect(p.operations).toEqual([]);
+    expect(p.unchanged).toBe(1);
+    expect(p.protectChanged).toEqual([]);
+  });
+
+  it('drift is told by the values that could be compared, even beside a secret that could not', () => {
+    const payload = {
+      name: 'G',
+      concurrency: 3,
+      environmentVariables: [{ key: 'TOKEN', value: 'v', locked: false, secret: true }],
+    };
+    const applied = appliedHash('CheckGroup', payload, secretHasher(undefined, 'salt'));
+    const state = stateOf([entry('CheckGroup', 'g', 1, { appliedHash: applied })]);
+    state.salt = 'salt';
+    const live = liveOf({
+      CheckGroup: [
+        {
+          id: 1,
+          name: 'G',
+          concurrency: 9, // edited in the UI
+          environmentVariables: [{ key: 'TOKEN', value: '', locked: false, secret: true }],
+        },
+      ],
+    });
+    const p = plan([construct('CheckGroup', 'g', payload)], live, state, unkeyed);
+    expect(p.operations).toMatchObject([{ action: 'update', drift: true }]);
+    expect((p.operations[0] as UpdateOperation).changes.map((c) => [c.path, c.unverified === true])).toEqual([
+      ['concurrency', false],
+      ['environmentVariables[TOKEN].value', true],
+    ]);
+    // Only the value that could not be compared counts as unverified.
+    expect(p.unverifiedSecrets).toBe(1);
+  });
+
+  it('adopt: true is no resumed create, and an update is neither', () => {
+    const state = stateOf([entry('CheckGroup', 'mine', 1)]);
+    const live = liveOf({
+      CheckGroup: [
+        { id: 1, name: 'Mine', concurrency: 1 },
+        { id: 2, name: 'Theirs', concurrency: 1 },
+      ],
+    });
+    const p = plan(
+      [
+        construct('CheckGroup', 'mine', { name: 'Mine', concurrency: 2 }),
+        construct('CheckGroup', 'theirs', { name: 'Theirs', concurrency: 2 }, { adopt: true }),
+      ],
+      live,
+      state,
+      keyed,
+    );
+    expect(p.operations.map((o) => [o.action, (o as UpdateOperation).resumed])).toEqual([
+      ['update', undefined],
+      ['adopt', undefined],
+    ]);
+  });
+
+  it('names a referenced resource in change paths by its logical id: from state, or renamed in code', () => {
+    const state = stateOf([entry('AlertChannel', 'mail', 3), entry('CheckGroup', 'g', 1)]);
+    const live = liveOf({
+      AlertChannel: [{ id: 3, type: 'EMAIL', config: { address: 'ops@example.com' } }],
+      CheckGroup: [{ id: 1, name: 'G', alertChannelSubscriptions: [{ alertChannelId: 3, activated: true }] }],
+    });
+    // The channel left the code: the subscription to it goes, named as state knows it.
+    const dropped = plan(
+      [construct('CheckGroup', 'g', { name: 'G', alertChannelSubscriptions: [] })],
+      live,
+      state,
+      keyed,
+    );
+    expect((dropped.operations[0] as UpdateOperation).changes.map((c) => c.path)).toEqual([
+      'alertChannelSubscriptions[mail]',
+    ]);
+    // The channel was renamed (a move): it is named by its new logical id.
+    const renamed = plan(
+      [
+        construct(
+          'AlertChannel',
+          'ops',
+          { type: 'EMAIL', config: { address: 'ops@example.com' } },
+          { aliases: ['mail'] },
+        ),
+        construct('CheckGroup', 'g', {
+          name: 'G',
+          alertChannelSubscriptions: [{ alertChannelId: { $ref: 'AlertChannel:ops' }, activated: false }],
+        }),
+      ],
+      live,
+      state,
+      keyed,
+    );
+    const group = renamed.operations.find((o) => o.logicalId === 'g') as UpdateOperation;
+    expect(group.changes.map((c) => c.path)).toEqual(['alertChannelSubscriptions[ops].activated']);
+  });
+
+  it('destroy plans every owned resource away, whatever the code says', () => {
+    const state = stateOf([entry('CheckGroup', 'g', 1)]);
+    const live = liveOf({ CheckGroup: [{ id: 1, name: 'G' }] });
+    const p = plan([construct('CheckGroup', 'g', { name: 'G' })], live, state, { ...keyed, mode: 'destroy' });
+    expect(p.mode).toBe('destroy');
+    expect(p.operations.map((o) => [o.action, o.logicalId])).toEqual([['delete', 'g']]);
+    expect(p.unchanged).toBe(0);
+  });
+
+  it('forceProtected counts only when destroying', () => {
+    const state = stateOf([entry('CheckGroup', 'g', 1, { protect: true })]);
+    const live = liveOf({ CheckGroup: [{ id: 1, name: 'G' }] });
+    const p = plan([], live, state, { ...keyed, forceProtected: true });
+    expect(p.operations).toEqual([]);
+    expect(p.protectedKept).toEqual(['CheckGroup:g']);
+  });
+
+  it('lists abandoned creates in order', () => {
+    const state = stateOf([], ['CheckGroup:b', 'AlertChannel:z', 'CheckGroup:a']);
+    expect(plan([], emptyLive(), state, keyed).abandonedCreates).toEqual([
+      'AlertChannel:z',
+      'CheckGroup:a',
+      'CheckGroup:b',
+    ]);
+  });
+
+  it('a construct in conflict is in one conflict, not one per stage', () => {
+    // The url is the status page's natural key and a unique key: matching finds it first.
+    const live = liveOf({ StatusPage: [{ id: 'p-1', name: 'Theirs', url: 'acme' }] });
+    const p = plan(
+      [construct('StatusPage', 'p', { name: 'P', url: 'acme' })],
+      live,
+      emptyState(ACCOUNT),
+      keyed,
+    );
+    expect(p.conflicts.map((c) => [c.reason, c.logicalId, c.field])).toEqual([['exists', 'p', 'url']]);
+    expect(p.operations).toEqual([]);
   });
 });

@@ -1,53 +1,12 @@
-import type { ResourceKind } from '@monitor/api';
-import type { DesiredResource } from '@monitor/constructs';
 import { describe, expect, it } from 'vitest';
 import { ByPhysicalId } from '../identity.js';
-import { emptyLive } from '../live/read-live.js';
-import { emptyState, type State, type StateEntry, stateKey } from '../state/state.js';
+import { type StateEntry, stateKey } from '../state/state.js';
+import { construct, entry, liveOf, stateOf } from '../test-support/planning.js';
 import { uniqueKeyConflicts } from './collisions.js';
 import { planDeletes } from './deletes.js';
 import { claimStateEntries, indexAccount, matchResources } from './match.js';
-import type { Live, LiveResource } from './types.js';
 
 /** Table tests of the planner's stages, each on its own, over hand-made constructs, state and live. */
-
-function construct(
-  kind: ResourceKind,
-  logicalId: string,
-  payload: Record<string, unknown>,
-  options: Partial<DesiredResource['options']> = {},
-): DesiredResource {
-  return {
-    kind,
-    construct: kind,
-    logicalId,
-    payload,
-    dependsOn: [],
-    options: { protect: false, aliases: [], adopt: false, ignoreChanges: [], ...options },
-  };
-}
-
-function entry(
-  kind: ResourceKind,
-  logicalId: string,
-  physicalId: string | number,
-  extra: Partial<StateEntry> = {},
-): StateEntry {
-  return { kind, logicalId, physicalId, appliedHash: 'h', secretHashes: {}, protect: false, ...extra };
-}
-
-function stateOf(entries: StateEntry[], pendingCreates: string[] = []): State {
-  const state = emptyState('acct');
-  for (const e of entries) state.resources[stateKey(e.kind, e.logicalId)] = e;
-  state.pendingCreates = pendingCreates;
-  return state;
-}
-
-function liveOf(resources: Partial<Record<ResourceKind, Record<string, unknown>[]>>): Live {
-  const live = emptyLive();
-  for (const [kind, list] of Object.entries(resources)) live[kind as ResourceKind] = list as LiveResource[];
-  return live;
-}
 
 describe('matching: claimStateEntries', () => {
   it.each([
@@ -68,6 +27,12 @@ describe('matching: claimStateEntries', () => {
       desired: [construct('CheckGroup', 'x', {}, { aliases: ['b'] }), construct('CheckGroup', 'b', {})],
       entries: [entry('CheckGroup', 'b', 1)],
       claims: { b: 'CheckGroup:b' },
+    },
+    {
+      name: 'a construct with its own entry takes no alias entry (the alias entry goes)',
+      desired: [construct('CheckGroup', 'new', {}, { aliases: ['old'] })],
+      entries: [entry('CheckGroup', 'new', 1), entry('CheckGroup', 'old', 2)],
+      claims: { new: 'CheckGroup:new' },
     },
     {
       name: 'an alias of another kind is not taken',
@@ -147,6 +112,62 @@ describe('matching: adoption and the conflicts of constructs without state', () 
   });
 });
 
+describe('matching: which live resource a construct without state takes', () => {
+  const email = (logicalId: string, options: Parameters<typeof construct>[3] = {}) =>
+    construct('AlertChannel', logicalId, { type: 'EMAIL', config: { address: 'ops@example.com' } }, options);
+  const emailLive = (id: number) => ({ id, type: 'EMAIL', config: { address: 'ops@example.com' } });
+
+  it('each live resource is taken once, and each construct takes one', () => {
+    // Names repeat: three groups "API" live; an interrupted deploy created `b`; `c` and `d` adopt.
+    const b = construct('CheckGroup', 'b', { name: 'API' });
+    const c = construct('CheckGroup', 'c', { name: 'API' }, { adopt: true });
+    const d = construct('CheckGroup', 'd', { name: 'API' }, { adopt: true });
+    const state = stateOf([], ['CheckGroup:b']);
+    const live = liveOf({
+      CheckGroup: [
+        { id: 1, name: 'API' },
+        { id: 2, name: 'API' },
+        { id: 3, name: 'API' },
+      ],
+    });
+    const m = matchResources([c, b, d], state, indexAccount(live, state));
+    expect([b, c, d].map((x) => m.adopted.get(x)?.id)).toEqual([1, 2, 3]);
+    expect(m.conflicts).toEqual([]);
+  });
+
+  it('a construct whose resource is gone takes nothing else, and is in no conflict (it is created again)', () => {
+    const state = stateOf([entry('CheckGroup', 'g', 7)]);
+    const g = construct('CheckGroup', 'g', { name: 'G' });
+    const m = matchResources([g], state, indexAccount(liveOf({ CheckGroup: [{ id: 8, name: 'G' }] }), state));
+    expect(m.adopted.size).toBe(0);
+    expect(m.conflicts).toEqual([]);
+  });
+
+  it('adopt: true finds nothing for a kind without a natural key: an identical alert channel is not taken', () => {
+    const state = stateOf([]);
+    const m = matchResources(
+      [email('mail', { adopt: true })],
+      state,
+      indexAccount(liveOf({ AlertChannel: [emailLive(5)] }), state),
+    );
+    expect(m.adopted.size).toBe(0);
+    expect(m.conflicts).toEqual([]);
+  });
+
+  it('a resumed create found by content never takes what another project owns', () => {
+    const mail = email('mail');
+    const state = stateOf([], ['AlertChannel:mail']);
+    const owners = new ByPhysicalId<string>().set('AlertChannel', 5, 'billing-team');
+    const theirs = indexAccount(liveOf({ AlertChannel: [emailLive(5)] }), state, owners);
+    expect(matchResources([mail], state, theirs).adopted.size).toBe(0);
+    // The one the interrupted deploy made, beside theirs, is found.
+    const both = indexAccount(liveOf({ AlertChannel: [emailLive(5), emailLive(6)] }), state, owners);
+    const m = matchResources([mail], state, both);
+    expect(m.adopted.get(mail)?.id).toBe(6);
+    expect(m.conflicts).toEqual([]);
+  });
+});
+
 describe('deleting: planDeletes', () => {
   const groupAndChannel = () => {
     const state = stateOf([
@@ -205,6 +226,95 @@ describe('deleting: planDeletes', () => {
     const d = planDeletes(state, matching, account, true);
     expect(d.deletes).toEqual([]);
     expect(d.forget).toEqual(['CheckGroup:b']);
+  });
+});
+
+describe('deleting: what a delete carries, and the order of deletes', () => {
+  const noMatch = { claims: new Map(), claimedKeys: new Set<string>(), adopted: new Map(), conflicts: [] };
+
+  it('a delete is named by the live resource it removes', () => {
+    const state = stateOf([entry('CheckGroup', 'g', 7)]);
+    const account = indexAccount(liveOf({ CheckGroup: [{ id: 7, name: 'Payments' }] }), state);
+    expect(planDeletes(state, noMatch, account, true).deletes).toEqual([
+      {
+        kind: 'CheckGroup',
+        logicalId: 'g',
+        name: 'Payments',
+        action: 'delete',
+        physicalId: 7,
+        dependsOn: [],
+      },
+    ]);
+  });
+
+  it('a resource with nothing to tell it by, where state recorded an identity, is a stranger', () => {
+    const state = stateOf([entry('AlertChannel', 'hook', 3, { identity: 'name:ops@example.com' })]);
+    const account = indexAccount(liveOf({ AlertChannel: [{ id: 3, type: 'SLACK', config: {} }] }), state);
+    const d = planDeletes(state, noMatch, account, true);
+    expect(d.deletes).toEqual([]);
+    expect(d.mismatched).toEqual([
+      {
+        key: 'AlertChannel:hook',
+        physicalId: 3,
+        recorded: 'name:ops@example.com',
+        found: '(nothing to tell it by)',
+      },
+    ]);
+  });
+
+  it('without keepProtected (destroy --force-protected), protected resources are deleted too', () => {
+    const state = stateOf([entry('CheckGroup', 'g', 7, { protect: true })]);
+    const account = indexAccount(liveOf({ CheckGroup: [{ id: 7, name: 'G' }] }), state);
+    const d = planDeletes(state, noMatch, account, false);
+    expect(d.deletes.map((op) => op.logicalId)).toEqual(['g']);
+    expect(d.protectedKept).toEqual([]);
+  });
+
+  it('what a kept protected resource refers to and the code keeps is neither deleted nor listed as kept', () => {
+    const state = stateOf([entry('AlertChannel', 'mail', 3), entry('CheckGroup', 'g', 7, { protect: true })]);
+    const live = liveOf({
+      AlertChannel: [{ id: 3, type: 'EMAIL', config: { address: 'ops@example.com' } }],
+      CheckGroup: [{ id: 7, name: 'G', alertChannelSubscriptions: [{ alertChannelId: 3 }] }],
+    });
+    const account = indexAccount(live, state);
+    const mail = construct('AlertChannel', 'mail', { type: 'EMAIL', config: { address: 'ops@example.com' } });
+    const d = planDeletes(state, matchResources([mail], state, account), account, true);
+    expect(d.protectedKept).toEqual(['CheckGroup:g']);
+    expect(d.keptForProtected).toEqual([]);
+    expect(d.deletes).toEqual([]);
+  });
+
+  it('a delete that refers to a resource the code keeps waits for nothing', () => {
+    const state = stateOf([entry('AlertChannel', 'mail', 3), entry('CheckGroup', 'g', 7)]);
+    const live = liveOf({
+      AlertChannel: [{ id: 3, type: 'EMAIL', config: { address: 'ops@example.com' } }],
+      CheckGroup: [{ id: 7, name: 'G', alertChannelSubscriptions: [{ alertChannelId: 3 }] }],
+    });
+    const account = indexAccount(live, state);
+    const mail = construct('AlertChannel', 'mail', { type: 'EMAIL', config: { address: 'ops@example.com' } });
+    const d = planDeletes(state, matchResources([mail], state, account), account, true);
+    expect(d.deletes.map((op) => [op.logicalId, op.dependsOn])).toEqual([['g', []]]);
+  });
+
+  it('orders a chain of references, whatever the order of state: window, then page, then service', () => {
+    const state = stateOf([
+      entry('StatusPageService', 'api', 's-1'),
+      entry('StatusPage', 'page', 'p-1'),
+      entry('MaintenanceWindow', 'window', 9),
+    ]);
+    const live = liveOf({
+      StatusPageService: [{ id: 's-1', name: 'API' }],
+      StatusPage: [{ id: 'p-1', name: 'P', url: 'p', cards: [{ name: 'Core', services: [{ id: 's-1' }] }] }],
+      MaintenanceWindow: [
+        { id: 9, name: 'W', statusPageVisibility: { statusPageIds: ['p-1'], serviceIds: [] } },
+      ],
+    });
+    const d = planDeletes(state, noMatch, indexAccount(live, state), true);
+    expect(d.deletes.map((op) => [op.logicalId, op.dependsOn])).toEqual([
+      ['window', []],
+      ['page', ['MaintenanceWindow:window']],
+      ['api', ['StatusPage:page']],
+    ]);
   });
 });
 

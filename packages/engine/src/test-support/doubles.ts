@@ -30,9 +30,10 @@ export type CallHook = (call: {
 
 /**
  * An in-memory account behind the kinds' operations, as the service behaves where the engine
- * cares: ids assigned on create, sets come back reordered, secret variables come back empty.
- * `before` runs before a call is processed, `after` once it was (throw there for "processed,
- * then the connection dropped").
+ * cares: ids assigned on create, sets come back reordered, secret variables come back empty, a
+ * private dashboard's key made by the service and shown whole only in the answer of the write
+ * that made it. `before` runs before a call is processed, `after` once it was (throw there for
+ * "processed, then the connection dropped").
  */
 export class FakeAccount implements KindClient {
   readonly resources = new Map<ResourceKind, Map<string, ManagedResource>>(
@@ -48,11 +49,26 @@ export class FakeAccount implements KindClient {
     return [...(this.resources.get(kind) as Map<string, ManagedResource>).values()];
   }
 
+  /** A private dashboard without a key gets one: its id, to show whole in this answer only. */
+  #makeKey(kind: ResourceKind, resource: Payload): unknown[] {
+    if (kind !== 'Dashboard' || resource.isPrivate !== true) return [];
+    if (Array.isArray(resource.keys) && resource.keys.length > 0) return [];
+    const n = this.#nextId++;
+    const rawKey = `dk_${String(n).padStart(32, '0')}`;
+    resource.keys = [{ id: `key-${n}`, rawKey, maskedKey: `dk_…${rawKey.slice(-4)}` }];
+    return [`key-${n}`];
+  }
+
   managed = (kind: ResourceKind): ManagedOperations => {
     const table = this.resources.get(kind) as Map<string, ManagedResource>;
     const stringIds = kind === 'StatusPage' || kind === 'StatusPageService' || kind === 'Dashboard';
-    const echo = (r: ManagedResource) => {
+    const echo = (r: ManagedResource, revealed: readonly unknown[] = []) => {
       const out: Payload = structuredClone(r);
+      if (Array.isArray(out.keys)) {
+        out.keys = (out.keys as Payload[]).map((k) =>
+          revealed.includes(k.id) ? k : { ...k, rawKey: k.maskedKey },
+        );
+      }
       if (Array.isArray(out.tags)) out.tags = [...(out.tags as string[])].reverse();
       if (Array.isArray(out.environmentVariables)) {
         out.environmentVariables = (out.environmentVariables as Payload[])
@@ -89,7 +105,7 @@ export class FakeAccount implements KindClient {
     return {
       pages: async function* (this: FakeAccount) {
         this.requestCount++;
-        yield { items: [...table.values()].map(echo) };
+        yield { items: [...table.values()].map((r) => echo(r)) };
       }.bind(this),
       get: async (id) => {
         this.requestCount++;
@@ -105,7 +121,7 @@ export class FakeAccount implements KindClient {
             const id = stringIds ? `${kind}-${n}` : n;
             const resource = { ...structuredClone(payload), id } as ManagedResource;
             table.set(String(id), resource);
-            return echo(resource);
+            return echo(resource, this.#makeKey(kind, resource));
           },
           payload,
         ),
@@ -116,7 +132,7 @@ export class FakeAccount implements KindClient {
             const current = table.get(String(id));
             if (current === undefined) throw new NotFoundError(`${kind} ${String(id)}`);
             Object.assign(current, structuredClone(payload));
-            return echo(current);
+            return echo(current, this.#makeKey(kind, current));
           },
           payload,
           id,

@@ -1,0 +1,21 @@
+// Mutation testing of the planner and the deployer: `npm run mutation` (not part of CI or `npm test`).
+/** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
+export default {
+  testRunner: 'vitest',
+  vitest: { configFile: 'vitest.config.ts' },
+  mutate: ['src/plan/**/*.ts', 'src/apply/**/*.ts', '!src/**/*.test.ts'],
+  coverageAnalysis: 'perTest',
+  // Mutants that do not compile (strict TypeScript) could never ship: they are not counted.
+  checkers: ['typescript'],
+  tsconfigFile: 'tsconfig.json',
+  typescriptChecker: { prioritizePerformanceOverAccuracy: true },
+  // The machines have two cores, shared.
+  concurrency: 1,
+  reporters: ['clear-text', 'progress', 'html', 'json'],
+  htmlReporter: { fileName: 'reports/mutation/index.html' },
+  jsonReporter: { fileName: 'reports/mutation/mutation.json' },
+  clearTextReporter: { allowColor: false, logTests: false, reportScoreTable: true },
+  thresholds: { high: 85, low: 70, break: null },
+  tempDirName: '.stryker-tmp',
+  cleanTempDir: 'always',
+};
