@@ -1,8 +1,10 @@
 import {
+  type CapturedStack,
   CONSTRUCT_BRAND,
   type ConstructLike,
   callerLocation,
-  captureCallSites,
+  callSitesOf,
+  captureStack,
   currentSession,
   isConstruct,
   isRemote,
@@ -138,8 +140,8 @@ export abstract class Construct<P extends object> implements ConstructLike {
   readonly logicalId: string;
   readonly props: P;
   readonly options: { protect: boolean; aliases: string[]; adopt: boolean };
-  /** The stack when `new` was called; resolved into `location` on first read. */
-  readonly #sites: NodeJS.CallSite[];
+  /** The stack when `new` was called (undefined when not captured); resolved into `location` on first read. */
+  #stack: CapturedStack | undefined;
   #location: SourceLocation | undefined | null = null;
 
   constructor(logicalId: string, props: P & ConstructOptions) {
@@ -148,13 +150,16 @@ export abstract class Construct<P extends object> implements ConstructLike {
     const { protect, aliases, adopt, ...rest } = (props ?? {}) as P & ConstructOptions;
     this.props = rest as P;
     this.options = { protect: protect === true, aliases: aliases ?? [], adopt: adopt === true };
-    this.#sites = session.captureLocations === false ? [] : captureCallSites(Construct);
+    this.#stack = session.captureLocations === false ? undefined : captureStack(Construct);
     session.constructs.push(this);
   }
 
   /** Where `new` was called, as the runtime saw it (the loader maps it to the TypeScript source). */
   get location(): SourceLocation | undefined {
-    if (this.#location === null) this.#location = callerLocation(this.#sites);
+    if (this.#location === null) {
+      this.#location = this.#stack === undefined ? undefined : callerLocation(callSitesOf(this.#stack));
+      this.#stack = undefined;
+    }
     return this.#location;
   }
 
