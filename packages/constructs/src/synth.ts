@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { formatIssuePath, KINDS, messageRedactor, valuesAt } from '@monitor/api';
+import { formatIssuePath, KINDS, type KindDefinition, messageRedactor, valuesAt } from '@monitor/api';
 import type { ProjectDefaults } from './config.js';
 import {
   type Construct,
@@ -44,6 +44,19 @@ export interface SynthOptions {
    * sent or reported (`monitor import` trying which props it can leave out). @default true
    */
   validate?: boolean;
+  /**
+   * Payloads that passed the schema check before (a cache the loader keeps between runs): one
+   * found there is not checked again, and each that passes is added.
+   */
+  validated?: ValidatedPayloads;
+}
+
+/** Payloads known to pass their kind's schema, by a key of their content. */
+export interface ValidatedPayloads {
+  /** The key of a payload; undefined when it cannot be kept (then it is always checked). */
+  keyOf(kind: ResourceKind, payload: Record<string, unknown>): string | undefined;
+  has(key: string): boolean;
+  add(key: string): void;
 }
 
 export interface SynthResult {
@@ -170,10 +183,7 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
       diagnostics.push(...own);
       continue;
     }
-    const result =
-      options.validate === false
-        ? ({ success: true } as const)
-        : KINDS[c.kind].createSchema.safeParse(withPlaceholders(payload));
+    const result = checkPayload(c.kind, payload, options);
     const propPath = (path: string) => c[PROP_PATH](path);
     // An unset requiredEnv is the problem at its prop, not the schema's complaint about the stand-in.
     const unset = missing.length === 0 ? new Map<string, string>() : unsetEnvPaths(payload);
@@ -238,6 +248,20 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
     });
   }
   return { resources, diagnostics: diagnostics.sort(byPosition) };
+}
+
+/** The schema check of a payload, unless it is off or the payload passed it before. */
+function checkPayload(
+  kind: ResourceKind,
+  payload: Record<string, unknown>,
+  { validate, validated }: SynthOptions,
+): { success: true } | ReturnType<KindDefinition['createSchema']['safeParse']> {
+  if (validate === false) return { success: true };
+  const key = validated?.keyOf(kind, payload);
+  if (key !== undefined && validated?.has(key)) return { success: true };
+  const result = KINDS[kind].createSchema.safeParse(withPlaceholders(payload));
+  if (result.success && key !== undefined) validated?.add(key);
+  return result;
 }
 
 /** Where a payload holds what an unset `requiredEnv` returned: path → variable. */
