@@ -4,6 +4,7 @@ import { builtinModules, SourceMap } from 'node:module';
 import { dirname, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
 import type { BuildFailure, Message, Plugin } from 'esbuild';
+import { type CachedBuild, cacheFile, fingerprint, readCachedBuild, storeBuild } from './bundle-cache.js';
 import { esbuildService } from './esbuild-service.js';
 
 /** Always loaded from the project, never bundled: one instance of the session for every file. */
@@ -103,17 +104,21 @@ export interface PositionMap {
 
 /**
  * Node's own source-map reader (`node:module`), its sources resolved by `resolveSource` (e.g. to
- * absolute paths).
+ * absolute paths). `payload`: the map, as JSON text or parsed.
  */
 export function positionMap(
-  payload: object,
+  payload: object | string,
   resolveSource: (source: string) => string = (s) => s,
 ): PositionMap {
   // Parsed on the first lookup: a valid project without file props may never need one.
   let map: SourceMap | undefined;
   return {
     lookup(line, column) {
-      map ??= new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]);
+      map ??= new SourceMap(
+        (typeof payload === 'string' ? JSON.parse(payload) : payload) as ConstructorParameters<
+          typeof SourceMap
+        >[0],
+      );
       const origin = map.findOrigin(line, column) as {
         fileName?: string;
         lineNumber?: number;
@@ -133,6 +138,8 @@ export function positionMap(
 export interface Bundle {
   /** Where the bundle was written (inside the project, so its imports resolve there). */
   file: string;
+  /** Whether it is the build kept in the project's cache (nothing it was made from had changed). */
+  fromCache: boolean;
   map: PositionMap;
   /** Remove the bundle file. */
   dispose(): void;
@@ -170,6 +177,7 @@ interface Built {
   file: string;
   js: string;
   map: string;
+  fromCache: boolean;
 }
 
 /** Where the project's `.monitor/cache` directory is. */
@@ -187,14 +195,22 @@ export function cacheDirectory(projectDir: string): string {
   return dir;
 }
 
-/** Build `entry` with esbuild; nothing is written yet. Fails with a BundleError. */
-async function build(entry: string, projectDir: string): Promise<Built> {
+/** The stdin entry's name: what esbuild calls it in messages and in the metafile. */
+const ENTRY_NAME = 'monitor-entry.mjs';
+
+/**
+ * Build `entry` with esbuild; nothing is written yet but the cache of `purpose`. Fails with a
+ * BundleError.
+ */
+async function build(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Built> {
   const name = `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`;
   const file = join(cachePath(projectDir), name);
   const esbuild = await esbuildService();
+  const started = Date.now();
+  let result: Awaited<ReturnType<typeof esbuild.build<{ metafile: true; write: false }>>>;
   try {
-    const result = await esbuild.build({
-      stdin: { contents: entry, resolveDir: projectDir, sourcefile: 'monitor-entry.mjs', loader: 'js' },
+    result = await esbuild.build({
+      stdin: { contents: entry, resolveDir: projectDir, sourcefile: ENTRY_NAME, loader: 'js' },
       absWorkingDir: projectDir,
       bundle: true,
       platform: 'node',
@@ -210,33 +226,68 @@ async function build(entry: string, projectDir: string): Promise<Built> {
       metafile: true,
       plugins: [externalsPlugin(projectDir)],
     });
-    const js = result.outputFiles.find((o) => o.path.endsWith('.mjs'));
-    const map = result.outputFiles.find((o) => o.path.endsWith('.map'));
-    if (js === undefined || map === undefined) throw new Error('esbuild produced no bundle');
-    const inputs = new Set(Object.keys(result.metafile.inputs));
-    return { projectDir, file, js: markLoadingFiles(js.text, inputs, projectDir), map: map.text };
   } catch (e) {
     const failure = e as BuildFailure;
     if (Array.isArray(failure.errors))
       throw new BundleError(failure.errors.map((m) => messageToDiagnostic(m, projectDir)));
     throw e;
   }
+  const js = result.outputFiles.find((o) => o.path.endsWith('.mjs'));
+  const map = result.outputFiles.find((o) => o.path.endsWith('.map'));
+  if (js === undefined || map === undefined) throw new Error('esbuild produced no bundle');
+  const inputs = new Set(Object.keys(result.metafile.inputs));
+  const built: CachedBuild = { js: markLoadingFiles(js.text, inputs, projectDir), map: map.text };
+  try {
+    const entryFiles = (result.metafile.inputs[ENTRY_NAME]?.imports ?? []).map((i) => i.original ?? i.path);
+    storeBuild(
+      cacheFile(cacheDirectory(projectDir), purpose),
+      entry,
+      projectDir,
+      monitorFingerprint(),
+      built,
+      {
+        entryName: ENTRY_NAME,
+        entryFiles,
+        metafile: result.metafile,
+        started,
+      },
+    );
+  } catch {
+    // Only the next run's head start is lost.
+  }
+  return { projectDir, file, ...built, fromCache: false };
+}
+
+const monitorFingerprint = () => fingerprint([import.meta.url]);
+
+/**
+ * The build of `entry`: the one kept in the project's cache when nothing it was made from has
+ * changed since, else a new one (which is then kept).
+ */
+async function cachedOrBuild(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Built> {
+  // Made first: making it while esbuild runs would change the project directory under the build.
+  const file = cacheFile(cacheDirectory(projectDir), purpose);
+  const cached = readCachedBuild(file, entry, projectDir, monitorFingerprint());
+  if (cached === undefined) return build(entry, projectDir, purpose);
+  const name = `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`;
+  return { projectDir, file: join(cachePath(projectDir), name), ...cached, fromCache: true };
 }
 
 /** Write a build into the project's cache directory, where its imports resolve as the project's. */
-function written({ projectDir, file, js, map }: Built): Bundle {
+function written({ projectDir, file, js, map, fromCache }: Built): Bundle {
   cacheDirectory(projectDir);
   writeFileSync(file, js);
   return {
     file,
-    map: positionMap(JSON.parse(map) as object, (source) => resolve(dirname(file), source)),
+    fromCache,
+    map: positionMap(map, (source) => resolve(dirname(file), source)),
     dispose: () => rmSync(file, { force: true }),
   };
 }
 
-/** Bundle `entry` (JavaScript source importing the project's files) in one esbuild build. */
-export async function bundle(entry: string, projectDir: string): Promise<Bundle> {
-  return written(await build(entry, projectDir));
+/** Bundle `entry` (JavaScript source importing the project's files) in one esbuild build, or take it from the cache. */
+export async function bundle(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Bundle> {
+  return written(await cachedOrBuild(entry, projectDir, purpose));
 }
 
 /** The two builds of loading a project: its config alone, then its construct files. */
@@ -256,7 +307,7 @@ export function constructsEntry(files: readonly string[]): string {
  * Builds started before the command asked for them, one per purpose: `prefetchProject` starts
  * them while the CLI's modules load, and the first load of the run takes them. Only the first: it
  * follows at once, when no file of the project can have changed since; any later load (import
- * re-loads the project after writing files) builds anew.
+ * re-loads the project after writing files) checks the cache again or builds anew.
  */
 export class EarlyBuilds {
   private readonly ahead = new Map<
@@ -271,7 +322,7 @@ export class EarlyBuilds {
    */
   start(purpose: BuildPurpose, entry: string, projectDir: string): Promise<void> {
     if (this.taken.has(purpose) || this.ahead.has(purpose)) return Promise.resolve();
-    const built = build(entry, projectDir);
+    const built = cachedOrBuild(entry, projectDir, purpose);
     this.ahead.set(purpose, { entry, projectDir, built });
     return built.then(
       () => undefined,
@@ -288,7 +339,7 @@ export class EarlyBuilds {
     this.ahead.delete(purpose);
     this.taken.add(purpose);
     const matches = early !== undefined && early.entry === entry && early.projectDir === projectDir;
-    return written(await (matches ? early.built : build(entry, projectDir)));
+    return written(await (matches ? early.built : cachedOrBuild(entry, projectDir, purpose)));
   }
 }
 
