@@ -15,6 +15,7 @@ import { ProjectLoadError } from '../errors.js';
 import {
   type Bundle,
   BundleError,
+  cachePath,
   configEntry,
   constructsEntry,
   earlyBuilds,
@@ -30,6 +31,7 @@ import {
 import { loadGuarded } from './exit-guard.js';
 import { rememberIncluded } from './prefetch.js';
 import { mapStack } from './stack.js';
+import { ValidationCache } from './validation-cache.js';
 
 export interface LoadOptions {
   /** Path of the config file; by default the nearest `monitor.config.*` from `cwd` upwards. */
@@ -268,7 +270,13 @@ async function loadFrom(
       closeSession();
     }
     imported = performance.now();
-    return synth({ defaults: config.defaults as SynthOptions['defaults'], mapLocation }, session);
+    const validated = ValidationCache.open(cachePath(projectDir));
+    const result = synth(
+      { defaults: config.defaults as SynthOptions['defaults'], mapLocation, validated },
+      session,
+    );
+    validated?.save();
+    return result;
   });
   const done = performance.now();
   return {
