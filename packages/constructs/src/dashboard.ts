@@ -1,5 +1,5 @@
 import { DASHBOARD_DEFAULTS } from '@monitor/api';
-import { Construct, type ConstructOptions, type FileRef, type SynthContext } from './construct.js';
+import { Construct, type ConstructOptions, type FileRef, FRESH, type SynthContext } from './construct.js';
 import { SYNTHESIZE } from './session.js';
 
 export interface DashboardProps {
@@ -66,6 +66,7 @@ export class Dashboard extends Construct<DashboardProps> {
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {
     const { customCSS, ...rest } = { ...ctx.defaults, ...this.props } as DashboardProps;
     return {
+      ...FRESH,
       ...DASHBOARD_DEFAULTS,
       ...rest,
       customCSS: ctx.text(customCSS, 'customCSS') ?? DASHBOARD_DEFAULTS.customCSS,

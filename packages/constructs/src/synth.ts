@@ -96,17 +96,7 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
     // Held until the payload is known: then no message may quote what the kind marks sensitive.
     const own: Diagnostic[] = [];
     const construct = c.constructor.name;
-    // Mapped through the source map only when something needs it: a diagnostic, a file prop, a reader.
-    let mapped: SourceLocation | undefined;
-    const where = () => {
-      if (mapped === undefined && c.location !== undefined) {
-        const { callers, ...own } = c.location;
-        mapped = mapLocation(own);
-        if (callers !== undefined && callers.length > 0)
-          mapped = { ...mapped, callers: callers.map(mapLocation) };
-      }
-      return mapped;
-    };
+    const where = locator(c, mapLocation);
     const problem = (path: string, message: string, severity: 'error' | 'warning' = 'error') =>
       own.push({ severity, construct, logicalId: c.logicalId, location: where(), path, message });
 
@@ -210,7 +200,8 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
       dependsOn: [...dependsOn].sort(),
       options: { protect: c.options.protect, aliases: [...c.options.aliases], adopt: c.options.adopt },
     };
-    Object.defineProperty(resource, 'location', { get: where, enumerable: true });
+    LOCATORS.set(resource, where);
+    Object.defineProperty(resource, 'location', { get: resourceLocation, enumerable: true });
     resources.push(resource);
 
     const definition = KINDS[c.kind];
@@ -248,6 +239,34 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
     });
   }
   return { resources, diagnostics: diagnostics.sort(byPosition) };
+}
+
+/**
+ * Where a construct was made, mapped through the source map only when something needs it: a
+ * diagnostic, a file prop, a reader of the resource's `location`. Made apart from synthesis, so
+ * that what a resource keeps to answer it is the construct and the mapping, nothing of the rest.
+ */
+function locator(
+  c: Construct<object>,
+  mapLocation: (location: SourceLocation) => SourceLocation,
+): () => SourceLocation | undefined {
+  let mapped: SourceLocation | undefined;
+  return () => {
+    if (mapped === undefined && c.location !== undefined) {
+      const { callers, ...own } = c.location;
+      mapped = mapLocation(own);
+      if (callers !== undefined && callers.length > 0)
+        mapped = { ...mapped, callers: callers.map(mapLocation) };
+    }
+    return mapped;
+  };
+}
+
+/** Each resource's locator, for the getter that all resources share (one getter each would give each its own hidden class). */
+const LOCATORS = new WeakMap<object, () => SourceLocation | undefined>();
+
+function resourceLocation(this: DesiredResource): SourceLocation | undefined {
+  return LOCATORS.get(this)?.();
 }
 
 /** The schema check of a payload, unless it is off or the payload passed it before. */
