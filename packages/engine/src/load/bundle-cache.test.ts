@@ -220,7 +220,7 @@ describe('the build cache', () => {
     const b = await build(dir);
     const file = cacheFile(join(dir, '.monitor', 'cache'), 'constructs');
     const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] ?? '') as { monitor: string };
-    expect(readCachedBuild(file, entry, dir, header.monitor)?.js).toBe(b.text);
+    expect(readCachedBuild(file, entry, dir, header.monitor)?.files[0]?.js).toBe(b.text);
     expect(readCachedBuild(file, entry, dir, 'another monitor')).toBeUndefined();
     expect(readCachedBuild(file, entry, `${dir}-moved`, header.monitor)).toBeUndefined();
     expect(readCachedBuild(file, `${entry}\n`, dir, header.monitor)).toBeUndefined();
@@ -230,12 +230,12 @@ describe('the build cache', () => {
     const { dir, path } = project({ [MAIN]: 'console.log(1);\n' });
     const file = join(dir, '.monitor', 'cache', 'kept.bundle');
     const record = (started: number) => ({
-      entryName: 'monitor-entry.mjs',
+      entryNames: ['monitor-entry.mjs'],
       entryFiles: [path(MAIN)],
       metafile: { inputs: { [MAIN]: { bytes: 16, imports: [] } }, outputs: {} },
       started,
     });
-    const built = { js: 'console.log(1);\n', map: '{}' };
+    const built = { files: [{ name: 'bundle.mjs', js: 'console.log(1);\n', map: '{}' }] };
     // Written a minute before: kept.
     storeBuild(file, 'entry', dir, 'm', built, record(Date.now()));
     expect(readCachedBuild(file, 'entry', dir, 'm')).toEqual(built);

@@ -19,9 +19,9 @@ import type { Metafile } from 'esbuild';
  */
 
 /** Bump when what a cache file holds or how it is checked changes. */
-const FORMAT = 1;
+const FORMAT = 2;
 
-/** What a cache file starts with (one JSON line), before the bundle and its source map. */
+/** What a cache file starts with (one JSON line), before the files of the build. */
 interface Header {
   format: number;
   /** monitor's and esbuild's versions and code (`fingerprint`). */
@@ -29,9 +29,8 @@ interface Header {
   /** Hash of the entry: the files it imports, in order. */
   entry: string;
   projectDir: string;
-  /** Byte lengths of the bundle and of its map, which follow the header line in that order. */
-  js: number;
-  map: number;
+  /** The build's files: name and byte lengths of the module and of its map, which follow the header line in this order. */
+  files: { name: string; js: number; map: number | null }[];
   /** Hash of the bytes after the header line. */
   body: string;
   /**
@@ -39,15 +38,21 @@ interface Header {
    * A file whose stat (inode, size, modification and change times) is as recorded was not written
    * since; only one whose stat changed is read and hashed again.
    */
-  files: Record<string, [string, string] | null>;
+  inputs: Record<string, [string, string] | null>;
   /** Directories whose entries steer resolution: path → [hash of the listing, stat]. */
   dirs: Record<string, [string, string]>;
 }
 
-/** What a cached or a new build hands the loader. */
-export interface CachedBuild {
+/** A file of a build: a module, and its source map (not for the main module of a split build). */
+export interface BuiltFile {
+  name: string;
   js: string;
-  map: string;
+  map?: string | undefined;
+}
+
+/** What a cached or a new build hands the loader: its files, the first the one to import. */
+export interface CachedBuild {
+  files: BuiltFile[];
 }
 
 const digest = (data: string | Buffer): string => hash('sha256', data, 'base64url');
@@ -128,22 +133,27 @@ export function cacheFile(cacheDir: string, purpose: string): string {
 const isPair = (v: unknown): v is [string, string] =>
   Array.isArray(v) && v.length === 2 && v.every((x) => typeof x === 'string');
 
+const isLength = (v: unknown): v is number => Number.isSafeInteger(v) && (v as number) >= 0;
+
 function isHeader(value: unknown): value is Header {
   if (value === null || typeof value !== 'object') return false;
   const h = value as Record<string, unknown>;
   const record = (r: unknown, ok: (v: unknown) => boolean) =>
     r !== null && typeof r === 'object' && !Array.isArray(r) && Object.values(r).every(ok);
+  const isFile = (f: unknown) => {
+    const { name, js, map } = (f ?? {}) as Record<string, unknown>;
+    return typeof name === 'string' && isLength(js) && (map === null || isLength(map));
+  };
   return (
     typeof h.format === 'number' &&
     typeof h.monitor === 'string' &&
     typeof h.entry === 'string' &&
     typeof h.projectDir === 'string' &&
-    Number.isSafeInteger(h.js) &&
-    Number.isSafeInteger(h.map) &&
-    (h.js as number) >= 0 &&
-    (h.map as number) >= 0 &&
+    Array.isArray(h.files) &&
+    h.files.length > 0 &&
+    h.files.every(isFile) &&
     typeof h.body === 'string' &&
-    record(h.files, (v) => v === null || isPair(v)) &&
+    record(h.inputs, (v) => v === null || isPair(v)) &&
     record(h.dirs, isPair)
   );
 }
@@ -173,30 +183,40 @@ export function readCachedBuild(
     return undefined;
   }
   if (!isHeader(header)) return undefined;
+  const lengths = header.files.reduce((n, f) => n + f.js + (f.map ?? 0), 0);
   if (
     header.format !== FORMAT ||
     header.monitor !== monitor ||
     header.entry !== digest(entry) ||
     header.projectDir !== projectDir ||
-    bytes.length !== newline + 1 + header.js + header.map
+    bytes.length !== newline + 1 + lengths
   )
     return undefined;
   for (const [dir, recorded] of Object.entries(header.dirs))
     if (!dirUnchanged(dir, recorded)) return undefined;
-  for (const [path, recorded] of Object.entries(header.files))
+  for (const [path, recorded] of Object.entries(header.inputs))
     if (!fileUnchanged(path, recorded)) return undefined;
   const body = bytes.subarray(newline + 1);
   if (digest(body) !== header.body) return undefined;
+  let at = 0;
+  const text = (length: number) => {
+    const start = at;
+    at += length;
+    return body.subarray(start, at).toString('utf8');
+  };
   return {
-    js: body.subarray(0, header.js).toString('utf8'),
-    map: body.subarray(header.js).toString('utf8'),
+    files: header.files.map(({ name, js, map }) => ({
+      name,
+      js: text(js),
+      ...(map === null ? {} : { map: text(map) }),
+    })),
   };
 }
 
 /** What a finished build read, for `storeBuild`. */
 export interface BuildRecord {
-  /** The stdin entry's name in the metafile (not a file). */
-  entryName: string;
+  /** The names the metafile gives the build's entries (the stdin entry, the parts': not files). */
+  entryNames: readonly string[];
   /** The files the entry imports, as it names them (a symlink is followed when hashed). */
   entryFiles: readonly string[];
   metafile: Metafile;
@@ -224,22 +244,27 @@ export function storeBuild(
     for (const path of [...Object.keys(deps.files), ...Object.keys(deps.dirs)]) {
       if (changedSince(path, record.started)) return;
     }
-    const js = Buffer.from(built.js, 'utf8');
-    const map = Buffer.from(built.map, 'utf8');
+    const chunks: Buffer[] = [];
+    const files = built.files.map(({ name, js, map }) => {
+      const code = Buffer.from(js, 'utf8');
+      const mapped = map === undefined ? undefined : Buffer.from(map, 'utf8');
+      chunks.push(code, ...(mapped === undefined ? [] : [mapped]));
+      return { name, js: code.length, map: mapped?.length ?? null };
+    });
+    const body = Buffer.concat(chunks);
     const header: Header = {
       format: FORMAT,
       monitor,
       entry: digest(entry),
       projectDir,
-      js: js.length,
-      map: map.length,
-      body: digest(Buffer.concat([js, map])),
-      files: deps.files,
+      files,
+      body: digest(body),
+      inputs: deps.files,
       dirs: deps.dirs,
     };
     const temporary = `${file}.${process.pid}.tmp`;
     try {
-      writeFileSync(temporary, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), js, map]));
+      writeFileSync(temporary, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), body]));
       renameSync(temporary, file);
     } catch {
       rmSync(temporary, { force: true });
@@ -302,7 +327,7 @@ function dependencies(
     const stat = statOf(dir);
     dirs[dir] = [listingHash(dir), stat ?? ''];
   };
-  const inputs = Object.entries(record.metafile.inputs).filter(([name]) => name !== record.entryName);
+  const inputs = Object.entries(record.metafile.inputs).filter(([name]) => !record.entryNames.includes(name));
   const inputDirs = new Set<string>();
   for (const [name] of inputs) {
     // Another namespace than files (`ns:path`): nothing on disk to check it by.

@@ -1,11 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules, SourceMap } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
-import type { BuildFailure, Message, Plugin } from 'esbuild';
-import { type CachedBuild, cacheFile, fingerprint, readCachedBuild, storeBuild } from './bundle-cache.js';
+import type { BuildFailure, BuildOptions, Message, Metafile, OutputFile, Plugin } from 'esbuild';
+import { type BuiltFile, cacheFile, fingerprint, readCachedBuild, storeBuild } from './bundle-cache.js';
 import { esbuildService } from './esbuild-service.js';
+import { mainModule, PART_NAMESPACE, splitOrder, splitParts } from './split.js';
 
 /** Always loaded from the project, never bundled: one instance of the session for every file. */
 const ALWAYS_EXTERNAL = new Set(['@monitor/constructs']);
@@ -136,12 +137,15 @@ export function positionMap(
 }
 
 export interface Bundle {
-  /** Where the bundle was written (inside the project, so its imports resolve there). */
+  /** The module to import (inside the project, so that its imports resolve there). */
   file: string;
+  /** Every file of the bundle: the module to import, and the parts and chunks of a large project. */
+  files: readonly string[];
   /** Whether it is the build kept in the project's cache (nothing it was made from had changed). */
   fromCache: boolean;
-  map: PositionMap;
-  /** Remove the bundle file. */
+  /** Where a position in one of the bundle's files came from (1-based); undefined where nothing maps. */
+  lookup(file: string, line: number, column: number): OriginalPosition | undefined;
+  /** Remove the bundle's files. */
   dispose(): void;
 }
 
@@ -171,12 +175,10 @@ export class BundleError extends Error {
   }
 }
 
-/** What one esbuild build made: the bundle's text (loading markers in) and its source map. */
+/** What a build made, or the cache kept: its files (loading markers in), the first the one to import. */
 interface Built {
   projectDir: string;
-  file: string;
-  js: string;
-  map: string;
+  files: BuiltFile[];
   fromCache: boolean;
 }
 
@@ -198,64 +200,175 @@ export function cacheDirectory(projectDir: string): string {
 /** The stdin entry's name: what esbuild calls it in messages and in the metafile. */
 const ENTRY_NAME = 'monitor-entry.mjs';
 
-/**
- * Build `entry` with esbuild; nothing is written yet but the cache of `purpose`. Fails with a
- * BundleError.
- */
-async function build(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Built> {
-  const name = `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`;
-  const file = join(cachePath(projectDir), name);
-  const esbuild = await esbuildService();
-  const started = Date.now();
-  let result: Awaited<ReturnType<typeof esbuild.build<{ metafile: true; write: false }>>>;
+/** The options every build shares. */
+function buildOptions(projectDir: string): BuildOptions & { metafile: true; write: false } {
+  return {
+    absWorkingDir: projectDir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    sourcemap: 'external',
+    sourcesContent: false,
+    keepNames: true,
+    logLevel: 'silent',
+    external: [...ALWAYS_EXTERNAL],
+    metafile: true,
+  };
+}
+
+type Esbuild = Awaited<ReturnType<typeof esbuildService>>;
+type BuildResult = { outputFiles: OutputFile[]; metafile: Metafile };
+
+/** Run a build; a failure becomes a BundleError. */
+async function run(
+  esbuild: Esbuild,
+  projectDir: string,
+  options: BuildOptions & { metafile: true; write: false },
+): Promise<BuildResult> {
   try {
-    result = await esbuild.build({
-      stdin: { contents: entry, resolveDir: projectDir, sourcefile: ENTRY_NAME, loader: 'js' },
-      absWorkingDir: projectDir,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: file,
-      write: false,
-      sourcemap: 'external',
-      sourcesContent: false,
-      keepNames: true,
-      logLevel: 'silent',
-      external: [...ALWAYS_EXTERNAL],
-      metafile: true,
-      plugins: [externalsPlugin(projectDir)],
-    });
+    return await esbuild.build(options);
   } catch (e) {
     const failure = e as BuildFailure;
     if (Array.isArray(failure.errors))
       throw new BundleError(failure.errors.map((m) => messageToDiagnostic(m, projectDir)));
     throw e;
   }
-  const js = result.outputFiles.find((o) => o.path.endsWith('.mjs'));
-  const map = result.outputFiles.find((o) => o.path.endsWith('.map'));
-  if (js === undefined || map === undefined) throw new Error('esbuild produced no bundle');
+}
+
+/** The output files of a build as the bundle's files, each with its map and loading markers. */
+function builtFiles(result: BuildResult, projectDir: string): BuiltFile[] {
   const inputs = new Set(Object.keys(result.metafile.inputs));
-  const built: CachedBuild = { js: markLoadingFiles(js.text, inputs, projectDir), map: map.text };
+  const maps = new Map(
+    result.outputFiles.filter((o) => o.path.endsWith('.map')).map((o) => [o.path.slice(0, -4), o.text]),
+  );
+  return result.outputFiles
+    .filter((o) => o.path.endsWith('.mjs'))
+    .map((o) => ({
+      name: basename(o.path),
+      js: markLoadingFiles(o.text, inputs, projectDir),
+      map: maps.get(o.path),
+    }));
+}
+
+/** The construct files an entry made by `constructsEntry` imports; undefined for any other entry. */
+function entryFiles(entry: string): string[] | undefined {
+  const files: string[] = [];
+  for (const line of entry.split('\n')) {
+    const quoted = /^import ("(?:[^"\\]|\\.)*");$/.exec(line)?.[1];
+    if (quoted === undefined) return undefined;
+    files.push(JSON.parse(quoted) as string);
+  }
+  return files;
+}
+
+function sizeOf(file: string): number {
   try {
-    const entryFiles = (result.metafile.inputs[ENTRY_NAME]?.imports ?? []).map((i) => i.original ?? i.path);
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * A large project's construct files built as parts, loaded in order by a main module (split.ts);
+ * undefined when the project is small, or when the parts would not run its modules in the order
+ * one bundle does.
+ */
+async function splitBuild(
+  esbuild: Esbuild,
+  entry: string,
+  projectDir: string,
+): Promise<{ files: BuiltFile[]; metafile: Metafile; names: string[] } | undefined> {
+  const files = entryFiles(entry);
+  const parts = files === undefined ? undefined : splitParts(files, sizeOf);
+  if (parts === undefined) return undefined;
+  const result = await run(esbuild, projectDir, {
+    ...buildOptions(projectDir),
+    entryPoints: parts.map((_, i) => ({ in: `${PART_NAMESPACE}:${i}`, out: `part-${i}` })),
+    // As deep as the directory `written` puts them in: their maps name the sources relative to it.
+    outdir: join(cachePath(projectDir), 'split'),
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    plugins: [partsPlugin(parts, projectDir), externalsPlugin(projectDir)],
+  });
+  const names = parts.map((_, i) => `${PART_NAMESPACE}:${i}`);
+  const externals = splitOrder(result.metafile, names);
+  if (externals === undefined) return undefined;
+  const main = mainModule(
+    externals,
+    parts.map((_, i) => `part-${i}.mjs`),
+  );
+  return {
+    files: [{ name: 'main.mjs', js: main }, ...builtFiles(result, projectDir)],
+    metafile: result.metafile,
+    names,
+  };
+}
+
+/** Each part's entry: the imports of its run of construct files. */
+function partsPlugin(parts: readonly string[][], projectDir: string): Plugin {
+  return {
+    name: 'monitor-parts',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${PART_NAMESPACE}:`) }, (args) => ({
+        path: args.path.slice(PART_NAMESPACE.length + 1),
+        namespace: PART_NAMESPACE,
+      }));
+      b.onLoad({ filter: /.*/, namespace: PART_NAMESPACE }, (args) => ({
+        contents: constructsEntry(parts[Number(args.path)] ?? []),
+        resolveDir: projectDir,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * Build `entry` with esbuild (in parts when the project is large); nothing is written yet but
+ * the cache of `purpose`. Fails with a BundleError.
+ */
+async function build(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Built> {
+  const esbuild = await esbuildService();
+  const started = Date.now();
+  const split = purpose === 'constructs' ? await splitBuild(esbuild, entry, projectDir) : undefined;
+  let files: BuiltFile[];
+  let metafile: Metafile;
+  let entryNames: string[];
+  if (split !== undefined) ({ files, metafile, names: entryNames } = split);
+  else {
+    const result = await run(esbuild, projectDir, {
+      ...buildOptions(projectDir),
+      stdin: { contents: entry, resolveDir: projectDir, sourcefile: ENTRY_NAME, loader: 'js' },
+      outfile: join(cachePath(projectDir), 'bundle.mjs'),
+      plugins: [externalsPlugin(projectDir)],
+    });
+    files = builtFiles(result, projectDir);
+    if (files.length !== 1 || files[0]?.map === undefined) throw new Error('esbuild produced no bundle');
+    metafile = result.metafile;
+    entryNames = [ENTRY_NAME];
+  }
+  try {
     storeBuild(
       cacheFile(cacheDirectory(projectDir), purpose),
       entry,
       projectDir,
       monitorFingerprint(),
-      built,
+      { files },
       {
-        entryName: ENTRY_NAME,
-        entryFiles,
-        metafile: result.metafile,
+        entryNames,
+        entryFiles: entryNames.flatMap((name) =>
+          (metafile.inputs[name]?.imports ?? []).map((i) => i.original ?? i.path),
+        ),
+        metafile,
         started,
       },
     );
   } catch {
     // Only the next run's head start is lost.
   }
-  return { projectDir, file, ...built, fromCache: false };
+  return { projectDir, files, fromCache: false };
 }
 
 const monitorFingerprint = () => fingerprint([import.meta.url]);
@@ -269,19 +382,38 @@ async function cachedOrBuild(entry: string, projectDir: string, purpose: BuildPu
   const file = cacheFile(cacheDirectory(projectDir), purpose);
   const cached = readCachedBuild(file, entry, projectDir, monitorFingerprint());
   if (cached === undefined) return build(entry, projectDir, purpose);
-  const name = `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`;
-  return { projectDir, file: join(cachePath(projectDir), name), ...cached, fromCache: true };
+  return { projectDir, files: cached.files, fromCache: true };
 }
 
-/** Write a build into the project's cache directory, where its imports resolve as the project's. */
-function written({ projectDir, file, js, map, fromCache }: Built): Bundle {
-  cacheDirectory(projectDir);
-  writeFileSync(file, js);
+/**
+ * Write a build into the project's cache directory, where its imports resolve as the project's:
+ * one file, or a directory of the main module, parts and chunks (they import each other by name).
+ */
+function written({ projectDir, files, fromCache }: Built): Bundle {
+  const id = `bundle-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const cache = cacheDirectory(projectDir);
+  const single = files.length === 1;
+  const dir = single ? cache : join(cache, id);
+  if (!single) mkdirSync(dir);
+  const maps = new Map<string, PositionMap>();
+  const paths: string[] = [];
+  for (const f of files) {
+    const path = single ? join(dir, `${id}.mjs`) : join(dir, f.name);
+    writeFileSync(path, f.js);
+    paths.push(path);
+    if (f.map !== undefined)
+      maps.set(
+        path,
+        positionMap(f.map, (source) => resolve(dir, source)),
+      );
+  }
+  // Nothing below keeps `files`: the modules' text is the runtime's to keep now (tens of MB).
   return {
-    file,
+    file: paths[0] as string,
+    files: paths,
     fromCache,
-    map: positionMap(map, (source) => resolve(dirname(file), source)),
-    dispose: () => rmSync(file, { force: true }),
+    lookup: (file, line, column) => maps.get(file)?.lookup(line, column),
+    dispose: () => rmSync(single ? (paths[0] as string) : dir, { recursive: true, force: true }),
   };
 }
 

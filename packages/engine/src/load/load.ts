@@ -66,8 +66,7 @@ export interface LoadedProject {
 /** Map positions in the bundle to the TypeScript sources. */
 function locationMapper(b: Bundle): (l: SourceLocation) => SourceLocation {
   return (l) => {
-    if (l.file !== b.file) return l;
-    const original = b.map.lookup(l.line, l.column);
+    const original = b.lookup(l.file, l.line, l.column);
     return original === undefined
       ? l
       : { file: original.source, line: original.line, column: original.column };
