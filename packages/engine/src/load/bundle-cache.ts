@@ -1,5 +1,16 @@
-import { hash } from 'node:crypto';
-import { readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createHash, hash } from 'node:crypto';
+import {
+  closeSync,
+  fstatSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  readSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -168,49 +179,80 @@ export function readCachedBuild(
   projectDir: string,
   monitor: string,
 ): CachedBuild | undefined {
-  let bytes: Buffer;
+  let fd: number;
   try {
-    bytes = readFileSync(file);
+    fd = openSync(file, 'r');
   } catch {
     return undefined;
   }
-  const newline = bytes.indexOf(10);
-  if (newline === -1) return undefined;
-  let header: unknown;
   try {
-    header = JSON.parse(bytes.subarray(0, newline).toString('utf8'));
-  } catch {
-    return undefined;
-  }
-  if (!isHeader(header)) return undefined;
-  const lengths = header.files.reduce((n, f) => n + f.js + (f.map ?? 0), 0);
-  if (
-    header.format !== FORMAT ||
-    header.monitor !== monitor ||
-    header.entry !== digest(entry) ||
-    header.projectDir !== projectDir ||
-    bytes.length !== newline + 1 + lengths
-  )
-    return undefined;
-  for (const [dir, recorded] of Object.entries(header.dirs))
-    if (!dirUnchanged(dir, recorded)) return undefined;
-  for (const [path, recorded] of Object.entries(header.inputs))
-    if (!fileUnchanged(path, recorded)) return undefined;
-  const body = bytes.subarray(newline + 1);
-  if (digest(body) !== header.body) return undefined;
-  let at = 0;
-  const text = (length: number) => {
-    const start = at;
-    at += length;
-    return body.subarray(start, at).toString('utf8');
-  };
-  return {
-    files: header.files.map(({ name, js, map }) => ({
+    const size = fstatSync(fd).size;
+    const head = readHeaderLine(fd);
+    if (head === undefined) return undefined;
+    let header: unknown;
+    try {
+      header = JSON.parse(head.text);
+    } catch {
+      return undefined;
+    }
+    if (!isHeader(header)) return undefined;
+    const lengths = header.files.reduce((n, f) => n + f.js + (f.map ?? 0), 0);
+    if (
+      header.format !== FORMAT ||
+      header.monitor !== monitor ||
+      header.entry !== digest(entry) ||
+      header.projectDir !== projectDir ||
+      size !== head.bytes + lengths
+    )
+      return undefined;
+    for (const [dir, recorded] of Object.entries(header.dirs))
+      if (!dirUnchanged(dir, recorded)) return undefined;
+    for (const [path, recorded] of Object.entries(header.inputs))
+      if (!fileUnchanged(path, recorded)) return undefined;
+    // Read and hashed a file at a time: a large project's build is tens of MB.
+    const body = createHash('sha256');
+    let at = head.bytes;
+    const text = (length: number) => {
+      const bytes = Buffer.allocUnsafe(length);
+      let read = 0;
+      while (read < length) {
+        const n = readSync(fd, bytes, read, length - read, at + read);
+        if (n === 0) throw new Error('the cache file ended early');
+        read += n;
+      }
+      at += length;
+      body.update(bytes);
+      return bytes.toString('utf8');
+    };
+    const files = header.files.map(({ name, js, map }) => ({
       name,
       js: text(js),
       ...(map === null ? {} : { map: text(map) }),
-    })),
-  };
+    }));
+    return body.digest('base64url') === header.body ? { files } : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    closeSync(fd);
+  }
+}
+
+/** The cache file's first line (its header) and its length in bytes with the newline; undefined without one. */
+function readHeaderLine(fd: number): { text: string; bytes: number } | undefined {
+  const chunks: Buffer[] = [];
+  let at = 0;
+  for (;;) {
+    const chunk = Buffer.allocUnsafe(64 * 1024);
+    const n = readSync(fd, chunk, 0, chunk.length, at);
+    if (n === 0) return undefined;
+    const newline = chunk.subarray(0, n).indexOf(10);
+    if (newline !== -1) {
+      chunks.push(chunk.subarray(0, newline));
+      return { text: Buffer.concat(chunks).toString('utf8'), bytes: at + newline + 1 };
+    }
+    chunks.push(chunk.subarray(0, n));
+    at += n;
+  }
 }
 
 /** What a finished build read, for `storeBuild`. */
@@ -244,27 +286,39 @@ export function storeBuild(
     for (const path of [...Object.keys(deps.files), ...Object.keys(deps.dirs)]) {
       if (changedSince(path, record.started)) return;
     }
-    const chunks: Buffer[] = [];
+    // Written a file at a time, as it is read: no copy of the whole build at once.
+    const body = createHash('sha256');
     const files = built.files.map(({ name, js, map }) => {
-      const code = Buffer.from(js, 'utf8');
-      const mapped = map === undefined ? undefined : Buffer.from(map, 'utf8');
-      chunks.push(code, ...(mapped === undefined ? [] : [mapped]));
-      return { name, js: code.length, map: mapped?.length ?? null };
+      body.update(js, 'utf8');
+      if (map !== undefined) body.update(map, 'utf8');
+      return {
+        name,
+        js: Buffer.byteLength(js, 'utf8'),
+        map: map === undefined ? null : Buffer.byteLength(map, 'utf8'),
+      };
     });
-    const body = Buffer.concat(chunks);
     const header: Header = {
       format: FORMAT,
       monitor,
       entry: digest(entry),
       projectDir,
       files,
-      body: digest(body),
+      body: body.digest('base64url'),
       inputs: deps.files,
       dirs: deps.dirs,
     };
     const temporary = `${file}.${process.pid}.tmp`;
     try {
-      writeFileSync(temporary, Buffer.concat([Buffer.from(`${JSON.stringify(header)}\n`, 'utf8'), body]));
+      const fd = openSync(temporary, 'w');
+      try {
+        writeSync(fd, `${JSON.stringify(header)}\n`);
+        for (const { js, map } of built.files) {
+          writeSync(fd, js);
+          if (map !== undefined) writeSync(fd, map);
+        }
+      } finally {
+        closeSync(fd);
+      }
       renameSync(temporary, file);
     } catch {
       rmSync(temporary, { force: true });
