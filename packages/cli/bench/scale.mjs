@@ -11,9 +11,10 @@
 //
 //   node bench/scale.mjs [--baseline <checkout>] [--runs N] [--only validate|diff] [--sizes 20000,50000]
 //
-// --baseline: another built checkout of monitor (a worktree of the commit to compare with). Its
-// CLI runs copies of the same projects, interleaved run by run with this checkout's, so that the
-// noise of a shared machine falls on both alike.
+// --baseline (or MONITOR_BENCH_BASELINE, for `npm run bench`): another built checkout of monitor
+// (a worktree of the commit to compare with). Its CLI runs copies of the same projects,
+// interleaved run by run with this checkout's, so that the noise of a shared machine falls on
+// both alike.
 import { spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -33,7 +34,7 @@ const option = (name) => {
 const RUNS = Number(option('runs') ?? 5);
 const only = option('only');
 const sizes = (option('sizes') ?? '20000,50000').split(',').map(Number);
-const baseline = option('baseline');
+const baseline = option('baseline') ?? process.env.MONITOR_BENCH_BASELINE;
 
 /** A checkout of monitor: its CLI and its constructs package. */
 const checkout = (name, root) => ({
@@ -75,13 +76,13 @@ const median = (xs) => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Prints one line per checkout: medians of wall, CPU and peak RSS (MB), and the number of runs. */
-function report(label, results) {
+/** Prints one line per checkout: medians of wall, CPU and peak RSS (MB), the runs, and the goal. */
+function report(label, results, goal) {
   for (const c of checkouts) {
     const runs = results.get(c) ?? [];
     if (runs.length === 0) continue;
     console.log(
-      `${label.padEnd(44)} ${c.name.padEnd(8)} wall ${(median(runs.map((r) => r.wall)) / 1000).toFixed(3)} s  cpu ${(median(runs.map((r) => r.cpu)) / 1000).toFixed(3)} s  peak ${Math.round(median(runs.map((r) => r.rss)) / 1024)} MB  (n=${runs.length}; wall ${runs.map((r) => (r.wall / 1000).toFixed(2)).join(' ')})`,
+      `${label.padEnd(54)} ${c.name.padEnd(8)} wall ${(median(runs.map((r) => r.wall)) / 1000).toFixed(3)} s  cpu ${(median(runs.map((r) => r.cpu)) / 1000).toFixed(3)} s  peak ${Math.round(median(runs.map((r) => r.rss)) / 1024)} MB  (n=${runs.length}; wall ${runs.map((r) => (r.wall / 1000).toFixed(2)).join(' ')})${goal === undefined ? '' : `  goal: ${goal}`}`,
     );
   }
 }
@@ -90,7 +91,7 @@ function report(label, results) {
  * Run `step(c, run)` for every checkout `runs` times, alternating which goes first; `before(c,
  * run)` prepares each run, untimed. Fails on an unexpected exit code.
  */
-async function interleaved(label, runs, step, { before, expect = 0 } = {}) {
+async function interleaved(label, runs, step, { before, expect = 0, goal } = {}) {
   const results = new Map(checkouts.map((c) => [c, []]));
   for (let run = 0; run < runs; run++) {
     const order = run % 2 === 0 ? checkouts : [...checkouts].reverse();
@@ -104,7 +105,7 @@ async function interleaved(label, runs, step, { before, expect = 0 } = {}) {
       results.get(c).push(r);
     }
   }
-  report(label, results);
+  report(label, results, goal);
 }
 
 /** One copy of a project per checkout, each linked to its own @monitor/constructs. */
@@ -112,14 +113,14 @@ function projects(make) {
   return new Map(checkouts.map((c) => [c, make(c.constructs)]));
 }
 
-async function validateFigures(name, make, env = {}) {
+async function validateFigures(name, make, env = {}, goal = undefined) {
   const copies = projects(make);
   const validate = (c) => monitor(c, ['validate'], copies.get(c).dir, env);
   const clearCache = (c) => rmSync(join(copies.get(c).dir, '.monitor'), { recursive: true, force: true });
   try {
     // Fills the cache; the first of the fresh-checkout runs below.
     for (const c of checkouts) await validate(c);
-    await interleaved(`${name}: validate, unchanged`, RUNS, validate);
+    await interleaved(`${name}: validate, unchanged`, RUNS, validate, { goal });
     const edit = (c, run) => {
       const file = join(copies.get(c).dir, 'monitors', 'file-0001.monitor.ts');
       const text = readFileSync(file, 'utf8');
@@ -154,11 +155,18 @@ async function deployAndDiff(n) {
       MONITOR_STATE_SECRET: 'bench-state-secret',
     });
     const label = `${n.toLocaleString('en')} constructs`;
-    await interleaved(`${label}: deploy (${(n * 1.5).toLocaleString('en')} creates)`, 1, (c) =>
-      monitor(c, ['deploy', '--yes', '--json', '--rate-limit', '1000000/1'], copies.get(c).dir, env(c)),
+    await interleaved(
+      `${label}: deploy (${(n * 1.5).toLocaleString('en')} creates)`,
+      1,
+      (c) =>
+        monitor(c, ['deploy', '--yes', '--json', '--rate-limit', '1000000/1'], copies.get(c).dir, env(c)),
+      { goal: 'peak ≤ 400 MB at 20,000' },
     );
-    await interleaved(`${label}: diff, no changes`, RUNS, (c) =>
-      monitor(c, ['diff', '--json', '--detailed-exitcode'], copies.get(c).dir, env(c)),
+    await interleaved(
+      `${label}: diff, no changes`,
+      RUNS,
+      (c) => monitor(c, ['diff', '--json', '--detailed-exitcode'], copies.get(c).dir, env(c)),
+      { goal: '≤ 3 s at 20,000' },
     );
   } finally {
     for (const e of emulators.values()) await e.close();
