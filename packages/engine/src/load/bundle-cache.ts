@@ -52,6 +52,8 @@ interface Header {
   inputs: Record<string, [string, string] | null>;
   /** Directories whose entries steer resolution: path → [hash of the listing, stat]. */
   dirs: Record<string, [string, string]>;
+  /** Built whole because its parts would have run its modules in another order (split.ts). */
+  splitRefused?: boolean;
 }
 
 /** A file of a build: a module, and its source map (not for the main module of a split build). */
@@ -64,6 +66,8 @@ export interface BuiltFile {
 /** What a cached or a new build hands the loader: its files, the first the one to import. */
 export interface CachedBuild {
   files: BuiltFile[];
+  /** The project was built whole because its parts would have run its modules in another order. */
+  splitRefused?: boolean;
 }
 
 const digest = (data: string | Buffer): string => hash('sha256', data, 'base64url');
@@ -237,6 +241,28 @@ export function readCachedBuild(
   }
 }
 
+/**
+ * Whether the build kept in `file`, whatever it was made from, was built whole because its parts
+ * would have changed the order: a hint for the next build of the project, which does not try the
+ * parts again (a damaged or missing file says no).
+ */
+export function splitRefused(file: string): boolean {
+  let fd: number;
+  try {
+    fd = openSync(file, 'r');
+  } catch {
+    return false;
+  }
+  try {
+    const head = readHeaderLine(fd);
+    return head !== undefined && (JSON.parse(head.text) as { splitRefused?: unknown }).splitRefused === true;
+  } catch {
+    return false;
+  } finally {
+    closeSync(fd);
+  }
+}
+
 /** The cache file's first line (its header) and its length in bytes with the newline; undefined without one. */
 function readHeaderLine(fd: number): { text: string; bytes: number } | undefined {
   const chunks: Buffer[] = [];
@@ -306,6 +332,7 @@ export function storeBuild(
       body: body.digest('base64url'),
       inputs: deps.files,
       dirs: deps.dirs,
+      ...(built.splitRefused === true ? { splitRefused: true } : {}),
     };
     const temporary = `${file}.${process.pid}.tmp`;
     try {

@@ -4,7 +4,14 @@ import { builtinModules, SourceMap } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
 import type { BuildFailure, BuildOptions, Message, Metafile, OutputFile, Plugin } from 'esbuild';
-import { type BuiltFile, cacheFile, fingerprint, readCachedBuild, storeBuild } from './bundle-cache.js';
+import {
+  type BuiltFile,
+  cacheFile,
+  fingerprint,
+  readCachedBuild,
+  splitRefused,
+  storeBuild,
+} from './bundle-cache.js';
 import { esbuildService } from './esbuild-service.js';
 import { mainModule, PART_NAMESPACE, splitOrder, splitParts } from './split.js';
 
@@ -273,14 +280,14 @@ function sizeOf(file: string): number {
 
 /**
  * A large project's construct files built as parts, loaded in order by a main module (split.ts);
- * undefined when the project is small, or when the parts would not run its modules in the order
- * one bundle does.
+ * undefined when the project is small, `refused` when the parts would not run its modules in the
+ * order one bundle does.
  */
 async function splitBuild(
   esbuild: Esbuild,
   entry: string,
   projectDir: string,
-): Promise<{ files: BuiltFile[]; metafile: Metafile; names: string[] } | undefined> {
+): Promise<{ files: BuiltFile[]; metafile: Metafile; names: string[] } | 'refused' | undefined> {
   const files = entryFiles(entry);
   const parts = files === undefined ? undefined : splitParts(files, sizeOf);
   if (parts === undefined) return undefined;
@@ -295,7 +302,7 @@ async function splitBuild(
   });
   const names = parts.map((_, i) => `${PART_NAMESPACE}:${i}`);
   const externals = splitOrder(result.metafile, names);
-  if (externals === undefined) return undefined;
+  if (externals === undefined) return 'refused';
   const main = mainModule(
     externals,
     parts.map((_, i) => `part-${i}.mjs`),
@@ -332,11 +339,16 @@ function partsPlugin(parts: readonly string[][], projectDir: string): Plugin {
 async function build(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Built> {
   const esbuild = await esbuildService();
   const started = Date.now();
-  const split = purpose === 'constructs' ? await splitBuild(esbuild, entry, projectDir) : undefined;
+  const cache = cacheFile(cacheDirectory(projectDir), purpose);
+  // A project whose parts would change the order builds whole; it is not tried again each time.
+  const split =
+    purpose === 'constructs' && !splitRefused(cache)
+      ? await splitBuild(esbuild, entry, projectDir)
+      : undefined;
   let files: BuiltFile[];
   let metafile: Metafile;
   let entryNames: string[];
-  if (split !== undefined) ({ files, metafile, names: entryNames } = split);
+  if (split !== undefined && split !== 'refused') ({ files, metafile, names: entryNames } = split);
   else {
     const result = await run(esbuild, projectDir, {
       ...buildOptions(projectDir),
@@ -351,11 +363,11 @@ async function build(entry: string, projectDir: string, purpose: BuildPurpose): 
   }
   try {
     storeBuild(
-      cacheFile(cacheDirectory(projectDir), purpose),
+      cache,
       entry,
       projectDir,
       monitorFingerprint(),
-      { files },
+      { files, ...(split === 'refused' ? { splitRefused: true } : {}) },
       {
         entryNames,
         entryFiles: entryNames.flatMap((name) =>

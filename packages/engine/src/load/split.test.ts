@@ -1,10 +1,11 @@
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { bundle, constructsEntry } from './bundle.js';
+import { bundle, cacheDirectory, constructsEntry } from './bundle.js';
+import { cacheFile, splitRefused } from './bundle-cache.js';
 import { mainModule, PART_BYTES, SPLIT_FROM_BYTES, splitOrder, splitParts } from './split.js';
 import { mapStack } from './stack.js';
 
@@ -137,6 +138,12 @@ describe('a large project bundled in parts', () => {
       mkdirSync(join(dir, path, '..'), { recursive: true });
       writeFileSync(join(dir, path), text);
     }
+    // Written a minute ago, so that the build is kept in the cache (see bundle-cache.test.ts).
+    cacheDirectory(dir);
+    const past = new Date(Date.now() - 60_000);
+    for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+      utimesSync(join(entry.parentPath, entry.name), past, past);
+    utimesSync(dir, past, past);
     return dir;
   }
   const log = (name: string) => `(globalThis.splitLog ??= []).push(${JSON.stringify(name)});\n`;
@@ -167,6 +174,7 @@ describe('a large project bundled in parts', () => {
     const { order, b } = await runBundle(dir, files);
     expect(b.files.length).toBeGreaterThan(2);
     expect(order).toEqual(['ext-x', 'shared', 'a', 'b', 'c', 'd', 'd after await']);
+    expect(splitRefused(cacheFile(join(dir, '.monitor', 'cache'), 'constructs'))).toBe(false);
   });
 
   it('is bundled whole when a shared module would run earlier in parts than it does in one bundle', async () => {
@@ -180,6 +188,8 @@ describe('a large project bundled in parts', () => {
     const { order, b } = await runBundle(dir, files);
     expect(b.files).toHaveLength(1);
     expect(order).toEqual(['a', 'shared', 'b', 'c', 'd']);
+    // Remembered for the next build of the project, which goes straight to one bundle.
+    expect(splitRefused(cacheFile(join(dir, '.monitor', 'cache'), 'constructs'))).toBe(true);
   });
 
   it('maps a stack through the part that threw to the file and line', async () => {
