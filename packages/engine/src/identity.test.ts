@@ -1,5 +1,6 @@
+import type { ResourceKind } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
-import { ByPhysicalId } from './identity.js';
+import { ByPhysicalId, type PhysicalId } from './identity.js';
 
 describe('ByPhysicalId', () => {
   it('finds a resource by kind and id, ids compared as text', () => {
@@ -13,15 +14,14 @@ describe('ByPhysicalId', () => {
   });
 
   it('gives the values in the order each resource was first set; a later value replaces it in place', () => {
-    const index = ByPhysicalId.of(
-      [
-        ['CheckGroup', 1, 'a'],
-        ['Dashboard', 'd', 'b'],
-        ['CheckGroup', 2, 'c'],
-        ['CheckGroup', '1', 'a again'],
-      ] as const,
-      ([kind, id]) => [kind, id],
-    );
+    type Item = [ResourceKind, PhysicalId, string];
+    const items: Item[] = [
+      ['CheckGroup', 1, 'a'],
+      ['Dashboard', 'd', 'b'],
+      ['CheckGroup', 2, 'c'],
+      ['CheckGroup', '1', 'a again'],
+    ];
+    const index = ByPhysicalId.of(items, ([kind, id]) => [kind, id]);
     expect([...index.values()].map(([, , v]) => v)).toEqual(['a again', 'b', 'c']);
     expect(index.size).toBe(3);
     expect(index.delete('Dashboard', 'd')).toBe(true);
