@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -149,6 +149,36 @@ new CheckGroup('computed', { name: 'C', locations: [region as never] });
       expect(lines).toContainEqual(
         expect.stringMatching(/^a\.monitor\.ts:9:53 {2}error {2}CheckGroup "computed" {2}locations\[0\]: /),
       );
+    } finally {
+      cleanup(dir);
+    }
+  });
+
+  it('never answers from its caches for a file that changed, even one written back with its old time', async () => {
+    const group = (concurrency: number) =>
+      `import { CheckGroup } from '@monitor/constructs';\nnew CheckGroup('g', { name: 'G', concurrency: ${concurrency} });\n`;
+    const dir = writeProject({ 'monitors/g.monitor.ts': group(2) });
+    const file = join(dir, 'monitors', 'g.monitor.ts');
+    // Written a minute ago: a build is kept only of files that cannot be changing under it.
+    const past = new Date(Date.now() - 60_000);
+    for (const path of [file, join(dir, 'monitors'), join(dir, 'monitor.config.ts'), dir])
+      utimesSync(path, past, past);
+    try {
+      expect((await monitor(['validate'], { cwd: dir })).code).toBe(0);
+      expect((await monitor(['validate'], { cwd: dir })).code).toBe(0);
+      for (const kept of ['constructs.bundle', 'validated.json'])
+        expect(existsSync(join(dir, '.monitor', 'cache', kept)), kept).toBe(true);
+
+      writeFiles(dir, { 'monitors/g.monitor.ts': group(0) });
+      utimesSync(file, past, past);
+      const invalid = await monitor(['validate'], { cwd: dir });
+      expect(invalid.code).toBe(3);
+      expect(invalid.stdout).toMatch(
+        /^monitors\/g\.monitor\.ts:2:\d+ {2}error {2}CheckGroup "g" {2}concurrency: /,
+      );
+
+      writeFiles(dir, { 'monitors/g.monitor.ts': group(2) });
+      expect((await monitor(['validate'], { cwd: dir })).code).toBe(0);
     } finally {
       cleanup(dir);
     }

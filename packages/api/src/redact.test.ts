@@ -92,6 +92,21 @@ describe('Redactor', () => {
     expect(r.redact('got "abcd-secret", abcd-secret')).toBe(`got ${REDACTED}, ${REDACTED}`);
   });
 
+  it('finds each of thousands of secrets wherever a text holds it, and leaves other texts alone', () => {
+    const redactor = new Redactor();
+    const secrets = Array.from({ length: 3000 }, (_, i) => `pw-${i}${'x'.repeat(i % 37)}`);
+    for (const secret of secrets) redactor.add(secret);
+    for (const secret of [secrets[0], secrets[1234], secrets[2999]] as string[]) {
+      expect(redactor.redact(secret)).toBe(REDACTED);
+      expect(redactor.redact(`/v1/things?key=${encodeURIComponent(secret)}`)).toBe(`/v1/things?key=${REDACTED}`);
+      expect(redactor.redact(`{"password":"${secret}"} and ${secret}.`)).toBe(
+        `{"password":${REDACTED}} and ${REDACTED}.`,
+      );
+    }
+    const text = '/v1/check-groups?limit=100&nextId=pw-9 (no whole secret here)';
+    expect(redactor.redact(text)).toBe(text);
+  });
+
   it('never takes booleans or empty strings for secrets', () => {
     const r = new Redactor();
     r.add(true);

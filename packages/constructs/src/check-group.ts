@@ -15,6 +15,7 @@ import {
   Construct,
   type ConstructOptions,
   type FileRef,
+  FRESH,
   type RemoteRef,
   remoteRef,
   type SynthContext,
@@ -92,7 +93,7 @@ export interface CheckGroupProps {
 }
 
 function fill<T extends object>(defaults: T, value: object | null | undefined): T {
-  return { ...defaults, ...(value ?? {}) } as T;
+  return { ...FRESH, ...defaults, ...(value ?? {}) } as T;
 }
 
 /** A check group: `new CheckGroup('payments-api', { name: 'Payments API', locations: ['eu-west-1'] })`. */
@@ -118,13 +119,14 @@ export class CheckGroup extends Construct<CheckGroupProps> {
       ...ctx.defaults,
       ...this.props,
     } as CheckGroupProps;
-    const payload: Record<string, unknown> = { ...CHECK_GROUP_DEFAULTS, ...rest };
+    const payload: Record<string, unknown> = { ...FRESH, ...CHECK_GROUP_DEFAULTS, ...rest };
     payload.apiCheckDefaults = fill(API_CHECK_DEFAULTS_DEFAULT, rest.apiCheckDefaults);
     if (rest.alertSettings !== null) payload.alertSettings = fill(ALERT_SETTINGS_DEFAULT, rest.alertSettings);
     if (typeof rest.retryStrategy === 'object' && rest.retryStrategy !== null) {
-      payload.retryStrategy = { ...RETRY_STRATEGY_OBJECT_DEFAULTS, ...rest.retryStrategy };
+      payload.retryStrategy = { ...FRESH, ...RETRY_STRATEGY_OBJECT_DEFAULTS, ...rest.retryStrategy };
     }
     payload.environmentVariables = (environmentVariables ?? []).map((v) => ({
+      ...FRESH,
       ...ENVIRONMENT_VARIABLE_DEFAULTS,
       ...v,
     }));

@@ -390,3 +390,30 @@ describe('ignoreChanges', () => {
     expect(messages[1]).toContain('holds a secret inside apiCheckDefaults');
   });
 });
+
+describe('synth with payloads validated before', () => {
+  /** Remembers payloads by their JSON; `valid` says which it claims passed already. */
+  const remembering = (valid: (json: string) => boolean) => {
+    const added: string[] = [];
+    return {
+      added,
+      keyOf: (kind: string, payload: Record<string, unknown>) => `${kind} ${JSON.stringify(payload)}`,
+      has: (key: string) => valid(key),
+      add: (key: string) => {
+        added.push(key);
+      },
+    };
+  };
+
+  it('does not check a payload found there again, and adds each that passes', () => {
+    new CheckGroup('group', { name: 'Group', concurrency: 0 });
+    new Dashboard('board', { header: 'Board' });
+    const trusting = remembering((key) => key.startsWith('CheckGroup'));
+    expect(synth({ validated: trusting }).diagnostics).toEqual([]);
+    expect(trusting.added).toEqual([expect.stringMatching(/^Dashboard /)]);
+
+    const doubting = remembering(() => false);
+    expect(synth({ validated: doubting }).diagnostics.map((d) => d.path)).toEqual(['concurrency']);
+    expect(doubting.added).toEqual([expect.stringMatching(/^Dashboard /)]);
+  });
+});

@@ -1,5 +1,5 @@
 import { DASHBOARD_DEFAULTS } from '@monitor/api';
-import { Construct, type ConstructOptions, type FileRef, type SynthContext } from './construct.js';
+import { Construct, type ConstructOptions, type FileRef, FRESH, type SynthContext } from './construct.js';
 import { SYNTHESIZE } from './session.js';
 import { type KindSource, requestFields } from './source.js';
 
@@ -69,6 +69,7 @@ export class Dashboard extends Construct<DashboardProps> {
     // `null` is a value the service keeps (none), not the default.
     const css = ctx.text(customCSS, 'customCSS');
     return {
+      ...FRESH,
       ...DASHBOARD_DEFAULTS,
       ...rest,
       customCSS: css === undefined ? DASHBOARD_DEFAULTS.customCSS : css,

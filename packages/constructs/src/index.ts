@@ -80,4 +80,10 @@ export {
   type StatusPageServiceProps,
   type StatusPageServiceRef,
 } from './status-page.js';
-export { LOGICAL_ID_PATTERN, type SynthOptions, type SynthResult, synth } from './synth.js';
+export {
+  LOGICAL_ID_PATTERN,
+  type SynthOptions,
+  type SynthResult,
+  synth,
+  type ValidatedPayloads,
+} from './synth.js';

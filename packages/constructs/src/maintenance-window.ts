@@ -1,6 +1,6 @@
 import { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from '@monitor/api';
 import type { CheckGroup } from './check-group.js';
-import { Construct, type ConstructOptions, type SynthContext } from './construct.js';
+import { Construct, type ConstructOptions, FRESH, type SynthContext } from './construct.js';
 import { isConstruct, PROP_PATH, SYNTHESIZE } from './session.js';
 import { type KindSource, listOf, replaceProp, requestFields, sourceRef } from './source.js';
 import type { StatusPageRef, StatusPageServiceRef } from './status-page.js';
@@ -82,6 +82,7 @@ export class MaintenanceWindow extends Construct<MaintenanceWindowProps> {
     } as MaintenanceWindowProps;
     const { statusPages, services, ...visibility } = statusPageVisibility ?? {};
     return {
+      ...FRESH,
       ...MAINTENANCE_WINDOW_DEFAULTS,
       ...rest,
       startsAt: iso(startsAt),
@@ -99,6 +100,7 @@ export class MaintenanceWindow extends Construct<MaintenanceWindowProps> {
         return '';
       }),
       statusPageVisibility: {
+        ...FRESH,
         ...STATUS_PAGE_VISIBILITY_DEFAULTS,
         ...visibility,
         statusPageIds: (statusPages ?? []).map((p, i) =>

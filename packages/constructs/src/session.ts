@@ -96,26 +96,47 @@ export function isRemote(value: unknown): value is ConstructLike & { physicalId:
 /** At most this many callers are kept behind a construct's own location. */
 const MAX_CALLERS = 4;
 
+/** The call stack of the code running now, captured but not resolved into call sites yet (`callSitesOf`). */
+export interface CapturedStack {
+  readonly stack?: unknown;
+}
+
 /**
- * The call sites of the code running now, without `skip` and what it called. Cheap: nothing is
- * resolved until `callerLocation` reads them (a line number costs a scan of the whole script, so a
- * bundle of thousands of constructs pays it only for the ones a diagnostic names).
+ * Capture the stack of the code running now, without `skip` and what it called. Cheap: the
+ * frames are turned into call sites only when `callSitesOf` reads them, and their positions only
+ * when `callerLocation` does (a line number costs a scan of the whole script, so a bundle of
+ * thousands of constructs pays it only for the ones a diagnostic names).
  */
 // biome-ignore lint/complexity/noBannedTypes: what Error.captureStackTrace takes (a class too)
-export function captureCallSites(skip: Function): NodeJS.CallSite[] {
-  const originalPrepare = Error.prepareStackTrace;
+export function captureStack(skip: Function): CapturedStack {
   const originalLimit = Error.stackTraceLimit;
+  // Enough for the base class, the construct class, a few user subclasses and the callers.
+  Error.stackTraceLimit = 10;
+  const holder: CapturedStack = {};
+  Error.captureStackTrace(holder, skip);
+  Error.stackTraceLimit = originalLimit;
+  return holder;
+}
+
+/**
+ * The call sites of a captured stack. V8 formats a captured stack on its first read, with the
+ * `Error.prepareStackTrace` of that moment: read once, here, it gives the call sites themselves.
+ */
+export function callSitesOf(captured: CapturedStack): NodeJS.CallSite[] {
+  const originalPrepare = Error.prepareStackTrace;
   try {
-    // Enough for the base class, the construct class, a few user subclasses and the callers.
-    Error.stackTraceLimit = 10;
     Error.prepareStackTrace = (_error, callSites) => callSites;
-    const holder: { stack?: NodeJS.CallSite[] } = {};
-    Error.captureStackTrace(holder, skip);
-    return holder.stack ?? [];
+    const sites = captured.stack;
+    return Array.isArray(sites) ? (sites as NodeJS.CallSite[]) : [];
   } finally {
     Error.prepareStackTrace = originalPrepare;
-    Error.stackTraceLimit = originalLimit;
   }
+}
+
+/** The call sites of the code running now, without `skip` and what it called. */
+// biome-ignore lint/complexity/noBannedTypes: what Error.captureStackTrace takes (a class too)
+export function captureCallSites(skip: Function): NodeJS.CallSite[] {
+  return callSitesOf(captureStack(skip));
 }
 
 /**

@@ -2,6 +2,7 @@ import { STATUS_PAGE_DEFAULTS, type ThemeColors } from '@monitor/api';
 import {
   Construct,
   type ConstructOptions,
+  FRESH,
   type RemoteRef,
   remoteRef,
   type SynthContext,
@@ -89,6 +90,7 @@ export class StatusPage extends Construct<StatusPageProps> {
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {
     const { cards, url, ...rest } = { ...ctx.defaults, ...this.props } as StatusPageProps;
     return {
+      ...FRESH,
       ...STATUS_PAGE_DEFAULTS,
       ...rest,
       // The service lower-cases urls; desired says what will be read back.

@@ -5,6 +5,7 @@ import {
   formatIssuePath,
   isFieldPath,
   KINDS,
+  type KindDefinition,
   messageRedactor,
   nearest,
   rulePathOf,
@@ -54,6 +55,19 @@ export interface SynthOptions {
    * sent or reported (`monitor import` trying which props it can leave out). @default true
    */
   validate?: boolean;
+  /**
+   * Payloads that passed the schema check before (a cache the loader keeps between runs): one
+   * found there is not checked again, and each that passes is added.
+   */
+  validated?: ValidatedPayloads;
+}
+
+/** Payloads known to pass their kind's schema, by a key of their content. */
+export interface ValidatedPayloads {
+  /** The key of a payload; undefined when it cannot be kept (then it is always checked). */
+  keyOf(kind: ResourceKind, payload: Record<string, unknown>): string | undefined;
+  has(key: string): boolean;
+  add(key: string): void;
 }
 
 export interface SynthResult {
@@ -93,17 +107,7 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
     // Held until the payload is known: then no message may quote what the kind marks sensitive.
     const own: Diagnostic[] = [];
     const construct = c.constructor.name;
-    // Mapped through the source map only when something needs it: a diagnostic, a file prop, a reader.
-    let mapped: SourceLocation | undefined;
-    const where = () => {
-      if (mapped === undefined && c.location !== undefined) {
-        const { callers, ...own } = c.location;
-        mapped = mapLocation(own);
-        if (callers !== undefined && callers.length > 0)
-          mapped = { ...mapped, callers: callers.map(mapLocation) };
-      }
-      return mapped;
-    };
+    const where = locator(c, mapLocation);
     const problem = (path: string, message: string, severity: 'error' | 'warning' = 'error') =>
       own.push({ severity, construct, logicalId: c.logicalId, location: where(), path, message });
 
@@ -180,10 +184,7 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
       diagnostics.push(...own);
       continue;
     }
-    const result =
-      options.validate === false
-        ? ({ success: true } as const)
-        : KINDS[c.kind].createSchema.safeParse(withPlaceholders(payload));
+    const result = checkPayload(c.kind, payload, options);
     const propPath = (path: string) => c[PROP_PATH](path);
     // An unset requiredEnv is the problem at its prop, not the schema's complaint about the stand-in.
     const unset = missing.length === 0 ? new Map<string, string>() : unsetEnvPaths(payload);
@@ -215,7 +216,8 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
         ignoreChanges: checkIgnoreChanges(c.kind, c.options.ignoreChanges, payload, problem),
       },
     };
-    Object.defineProperty(resource, 'location', { get: where, enumerable: true });
+    LOCATORS.set(resource, where);
+    Object.defineProperty(resource, 'location', { get: resourceLocation, enumerable: true });
     resources.push(resource);
 
     const definition = KINDS[c.kind];
@@ -253,6 +255,48 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
     });
   }
   return { resources, diagnostics: diagnostics.sort(byPosition) };
+}
+
+/**
+ * Where a construct was made, mapped through the source map only when something needs it: a
+ * diagnostic, a file prop, a reader of the resource's `location`. Made apart from synthesis, so
+ * that what a resource keeps to answer it is the construct and the mapping, nothing of the rest.
+ */
+function locator(
+  c: Construct<object>,
+  mapLocation: (location: SourceLocation) => SourceLocation,
+): () => SourceLocation | undefined {
+  let mapped: SourceLocation | undefined;
+  return () => {
+    if (mapped === undefined && c.location !== undefined) {
+      const { callers, ...own } = c.location;
+      mapped = mapLocation(own);
+      if (callers !== undefined && callers.length > 0)
+        mapped = { ...mapped, callers: callers.map(mapLocation) };
+    }
+    return mapped;
+  };
+}
+
+/** Each resource's locator, for the getter that all resources share (one getter each would give each its own hidden class). */
+const LOCATORS = new WeakMap<object, () => SourceLocation | undefined>();
+
+function resourceLocation(this: DesiredResource): SourceLocation | undefined {
+  return LOCATORS.get(this)?.();
+}
+
+/** The schema check of a payload, unless it is off or the payload passed it before. */
+function checkPayload(
+  kind: ResourceKind,
+  payload: Record<string, unknown>,
+  { validate, validated }: SynthOptions,
+): { success: true } | ReturnType<KindDefinition['createSchema']['safeParse']> {
+  if (validate === false) return { success: true };
+  const key = validated?.keyOf(kind, payload);
+  if (key !== undefined && validated?.has(key)) return { success: true };
+  const result = KINDS[kind].createSchema.safeParse(withPlaceholders(payload));
+  if (result.success && key !== undefined) validated?.add(key);
+  return result;
 }
 
 /** Where a payload holds what an unset `requiredEnv` returned: path → variable. */

@@ -1,10 +1,19 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules, SourceMap } from 'node:module';
-import { dirname, join, relative, resolve } from 'node:path';
+import { basename, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
-import type { BuildFailure, Message, Plugin } from 'esbuild';
+import type { BuildFailure, BuildOptions, Message, Metafile, OutputFile, Plugin } from 'esbuild';
+import {
+  type BuiltFile,
+  cacheFile,
+  fingerprint,
+  readCachedBuild,
+  splitRefused,
+  storeBuild,
+} from './bundle-cache.js';
 import { esbuildService } from './esbuild-service.js';
+import { mainModule, PART_NAMESPACE, splitOrder, splitParts } from './split.js';
 
 /** Always loaded from the project, never bundled: one instance of the session for every file. */
 const ALWAYS_EXTERNAL = new Set(['@monitor/constructs']);
@@ -103,17 +112,21 @@ export interface PositionMap {
 
 /**
  * Node's own source-map reader (`node:module`), its sources resolved by `resolveSource` (e.g. to
- * absolute paths).
+ * absolute paths). `payload`: the map, as JSON text or parsed.
  */
 export function positionMap(
-  payload: object,
+  payload: object | string,
   resolveSource: (source: string) => string = (s) => s,
 ): PositionMap {
   // Parsed on the first lookup: a valid project without file props may never need one.
   let map: SourceMap | undefined;
   return {
     lookup(line, column) {
-      map ??= new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]);
+      map ??= new SourceMap(
+        (typeof payload === 'string' ? JSON.parse(payload) : payload) as ConstructorParameters<
+          typeof SourceMap
+        >[0],
+      );
       const origin = map.findOrigin(line, column) as {
         fileName?: string;
         lineNumber?: number;
@@ -131,10 +144,15 @@ export function positionMap(
 }
 
 export interface Bundle {
-  /** Where the bundle was written (inside the project, so its imports resolve there). */
+  /** The module to import (inside the project, so that its imports resolve there). */
   file: string;
-  map: PositionMap;
-  /** Remove the bundle file. */
+  /** Every file of the bundle: the module to import, and the parts and chunks of a large project. */
+  files: readonly string[];
+  /** Whether it is the build kept in the project's cache (nothing it was made from had changed). */
+  fromCache: boolean;
+  /** Where a position in one of the bundle's files came from (1-based); undefined where nothing maps. */
+  lookup(file: string, line: number, column: number): OriginalPosition | undefined;
+  /** Remove the bundle's files. */
   dispose(): void;
 }
 
@@ -164,12 +182,11 @@ export class BundleError extends Error {
   }
 }
 
-/** What one esbuild build made: the bundle's text (loading markers in) and its source map. */
+/** What a build made, or the cache kept: its files (loading markers in), the first the one to import. */
 interface Built {
   projectDir: string;
-  file: string;
-  js: string;
-  map: string;
+  files: BuiltFile[];
+  fromCache: boolean;
 }
 
 /** Where the project's `.monitor/cache` directory is. */
@@ -187,34 +204,38 @@ export function cacheDirectory(projectDir: string): string {
   return dir;
 }
 
-/** Build `entry` with esbuild; nothing is written yet. Fails with a BundleError. */
-async function build(entry: string, projectDir: string): Promise<Built> {
-  const name = `bundle-${process.pid}-${randomBytes(4).toString('hex')}.mjs`;
-  const file = join(cachePath(projectDir), name);
-  const esbuild = await esbuildService();
+/** The stdin entry's name: what esbuild calls it in messages and in the metafile. */
+const ENTRY_NAME = 'monitor-entry.mjs';
+
+/** The options every build shares. */
+function buildOptions(projectDir: string): BuildOptions & { metafile: true; write: false } {
+  return {
+    absWorkingDir: projectDir,
+    bundle: true,
+    platform: 'node',
+    format: 'esm',
+    target: 'node20',
+    write: false,
+    sourcemap: 'external',
+    sourcesContent: false,
+    keepNames: true,
+    logLevel: 'silent',
+    external: [...ALWAYS_EXTERNAL],
+    metafile: true,
+  };
+}
+
+type Esbuild = Awaited<ReturnType<typeof esbuildService>>;
+type BuildResult = { outputFiles: OutputFile[]; metafile: Metafile };
+
+/** Run a build; a failure becomes a BundleError. */
+async function run(
+  esbuild: Esbuild,
+  projectDir: string,
+  options: BuildOptions & { metafile: true; write: false },
+): Promise<BuildResult> {
   try {
-    const result = await esbuild.build({
-      stdin: { contents: entry, resolveDir: projectDir, sourcefile: 'monitor-entry.mjs', loader: 'js' },
-      absWorkingDir: projectDir,
-      bundle: true,
-      platform: 'node',
-      format: 'esm',
-      target: 'node20',
-      outfile: file,
-      write: false,
-      sourcemap: 'external',
-      sourcesContent: false,
-      keepNames: true,
-      logLevel: 'silent',
-      external: [...ALWAYS_EXTERNAL],
-      metafile: true,
-      plugins: [externalsPlugin(projectDir)],
-    });
-    const js = result.outputFiles.find((o) => o.path.endsWith('.mjs'));
-    const map = result.outputFiles.find((o) => o.path.endsWith('.map'));
-    if (js === undefined || map === undefined) throw new Error('esbuild produced no bundle');
-    const inputs = new Set(Object.keys(result.metafile.inputs));
-    return { projectDir, file, js: markLoadingFiles(js.text, inputs, projectDir), map: map.text };
+    return await esbuild.build(options);
   } catch (e) {
     const failure = e as BuildFailure;
     if (Array.isArray(failure.errors))
@@ -223,20 +244,194 @@ async function build(entry: string, projectDir: string): Promise<Built> {
   }
 }
 
-/** Write a build into the project's cache directory, where its imports resolve as the project's. */
-function written({ projectDir, file, js, map }: Built): Bundle {
-  cacheDirectory(projectDir);
-  writeFileSync(file, js);
+/** The output files of a build as the bundle's files, each with its map and loading markers. */
+function builtFiles(result: BuildResult, projectDir: string): BuiltFile[] {
+  const inputs = new Set(Object.keys(result.metafile.inputs));
+  const maps = new Map(
+    result.outputFiles.filter((o) => o.path.endsWith('.map')).map((o) => [o.path.slice(0, -4), o.text]),
+  );
+  return result.outputFiles
+    .filter((o) => o.path.endsWith('.mjs'))
+    .map((o) => ({
+      name: basename(o.path),
+      js: markLoadingFiles(o.text, inputs, projectDir),
+      map: maps.get(o.path),
+    }));
+}
+
+/** The construct files an entry made by `constructsEntry` imports; undefined for any other entry. */
+function entryFiles(entry: string): string[] | undefined {
+  const files: string[] = [];
+  for (const line of entry.split('\n')) {
+    const quoted = /^import ("(?:[^"\\]|\\.)*");$/.exec(line)?.[1];
+    if (quoted === undefined) return undefined;
+    files.push(JSON.parse(quoted) as string);
+  }
+  return files;
+}
+
+function sizeOf(file: string): number {
+  try {
+    return statSync(file).size;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * A large project's construct files built as parts, loaded in order by a main module (split.ts);
+ * undefined when the project is small, `refused` when the parts would not run its modules in the
+ * order one bundle does.
+ */
+async function splitBuild(
+  esbuild: Esbuild,
+  entry: string,
+  projectDir: string,
+): Promise<{ files: BuiltFile[]; metafile: Metafile; names: string[] } | 'refused' | undefined> {
+  const files = entryFiles(entry);
+  const parts = files === undefined ? undefined : splitParts(files, sizeOf);
+  if (parts === undefined) return undefined;
+  const result = await run(esbuild, projectDir, {
+    ...buildOptions(projectDir),
+    entryPoints: parts.map((_, i) => ({ in: `${PART_NAMESPACE}:${i}`, out: `part-${i}` })),
+    // As deep as the directory `written` puts them in: their maps name the sources relative to it.
+    outdir: join(cachePath(projectDir), 'split'),
+    outExtension: { '.js': '.mjs' },
+    splitting: true,
+    plugins: [partsPlugin(parts, projectDir), externalsPlugin(projectDir)],
+  });
+  const names = parts.map((_, i) => `${PART_NAMESPACE}:${i}`);
+  const externals = splitOrder(result.metafile, names);
+  if (externals === undefined) return 'refused';
+  const main = mainModule(
+    externals,
+    parts.map((_, i) => `part-${i}.mjs`),
+  );
   return {
-    file,
-    map: positionMap(JSON.parse(map) as object, (source) => resolve(dirname(file), source)),
-    dispose: () => rmSync(file, { force: true }),
+    files: [{ name: 'main.mjs', js: main }, ...builtFiles(result, projectDir)],
+    metafile: result.metafile,
+    names,
   };
 }
 
-/** Bundle `entry` (JavaScript source importing the project's files) in one esbuild build. */
-export async function bundle(entry: string, projectDir: string): Promise<Bundle> {
-  return written(await build(entry, projectDir));
+/** Each part's entry: the imports of its run of construct files. */
+function partsPlugin(parts: readonly string[][], projectDir: string): Plugin {
+  return {
+    name: 'monitor-parts',
+    setup(b) {
+      b.onResolve({ filter: new RegExp(`^${PART_NAMESPACE}:`) }, (args) => ({
+        path: args.path.slice(PART_NAMESPACE.length + 1),
+        namespace: PART_NAMESPACE,
+      }));
+      b.onLoad({ filter: /.*/, namespace: PART_NAMESPACE }, (args) => ({
+        contents: constructsEntry(parts[Number(args.path)] ?? []),
+        resolveDir: projectDir,
+        loader: 'js',
+      }));
+    },
+  };
+}
+
+/**
+ * Build `entry` with esbuild (in parts when the project is large); nothing is written yet but
+ * the cache of `purpose`. Fails with a BundleError.
+ */
+async function build(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Built> {
+  const esbuild = await esbuildService();
+  const started = Date.now();
+  const cache = cacheFile(cacheDirectory(projectDir), purpose);
+  // A project whose parts would change the order builds whole; it is not tried again each time.
+  const split =
+    purpose === 'constructs' && !splitRefused(cache)
+      ? await splitBuild(esbuild, entry, projectDir)
+      : undefined;
+  let files: BuiltFile[];
+  let metafile: Metafile;
+  let entryNames: string[];
+  if (split !== undefined && split !== 'refused') ({ files, metafile, names: entryNames } = split);
+  else {
+    const result = await run(esbuild, projectDir, {
+      ...buildOptions(projectDir),
+      stdin: { contents: entry, resolveDir: projectDir, sourcefile: ENTRY_NAME, loader: 'js' },
+      outfile: join(cachePath(projectDir), 'bundle.mjs'),
+      plugins: [externalsPlugin(projectDir)],
+    });
+    files = builtFiles(result, projectDir);
+    if (files.length !== 1 || files[0]?.map === undefined) throw new Error('esbuild produced no bundle');
+    metafile = result.metafile;
+    entryNames = [ENTRY_NAME];
+  }
+  try {
+    storeBuild(
+      cache,
+      entry,
+      projectDir,
+      monitorFingerprint(),
+      { files, ...(split === 'refused' ? { splitRefused: true } : {}) },
+      {
+        entryNames,
+        entryFiles: entryNames.flatMap((name) =>
+          (metafile.inputs[name]?.imports ?? []).map((i) => i.original ?? i.path),
+        ),
+        metafile,
+        started,
+      },
+    );
+  } catch {
+    // Only the next run's head start is lost.
+  }
+  return { projectDir, files, fromCache: false };
+}
+
+const monitorFingerprint = () => fingerprint([import.meta.url]);
+
+/**
+ * The build of `entry`: the one kept in the project's cache when nothing it was made from has
+ * changed since, else a new one (which is then kept).
+ */
+async function cachedOrBuild(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Built> {
+  // Made first: making it while esbuild runs would change the project directory under the build.
+  const file = cacheFile(cacheDirectory(projectDir), purpose);
+  const cached = readCachedBuild(file, entry, projectDir, monitorFingerprint());
+  if (cached === undefined) return build(entry, projectDir, purpose);
+  return { projectDir, files: cached.files, fromCache: true };
+}
+
+/**
+ * Write a build into the project's cache directory, where its imports resolve as the project's:
+ * one file, or a directory of the main module, parts and chunks (they import each other by name).
+ */
+function written({ projectDir, files, fromCache }: Built): Bundle {
+  const id = `bundle-${process.pid}-${randomBytes(4).toString('hex')}`;
+  const cache = cacheDirectory(projectDir);
+  const single = files.length === 1;
+  const dir = single ? cache : join(cache, id);
+  if (!single) mkdirSync(dir);
+  const maps = new Map<string, PositionMap>();
+  const paths: string[] = [];
+  for (const f of files) {
+    const path = single ? join(dir, `${id}.mjs`) : join(dir, f.name);
+    writeFileSync(path, f.js);
+    paths.push(path);
+    if (f.map !== undefined)
+      maps.set(
+        path,
+        positionMap(f.map, (source) => resolve(dir, source)),
+      );
+  }
+  // Nothing below keeps `files`: the modules' text is the runtime's to keep now (tens of MB).
+  return {
+    file: paths[0] as string,
+    files: paths,
+    fromCache,
+    lookup: (file, line, column) => maps.get(file)?.lookup(line, column),
+    dispose: () => rmSync(single ? (paths[0] as string) : dir, { recursive: true, force: true }),
+  };
+}
+
+/** Bundle `entry` (JavaScript source importing the project's files) in one esbuild build, or take it from the cache. */
+export async function bundle(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Bundle> {
+  return written(await cachedOrBuild(entry, projectDir, purpose));
 }
 
 /** The two builds of loading a project: its config alone, then its construct files. */
@@ -256,7 +451,7 @@ export function constructsEntry(files: readonly string[]): string {
  * Builds started before the command asked for them, one per purpose: `prefetchProject` starts
  * them while the CLI's modules load, and the first load of the run takes them. Only the first: it
  * follows at once, when no file of the project can have changed since; any later load (import
- * re-loads the project after writing files) builds anew.
+ * re-loads the project after writing files) checks the cache again or builds anew.
  */
 export class EarlyBuilds {
   private readonly ahead = new Map<
@@ -271,7 +466,7 @@ export class EarlyBuilds {
    */
   start(purpose: BuildPurpose, entry: string, projectDir: string): Promise<void> {
     if (this.taken.has(purpose) || this.ahead.has(purpose)) return Promise.resolve();
-    const built = build(entry, projectDir);
+    const built = cachedOrBuild(entry, projectDir, purpose);
     this.ahead.set(purpose, { entry, projectDir, built });
     return built.then(
       () => undefined,
@@ -288,7 +483,7 @@ export class EarlyBuilds {
     this.ahead.delete(purpose);
     this.taken.add(purpose);
     const matches = early !== undefined && early.entry === entry && early.projectDir === projectDir;
-    return written(await (matches ? early.built : build(entry, projectDir)));
+    return written(await (matches ? early.built : cachedOrBuild(entry, projectDir, purpose)));
   }
 }
 

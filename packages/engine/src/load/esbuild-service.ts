@@ -2,8 +2,9 @@ import { createRequire } from 'node:module';
 
 /**
  * esbuild, with its service process started. The first build of a run waits ~60 ms for that
- * process; `startEsbuildService()` starts it early (the CLI calls it before loading the engine) so that
- * the wait overlaps with loading modules. Loaded when a project is, never when the CLI starts.
+ * process; a build the CLI starts early (`prefetchProject`, before loading the engine) starts it
+ * then, so that the wait overlaps with loading modules. Loaded only when a project is built (not
+ * when its builds are all in the project's cache), never when the CLI starts.
  */
 let started: Promise<typeof import('esbuild')> | undefined;
 
@@ -17,9 +18,4 @@ export function esbuildService(): Promise<typeof import('esbuild')> {
     return esbuild;
   })();
   return started;
-}
-
-/** Start esbuild's service in the background, for a command that is about to load a project. */
-export function startEsbuildService(): void {
-  esbuildService().catch(() => undefined);
 }

@@ -118,5 +118,5 @@ function fullStack(): string {
 }
 
 function mentions(stack: string, bundle: Bundle): boolean {
-  return stack.includes(pathToFileURL(bundle.file).href) || stack.includes(bundle.file);
+  return bundle.files.some((f) => stack.includes(pathToFileURL(f).href) || stack.includes(f));
 }

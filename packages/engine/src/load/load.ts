@@ -16,6 +16,7 @@ import { ProjectLoadError } from '../errors.js';
 import {
   type Bundle,
   BundleError,
+  cachePath,
   configEntry,
   constructsEntry,
   earlyBuilds,
@@ -32,6 +33,7 @@ import { loadGuarded } from './exit-guard.js';
 import { rememberIncluded } from './prefetch.js';
 import { atPropLocation } from './prop-location.js';
 import { mapStack } from './stack.js';
+import { ValidationCache } from './validation-cache.js';
 
 export interface LoadOptions {
   /** Path of the config file; by default the nearest `monitor.config.*` from `cwd` upwards. */
@@ -82,8 +84,7 @@ function atProps(diagnostics: Diagnostic[]): Diagnostic[] {
 
 function locationMapper(b: Bundle): (l: SourceLocation) => SourceLocation {
   return (l) => {
-    if (l.file !== b.file) return l;
-    const original = b.map.lookup(l.line, l.column);
+    const original = b.lookup(l.file, l.line, l.column);
     return original === undefined
       ? l
       : { file: original.source, line: original.line, column: original.column };
@@ -286,7 +287,13 @@ async function loadFrom(
       closeSession();
     }
     imported = performance.now();
-    return synth({ defaults: config.defaults as SynthOptions['defaults'], mapLocation }, session);
+    const validated = ValidationCache.open(cachePath(projectDir));
+    const result = synth(
+      { defaults: config.defaults as SynthOptions['defaults'], mapLocation, validated },
+      session,
+    );
+    validated?.save();
+    return result;
   });
   const done = performance.now();
   return {

@@ -1,7 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cacheDirectory, cachePath, configEntry, constructsEntry, earlyBuilds } from './bundle.js';
-import { startEsbuildService } from './esbuild-service.js';
 
 /** The file in the cache directory where a load records the construct files it included. */
 const INCLUDED_RECORD = 'included.json';
@@ -35,14 +34,14 @@ function lastIncluded(projectDir: string, configPath: string): string[] | undefi
 }
 
 /**
- * Start what loading the project of `configPath` will need before the command gets there:
- * esbuild's service, the build of the config, and the build of the construct files the last load
- * included. The CLI calls it first thing, so that esbuild builds on the second core while the
+ * Start what loading the project of `configPath` will need before the command gets there: the
+ * build of the config, and the build of the construct files the last load included, each taken
+ * from the project's cache when nothing it was made from changed, else started in esbuild's
+ * service. The CLI calls it first thing, so that esbuild builds on the second core while the
  * CLI's own modules load on the first (bundling 1,500 resources takes ~90 ms; loading the modules
  * ~200 ms). A guess that turns out wrong costs only its build.
  */
 export function prefetchProject(configPath: string): void {
-  startEsbuildService();
   const projectDir = dirname(configPath);
   earlyBuilds.start('config', configEntry(configPath), projectDir);
   const files = lastIncluded(projectDir, configPath);

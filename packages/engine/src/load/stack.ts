@@ -9,12 +9,14 @@ export function mapStack(
   b: Bundle,
   projectDir: string,
 ): { text: string; first: SourceLocation | undefined } {
-  const url = pathToFileURL(b.file).href;
   let first: SourceLocation | undefined;
   const escaped = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  const pattern = new RegExp(`(?:${escaped(url)}|${escaped(b.file)}):(\\d+):(\\d+)`, 'g');
-  const text = stack.replace(pattern, (whole, line: string, column: string) => {
-    const original = b.map.lookup(Number(line), Number(column));
+  // Each file of the bundle, as a URL or a path, to the file it names.
+  const byName = new Map(b.files.flatMap((f) => [[pathToFileURL(f).href, f] as const, [f, f] as const]));
+  const names = [...byName.keys()].sort((x, y) => y.length - x.length).map(escaped);
+  const pattern = new RegExp(`(${names.join('|')}):(\\d+):(\\d+)`, 'g');
+  const text = stack.replace(pattern, (whole, name: string, line: string, column: string) => {
+    const original = b.lookup(byName.get(name) ?? name, Number(line), Number(column));
     if (original === undefined) return whole;
     if (first === undefined && !original.source.includes('/node_modules/'))
       first = { file: original.source, line: original.line, column: original.column };

@@ -1,0 +1,212 @@
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Metafile } from 'esbuild';
+import { describe, expect, it, onTestFinished } from 'vitest';
+import { bundle, cacheDirectory, constructsEntry } from './bundle.js';
+import { cacheFile, splitRefused } from './bundle-cache.js';
+import { mainModule, PART_BYTES, SPLIT_FROM_BYTES, splitOrder, splitParts } from './split.js';
+import { mapStack } from './stack.js';
+
+describe('splitParts', () => {
+  const MB = 1024 * 1024;
+  it('leaves a project of less than SPLIT_FROM_BYTES whole', () => {
+    const files = ['a', 'b', 'c'];
+    expect(splitParts(files, () => SPLIT_FROM_BYTES / 4)).toBeUndefined();
+  });
+
+  it('cuts the files, in order, into runs of about PART_BYTES', () => {
+    const files = Array.from({ length: 10 }, (_, i) => `f${i}`);
+    const parts = splitParts(files, () => MB) as string[][];
+    expect(parts.flat()).toEqual(files);
+    expect(parts.length).toBe(Math.ceil((10 * MB) / PART_BYTES));
+    for (const part of parts) expect(part.length).toBeGreaterThan(0);
+  });
+});
+
+/** A metafile of parts importing files, files importing modules (`!name` is external), and outputs. */
+function metafile(
+  graph: Record<string, string[]>,
+  outputs: Record<string, { entry?: string; imports?: string[]; inputs: string[] }>,
+): Metafile {
+  return {
+    inputs: Object.fromEntries(
+      Object.entries(graph).map(([name, imports]) => [
+        name,
+        {
+          bytes: 1,
+          imports: imports.map((i) =>
+            i.startsWith('!')
+              ? { path: i.slice(1), kind: 'import-statement' as const, external: true }
+              : { path: i, kind: 'import-statement' as const },
+          ),
+        },
+      ]),
+    ),
+    outputs: Object.fromEntries(
+      Object.entries(outputs).map(([name, o]) => [
+        name,
+        {
+          bytes: 1,
+          imports: (o.imports ?? []).map((i) =>
+            i.startsWith('!')
+              ? { path: i.slice(1), kind: 'import-statement' as const, external: true }
+              : { path: i, kind: 'import-statement' as const },
+          ),
+          exports: [],
+          ...(o.entry === undefined ? {} : { entryPoint: o.entry }),
+          inputs: Object.fromEntries(o.inputs.map((i) => [i, { bytesInOutput: 1 }])),
+        },
+      ]),
+    ),
+  };
+}
+
+const PARTS = ['monitor-part:0', 'monitor-part:1'];
+
+describe('splitOrder', () => {
+  it('gives the externals in the order one bundle runs them when the parts keep the order', () => {
+    const meta = metafile(
+      {
+        'monitor-part:0': ['a.ts', 'b.ts'],
+        'monitor-part:1': ['c.ts'],
+        'shared.ts': ['!ext-shared'],
+        'a.ts': ['shared.ts', '!ext-a'],
+        'b.ts': [],
+        'c.ts': ['!ext-c', 'shared.ts', '!ext-a'],
+      },
+      {
+        'p0.mjs': { entry: 'monitor-part:0', imports: ['chunk.mjs', '!ext-a'], inputs: ['a.ts', 'b.ts'] },
+        'p1.mjs': { entry: 'monitor-part:1', imports: ['chunk.mjs', '!ext-c', '!ext-a'], inputs: ['c.ts'] },
+        'chunk.mjs': { imports: ['!ext-shared'], inputs: ['shared.ts'] },
+      },
+    );
+    expect(splitOrder(meta, PARTS)).toEqual(['ext-shared', 'ext-a', 'ext-c']);
+  });
+
+  it('refuses a split that would run a shared module before code that ran before it', () => {
+    const meta = metafile(
+      {
+        'monitor-part:0': ['a.ts', 'b.ts'],
+        'monitor-part:1': ['c.ts'],
+        'shared.ts': [],
+        'a.ts': [],
+        'b.ts': ['shared.ts'],
+        'c.ts': ['shared.ts'],
+      },
+      {
+        'p0.mjs': { entry: 'monitor-part:0', imports: ['chunk.mjs'], inputs: ['a.ts', 'b.ts'] },
+        'p1.mjs': { entry: 'monitor-part:1', imports: ['chunk.mjs'], inputs: ['c.ts'] },
+        'chunk.mjs': { inputs: ['shared.ts'] },
+      },
+    );
+    expect(splitOrder(meta, PARTS)).toBeUndefined();
+  });
+
+  it('refuses modules that import each other, and imports other than static ones', () => {
+    const outputs = {
+      'p0.mjs': { entry: 'monitor-part:0', inputs: ['b.ts', 'a.ts'] },
+      'p1.mjs': { entry: 'monitor-part:1', inputs: ['c.ts'] },
+    };
+    const graph = { 'monitor-part:0': ['a.ts'], 'monitor-part:1': ['c.ts'], 'a.ts': ['b.ts'] };
+    expect(splitOrder(metafile({ ...graph, 'b.ts': [], 'c.ts': [] }, outputs), PARTS)).toEqual([]);
+    expect(splitOrder(metafile({ ...graph, 'b.ts': ['a.ts'], 'c.ts': [] }, outputs), PARTS)).toBeUndefined();
+    const dynamic = metafile({ ...graph, 'b.ts': [], 'c.ts': [] }, outputs);
+    (dynamic.inputs['c.ts'] as Metafile['inputs'][string]).imports.push({
+      path: 'b.ts',
+      kind: 'dynamic-import',
+    });
+    expect(splitOrder(dynamic, PARTS)).toBeUndefined();
+  });
+});
+
+describe('mainModule', () => {
+  it('imports the externals, then each part after the one before has finished', () => {
+    expect(mainModule(['zod', 'node:fs'], ['part-0.mjs', 'part-1.mjs'])).toBe(
+      'import "zod";\nimport "node:fs";\nawait import("./part-0.mjs");\nawait import("./part-1.mjs");\n',
+    );
+  });
+});
+
+describe('a large project bundled in parts', () => {
+  /** A project whose construct files each hold `pad` bytes of comment; every module logs as it runs. */
+  function project(files: Record<string, string>): string {
+    const dir = mkdtempSync(join(tmpdir(), 'monitor-split-'));
+    onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
+    for (const [path, text] of Object.entries(files)) {
+      mkdirSync(join(dir, path, '..'), { recursive: true });
+      writeFileSync(join(dir, path), text);
+    }
+    // Written a minute ago, so that the build is kept in the cache (see bundle-cache.test.ts).
+    cacheDirectory(dir);
+    const past = new Date(Date.now() - 60_000);
+    for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true }))
+      utimesSync(join(entry.parentPath, entry.name), past, past);
+    utimesSync(dir, past, past);
+    return dir;
+  }
+  const log = (name: string) => `(globalThis.splitLog ??= []).push(${JSON.stringify(name)});\n`;
+  const pad = `// ${'x'.repeat(Math.ceil(SPLIT_FROM_BYTES / 3))}\n`;
+
+  /** Bundle and run the construct files; the order the modules ran in, and the bundle. */
+  async function runBundle(dir: string, files: string[]) {
+    const b = await bundle(constructsEntry(files.map((f) => join(dir, f))), dir, 'constructs');
+    onTestFinished(() => b.dispose());
+    const holder = globalThis as { splitLog?: string[] };
+    holder.splitLog = [];
+    await import(pathToFileURL(b.file).href);
+    return { order: holder.splitLog, b };
+  }
+
+  const files = ['a.monitor.ts', 'b.monitor.ts', 'c.monitor.ts', 'd.monitor.ts'];
+
+  it('runs every module once, in the order one bundle would, externals first', async () => {
+    const dir = project({
+      'node_modules/ext-x/package.json': '{ "name": "ext-x", "type": "module", "main": "index.js" }\n',
+      'node_modules/ext-x/index.js': log('ext-x'),
+      'shared.ts': `${log('shared')}export const shared = 1;\n`,
+      'a.monitor.ts': `import { shared } from './shared';\n${log(`a`)}export const a = shared;\n${pad}`,
+      'b.monitor.ts': `import type { Unused } from 'ext-types-only';\n${log('b')}${pad}`,
+      'c.monitor.ts': `import 'ext-x';\nimport { shared } from './shared';\n${log('c')}export const c = shared;\n${pad}`,
+      'd.monitor.ts': `${log('d')}await Promise.resolve();\n${log('d after await')}`,
+    });
+    const { order, b } = await runBundle(dir, files);
+    expect(b.files.length).toBeGreaterThan(2);
+    expect(order).toEqual(['ext-x', 'shared', 'a', 'b', 'c', 'd', 'd after await']);
+    expect(splitRefused(cacheFile(join(dir, '.monitor', 'cache'), 'constructs'))).toBe(false);
+  });
+
+  it('is bundled whole when a shared module would run earlier in parts than it does in one bundle', async () => {
+    const dir = project({
+      'shared.ts': `${log('shared')}export const shared = 1;\n`,
+      'a.monitor.ts': log('a') + pad,
+      'b.monitor.ts': `import './shared';\n${log('b')}${pad}`,
+      'c.monitor.ts': `import './shared';\n${log('c')}${pad}`,
+      'd.monitor.ts': log('d'),
+    });
+    const { order, b } = await runBundle(dir, files);
+    expect(b.files).toHaveLength(1);
+    expect(order).toEqual(['a', 'shared', 'b', 'c', 'd']);
+    // Remembered for the next build of the project, which goes straight to one bundle.
+    expect(splitRefused(cacheFile(join(dir, '.monitor', 'cache'), 'constructs'))).toBe(true);
+  });
+
+  it('maps a stack through the part that threw to the file and line', async () => {
+    const dir = project({
+      'a.monitor.ts': log('a') + pad,
+      'b.monitor.ts': log('b') + pad,
+      'c.monitor.ts': `${pad}\n\nconst n: number = 1;\nif (n === 1) throw new Error('broken on purpose');\n`,
+      'd.monitor.ts': log('d'),
+    });
+    const b = await bundle(constructsEntry(files.map((f) => join(dir, f))), dir, 'constructs');
+    onTestFinished(() => b.dispose());
+    expect(b.files.length).toBeGreaterThan(2);
+    const error = await import(pathToFileURL(b.file).href).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(Error);
+    const stack = (error as Error).stack ?? '';
+    const { first, text } = mapStack(stack, b, dir);
+    expect(first).toEqual({ file: join(dir, 'c.monitor.ts'), line: 5, column: 20 });
+    expect(text).toContain('c.monitor.ts:5:20');
+  });
+});
