@@ -336,7 +336,7 @@ describe('examples/ci/github', () => {
     expect(workflow.permissions['pull-requests']).toBe('write');
     const steps = monitorSteps(workflow, 'deploy');
     expect(steps.map((s) => s.args)).toEqual([
-      ['deploy', '--yes', '--allow-deletes', '--comment', '--lock-timeout', '300'],
+      ['deploy', '--yes', '--allow-deletes', '--verify', '--comment', '--lock-timeout', '300'],
     ]);
     expect(Object.keys(steps[0]?.env ?? {}).sort()).toEqual([...SECRETS, 'GITHUB_TOKEN'].sort());
 
@@ -344,10 +344,36 @@ describe('examples/ci/github', () => {
     hosts.push(github);
     github.commitPulls.set(SHA, [{ number: 8, merged: true }]);
     const { dir, run, useCi, h } = await ciProject({ 'a.monitor.ts': groups(2) });
+    // A check in the first group the deploy creates (the emulator numbers groups from 1).
+    const seeded = await fetch(`${h.emulator.url}/_emulator/seed`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        fixture: {
+          checks: [
+            {
+              id: '71111111-1111-4111-8111-111111111111',
+              checkType: 'API',
+              name: 'Health',
+              activated: true,
+              locations: ['eu-west-1'],
+              groupId: 1,
+            },
+          ],
+        },
+      }),
+    });
+    expect(seeded.status).toBeLessThan(300);
     useCi(gitHubEnv(dir, github, { ref: 'refs/heads/main' }));
-    expect((await run(...(steps[0]?.args ?? []))).code).toBe(0);
+    const deployed = await run(...(steps[0]?.args ?? []));
+    expect(deployed.code, deployed.stderr).toBe(0);
     expect((await h.client.checkGroups.list()).items).toHaveLength(2);
-    expect(github.threads.get('pr:8')?.[0]?.body).toMatch(/\*\*✓ Applied in .*:\*\* 2 created/);
+    const body = github.threads.get('pr:8')?.[0]?.body ?? '';
+    expect(body).toMatch(/\*\*✓ Applied in .*:\*\* 2 created/);
+    // The verification, under the result.
+    expect(body.indexOf('#### ✅ Verification: 1 check in 1 group: 1 passed')).toBeGreaterThan(
+      body.indexOf('**✓ Applied in'),
+    );
   });
 
   it('monitor-deploy.yml: only the default branch deploys; a manual run of another ref refuses before it installs', async () => {
@@ -358,7 +384,7 @@ describe('examples/ci/github', () => {
       expect.stringMatching(/^actions\/checkout@/),
       expect.stringMatching(/^actions\/setup-node@/),
       'npm ci',
-      'npx monitor deploy --yes --allow-deletes --comment --lock-timeout 300',
+      'npx monitor deploy --yes --allow-deletes --verify --comment --lock-timeout 300',
     ]);
     for (const ref of ['refs/heads/feature', 'refs/tags/v1.0.0']) {
       const context = githubContext({ name: 'workflow_dispatch', ref });
@@ -572,7 +598,15 @@ describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
     useCi(gitLabEnv(gitlab));
     gitlab.commitPulls.set(SHA, [{ number: 5, merged: true }]);
     const [deploy] = scriptCommands(pipeline['monitor:deploy']);
-    expect(deploy).toEqual(['deploy', '--yes', '--allow-deletes', '--comment', '--lock-timeout', '300']);
+    expect(deploy).toEqual([
+      'deploy',
+      '--yes',
+      '--allow-deletes',
+      '--verify',
+      '--comment',
+      '--lock-timeout',
+      '300',
+    ]);
     expect((await run(...(deploy ?? []))).code).toBe(0);
     expect(gitlab.threads.get('mr:5')?.map((n) => n.body.split('\n')[1])).toEqual([
       '### monitor diff: e2e → account `00000000-0000-4000-8000-00000000de00`',

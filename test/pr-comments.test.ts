@@ -1,6 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
+import { micromark } from 'micromark';
+import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { afterEach, describe, expect, it } from 'vitest';
 import { ciProjects, gitHubEnv, gitLabEnv, SHA } from './support/ci.js';
 import {
@@ -11,7 +13,7 @@ import {
   gitHubFaults,
   gitLabFaults,
 } from './support/code-hosts.js';
-import { writeFiles } from './support/harness.js';
+import { envelopeOf, writeFiles } from './support/harness.js';
 import { IMPORTS } from './support/projects.js';
 
 const ciProject = ciProjects();
@@ -341,6 +343,81 @@ describe('deploy --comment', () => {
     expect(nothing.code).toBe(0);
     expect(nothing.stderr).toContain('Not posted: no changes, and no earlier comment on commit a1b2c3d4e5f6');
     expect([...github.threads.values()].flat()).toHaveLength(0);
+  });
+});
+
+describe('deploy --verify --comment', () => {
+  it('posts the verification under the deploy result: a table, failures expanded, account text escaped', {
+    timeout: 60_000,
+  }, async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    github.commitPulls.set(SHA, [{ number: 7, merged: true }]);
+    const group = (locations: string[]) =>
+      `${IMPORTS}new CheckGroup('payments', { name: 'Payments', locations: ${JSON.stringify(locations)} });\n`;
+    const { h, dir, run, useCi } = await ciProject({ 'a.monitor.ts': group(['eu-west-1']) });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const groupId = envelopeOf(await run('output', '--json')).result.outputs[0].physicalId;
+    const emulator = (method: string, path: string, body: unknown) =>
+      fetch(`${h.emulator.url}/_emulator/${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+    const check = (id: string, name: string) => ({
+      id,
+      checkType: 'API',
+      name,
+      activated: true,
+      locations: ['eu-west-1'],
+      groupId,
+      request: { method: 'GET', url: 'https://pay.example' },
+    });
+    await emulator('POST', 'seed', {
+      fixture: {
+        checks: [
+          check('61111111-1111-4111-8111-111111111111', 'Pay | API <img src=x>'),
+          check('62222222-2222-4222-8222-222222222222', 'Refunds'),
+        ],
+      },
+    });
+    await emulator('PUT', 'outcome-rules', {
+      rules: [
+        {
+          checkId: '61111111-1111-4111-8111-111111111111',
+          location: 'ap-south-1',
+          outcome: 'FAILED',
+          error: 'expected 200, got 503 | **bold** @team',
+        },
+      ],
+    });
+    writeFiles(dir, { 'a.monitor.ts': group(['eu-west-1', 'ap-south-1']) });
+    useCi(gitHubEnv(dir, github, { ref: 'refs/heads/main' }));
+    const deployed = await run('deploy', '--yes', '--verify', '--comment');
+    expect(deployed.code, deployed.stderr).toBe(8);
+
+    const body = github.threads.get('pr:7')?.[0]?.body ?? '';
+    expect(
+      body.indexOf('#### ❌ Verification: 2 checks in 1 group: 1 passed, 1 broke with this deploy'),
+    ).toBeGreaterThan(body.indexOf('**✓ Applied in'));
+    const html = micromark(body, {
+      extensions: [gfm()],
+      htmlExtensions: [gfmHtml()],
+      allowDangerousHtml: true,
+    });
+    // The verification's table: a header and a row for each check, whatever their names hold.
+    const tables = html.match(/<table>[\s\S]*?<\/table>/g) ?? [];
+    const verification = tables.find((t) => t.includes('<th>outcome</th>')) ?? '';
+    const rows = verification.match(/<tr>[\s\S]*?<\/tr>/g) ?? [];
+    expect(rows).toHaveLength(3);
+    expect(rows.map((r) => (r.match(/<td>/g) ?? []).length)).toEqual([0, 4, 4]);
+    expect(verification).toContain('Pay | API &lt;img src=x&gt;');
+    expect(verification).toContain('✗ broke with this deploy');
+    expect(html).not.toMatch(/<img|<strong>bold/);
+    // The failure expanded, with its location, error and error group.
+    expect(html).toMatch(
+      /<details>\n<summary>✗ Pay &#124; API &lt;img src=x&gt;: broke with this deploy<\/summary>[\s\S]*<li>ap-south-1: expected 200, got 503 \| \*\*bold\*\* @\u200Dteam \(error group [\w-]+, new\)/,
+    );
   });
 });
 

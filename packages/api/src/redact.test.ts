@@ -98,7 +98,9 @@ describe('Redactor', () => {
     for (const secret of secrets) redactor.add(secret);
     for (const secret of [secrets[0], secrets[1234], secrets[2999]] as string[]) {
       expect(redactor.redact(secret)).toBe(REDACTED);
-      expect(redactor.redact(`/v1/things?key=${encodeURIComponent(secret)}`)).toBe(`/v1/things?key=${REDACTED}`);
+      expect(redactor.redact(`/v1/things?key=${encodeURIComponent(secret)}`)).toBe(
+        `/v1/things?key=${REDACTED}`,
+      );
       expect(redactor.redact(`{"password":"${secret}"} and ${secret}.`)).toBe(
         `{"password":${REDACTED}} and ${REDACTED}.`,
       );

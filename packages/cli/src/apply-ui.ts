@@ -4,6 +4,7 @@ import {
   type ApplyOutcome,
   type ApplyResult,
   type Consent,
+  type DeployVerification,
   deletionCount,
   describeHolder,
   type FlowEvent,
@@ -18,6 +19,7 @@ import {
   renderPlanText,
   standingConsent,
   type Target,
+  type VerificationReport,
 } from '@monitor/engine';
 import { escapeTerminal } from '@monitor/engine/escape';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -27,6 +29,8 @@ import { handOver } from './one-time-values.js';
 import { type ApplyArgs, type CommentArgs, commandLine, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
 import { headerLine, loadAndConnect, reportConflicts } from './project.js';
+import { DEFAULT_VERIFY_SECONDS, type DeployVerifyArgs } from './verify-options.js';
+import { reportVerification, verifyProgress } from './verify-ui.js';
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -265,31 +269,64 @@ export function finish(
  */
 export async function runApplyCommand(
   command: 'deploy' | 'destroy',
-  args: ProjectArgs & ApplyArgs & CommentArgs,
-  ctx: RunContext,
-  flow: (target: Target, options: ApplyFlowOptions) => Promise<ApplyOutcome>,
+  args: ProjectArgs & ApplyArgs & CommentArgs & DeployVerifyArgs,
+  given: RunContext,
+  flow: (
+    target: Target,
+    options: ApplyFlowOptions,
+    verify: DeployVerification | undefined,
+  ) => Promise<ApplyOutcome>,
   savedPlanPath?: string,
 ): Promise<ExitCode> {
+  // With JUnit on stdout, everything for people goes to stderr.
+  const xmlOut = given.io.stdout;
+  const ctx: RunContext =
+    args.reporter === 'junit' ? { ...given, io: { ...given.io, stdout: given.io.stderr } } : given;
   const connected = await loadAndConnect(args, ctx);
   if (typeof connected === 'number') return connected;
   const { project, connection } = connected;
   const note = savedPlanPath === undefined ? '' : `, saved plan ${savedPlanPath}`;
   const progress = progressReporter(ctx, () => headerLine(command, project, connection, note));
-  const trap = ctx.io.trapInterrupts?.();
+  let verifying = false;
+  const trap = ctx.io.trapInterrupts?.(() =>
+    verifying
+      ? 'stopping the wait for the checks; the deploy stays applied, the sessions go on in the service'
+      : 'finishing the operations in flight, starting nothing new',
+  );
+  const showVerify = verifyProgress(ctx);
+  const verify: DeployVerification | undefined =
+    args.verify === undefined
+      ? undefined
+      : {
+          all: args.verify.all,
+          strict: args.verify.strict,
+          rca: args.rca === true,
+          timeoutMs: (args.verifyTimeout ?? DEFAULT_VERIFY_SECONDS) * 1000,
+          onEvent: (event) => {
+            verifying = true;
+            showVerify(event);
+          },
+        };
   let outcome: ApplyOutcome;
   let lost: LostState | undefined;
   try {
-    outcome = await flow(connection.target, {
-      command: `monitor ${command}`,
-      confirm: consent(command, args, ctx.io, connection.accountId),
-      lockTimeoutMs: (args.lockTimeout ?? 0) * 1000,
-      ...(args.parallelism === undefined ? {} : { parallelism: args.parallelism }),
-      ...(trap === undefined ? {} : { signal: trap.signal }),
-      onEvent: (e) => progress.onEvent(e),
-    });
+    outcome = await flow(
+      connection.target,
+      {
+        command: `monitor ${command}`,
+        confirm: consent(command, args, ctx.io, connection.accountId),
+        lockTimeoutMs: (args.lockTimeout ?? 0) * 1000,
+        ...(args.parallelism === undefined ? {} : { parallelism: args.parallelism }),
+        ...(trap === undefined ? {} : { signal: trap.signal }),
+        onEvent: (e) => progress.onEvent(e),
+      },
+      verify,
+    );
     progress.end();
     if (outcome.status === 'conflicts') lost = await lostState(outcome.plan, connection.target);
     progress.release(lost);
+    // The long polls in flight would hold the exit for up to 20 s.
+    if (verificationOf(outcome)?.outcome === 'interrupted') await connection.target.client.destroy();
   } finally {
     trap?.release();
     await connection.close();
@@ -300,7 +337,7 @@ export async function runApplyCommand(
     connection.target.backend.location,
     ctx.io.cwd,
   );
-  const code = finish(
+  let code = finish(
     command,
     outcome,
     ctx,
@@ -309,6 +346,10 @@ export async function runApplyCommand(
     project.projectDir,
     lost && { state: lost, where },
   );
+  const verification = verificationOf(outcome);
+  if (verification !== undefined && code === EXIT.ok) {
+    code = reportVerification(verification, args, ctx, xmlOut);
+  }
   if (args.comment !== true) return code;
   const { postComment } = await import('./comment-ui.js');
   const options = {
@@ -321,8 +362,8 @@ export async function runApplyCommand(
     {
       purpose: 'result',
       ...options,
-      // A deploy that had nothing to do does not start a comment on every merged pull request.
-      createIfMissing: outcome.status !== 'no-changes',
+      // A deploy that had nothing to do (or verify) does not start a comment on every merged pull request.
+      createIfMissing: outcome.status !== 'no-changes' || (verificationOf(outcome)?.runs.length ?? 0) > 0,
       render: (maxLength) =>
         lost !== undefined
           ? lostStateMarkdown(lost, connection.accountId, command)
@@ -332,4 +373,8 @@ export async function runApplyCommand(
     ctx,
     code,
   );
+}
+
+function verificationOf(outcome: ApplyOutcome): VerificationReport | undefined {
+  return outcome.status === 'applied' || outcome.status === 'no-changes' ? outcome.verification : undefined;
 }

@@ -160,9 +160,10 @@ ${githubEnv(options, '        ')}
           git push "$remote" "HEAD:$GITHUB_REF_NAME"`
     : '';
   const deploy = `${header('github', options, [
-    'monitor deploy: deploy what was merged to the default branch, and post the result on the',
-    'merged pull request. It runs on every push to that branch (no path filter: any file the',
-    'project loads can change what it deploys), or by hand; a run for any other ref refuses.',
+    'monitor deploy: deploy what was merged to the default branch, run the checks of the groups it',
+    'changed (--verify: the job fails with exit 8 when one broke; the deploy stays applied), and post',
+    'both on the merged pull request. It runs on every push to that branch (no path filter: any file',
+    'the project loads can change what it deploys), or by hand; a run for any other ref refuses.',
   ])}
 name: monitor deploy
 
@@ -199,7 +200,7 @@ jobs:
 ${githubInstall(options)}
       - name: Deploy
         id: deploy
-        run: npx monitor deploy --yes --allow-deletes --comment --lock-timeout 300
+        run: npx monitor deploy --yes --allow-deletes --verify --comment --lock-timeout 300
 ${githubEnv(options, '        ')}${commit}
 `;
 
@@ -345,7 +346,7 @@ monitor:deploy:
   resource_group: monitor-production
   environment: production
   script:
-    - npx monitor deploy --yes --allow-deletes --comment --lock-timeout 300${commit}
+    - npx monitor deploy --yes --allow-deletes --verify --comment --lock-timeout 300${commit}
 
 monitor:drift:
   extends: .monitor

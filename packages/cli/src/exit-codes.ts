@@ -16,8 +16,10 @@ const TABLE = {
   refused: { code: 5, summary: 'refused' },
   /** another deploy holds the lock */
   locked: { code: 6, summary: 'locked' },
-  /** a wait ran out of time: trigger --wait, sessions wait, rca generate --wait, agent health --wait-ready */
+  /** a wait ran out of time: trigger --wait, sessions wait, rca generate --wait, agent health --wait-ready, deploy --verify, verify */
   timeout: { code: 7, summary: 'a wait timed out' },
+  /** deploy --verify or verify: a check failed (the deploy stays applied: nothing is rolled back) */
+  verifyFailed: { code: 8, summary: 'verification failed (a deploy stays applied)' },
   /** Ctrl-C while waiting; what was started goes on, and the message says how to resume */
   interrupted: { code: 130, summary: 'interrupted' },
 } as const;

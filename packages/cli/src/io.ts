@@ -23,9 +23,10 @@ export interface Io {
   prompt?: (question: string) => Promise<string | undefined>;
   /**
    * Trap Ctrl-C/SIGTERM while long work runs: the first aborts the signal (finish in-flight work,
-   * start nothing new) and prints `notice`, a second one exits at once. Call `release` when done.
+   * start nothing new) and prints `notice` (a function when what Ctrl-C does changes as the command
+   * goes on), a second one exits at once. Call `release` when done.
    */
-  trapInterrupts?: (notice?: string) => { signal: AbortSignal; release: () => void };
+  trapInterrupts?: (notice?: string | (() => string)) => { signal: AbortSignal; release: () => void };
 }
 
 export function processIo(): Io {
@@ -65,7 +66,9 @@ export function processIo(): Io {
       const controller = new AbortController();
       const onSignal = () => {
         if (controller.signal.aborted) process.exit(130);
-        process.stderr.write(`\ninterrupted: ${notice} (again to quit now)\n`);
+        process.stderr.write(
+          `\ninterrupted: ${typeof notice === 'function' ? notice() : notice} (again to quit now)\n`,
+        );
         controller.abort();
       };
       process.on('SIGINT', onSignal);

@@ -59,6 +59,13 @@ const COMMANDS: {
     load: () => import('./commands/deploy.js'),
   },
   {
+    name: 'verify',
+    loadsProject: true,
+    describe:
+      "Run the checks of the deployed check groups (all, named, or the last deploy's) and compare them with before; exit 8 when one broke",
+    load: () => import('./commands/verify.js'),
+  },
+  {
     name: 'destroy',
     loadsProject: true,
     describe: 'Delete every resource this project owns (those in state); protected ones are kept',

@@ -70,6 +70,31 @@ export function positiveSeconds(option: string) {
   };
 }
 
+/** What `deploy --verify` runs and fails on: the groups the deploy touched or `all`, and `strict`. */
+export interface VerifyMode {
+  all: boolean;
+  strict: boolean;
+}
+
+const VERIFY_WORDS = ['changed', 'all', 'strict'] as const;
+
+/** `--verify`, `--verify all`, `--verify strict`, `--verify all,strict`, or a usage error. */
+export function verifyModeOf(value: unknown): VerifyMode {
+  const words = commaList([value === true ? '' : value]);
+  const bad = words.find((w) => !(VERIFY_WORDS as readonly string[]).includes(w));
+  if (bad !== undefined) {
+    invalidValue(
+      new UsageError(
+        `--verify takes changed, all or strict (a comma list), got "${bad}"`,
+        'e.g. --verify (the groups the deploy changed), --verify all, --verify all,strict',
+      ),
+    );
+  }
+  if (words.includes('changed') && words.includes('all'))
+    invalidValue(new UsageError('--verify changed,all: choose one', 'all includes the changed groups'));
+  return { all: words.includes('all'), strict: words.includes('strict') };
+}
+
 /** Options of every command that works on a project against an account. */
 export interface ProjectArgs {
   config?: string | undefined;

@@ -91,37 +91,84 @@ const xml = (s: string) =>
     // biome-ignore lint/suspicious/noControlCharactersInRegex: removing them is the point.
     .replace(/[\u0000-\u0008\u000b\u000c\u000e-\u001f]/g, '');
 
+/** One test case of a JUnit report: a check's run. */
+export interface JunitCase {
+  classname: string;
+  name: string;
+  seconds: number;
+  /** What a CI report shows under the case. */
+  output: string;
+  /** `failure`: it ran and did not pass; `error`: it did not finish; `skipped`: not counted. */
+  outcome?: { kind: 'failure' | 'error' | 'skipped'; type?: string; message: string; text?: string };
+}
+
 /**
- * JUnit XML as CI test reports read it (GitHub, GitLab, Jenkins): one test case per check, a
- * `<failure>` for a session that did not pass, an `<error>` for one still running at the timeout.
- * Written as text rather than with an XML library: the document has one fixed shape of three
+ * JUnit XML as CI test reports read it (GitHub, GitLab, Jenkins): one test case per check run.
+ * Written as text rather than with an XML library: the document has one fixed shape of a few
  * elements, every value goes through `xml` (the five escapes, and the characters XML 1.0 cannot
  * hold removed), and the e2e tests parse it with a real XML parser; a builder would be a runtime
  * dependency of every install for these twenty lines.
  */
+export function junitDocument(suite: string, cases: readonly JunitCase[]): string {
+  const count = (kind: string) => cases.filter((c) => c.outcome?.kind === kind).length;
+  const total = cases.reduce((sum, c) => sum + c.seconds, 0);
+  const body = cases.map((c) => {
+    const lines = [
+      `    <testcase classname="${xml(c.classname)}" name="${xml(c.name)}" time="${c.seconds.toFixed(3)}">`,
+    ];
+    const o = c.outcome;
+    if (o !== undefined) {
+      const type = o.type === undefined ? '' : ` type="${xml(o.type)}"`;
+      lines.push(
+        o.text === undefined
+          ? `      <${o.kind}${type} message="${xml(o.message)}"/>`
+          : `      <${o.kind}${type} message="${xml(o.message)}">${xml(o.text)}</${o.kind}>`,
+      );
+    }
+    lines.push(`      <system-out>${xml(c.output)}</system-out>`, '    </testcase>');
+    return lines.join('\n');
+  });
+  const attrs = `tests="${cases.length}" failures="${count('failure')}" errors="${count('error')}" skipped="${count('skipped')}" time="${total.toFixed(3)}"`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="monitor" ${attrs}>\n  <testsuite name="${xml(suite)}" ${attrs}>\n${body.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+}
+
+/** The sessions of a wait as JUnit: a `<failure>` for a session that did not pass, an `<error>` for one still running at the timeout. */
 export function renderJunit(
   outcome: WaitOutcome,
   names: Map<string, string>,
   timeoutSeconds: number,
 ): string {
-  const summary = summarize(outcome);
-  const seconds = (ms: number) => (ms / 1000).toFixed(3);
-  const total = outcome.finished.reduce((sum, s) => sum + s.timeElapsed, 0);
-  const cases = outcome.finished.map((s) => {
-    const head = `    <testcase classname="monitor.${xml(s.checkType)}" name="${xml(s.name)}" time="${seconds(s.timeElapsed)}">`;
-    const props = `      <system-out>${xml(`session ${s.checkSessionId} (${s.checkSessionLink}), check ${s.checkId}, locations ${s.runLocations.join(', ')}`)}</system-out>`;
-    if (isPassing(s)) return `${head}\n${props}\n    </testcase>`;
+  const cases: JunitCase[] = outcome.finished.map((s) => {
+    const output = `session ${s.checkSessionId} (${s.checkSessionLink}), check ${s.checkId}, locations ${s.runLocations.join(', ')}`;
+    const base = { classname: `monitor.${s.checkType}`, name: s.name, seconds: s.timeElapsed / 1000, output };
+    if (isPassing(s)) return base;
     const failed = failedLocations(s);
     const message = `${s.status}${failed.length > 0 ? ` in ${failed.join(', ')}` : ''}`;
-    return `${head}\n      <failure type="${xml(s.status)}" message="${xml(message)}">${xml(`${s.name}: ${message}; details with monitor sessions get ${s.checkSessionId}`)}</failure>\n${props}\n    </testcase>`;
+    return {
+      ...base,
+      outcome: {
+        kind: 'failure',
+        type: s.status,
+        message,
+        text: `${s.name}: ${message}; details with monitor sessions get ${s.checkSessionId}`,
+      },
+    };
   });
   for (const id of outcome.running) {
-    cases.push(
-      `    <testcase classname="monitor" name="${xml(names.get(id) ?? id)}" time="${timeoutSeconds.toFixed(3)}">\n      <error type="TIMEOUT" message="still running after ${timeoutSeconds} s">${xml(`session ${id}; resume with monitor sessions wait ${id}`)}</error>\n    </testcase>`,
-    );
+    cases.push({
+      classname: 'monitor',
+      name: names.get(id) ?? id,
+      seconds: timeoutSeconds,
+      output: `session ${id}`,
+      outcome: {
+        kind: 'error',
+        type: 'TIMEOUT',
+        message: `still running after ${timeoutSeconds} s`,
+        text: `session ${id}; resume with monitor sessions wait ${id}`,
+      },
+    });
   }
-  const attrs = `tests="${summary.total}" failures="${summary.failed}" errors="${summary.running}" time="${seconds(total)}"`;
-  return `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites name="monitor" ${attrs}>\n  <testsuite name="monitor check sessions" ${attrs}>\n${cases.join('\n')}\n  </testsuite>\n</testsuites>\n`;
+  return junitDocument('monitor check sessions', cases);
 }
 
 const EMOJI: Record<string, string> = { PASSED: '✅', DEGRADED: '⚠️' };

@@ -4,7 +4,7 @@ import { isPassing, waitForSessions } from '@monitor/engine/checks';
 import { escapeTerminal } from '@monitor/engine/escape';
 import type { AccountArgs } from './account.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { CLEAR_LINE, paint } from './io.js';
+import { CLEAR_LINE, type Io, paint } from './io.js';
 import { commandLine } from './options.js';
 import type { RunContext } from './output.js';
 import {
@@ -90,18 +90,7 @@ export async function waitAndReport(
       `${summary.ok ? p.green('✓') : p.red('✗')} ${summaryLine(summary)} in ${duration(Date.now() - started)}\n`,
     );
   }
-  if (reporter === 'github') {
-    const markdown = renderGithubSummary(outcome, names);
-    const path = io.env.GITHUB_STEP_SUMMARY;
-    if (path === undefined || path === '') {
-      io.stderr(
-        `${p.yellow('warning')}: GITHUB_STEP_SUMMARY is not set (not in GitHub Actions); the summary follows\n`,
-      );
-      io.stdout(markdown);
-    } else {
-      appendFileSync(path, `${markdown}\n`);
-    }
-  }
+  if (reporter === 'github') writeStepSummary(renderGithubSummary(outcome, names), io);
   if (outcome.interrupted) {
     // The long polls in flight would hold the exit for up to 20 s.
     await client.destroy();
@@ -128,4 +117,17 @@ export async function waitAndReport(
     return EXIT.error;
   }
   return EXIT.ok;
+}
+
+/** `--reporter github`: markdown to the job's summary ($GITHUB_STEP_SUMMARY), or to stdout outside GitHub Actions. */
+export function writeStepSummary(markdown: string, io: Io): void {
+  const path = io.env.GITHUB_STEP_SUMMARY;
+  if (path === undefined || path === '') {
+    io.stderr(
+      `${paint(io.color).yellow('warning')}: GITHUB_STEP_SUMMARY is not set (not in GitHub Actions); the summary follows\n`,
+    );
+    io.stdout(markdown);
+  } else {
+    appendFileSync(path, `${markdown}\n`);
+  }
 }

@@ -88,12 +88,15 @@ export {
   failedRuns,
   type GroupToVerify,
   groupsChangedBy,
+  NothingToVerifyError,
   ownedGroups,
   type RootCause,
   readBaseline,
   type Verdict,
   type VerificationReport,
+  type VerifyProjectOptions,
   verifyGroups,
+  verifyProject,
 } from './flows/verify.js';
 export { ByPhysicalId, type PhysicalId } from './identity.js';
 export {

@@ -15,8 +15,9 @@ import {
   withScopeOptions,
 } from '../options.js';
 import type { RunContext } from '../output.js';
+import { type DeployVerifyArgs, withDeployVerifyOptions } from '../verify-options.js';
 
-export interface DeployArgs extends ProjectArgs, ApplyArgs, CommentArgs, ScopeArgs {
+export interface DeployArgs extends ProjectArgs, ApplyArgs, CommentArgs, ScopeArgs, DeployVerifyArgs {
   plan?: string | undefined;
   allowEmpty?: boolean | undefined;
   secretsOut?: string | undefined;
@@ -24,7 +25,7 @@ export interface DeployArgs extends ProjectArgs, ApplyArgs, CommentArgs, ScopeAr
 
 export const builder = (y: Argv) =>
   withCommentOptions(
-    withScopeOptions(withApplyOptions(withProjectOptions(y))),
+    withDeployVerifyOptions(withScopeOptions(withApplyOptions(withProjectOptions(y)))),
     'the result (totals and every failure) to the merged pull request, or to the commit when there is none,',
   )
     .option('plan', {
@@ -45,6 +46,11 @@ export const builder = (y: Argv) =>
     .example('$0 deploy --yes --allow-deletes --comment', 'on merge: the result on the merged pull request')
     .example('$0 deploy --plan plan.json --yes', 'apply a reviewed plan')
     .example('$0 deploy --replace slack-ops', 'delete the channel and create it again from the code')
+    .example(
+      '$0 deploy --yes --verify --comment',
+      'on merge: run the checks the deploy changed; exit 8 when one broke (the deploy stays applied)',
+    )
+    .example('$0 deploy --verify all,strict --rca', 'run every group; fail on any failure, with root causes')
     .example('$0 deploy --local --yes', 'against the embedded emulator')
     .example(
       '$0 deploy --yes --secrets-out "$RUNNER_TEMP/keys.json"',
@@ -84,9 +90,10 @@ export async function run(args: DeployArgs, ctx: RunContext): Promise<ExitCode> 
     'deploy',
     args,
     ctx,
-    (target, options) =>
+    (target, options, verify) =>
       deploy(target, {
         ...options,
+        ...(verify === undefined ? {} : { verify }),
         ...scopeOf(args),
         allowEmpty: args.allowEmpty === true,
         ...(savedPlan === undefined ? {} : { savedPlan }),

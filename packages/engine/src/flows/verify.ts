@@ -61,6 +61,10 @@ export interface CheckRun {
   groupKey: string;
   sessionId: string;
   sessionLink: string;
+  checkType: string;
+  locations: string[];
+  /** How long the session took (ms). */
+  elapsedMs: number;
   status: string;
   verdict: Verdict;
   failures: Failure[];
@@ -267,6 +271,9 @@ async function runOf(
     groupKey,
     sessionId: session.checkSessionId,
     sessionLink: session.checkSessionLink,
+    checkType: session.checkType,
+    locations: session.runLocations,
+    elapsedMs: session.timeElapsed,
     status: session.status,
     verdict,
     failures,
