@@ -53,6 +53,13 @@ const COMMANDS: {
     load: () => import('./commands/import.js'),
   },
   {
+    name: 'pull',
+    loadsProject: true,
+    describe:
+      "Write the account's values of what changed outside monitor back into the TypeScript (owned resources only)",
+    load: () => import('./commands/pull.js'),
+  },
+  {
     name: 'deploy',
     loadsProject: true,
     describe: 'Make the account match the code: create, update, adopt, move and delete',

@@ -7,7 +7,7 @@ import {
   type SynthContext,
 } from './construct.js';
 import { PROP_PATH, SYNTHESIZE } from './session.js';
-import { type KindSource, requestFields } from './source.js';
+import { type KindSource, requestFields, topField } from './source.js';
 
 /** The switches every alert channel has. */
 export interface AlertChannelSwitches {
@@ -213,5 +213,11 @@ export const alertChannelSource: KindSource = {
     // The service may answer optional config fields as null; the constructs take them left out.
     for (const [key, value] of Object.entries(props)) if (value === null) delete props[key];
     return { construct, props, qualifier: type.replace(/_/g, ' ') };
+  },
+  // The config's fields are props of their own; the type is the construct.
+  propOf: (path) => {
+    if (path === 'type') return undefined;
+    const field = path.startsWith('config.') ? path.slice('config.'.length) : path;
+    return { prop: topField(field), path: field };
   },
 };

@@ -21,7 +21,7 @@ import {
   type SynthContext,
 } from './construct.js';
 import { PROP_PATH, SYNTHESIZE } from './session.js';
-import { type KindSource, listOf, replaceProp, requestFields, sourceRef } from './source.js';
+import { type KindSource, listOf, replaceProp, requestFields, sourceRef, topField } from './source.js';
 
 /** An environment variable of the group's checks. */
 export interface EnvironmentVariableProps {
@@ -162,5 +162,10 @@ export const checkGroupSource: KindSource = {
       alertChannels,
     });
     return { construct: CheckGroup.name, props };
+  },
+  propOf: (path) => {
+    // Subscriptions are written as the channels they reference: the list is written again whole.
+    if (topField(path) === 'alertChannelSubscriptions') return { prop: 'alertChannels' };
+    return { prop: topField(path), path };
   },
 };

@@ -67,8 +67,11 @@ export {
   type ConstructSource,
   isSourceRef,
   type KindSource,
+  type PropTarget,
+  propOf,
   type SourceRef,
   sourceRef,
+  topField,
 } from './source.js';
 export { CONSTRUCT_SOURCES } from './sources.js';
 export {

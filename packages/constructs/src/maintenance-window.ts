@@ -2,7 +2,7 @@ import { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from '@m
 import type { CheckGroup } from './check-group.js';
 import { Construct, type ConstructOptions, FRESH, type SynthContext } from './construct.js';
 import { isConstruct, PROP_PATH, SYNTHESIZE } from './session.js';
-import { type KindSource, listOf, replaceProp, requestFields, sourceRef } from './source.js';
+import { type KindSource, listOf, replaceProp, requestFields, sourceRef, topField } from './source.js';
 import type { StatusPageRef, StatusPageServiceRef } from './status-page.js';
 
 export interface StatusPageVisibilityProps {
@@ -139,4 +139,9 @@ export const maintenanceWindowSource: KindSource = {
     return { construct: MaintenanceWindow.name, props };
   },
   namedBy: [{ prop: 'tags', kind: 'CheckGroup' }],
+  // The visibility's ids are references to pages and services: it is written again whole.
+  propOf: (path) =>
+    topField(path) === 'statusPageVisibility'
+      ? { prop: 'statusPageVisibility' }
+      : { prop: topField(path), path },
 };

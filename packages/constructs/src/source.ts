@@ -48,6 +48,32 @@ export interface KindSource {
    * that construct (a window's `tags` take check groups, by name): written as it when it is imported too.
    */
   readonly namedBy?: readonly { prop: string; kind: ResourceKind }[];
+  /**
+   * Where a field of the payload, by the path a diff names it with, is written in the props
+   * (`monitor pull`). Without it, a field is the prop of its name and `path` the same path.
+   */
+  propOf?(path: string): PropTarget | undefined;
+}
+
+/**
+ * The prop that holds a payload field, and the path of the field under the props when the prop
+ * mirrors it (a value there can be edited alone); without `path` the whole prop is written again.
+ * `undefined` from `propOf`: no prop holds it (an alert channel's type is its construct).
+ */
+export interface PropTarget {
+  prop: string;
+  path?: string;
+}
+
+/** The first field of a path a diff prints: `alertSettings` of `alertSettings.reminders.amount`. */
+export function topField(path: string): string {
+  const end = path.search(/[.[]/);
+  return end === -1 ? path : path.slice(0, end);
+}
+
+/** `propOf` of a kind: its own, or the field's prop of the same name. */
+export function propOf(source: KindSource, path: string): PropTarget | undefined {
+  return source.propOf === undefined ? { prop: topField(path), path } : source.propOf(path);
 }
 
 /**

@@ -8,7 +8,7 @@ import {
   type SynthContext,
 } from './construct.js';
 import { PROP_PATH, SYNTHESIZE } from './session.js';
-import { type KindSource, listOf, replaceProp, requestFields, sourceRef } from './source.js';
+import { type KindSource, listOf, replaceProp, requestFields, sourceRef, topField } from './source.js';
 
 export interface StatusPageServiceProps {
   /** Name of the service shown on status pages. Required; unique per account is wise (it is the natural key). */
@@ -129,4 +129,6 @@ export const statusPageSource: KindSource = {
       props: replaceProp(requestFields(live, 'StatusPage'), 'cards', { cards }),
     };
   },
+  // A card's services are references: its cards are written again whole.
+  propOf: (path) => (topField(path) === 'cards' ? { prop: 'cards' } : { prop: topField(path), path }),
 };

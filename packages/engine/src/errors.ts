@@ -17,7 +17,9 @@ export type EngineErrorCode =
   | 'bad_target'
   | 'bad_filter'
   | 'import_failed'
-  | 'nothing_to_verify';
+  | 'nothing_to_verify'
+  | 'syntax_error'
+  | 'pull_failed';
 
 /**
  * An engine failure with a stable code (fixed by its class), a message naming what failed, and a

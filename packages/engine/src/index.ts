@@ -46,6 +46,15 @@ export {
 export { type LostState, lostState, lostStateCandidate } from './flows/lost-state.js';
 export { outputs, type ResourceOutput } from './flows/outputs.js';
 export {
+  type PulledFile,
+  type PullOptions,
+  type PullResult,
+  PullSyntaxError,
+  pullEdits,
+  uncommittedFiles,
+  writePull,
+} from './flows/pull.js';
+export {
   findEntry,
   listState,
   migrateState,
@@ -126,6 +135,8 @@ export type {
 } from './plan/plan.js';
 export { TargetError } from './plan/plan.js';
 export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './plan/saved-plan.js';
+export type { NotPulled } from './pull/plan-pull.js';
+export type { ManualEdit, PulledEdit } from './pull/rewrite.js';
 export {
   escapeMarkdown,
   escapeTerminal,

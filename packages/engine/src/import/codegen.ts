@@ -91,6 +91,29 @@ function print(value: Value, indent: string, ctx: PrintContext, column = indent.
   return `${open.trim()}\n${items.map((item) => `${inner}${item},`).join('\n')}\n${indent}${close.trim()}`;
 }
 
+/**
+ * A props value as TypeScript, as import writes it, for `pull` to write in place: `variableOf`
+ * names the variable that holds a referenced resource (every reference must have one).
+ */
+export function printPropValue(
+  value: Value,
+  options: {
+    indent: string;
+    column: number;
+    tail: number;
+    variableOf: (kind: ResourceKind, physicalId: string | number) => string | undefined;
+  },
+): string {
+  const ctx: PrintContext = {
+    variableOf: (kind, physicalId) => {
+      const variable = options.variableOf(kind, physicalId);
+      return variable === undefined ? undefined : ({ variable } as ImportedResource);
+    },
+    uses: () => {},
+  };
+  return print(value, options.indent, ctx, options.column, options.tail);
+}
+
 /** `import { a, b } from 'x';`, one name per line when that is too long. */
 function importLine(names: string[], from: string): string {
   const sorted = names.sort((a, b) => a.localeCompare(b, 'en'));

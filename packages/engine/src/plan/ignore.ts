@@ -12,13 +12,13 @@ export function isIgnored(path: string, ignore: readonly string[]): boolean {
   return ignore.some((p) => path === p || path.startsWith(`${p}.`) || path.startsWith(`${p}[`));
 }
 
-interface Segment {
+export interface Segment {
   field: string;
   /** The key of a keyed list's entry: `API_URL` of `environmentVariables[API_URL]`. */
   key?: string;
 }
 
-function segments(path: string): Segment[] {
+export function pathSegments(path: string): Segment[] {
   return path.split('.').map((part) => {
     const m = /^([^[]+)\[(.*)\]$/.exec(part);
     return m === null ? { field: part } : { field: m[1] as string, key: m[2] as string };
@@ -48,7 +48,7 @@ function placeOf(
   path: string,
   name: EntryName,
 ): Place | undefined {
-  const parts = segments(path);
+  const parts = pathSegments(path);
   let holder = root;
   let rule = '';
   for (const [i, part] of parts.entries()) {
