@@ -196,7 +196,7 @@ export function writePull(result: PullResult): void {
 }
 
 /**
- * The files among `files` with changes git has not committed (or untracked). `repository: false`
+ * The files among `files` with changes git has not committed (untracked and ignored ones too). `repository: false`
  * when `dir` is not in a git work tree, or git is not installed.
  */
 export function uncommittedFiles(
@@ -207,7 +207,7 @@ export function uncommittedFiles(
   return new Promise((resolve) => {
     execFile(
       'git',
-      ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--', ...files],
+      ['status', '--porcelain=v1', '-z', '--untracked-files=all', '--ignored=matching', '--', ...files],
       { cwd: dir, maxBuffer: 64 * 1024 * 1024 },
       (error, stdout) => {
         if (error !== null) {
