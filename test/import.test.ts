@@ -6,7 +6,14 @@ import { promisify } from 'node:util';
 import type { ResourceKind } from '@monitor/api';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { accountArb, SECRET_MARKER, type Seeded, seedAccount } from './support/account-arbitraries.js';
+import {
+  accountArb,
+  type ImportJson,
+  SECRET_MARKER,
+  secretEnv,
+  seedAccount,
+  valueAt,
+} from './support/account-arbitraries.js';
 import { cleanup, emulatorForTests, envelopeOf, monitor, writeProject } from './support/harness.js';
 
 const TSC = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
@@ -53,37 +60,6 @@ function snapshot(dir: string): Record<string, string> {
 const hasState = (dir: string) =>
   existsSync(join(dir, '.monitor/state')) &&
   readdirSync(join(dir, '.monitor/state')).some((f) => f.endsWith('.json'));
-
-/** The value at a diff path (`environmentVariables[API_TOKEN].value`) of a request body. */
-function valueAt(body: unknown, path: string): string {
-  let at: unknown = body;
-  for (const segment of path.split('.')) {
-    const keyed = /^(\w+)\[(.*)\]$/.exec(segment);
-    if (keyed === null) at = (at as Record<string, unknown>)[segment];
-    else {
-      const list = (at as Record<string, unknown>)[keyed[1] as string] as { key: string }[];
-      at = list.find((item) => item.key === keyed[2]);
-    }
-  }
-  return at as string;
-}
-
-interface ImportJson {
-  imported: { kind: ResourceKind; logicalId: string; physicalId: string | number }[];
-  secrets: { env: string; kind: ResourceKind; logicalId: string; path: string; masked: boolean }[];
-  files: string[];
-}
-
-/** The environment variables an import asked for, with the values the account was seeded with. */
-function secretEnv(result: ImportJson, seeded: Seeded): Record<string, string> {
-  return Object.fromEntries(
-    result.secrets.map((s) => {
-      const imported = result.imported.find((r) => r.kind === s.kind && r.logicalId === s.logicalId);
-      const created = seeded[s.kind].find((c) => String(c.live.id) === String(imported?.physicalId));
-      return [s.env, valueAt(created?.body, s.path)];
-    }),
-  );
-}
 
 describe('monitor import', () => {
   it(

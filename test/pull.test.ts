@@ -114,8 +114,8 @@ describe('monitor pull', { timeout: 60_000 }, () => {
       "  locations: ['eu-west-1', 'us-east-1'],",
       "  environmentVariables: [{ key: 'API_URL', value: 'https://pay2.acme.example' }],",
     ]);
-    const plan = envelopeOf(await run('diff', '--json')).plan;
-    expect(plan.operations.map((o: { logicalId: string }) => o.logicalId)).toEqual(['checkout']);
+    const { plan } = JSON.parse((await run('diff', '--json')).stdout) as { plan: { operations: unknown[] } };
+    expect((plan.operations as { logicalId: string }[]).map((o) => o.logicalId)).toEqual(['checkout']);
   });
 
   it('refuses files git has not committed, unless --force; and writing needs --yes off a terminal', async () => {

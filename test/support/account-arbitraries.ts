@@ -20,7 +20,7 @@ import fc from 'fast-check';
 type Body = Record<string, unknown>;
 
 /** A reference in a generated body: the `index`th resource of `kind` made before it. */
-interface IndexRef {
+export interface IndexRef {
   $index: number;
   kind: ResourceKind;
 }
@@ -221,7 +221,7 @@ function stringOf(schema: z.ZodType, at: At): fc.Arbitrary<string> {
 }
 
 /** `value` with every reference replaced by what `replace` makes of it. */
-function withRefs(value: unknown, replace: (ref: IndexRef) => unknown): unknown {
+export function withRefs(value: unknown, replace: (ref: IndexRef) => unknown): unknown {
   if (Array.isArray(value)) return value.map((v) => withRefs(v, replace));
   if (value === null || typeof value !== 'object') return value;
   if ('$index' in value) return replace(value as IndexRef);
@@ -301,4 +301,36 @@ export async function seedAccount(
     }
   }
   return seeded;
+}
+
+/** The value at a diff path (`environmentVariables[API_TOKEN].value`) of a request body. */
+export function valueAt(body: unknown, path: string): string {
+  let at: unknown = body;
+  for (const segment of path.split('.')) {
+    const keyed = /^(\w+)\[(.*)\]$/.exec(segment);
+    if (keyed === null) at = (at as Record<string, unknown>)[segment];
+    else {
+      const list = (at as Record<string, unknown>)[keyed[1] as string] as { key: string }[];
+      at = list.find((item) => item.key === keyed[2]);
+    }
+  }
+  return at as string;
+}
+
+/** What `monitor import --json` answers, as the tests read it. */
+export interface ImportJson {
+  imported: { kind: ResourceKind; logicalId: string; physicalId: string | number }[];
+  secrets: { env: string; kind: ResourceKind; logicalId: string; path: string; masked: boolean }[];
+  files: string[];
+}
+
+/** The environment variables an import asked for, with the values the account was seeded with. */
+export function secretEnv(result: ImportJson, seeded: Seeded): Record<string, string> {
+  return Object.fromEntries(
+    result.secrets.map((s) => {
+      const imported = result.imported.find((r) => r.kind === s.kind && r.logicalId === s.logicalId);
+      const created = seeded[s.kind].find((c) => String(c.live.id) === String(imported?.physicalId));
+      return [s.env, valueAt(created?.body, s.path)];
+    }),
+  );
 }

@@ -109,7 +109,8 @@ function valuesAlong(
   return { values, lists };
 }
 
-function holdsSecret(value: PropValue | undefined): boolean {
+/** Whether a value holds a secret anywhere in it: such a value is never written into code. */
+export function holdsSecret(value: PropValue | undefined): boolean {
   if (isSecretValue(value)) return true;
   if (Array.isArray(value)) return value.some(holdsSecret);
   if (value !== null && typeof value === 'object' && !isRefValue(value))
@@ -148,9 +149,12 @@ function pullOne(
       notPulled.push({ ...base, path: change.path, reason: 'no-prop' });
       continue;
     }
-    const propPath = target.path ?? target.prop;
+    // An entry added to or removed from a keyed list: the list is written again whole (entries
+    // changed in place are edited where they are).
+    const whole = (path: string) => path.replace(/\[[^[]*\]$/, '');
+    const propPath = target.path === undefined ? target.prop : whole(target.path);
     const entry = wanted.get(propPath) ?? {
-      payloadPath: target.path === undefined ? '' : change.path,
+      payloadPath: target.path === undefined ? '' : whole(change.path),
       changes: [],
     };
     entry.changes.push(change.path);

@@ -8,7 +8,7 @@ import {
 } from 'ts-morph';
 import { printPropValue } from '../import/codegen.js';
 import { isRefValue, isSecretValue, type PropValue } from '../import/values.js';
-import type { PropEdit, ResourcePull } from './plan-pull.js';
+import { holdsSecret, type PropEdit, type ResourcePull } from './plan-pull.js';
 
 /**
  * `monitor pull`, the writing half: the props of each construct's own `new X('id', { … })` edited
@@ -225,8 +225,10 @@ export function rewriteFile(
       continue;
     }
 
+    const added = new Set<string>();
     for (const edit of resource.edits) {
       const outcome = editProps(props, edit, {
+        added,
         text: file.getFullText(),
         lineOf,
         print: (value, pos, indent) => {
@@ -260,6 +262,7 @@ type Outcome = { change?: TextChange; line: number } | { reason: string; line: n
 
 const COMPUTED = 'its value is computed, not written as a literal';
 const NO_VARIABLE = 'it refers to a resource with no variable in this file';
+const SECRET = 'it holds a secret, which is never written into code';
 
 /**
  * One edit in a construct's props: down its steps through object literals (and keyed lists'
@@ -268,7 +271,13 @@ const NO_VARIABLE = 'it refers to a resource with no variable in this file';
 function editProps(
   props: ObjectLiteralExpression,
   edit: PropEdit,
-  io: { text: string; lineOf: (pos: number) => number; print: Print },
+  io: {
+    text: string;
+    lineOf: (pos: number) => number;
+    print: Print;
+    /** Props added to an object so far (`start:field`): one added whole covers every edit under it. */
+    added: Set<string>;
+  },
 ): Outcome {
   // Variables are written where the prop refers to constructs; elsewhere a variable is computed.
   const refs = edit.references || holdsRef(edit.value);
@@ -276,11 +285,13 @@ function editProps(
   const replace = (node: Node, value: PropValue, indentFrom: Node): Outcome => {
     const pos = node.getStart();
     if (!isLiteral(node, refs)) return { reason: COMPUTED, line: lineOf(pos) };
+    if (holdsSecret(value)) return { reason: SECRET, line: lineOf(pos) };
     const printed = print(value, pos, indentAt(text, indentFrom.getStart()));
     if (printed === undefined) return { reason: NO_VARIABLE, line: lineOf(pos) };
     return { change: { start: pos, end: node.getEnd(), text: printed }, line: lineOf(pos) };
   };
   const add = (list: ObjectLiteralExpression | ArrayLiteralExpression, prefix: string, value: PropValue) => {
+    if (holdsSecret(value)) return { reason: SECRET, line: lineOf(list.getStart()) };
     const change = insertMember(text, list, prefix, value, print);
     return change === undefined
       ? { reason: NO_VARIABLE, line: lineOf(list.getStart()) }
@@ -295,11 +306,13 @@ function editProps(
     if (property === undefined) {
       if (holder.getProperties().some((p) => Node.isSpreadAssignment(p)))
         return { reason: 'it may come from a spread', line: lineOf(holder.getStart()) };
-      // Not written: added with the account's value from here down (a keyed list whole).
+      // Not written: added with the account's value from here down (a keyed list whole), once.
       const adding = step.entry === undefined ? here : edit.listsAlong[i];
-      return adding === undefined
-        ? { line: lineOf(holder.getStart()) }
-        : add(holder, `${step.field}: `, adding);
+      const place = `${holder.getStart()}:${step.field}`;
+      if (adding === undefined || io.added.has(place)) return { line: lineOf(holder.getStart()) };
+      const outcome = add(holder, `${step.field}: `, adding);
+      if ('change' in outcome) io.added.add(place);
+      return outcome;
     }
     if (!Node.isPropertyAssignment(property))
       return { reason: 'written as a variable', line: lineOf(property.getStart()) };
