@@ -12,6 +12,7 @@ import {
 import type { SecretHasher } from '../hash.js';
 import { ByPhysicalId, type PhysicalId } from '../identity.js';
 import { readKind } from '../live/read-live.js';
+import { recordedFieldHashes } from '../plan/causes.js';
 import { type Change, diffPayload } from '../plan/diff.js';
 import { identityOf, isCreatedFrom, resolveRefs, secretValues } from '../plan/resource.js';
 import type {
@@ -229,7 +230,23 @@ function entryFor(
     ),
     protect: op.protect,
     ...(identity === undefined ? {} : { identity }),
+    ...fieldHashesEntry(op, live, previous, ctx),
   };
+}
+
+/**
+ * What each field was: the code's hashes of the operation, the account's of its write's answer.
+ * Without an answer (nothing was sent) what state had stays; without hashes, none.
+ */
+function fieldHashesEntry(
+  op: CreateOperation | UpdateOperation,
+  live: Record<string, unknown> | undefined,
+  previous: StateEntry | undefined,
+  ctx: OperationContext,
+): Pick<StateEntry, 'fieldHashes'> {
+  if (op.fieldHashes !== undefined && live !== undefined)
+    return { fieldHashes: recordedFieldHashes(op.fieldHashes, op.kind, live, ctx.secrets) };
+  return previous?.fieldHashes === undefined ? {} : { fieldHashes: previous.fieldHashes };
 }
 
 /** The values of the kind's one-time fields that a write's response shows whole. */

@@ -42,7 +42,7 @@ export interface PullResult {
   manual: (ManualEdit & { file: string })[];
   /** Changes pull does not bring back: secrets, resources whose code changed too, fields no prop holds. */
   notPulled: NotPulled[];
-  /** Owned resources that drifted: what the plan found. */
+  /** Owned resources with fields the account changed: what the plan found. */
   drifted: number;
   requests: number;
 }
@@ -124,7 +124,11 @@ export async function pullEdits(target: Target, options: PullOptions = {}): Prom
     pulled: [],
     manual: [],
     notPulled: pull.notPulled,
-    drifted: plan.operations.filter((o) => o.action === 'update' && o.drift).length,
+    drifted: plan.operations.filter(
+      (o) =>
+        o.action === 'update' &&
+        o.changes.some((c) => (c.cause ?? (o.drift ? 'account' : 'code')) === 'account'),
+    ).length,
     requests,
   };
   for (const r of pull.resources) {

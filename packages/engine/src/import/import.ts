@@ -3,6 +3,7 @@ import type { DesiredResource, Diagnostic } from '@monitor/constructs';
 import * as constructs from '@monitor/constructs';
 import { secretHasher } from '../hash.js';
 import { ByPhysicalId } from '../identity.js';
+import { fieldHashesOf, recordedFieldHashes } from '../plan/causes.js';
 import { type Change, diffPayload } from '../plan/diff.js';
 import {
   appliedHash,
@@ -389,6 +390,7 @@ export function planImport(options: ImportOptions): ImportPlan {
       ),
     );
   for (const [i, d] of importedDesired.entries()) {
+    const live = liveById.find(d.kind, (byReferenceOrder[i] as ImportedResource).physicalId).r;
     entries[stateKey(d.kind, d.logicalId)] = {
       kind: d.kind,
       logicalId: d.logicalId,
@@ -396,7 +398,13 @@ export function planImport(options: ImportOptions): ImportPlan {
       appliedHash: appliedHash(d.kind, d.payload, secrets),
       secretHashes: secretHashesOf(d.kind, d.payload, new Set()),
       protect: false,
-      ...identityEntry(d.kind, liveById.find(d.kind, (byReferenceOrder[i] as ImportedResource).physicalId).r),
+      ...identityEntry(d.kind, live),
+      fieldHashes: recordedFieldHashes(
+        fieldHashesOf(d.kind, d.payload, Object.keys(d.payload), secrets),
+        d.kind,
+        live,
+        secrets,
+      ),
     };
   }
   for (const [key, { d, r }] of recoveredLive) {

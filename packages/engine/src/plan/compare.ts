@@ -3,6 +3,7 @@ import type { DesiredResource } from '@monitor/constructs';
 import type { SecretHasher } from '../hash.js';
 import { ByPhysicalId, type PhysicalId } from '../identity.js';
 import { type State, stateKey } from '../state/state.js';
+import { fieldHashesOf, labelCauses } from './causes.js';
 import { type Change, diffPayload } from './diff.js';
 import { type EntryName, isIgnored, keepLiveValues, plainEntryName, withoutIgnored } from './ignore.js';
 import type { AccountIndex, Matching } from './match.js';
@@ -99,6 +100,7 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
   // What an operation carries; made only for a resource that gets one (hashing is not free).
   const operationBase = (sent: Record<string, unknown>) => {
     const name = displayNameOf(d.kind, d.payload);
+    const managed = withoutIgnored(def, d.payload, ignore);
     return {
       kind: d.kind,
       logicalId: d.logicalId,
@@ -107,7 +109,8 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
       payload: sent,
       dependsOn: d.dependsOn,
       // Over what the code manages: an edit of an ignored field in the code is no change either.
-      desiredHash: appliedHash(d.kind, withoutIgnored(def, d.payload, ignore), ctx.secrets),
+      desiredHash: appliedHash(d.kind, managed, ctx.secrets),
+      fieldHashes: fieldHashesOf(d.kind, managed, Object.keys(managed), ctx.secrets),
       protect: d.options.protect,
       ...(ignore.length === 0 ? {} : { ignoreChanges: ignore }),
     };
@@ -141,21 +144,30 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
     },
     compared,
   );
-  const changes = ignore.length === 0 ? compared : compared.filter((c) => !isIgnored(c.path, ignore));
+  const kept = ignore.length === 0 ? compared : compared.filter((c) => !isIgnored(c.path, ignore));
   const action = claim?.from !== undefined ? 'move' : adopt !== undefined ? 'adopt' : 'update';
-  if (action === 'update' && changes.length === 0) {
+  if (action === 'update' && kept.length === 0) {
     return claim !== undefined && claim.entry.protect !== d.options.protect
       ? { outcome: 'unchanged', protectChanged: d.options.protect }
       : { outcome: 'unchanged' };
   }
   // Ignored fields are never sent on update: the account keeps what people set there.
   const base = operationBase(keepLiveValues(def, payload, current, ignore, entryName));
-  // Drift: the code is what was last applied, yet the live values differ. Values that could not be
-  // compared (no state secret) say nothing about drift.
+  // The whole resource drifted when the code is what was last applied: each field's cause falls
+  // back to it where state does not know the field. Values that could not be compared (no state
+  // secret) say nothing about drift.
+  const wholeDrift = claim !== undefined && claim.entry.appliedHash === base.desiredHash;
+  const changes = labelCauses(kept, {
+    kind: d.kind,
+    entry: claim?.entry,
+    codeHashes: base.fieldHashes,
+    live: current,
+    secrets: ctx.secrets,
+    drift: wholeDrift,
+  });
   const drift =
-    claim !== undefined &&
     changes.some((c) => c.unverified !== true) &&
-    claim.entry.appliedHash === base.desiredHash;
+    changes.every((c) => c.cause === 'account' || c.unverified === true);
   return {
     outcome: 'write',
     operation: {

@@ -10,11 +10,19 @@ import { isPayloadRef } from '@monitor/constructs';
 import { canonicalJson } from '../hash.js';
 
 /** One changed path of a resource. `before` is live, `after` is desired. */
+/**
+ * Why a field changed: in the code, in the account (drift), or in both since the last deploy (a
+ * conflict the deploy resolves toward the code).
+ */
+export type ChangeCause = 'code' | 'account' | 'both';
+
 export interface Change {
   /** e.g. `locations`, `environmentVariables[TOKEN].value`, `cards[Core].services` */
   path: string;
   before: unknown;
   after: unknown;
+  /** Set on the changes of updates, adoptions and moves. */
+  cause?: ChangeCause;
   /** A secret: before and after are never shown. */
   sensitive?: boolean;
   /** A secret the service masks that could not be compared (no state secret): sent again. */

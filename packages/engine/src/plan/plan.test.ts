@@ -4,6 +4,7 @@ import {
   type DesiredResource,
   EmailAlertChannel,
   MaintenanceWindow,
+  SlackAlertChannel,
   StatusPage,
   StatusPageService,
   synth,
@@ -12,7 +13,8 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from '../apply/apply.js';
 import { secretHasher } from '../hash.js';
 import { emptyLive, readLive } from '../live/read-live.js';
-import { hasChanges, hasWork } from '../render/render.js';
+import { renderPlanMarkdown } from '../render/markdown.js';
+import { BOTH_NOTE, hasChanges, hasWork, PLAIN, planToJson, renderPlanText } from '../render/render.js';
 import { emptyState, type State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { construct, entry, liveOf, stateOf } from '../test-support/planning.js';
@@ -52,10 +54,13 @@ function asLive(
 }
 
 /** The account and state after a real apply of `resources` to an empty fake account. */
-async function deployed(resources: DesiredResource[]): Promise<{ live: Live; state: State }> {
+async function deployed(
+  resources: DesiredResource[],
+  secretKey: string | undefined = NOW.secretKey,
+): Promise<{ live: Live; state: State }> {
   const account = new FakeAccount();
   const backend = new MemoryBackend(emptyState(ACCOUNT));
-  const result = await apply(plan(resources, emptyLive(), await backend.read(), NOW), {
+  const result = await apply(plan(resources, emptyLive(), await backend.read(), { ...NOW, secretKey }), {
     client: account,
     backend,
   });
@@ -128,8 +133,8 @@ describe('plan', () => {
     expect(update.action).toBe('update');
     expect(update.drift).toBe(false);
     expect(update.changes).toEqual([
-      { path: 'muted', before: true, after: false },
-      { path: 'concurrency', before: 7, after: 3 },
+      { path: 'muted', before: true, after: false, cause: 'code' },
+      { path: 'concurrency', before: 7, after: 3, cause: 'code' },
     ]);
     expect(update.payload.concurrency).toBe(3);
     expect(update.unchangedAttributes).toBeGreaterThan(10);
@@ -177,6 +182,7 @@ describe('plan', () => {
         before: '(sensitive value)',
         after: '(sensitive value)',
         sensitive: true,
+        cause: 'code',
       },
     ]);
     const text = JSON.stringify(update.changes);
@@ -209,7 +215,8 @@ describe('plan', () => {
     expect(p.operations).toHaveLength(1);
     const adopt = p.operations[0] as UpdateOperation;
     expect(adopt).toMatchObject({ action: 'adopt', physicalId: 45, drift: false });
-    expect(adopt.changes).toEqual([{ path: 'tags', before: [], after: ['x'] }]);
+    // Nothing was applied to an adopted resource: every change is the code's.
+    expect(adopt.changes).toEqual([{ path: 'tags', before: [], after: ['x'], cause: 'code' }]);
     expect(p.summary.adopt).toBe(1);
   });
 
@@ -399,6 +406,74 @@ describe('plan', () => {
     expect(code.drift).toBe(false);
   });
 
+  it('labels each changed field by its own cause: the code, the account, or both; each section lists its fields', async () => {
+    new CheckGroup('g', { name: 'G', concurrency: 3, locations: ['eu-west-1'] });
+    const { live, state } = await deployed(desired());
+    const group = live.CheckGroup[0] as Record<string, unknown>;
+    group.muted = true; // in the UI
+    group.concurrency = 9; // in the UI, and in the code below
+    createSession();
+    new CheckGroup('g', { name: 'G', concurrency: 4, locations: ['eu-west-1', 'us-east-1'] });
+    const p = plan(desired(), live, state, NOW);
+    const update = p.operations[0] as UpdateOperation;
+    expect(update.changes.map((c) => [c.path, c.cause])).toEqual([
+      ['muted', 'account'],
+      ['concurrency', 'both'],
+      ['locations', 'code'],
+    ]);
+    expect(update.drift).toBe(false);
+
+    const text = renderPlanText(p, PLAIN);
+    const [fromCode, drift] = text.split('Drift: changed outside monitor');
+    expect(fromCode).toContain(`concurrency: 9 → 4  (${BOTH_NOTE})`);
+    expect(fromCode).toContain('locations: ["eu-west-1"] → ["eu-west-1","us-east-1"]');
+    expect(fromCode).not.toContain('muted');
+    expect(drift).toContain('~ CheckGroup g "G"');
+    expect(drift).toContain('muted: true → false');
+    expect(drift).not.toContain('concurrency');
+    const markdown = renderPlanMarkdown(p, { project: 'p', account: ACCOUNT });
+    expect(markdown).toContain(`! concurrency: ${BOTH_NOTE}`);
+    expect(markdown.split('#### Drift')[1]).toContain('muted');
+    expect(planToJson(p).operations[0]).toMatchObject({
+      changes: [
+        { path: 'muted', cause: 'account' },
+        { path: 'concurrency', cause: 'both' },
+        { path: 'locations', cause: 'code' },
+      ],
+    });
+  });
+
+  it('a secret the code changed is the code’s change, with or without the state secret', async () => {
+    for (const secretKey of ['team-state-secret', undefined]) {
+      createSession();
+      new SlackAlertChannel('s', { url: 'https://hooks.slack.com/services/T0/B0/one', channel: '#ops' });
+      const { live, state } = await deployed(desired(), secretKey);
+      createSession();
+      new SlackAlertChannel('s', { url: 'https://hooks.slack.com/services/T0/B0/two', channel: '#ops' });
+      const p = plan(desired(), live, state, { ...NOW, secretKey });
+      const update = p.operations[0] as UpdateOperation;
+      expect(
+        update.changes.map((c) => [c.path, c.cause]),
+        String(secretKey),
+      ).toEqual([['config.url', 'code']]);
+      expect(update.drift).toBe(false);
+      expect(renderPlanText(p, PLAIN)).not.toContain('Drift');
+    }
+  });
+
+  it('state written before fields were hashed: a resource’s causes are its drift as a whole', async () => {
+    new CheckGroup('g', { name: 'G', concurrency: 3 });
+    const { live, state } = await deployed(desired());
+    for (const e of Object.values(state.resources)) delete e.fieldHashes;
+    (live.CheckGroup[0] as Record<string, unknown>).concurrency = 9;
+    const drifted = plan(desired(), live, state, NOW).operations[0] as UpdateOperation;
+    expect(drifted.changes.map((c) => c.cause)).toEqual(['account']);
+    createSession();
+    new CheckGroup('g', { name: 'G', concurrency: 4, muted: true });
+    const edited = plan(desired(), live, state, NOW).operations[0] as UpdateOperation;
+    expect(edited.changes.map((c) => c.cause)).toEqual(['code', 'code']);
+  });
+
   it('recreates a resource in state that is gone from the account', async () => {
     new CheckGroup('g', { name: 'G' });
     const { state } = await deployed(desired());
@@ -420,6 +495,7 @@ describe('plan', () => {
         path: 'alertChannelSubscriptions[mail]',
         before: null,
         after: { alertChannelId: 1, activated: true },
+        cause: 'code',
       },
     ]);
   });

@@ -31,6 +31,8 @@ interface Desired {
   protect: boolean;
   /** Fields the construct leaves to people (`ignoreChanges`): kept out of updates and fingerprints. */
   ignoreChanges?: string[];
+  /** Short hashes of each field of the desired payload: recorded in state with the account's (`fieldHashes`). */
+  fieldHashes?: Record<string, string>;
 }
 export interface CreateOperation extends Base, Desired {
   action: 'create';
@@ -41,7 +43,7 @@ export interface UpdateOperation extends Base, Desired {
   action: 'update' | 'adopt' | 'move';
   physicalId: string | number;
   changes: Change[];
-  /** The live values changed outside monitor since the last deploy: the code did not change. */
+  /** Every change is the account's (`cause: 'account'`): the code did not change what differs. */
   drift: boolean;
   unchangedAttributes: number;
   /** For `move`: the logical id in state before the rename. */

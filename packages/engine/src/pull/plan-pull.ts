@@ -2,6 +2,7 @@ import { isRecord, KINDS, type ResourceKind, rulePathOf } from '@monitor/api';
 import type { DesiredResource, SourceLocation } from '@monitor/constructs';
 import * as constructs from '@monitor/constructs';
 import { isRefValue, isSecretValue, markSecrets, type Props, type PropValue } from '../import/values.js';
+import type { Change } from '../plan/diff.js';
 import { pathSegments } from '../plan/ignore.js';
 import type { Live, LiveResource, Plan, UpdateOperation } from '../plan/types.js';
 import { stateKey } from '../state/state.js';
@@ -200,9 +201,9 @@ function pullOne(
 }
 
 /**
- * What `pull` writes back: the drifted fields of the owned resources the plan updates. A resource
- * whose code changed since the last deploy as well is left out whole (its fields cannot be told
- * apart by cause), and so are secrets.
+ * What `pull` writes back: the fields of owned resources that the account changed since the last
+ * deploy (`cause: 'account'`). A field the code changed (or both did) stays the code's, and
+ * secrets are never written.
  */
 export function planPull(plan: Plan, live: Live, desired: readonly DesiredResource[]): PullPlan {
   const byKey = new Map(desired.map((d) => [stateKey(d.kind, d.logicalId), d]));
@@ -212,21 +213,22 @@ export function planPull(plan: Plan, live: Live, desired: readonly DesiredResour
     if (op.action !== 'update') continue;
     const key = stateKey(op.kind, op.logicalId);
     const location = byKey.get(key)?.location;
-    if (!op.drift) {
-      for (const c of op.changes)
-        notPulled.push({
-          key,
-          kind: op.kind,
-          logicalId: op.logicalId,
-          location,
-          path: c.path,
-          reason: 'code-changed',
-        });
-      continue;
-    }
+    // Only what the account changed: a field the code changed too stays the code's.
+    const cause = (c: Change) => c.cause ?? (op.drift ? 'account' : 'code');
+    for (const c of op.changes.filter((c) => cause(c) !== 'account'))
+      notPulled.push({
+        key,
+        kind: op.kind,
+        logicalId: op.logicalId,
+        location,
+        path: c.path,
+        reason: 'code-changed',
+      });
+    const drifted = op.changes.filter((c) => cause(c) === 'account');
+    if (drifted.length === 0) continue;
     const resource = live[op.kind].find((r) => String(r.id) === String(op.physicalId));
     if (resource === undefined) continue;
-    const one = pullOne(op, resource, location);
+    const one = pullOne({ ...op, changes: drifted }, resource, location);
     if (one.pull !== undefined) resources.push(one.pull);
     notPulled.push(...one.notPulled);
   }

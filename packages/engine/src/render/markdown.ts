@@ -6,10 +6,12 @@ import { isResendOnly, type Operation, type Plan, type UpdateOperation } from '.
 import { markdownCode as code, markdownFence, escapeMarkdown as text } from './escape.js';
 import {
   ACTION_SYMBOL,
+  BOTH_NOTE,
   describeConflict,
   formatValue,
   hasChanges,
   partialNote,
+  sectionsOf,
   sensitiveNote,
   summaryLine,
   textHunks,
@@ -35,10 +37,12 @@ export interface MarkdownOptions {
 /** One change as lines of a `diff` block: `-` live, `+` code, `!` a masked sensitive value. */
 function changeLines(change: Change): string[] {
   const note = sensitiveNote(change);
-  if (note !== undefined) return [`! ${change.path}: ${note}`];
+  const both = change.cause === 'both' ? [`! ${change.path}: ${BOTH_NOTE}`] : [];
+  if (note !== undefined) return [`! ${change.path}: ${note}`, ...both];
   const hunks = textHunks(change, 2);
   if (hunks !== undefined) {
     return [
+      ...both,
       `  ${change.path}:`,
       ...hunks.flatMap((h) =>
         h.lines.filter((l) => !l.startsWith('\\')).map((l) => `${l[0]}     ${l.slice(1)}`),
@@ -46,6 +50,7 @@ function changeLines(change: Change): string[] {
     ];
   }
   return [
+    ...both,
     `- ${change.path}: ${formatValue(change.before)}`,
     `+ ${change.path}: ${formatValue(change.after)}`,
   ];
@@ -138,10 +143,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
     '',
   );
   const deletes = plan.operations.filter((o) => o.action === 'delete' || o.action === 'replace');
-  const drift = plan.operations.filter((o): o is UpdateOperation => o.action === 'update' && o.drift);
-  const fromCode = plan.operations.filter(
-    (o) => o.action !== 'delete' && !(o.action === 'update' && o.drift) && !isResendOnly(o),
-  );
+  const { fromCode, drift } = sectionsOf(plan);
 
   let out = `${head.join('\n')}\n`;
   if (plan.targets !== undefined) out += `> [!NOTE]\n> ${text(partialNote(plan.targets))}\n\n`;

@@ -93,15 +93,47 @@ function unifiedDiff(hunks: StructuredPatchHunk[], s: Style, indent: string): st
   return out;
 }
 
+/** What a field changed in both the code and the account since the last deploy says beside it. */
+export const BOTH_NOTE = "changed in the account too; the deploy writes the code's value";
+
 function changeLines(change: Change, s: Style, indent: string): string[] {
   const note = sensitiveNote(change);
   const path = t(change.path);
-  if (note !== undefined) return [`${indent}${path}: ${s.yellow(note)}`];
+  const both = change.cause === 'both' ? s.yellow(`  (${BOTH_NOTE})`) : '';
+  if (note !== undefined) return [`${indent}${path}: ${s.yellow(note)}${both}`];
   const hunks = textHunks(change, 3);
-  if (hunks !== undefined) return [`${indent}${path}:`, ...unifiedDiff(hunks, s, `${indent}  `)];
+  if (hunks !== undefined) return [`${indent}${path}:${both}`, ...unifiedDiff(hunks, s, `${indent}  `)];
   return [
-    `${indent}${path}: ${s.red(t(formatValue(change.before)))} → ${s.green(t(formatValue(change.after)))}`,
+    `${indent}${path}: ${s.red(t(formatValue(change.before)))} → ${s.green(t(formatValue(change.after)))}${both}`,
   ];
+}
+
+/** A change's cause; a saved plan from before causes were told has the resource's as a whole. */
+function causeIn(op: UpdateOperation, change: Change): 'code' | 'account' | 'both' {
+  return change.cause ?? (op.drift ? 'account' : 'code');
+}
+
+/**
+ * The plan's operations (deletions aside) as the two sections people read: what the deploy writes
+ * because the code says so (each update with its fields from the code, and those changed in both
+ * places), and the drift (each update with the fields only the account changed). A resource with
+ * both is in both, each time with its own fields.
+ */
+export function sectionsOf(plan: Plan): { fromCode: Operation[]; drift: UpdateOperation[] } {
+  const fromCode: Operation[] = [];
+  const drift: UpdateOperation[] = [];
+  for (const op of plan.operations) {
+    if (op.action === 'delete' || isResendOnly(op)) continue;
+    if (op.action !== 'update') {
+      fromCode.push(op);
+      continue;
+    }
+    const account = op.changes.filter((c) => causeIn(op, c) === 'account');
+    const code = op.changes.filter((c) => causeIn(op, c) !== 'account');
+    if (code.length > 0) fromCode.push({ ...op, changes: code });
+    if (account.length > 0) drift.push({ ...op, changes: account });
+  }
+  return { fromCode, drift };
 }
 
 function physical(op: Operation): string {
@@ -248,15 +280,10 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
   if (plan.targets !== undefined) out.push(s.yellow(partialNote(plan.targets)), '');
   // A replacement deletes the resource too: it is listed with the deletions.
   const deletes = plan.operations.filter((o) => o.action === 'delete' || o.action === 'replace');
-  const drift = plan.operations.filter((o): o is UpdateOperation => o.action === 'update' && o.drift);
   // Updates that only send unverifiable secrets again are the note below, not changes.
-  const code = plan.operations.filter(
-    (o) =>
-      o.action !== 'delete' &&
-      o.action !== 'replace' &&
-      !(o.action === 'update' && o.drift) &&
-      !isResendOnly(o),
-  );
+  const sections = sectionsOf(plan);
+  const code = sections.fromCode.filter((o) => o.action !== 'replace');
+  const { drift } = sections;
   if (deletes.length > 0) {
     out.push(
       s.red(
@@ -434,6 +461,7 @@ export function planToJson(plan: Plan): PlanJson {
           after: c.after ?? null,
           ...(c.sensitive ? { sensitive: true } : {}),
           ...(c.unverified ? { unverified: true } : {}),
+          ...(c.cause === undefined ? {} : { cause: c.cause }),
         })),
         unchangedAttributes: op.unchangedAttributes,
       };

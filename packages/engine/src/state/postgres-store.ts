@@ -63,6 +63,8 @@ const MIGRATIONS: readonly string[] = [
    ALTER TABLE monitor.entries ADD COLUMN identity text;`,
   // 0.3: the last deploy, for verify --since-deploy.
   'ALTER TABLE monitor.states ADD COLUMN last_deploy jsonb;',
+  // 4: what each field was when last applied, to tell its changes by cause.
+  'ALTER TABLE monitor.entries ADD COLUMN field_hashes jsonb;',
 ];
 
 /** Serializes migrations of concurrent runs (an arbitrary constant, the same for every run). */
@@ -139,6 +141,7 @@ interface EntryRow {
   secret_hashes: Record<string, string>;
   protect: boolean;
   identity: string | null;
+  field_hashes: Record<string, [string, string]> | null;
 }
 
 export interface PostgresBackendOptions {
@@ -250,7 +253,8 @@ export class PostgresStateBackend implements StateBackend {
       `SELECT s.format_version, s.service, s.last_deploy, s.serial, s.salt,
          COALESCE((SELECT json_agg(json_build_object('key', e.key, 'kind', e.kind, 'logical_id', e.logical_id,
                      'physical_id', e.physical_id, 'applied_hash', e.applied_hash,
-                     'secret_hashes', e.secret_hashes, 'protect', e.protect, 'identity', e.identity))
+                     'secret_hashes', e.secret_hashes, 'protect', e.protect, 'identity', e.identity,
+                     'field_hashes', e.field_hashes))
                      FROM monitor.entries e WHERE e.project = s.project AND e.account_id = s.account_id), '[]') AS entries,
          COALESCE((SELECT json_agg(p.key) FROM monitor.pending_creates p
                      WHERE p.project = s.project AND p.account_id = s.account_id), '[]') AS pending
@@ -278,6 +282,7 @@ export class PostgresStateBackend implements StateBackend {
             secretHashes: e.secret_hashes,
             protect: e.protect,
             ...(e.identity === null ? {} : { identity: e.identity }),
+            ...(e.field_hashes === null ? {} : { fieldHashes: e.field_hashes }),
           },
         ]),
       ),
@@ -387,12 +392,13 @@ export class PostgresStateBackend implements StateBackend {
         } else {
           await q(
             `INSERT INTO monitor.entries
-               (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect, identity)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+               (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect, identity,
+                field_hashes)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
              ON CONFLICT (project, account_id, key) DO UPDATE SET
                kind = EXCLUDED.kind, logical_id = EXCLUDED.logical_id, physical_id = EXCLUDED.physical_id,
                applied_hash = EXCLUDED.applied_hash, secret_hashes = EXCLUDED.secret_hashes,
-               protect = EXCLUDED.protect, identity = EXCLUDED.identity`,
+               protect = EXCLUDED.protect, identity = EXCLUDED.identity, field_hashes = EXCLUDED.field_hashes`,
             [
               this.#project,
               this.#accountId,
@@ -404,6 +410,7 @@ export class PostgresStateBackend implements StateBackend {
               JSON.stringify(entry.secretHashes),
               entry.protect,
               entry.identity ?? null,
+              entry.fieldHashes === undefined ? null : JSON.stringify(entry.fieldHashes),
             ],
           );
         }
@@ -445,6 +452,7 @@ export class PostgresStateBackend implements StateBackend {
       secret_hashes: e.secretHashes,
       protect: e.protect,
       identity: e.identity ?? null,
+      field_hashes: e.fieldHashes ?? null,
     }));
     await this.#transaction(async (q) => {
       const key = [this.#project, this.#accountId];
@@ -467,10 +475,12 @@ export class PostgresStateBackend implements StateBackend {
       // Every entry in one statement: a 5,000-resource state is one round trip.
       await q(
         `INSERT INTO monitor.entries
-           (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect, identity)
-         SELECT $1, $2, r.key, r.kind, r.logical_id, r.physical_id, r.applied_hash, r.secret_hashes, r.protect, r.identity
+           (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect, identity,
+            field_hashes)
+         SELECT $1, $2, r.key, r.kind, r.logical_id, r.physical_id, r.applied_hash, r.secret_hashes, r.protect, r.identity,
+                r.field_hashes
            FROM jsonb_to_recordset($3::jsonb) AS r(key text, kind text, logical_id text, physical_id jsonb,
-                applied_hash text, secret_hashes jsonb, protect boolean, identity text)`,
+                applied_hash text, secret_hashes jsonb, protect boolean, identity text, field_hashes jsonb)`,
         [...key, JSON.stringify(rows)],
       );
       await q('DELETE FROM monitor.pending_creates WHERE project = $1 AND account_id = $2', key);

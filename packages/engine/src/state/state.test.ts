@@ -129,8 +129,16 @@ describe('FileStateBackend', () => {
     expect(await store.read()).toEqual(saved);
     expect(store.location.endsWith(`${ACCOUNT}.json`)).toBe(true);
     const lastDeploy = { at: '2026-11-24T09:00:00.000Z', groups: ['CheckGroup:a'] };
-    await store.commit({ ...saved, lastDeploy });
-    expect((await store.read()).lastDeploy).toEqual(lastDeploy);
+    const entries = Object.entries(saved.resources).map(([k, e]) => [
+      k,
+      { ...e, fieldHashes: { name: ['c0de', 'acc0'] as [string, string] } },
+    ]);
+    await store.commit({ ...saved, lastDeploy, resources: Object.fromEntries(entries) });
+    const read = await store.read();
+    expect(read.lastDeploy).toEqual(lastDeploy);
+    expect(Object.values(read.resources).map((e) => e.fieldHashes)).toEqual(
+      entries.map(() => ({ name: ['c0de', 'acc0'] })),
+    );
   });
 
   it('refuses a last deploy that is not one, naming the field', async () => {

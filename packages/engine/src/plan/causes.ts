@@ -1,0 +1,105 @@
+import { isRecord, KINDS, type KindDefinition, type ResourceKind, replaceSensitive } from '@monitor/api';
+import { canonicalJson, hashJson, type SecretHasher } from '../hash.js';
+import type { StateEntry } from '../state/state.js';
+import type { Change, ChangeCause } from './diff.js';
+
+/**
+ * The labelling stage: each changed field of an update told by its own cause. State keeps, for
+ * every top-level field of the payload last applied, a short hash of the value the code gave and of
+ * the value the account answered with (`fieldHashes`). Now, a field whose code hash moved changed
+ * in the code, one whose account hash moved changed in the account, and one whose both moved is a
+ * conflict the deploy resolves toward the code.
+ */
+
+type Payload = Record<string, unknown>;
+
+/** The first field of a path a diff prints: `alertSettings` of `alertSettings.reminders.amount`. */
+function topField(path: string): string {
+  const end = path.search(/[.[]/);
+  return end === -1 ? path : path.slice(0, end);
+}
+
+/** A value with its sets and keyed lists in a stable order, so that a reordering is no change. */
+function normalized(def: KindDefinition, rulePath: string, value: unknown): unknown {
+  if (Array.isArray(value)) {
+    const items = value.map((item) => normalized(def, `${rulePath}[]`, item));
+    const keyField = def.keyed[rulePath];
+    if (keyField !== undefined)
+      return [...items].sort((a, b) =>
+        String(isRecord(a) ? a[keyField] : a).localeCompare(String(isRecord(b) ? b[keyField] : b)),
+      );
+    if (def.sets.includes(rulePath))
+      return [...items].sort((a, b) => canonicalJson(a).localeCompare(canonicalJson(b)));
+    return items;
+  }
+  if (!isRecord(value)) return value;
+  return Object.fromEntries(
+    Object.entries(value).map(([k, v]) => [k, normalized(def, rulePath === '' ? k : `${rulePath}.${k}`, v)]),
+  );
+}
+
+const short = (value: unknown) => hashJson(value).slice(0, 12);
+
+/** A short hash of each of `fields` of a payload or a live resource: secrets as their keyed hashes. */
+export function fieldHashesOf(
+  kind: ResourceKind,
+  resource: Payload,
+  fields: readonly string[],
+  secrets: SecretHasher,
+): Record<string, string> {
+  const def = KINDS[kind];
+  const safe = replaceSensitive(def, resource, (value) => secrets.hash(value) ?? 'unkeyed') as Payload;
+  return Object.fromEntries(
+    fields.map((field) => [field, short(normalized(def, field, safe[field] ?? null))]),
+  );
+}
+
+/** What an entry records of each field: the code's hashes of `desired`, the account's of `live`. */
+export function recordedFieldHashes(
+  codeHashes: Readonly<Record<string, string>>,
+  kind: ResourceKind,
+  live: Payload,
+  secrets: SecretHasher,
+): Record<string, [string, string]> {
+  const fields = Object.keys(codeHashes);
+  const account = fieldHashesOf(kind, live, fields, secrets);
+  return Object.fromEntries(fields.map((f) => [f, [codeHashes[f] as string, account[f] as string]]));
+}
+
+export interface CauseContext {
+  kind: ResourceKind;
+  /** The entry of state; absent for an adoption (nothing was applied yet). */
+  entry: StateEntry | undefined;
+  /** The code's hashes of the desired payload now. */
+  codeHashes: Readonly<Record<string, string>>;
+  /** The live resource now. */
+  live: Payload;
+  secrets: SecretHasher;
+  /** The whole resource drifted (the code is what was last applied): the cause when a field's is unknown. */
+  drift: boolean;
+}
+
+/** `changes`, each with its cause. */
+export function labelCauses(changes: readonly Change[], ctx: CauseContext): Change[] {
+  const recorded = ctx.entry?.fieldHashes;
+  const fields = [...new Set(changes.map((c) => topField(c.path)))];
+  const account = recorded === undefined ? {} : fieldHashesOf(ctx.kind, ctx.live, fields, ctx.secrets);
+  return changes.map((change) => ({ ...change, cause: causeOf(change, ctx, account) }));
+}
+
+function causeOf(change: Change, ctx: CauseContext, account: Record<string, string>): ChangeCause {
+  if (ctx.entry === undefined) return 'code';
+  // Without the state secret a secret's change cannot be told by cause: the deploy writes the code's.
+  if (change.sensitive === true && !ctx.secrets.keyed) return 'code';
+  const field = topField(change.path);
+  const before = ctx.entry.fieldHashes?.[field];
+  const now = ctx.codeHashes[field];
+  if (before === undefined || now === undefined) return ctx.drift ? 'account' : 'code';
+  const inCode = now !== before[0];
+  const inAccount = account[field] !== before[1];
+  if (inCode && inAccount) return 'both';
+  if (inCode) return 'code';
+  if (inAccount) return 'account';
+  // Neither moved, yet they differ (the account answers in another shape than it stores).
+  return ctx.drift ? 'account' : 'code';
+}
