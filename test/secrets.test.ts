@@ -172,8 +172,15 @@ describe('secrets never leave', () => {
       `written to .monitor/secrets/${keyFile.split('/').pop()}, readable only by you`,
     );
 
+    // The build cache copies the construct files, with the literals this project writes in them:
+    // it is no copy of a secret monitor was handed, and it stays private and out of git.
+    const cache = join(dir, '.monitor', 'cache');
+    expect(readFileSync(join(cache, '.gitignore'), 'utf8')).toBe('*\n');
+    expect(statSync(cache).mode & 0o077).toBe(0);
+    for (const f of filesUnder(cache).filter((f) => f.endsWith('.bundle')))
+      expect(statSync(f).mode & 0o077, f).toBe(0);
     const files = filesUnder(join(dir, '.monitor'))
-      .filter((f) => !f.startsWith(join(dir, '.monitor', 'secrets')))
+      .filter((f) => !f.startsWith(join(dir, '.monitor', 'secrets')) && !f.startsWith(cache))
       .concat(['create-plan.json', 'update-plan.json', 'delete-plan.json'].map((f) => join(dir, f)));
     for (const file of files) outputs.push(readFileSync(file, 'utf8'));
     const everything = outputs.join('\n');

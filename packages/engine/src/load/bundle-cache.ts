@@ -336,7 +336,7 @@ export function storeBuild(
     };
     const temporary = `${file}.${process.pid}.tmp`;
     try {
-      const fd = openSync(temporary, 'w');
+      const fd = openSync(temporary, 'w', 0o600);
       try {
         writeSync(fd, `${JSON.stringify(header)}\n`);
         for (const { js, map } of built.files) {

@@ -194,11 +194,14 @@ export function cachePath(projectDir: string): string {
   return join(projectDir, '.monitor', 'cache');
 }
 
-/** The project's `.monitor/cache` directory, made (git-ignored) if it is not there yet. */
+/**
+ * The project's `.monitor/cache` directory, made if it is not there yet: git-ignored and readable
+ * only by its owner, as its builds copy the construct files (and whatever literals they hold).
+ */
 export function cacheDirectory(projectDir: string): string {
   const dir = cachePath(projectDir);
   if (!existsSync(dir)) {
-    mkdirSync(dir, { recursive: true });
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
     writeFileSync(join(dir, '.gitignore'), '*\n');
   }
   return dir;
