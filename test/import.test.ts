@@ -15,31 +15,11 @@ import {
   valueAt,
 } from './support/account-arbitraries.js';
 import { cleanup, emulatorForTests, envelopeOf, monitor, writeProject } from './support/harness.js';
+import { emptyProject } from './support/projects.js';
 
 const TSC = fileURLToPath(new URL('../node_modules/typescript/bin/tsc', import.meta.url));
 const BASIC = fileURLToPath(new URL('../examples/basic/', import.meta.url));
 const runs = Number(process.env.IMPORT_RUNS ?? 3);
-
-/** A project with a config and a tsconfig, and no construct file yet. */
-function emptyProject(name: string): string {
-  return writeProject(
-    {
-      'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${name}', include: ['monitors/**/*.monitor.ts'] });\n`,
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'preserve',
-          moduleResolution: 'bundler',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-        },
-        include: ['monitor.config.ts', 'monitors/**/*.ts'],
-      }),
-    },
-    name,
-  );
-}
 
 /** Every file under `dir` (but .monitor/) with its text, to prove a failed run changed nothing. */
 function snapshot(dir: string): Record<string, string> {

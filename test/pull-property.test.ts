@@ -15,7 +15,8 @@ import {
   seedAccount,
   withRefs,
 } from './support/account-arbitraries.js';
-import { cleanup, emulatorForTests, envelopeOf, monitor, writeProject } from './support/harness.js';
+import { cleanup, emulatorForTests, envelopeOf, monitor } from './support/harness.js';
+import { emptyProject } from './support/projects.js';
 
 /**
  * The property of `monitor pull`: any account imported into a project, then edited in the account
@@ -42,27 +43,6 @@ const scenarioArb = accountArb.chain((spec) => {
   return fc.record(drift).map((d) => ({ spec, drift: d as Drift }));
 });
 
-function project(name: string): string {
-  return writeProject(
-    {
-      'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${name}', include: ['monitors/**/*.monitor.ts'] });\n`,
-      'tsconfig.json': JSON.stringify({
-        compilerOptions: {
-          target: 'ES2022',
-          module: 'preserve',
-          moduleResolution: 'bundler',
-          strict: true,
-          noEmit: true,
-          skipLibCheck: true,
-        },
-        include: ['monitor.config.ts', 'monitors/**/*.ts'],
-      }),
-      '.gitignore': '.monitor\n',
-    },
-    name,
-  );
-}
-
 const git = (dir: string, ...args: string[]) =>
   execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: dir });
 
@@ -87,7 +67,7 @@ describe('monitor pull', () => {
         fc.asyncProperty(scenarioArb, async ({ spec, drift }: { spec: AccountSpec; drift: Drift }) => {
           run++;
           const h = await emulatorForTests();
-          const dir = project(`pulled-${run}`);
+          const dir = emptyProject(`pulled-${run}`, { '.gitignore': '.monitor\n' });
           try {
             const seeded = await seedAccount(
               spec,

@@ -2,7 +2,7 @@
 /** @type {import('@stryker-mutator/api/core').PartialStrykerOptions} */
 export default {
   testRunner: 'vitest',
-  vitest: { configFile: 'vitest.config.ts' },
+  vitest: { configFile: 'vitest.mutation.config.ts' },
   mutate: ['src/plan/**/*.ts', 'src/apply/**/*.ts', '!src/**/*.test.ts'],
   coverageAnalysis: 'perTest',
   // Mutants that do not compile (strict TypeScript) could never ship: they are not counted.

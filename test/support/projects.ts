@@ -27,3 +27,25 @@ export function projectsUnderTest() {
     return { h, dir, run };
   };
 }
+
+/** A project with a config and a tsconfig, and no construct file yet. */
+export function emptyProject(name: string, files: Record<string, string> = {}): string {
+  return writeProject(
+    {
+      'monitor.config.ts': `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${name}', include: ['monitors/**/*.monitor.ts'] });\n`,
+      'tsconfig.json': JSON.stringify({
+        compilerOptions: {
+          target: 'ES2022',
+          module: 'preserve',
+          moduleResolution: 'bundler',
+          strict: true,
+          noEmit: true,
+          skipLibCheck: true,
+        },
+        include: ['monitor.config.ts', 'monitors/**/*.ts'],
+      }),
+      ...files,
+    },
+    name,
+  );
+}
