@@ -7,7 +7,13 @@ import { EngineError } from '../errors.js';
 import { ByPhysicalId } from '../identity.js';
 import { isRefValue, isSecretValue, type PropValue } from '../import/values.js';
 import { type NotPulled, planPull, type ResourcePull } from '../pull/plan-pull.js';
-import { type ManualEdit, type PulledEdit, rewriteFile, syntaxErrors } from '../pull/rewrite.js';
+import {
+  type ManualEdit,
+  type PulledEdit,
+  type RewriteContext,
+  rewriteFile,
+  syntaxErrors,
+} from '../pull/rewrite.js';
 import { makePlan, type Scope } from './diff.js';
 import { type AccountSnapshot, readAccount, type Target } from './target.js';
 
@@ -78,31 +84,8 @@ function variablesByLogicalId(
   return out;
 }
 
-/** Read, plan and rewrite in memory: what `pull` would write. Changes nothing. */
-export async function pullEdits(target: Target, options: PullOptions = {}): Promise<PullResult> {
-  const snapshot = options.snapshot ?? readAccount(target);
-  const { plan, live } = await makePlan(target, 'apply', options.now ?? new Date(), {
-    snapshot,
-    scope: { targets: options.targets },
-  });
-  const { state, requests } = await snapshot;
-  const project = target.project;
-  const pull = planPull(plan, live, project.resources);
-
-  const texts = new Map<string, string>();
-  const read = (file: string) => {
-    let text = texts.get(file);
-    if (text === undefined) {
-      text = readFileSync(file, 'utf8');
-      texts.set(file, text);
-    }
-    return text;
-  };
-  // Logical ids of physical ids (references), and the variables that hold each construct.
-  const logicalIds = ByPhysicalId.of(Object.values(state.resources), (e) => [e.kind, e.physicalId]);
-  const variables = variablesByLogicalId(project.files, read);
-  const logicalIdOf = (kind: string, id: string | number) =>
-    logicalIds.tryFind(kind as ResourceKind, id)?.logicalId;
+/** The account's value for people to read: references by logical id, secrets never. */
+function displayer(logicalIdOf: (kind: string, id: string | number) => string | undefined) {
   const display = (value: PropValue | undefined): unknown => {
     if (value === undefined) return undefined;
     if (isRefValue(value))
@@ -113,12 +96,85 @@ export async function pullEdits(target: Target, options: PullOptions = {}): Prom
       return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, display(v)]));
     return value;
   };
-  const where = (r: { location?: { file: string; line: number; column: number } | undefined }) =>
-    r.location === undefined ? '' : `${r.location.file}:${r.location.line}:${r.location.column}`;
-  const made = new Map<string, number>();
-  for (const d of project.resources) made.set(where(d), (made.get(where(d)) ?? 0) + 1);
+  return display;
+}
 
-  const byFile = new Map<string, ResourcePull[]>();
+/** Where a construct is made, as text: constructs made at the same place share their props. */
+const placeOf = (r: { location?: { file: string; line: number; column: number } | undefined }) =>
+  r.location === undefined ? '' : `${r.location.file}:${r.location.line}:${r.location.column}`;
+
+/** What the rewriting of the project's files needs to know of the project and its state. */
+function rewriteContext(
+  project: Target['project'],
+  state: AccountSnapshot['state'],
+  read: (file: string) => string,
+): RewriteContext {
+  const logicalIds = ByPhysicalId.of(Object.values(state.resources), (e) => [e.kind, e.physicalId]);
+  const logicalIdOf = (kind: string, id: string | number) =>
+    logicalIds.tryFind(kind as ResourceKind, id)?.logicalId;
+  const variables = variablesByLogicalId(project.files, read);
+  const made = new Map<string, number>();
+  for (const d of project.resources) made.set(placeOf(d), (made.get(placeOf(d)) ?? 0) + 1);
+  return {
+    variableOf: (finder, kind, id) => {
+      const logicalId = logicalIdOf(kind, id);
+      if (logicalId === undefined) return undefined;
+      const visible = [...(variables.get(logicalId) ?? [])].filter((n) => finder.names.has(n));
+      return visible.length === 1 ? visible[0] : undefined;
+    },
+    display: displayer(logicalIdOf),
+    shared: (r) => (made.get(placeOf(r)) ?? 0) > 1,
+  };
+}
+
+/** One construct file rewritten: refused when it does not parse, before or after. */
+function rewriteProjectFile(
+  projectDir: string,
+  file: string,
+  before: string,
+  resources: ResourcePull[],
+  ctx: RewriteContext,
+): { pulled: PullResult['pulled']; manual: PullResult['manual']; edited?: PulledFile } {
+  const name = relative(projectDir, file);
+  const errors = syntaxErrors(file, before);
+  if (errors.length > 0)
+    throw new PullSyntaxError(
+      `${name} does not parse: ${errors[0]}`,
+      'fix the file (monitor validate shows where), then pull again',
+    );
+  const rewritten = rewriteFile(file, before, resources, ctx);
+  const pulled = rewritten.pulled.map((p) => ({ ...p, file }));
+  const manual = rewritten.manual.map((m) => ({ ...m, file }));
+  if (rewritten.text === before) return { pulled, manual };
+  const afterErrors = syntaxErrors(file, rewritten.text);
+  if (afterErrors.length > 0)
+    throw new PullFailedError(
+      `pull would leave ${name} unparsable (${afterErrors[0]}); nothing was written`,
+      'please report this with the file; meanwhile edit by hand (monitor diff shows the values)',
+    );
+  // Without the `===` line the diff package starts with: as git prints it.
+  const patch = createTwoFilesPatch(`a/${name}`, `b/${name}`, before, rewritten.text, '', '', {
+    context: 3,
+  }).replace(/^=+\n/, '');
+  return { pulled, manual, edited: { file, before, after: rewritten.text, patch } };
+}
+
+/** Read, plan and rewrite in memory: what `pull` would write. Changes nothing. */
+export async function pullEdits(target: Target, options: PullOptions = {}): Promise<PullResult> {
+  const snapshot = options.snapshot ?? readAccount(target);
+  const { plan, live } = await makePlan(target, 'apply', options.now ?? new Date(), {
+    snapshot,
+    scope: { targets: options.targets },
+  });
+  const { state, requests } = await snapshot;
+  const project = target.project;
+  const pull = planPull(plan, live, project.resources);
+  const texts = new Map<string, string>();
+  const read = (file: string) => {
+    if (!texts.has(file)) texts.set(file, readFileSync(file, 'utf8'));
+    return texts.get(file) as string;
+  };
+  const ctx = rewriteContext(project, state, read);
   const result: PullResult = {
     files: [],
     pulled: [],
@@ -131,61 +187,29 @@ export async function pullEdits(target: Target, options: PullOptions = {}): Prom
     ).length,
     requests,
   };
+  const byFile = new Map<string, ResourcePull[]>();
   for (const r of pull.resources) {
     const file = r.location?.file;
-    // Made in a library: nothing of the project to edit.
-    if (file === undefined || file.includes('/node_modules/') || !project.files.includes(file)) {
-      const line = r.location?.line ?? 0;
-      for (const e of r.edits)
-        result.manual.push({
-          key: r.key,
-          path: e.path,
-          line,
-          file: file ?? '',
-          reason: 'the construct is made outside the project’s files (a library)',
-          value: display(e.value),
-        });
+    if (file !== undefined && !file.includes('/node_modules/') && project.files.includes(file)) {
+      byFile.set(file, [...(byFile.get(file) ?? []), r]);
       continue;
     }
-    byFile.set(file, [...(byFile.get(file) ?? []), r]);
+    // Made in a library: nothing of the project to edit.
+    for (const e of r.edits)
+      result.manual.push({
+        key: r.key,
+        path: e.path,
+        line: r.location?.line ?? 0,
+        file: file ?? '',
+        reason: 'the construct is made outside the project’s files (a library)',
+        value: ctx.display(e.value),
+      });
   }
   for (const [file, resources] of [...byFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const before = read(file);
-    const errors = syntaxErrors(file, before);
-    if (errors.length > 0)
-      throw new PullSyntaxError(
-        `${relative(project.projectDir, file)} does not parse: ${errors[0]}`,
-        'fix the file (monitor validate shows where), then pull again',
-      );
-    const rewritten = rewriteFile(file, before, resources, {
-      variableOf: (finder, kind, id) => {
-        const logicalId = logicalIdOf(kind, id);
-        if (logicalId === undefined) return undefined;
-        const visible = [...(variables.get(logicalId) ?? [])].filter((n) => finder.names.has(n));
-        return visible.length === 1 ? visible[0] : undefined;
-      },
-      display,
-      shared: (r) => (made.get(where(r)) ?? 0) > 1,
-    });
-    result.pulled.push(...rewritten.pulled.map((p) => ({ ...p, file })));
-    result.manual.push(...rewritten.manual.map((m) => ({ ...m, file })));
-    if (rewritten.text === before) continue;
-    const afterErrors = syntaxErrors(file, rewritten.text);
-    if (afterErrors.length > 0)
-      throw new PullFailedError(
-        `pull would leave ${relative(project.projectDir, file)} unparsable (${afterErrors[0]}); nothing was written`,
-        'please report this with the file; meanwhile edit by hand (monitor diff shows the values)',
-      );
-    const name = relative(project.projectDir, file);
-    result.files.push({
-      file,
-      before,
-      after: rewritten.text,
-      // Without the `===` line the diff package starts with: as git prints it.
-      patch: createTwoFilesPatch(`a/${name}`, `b/${name}`, before, rewritten.text, '', '', {
-        context: 3,
-      }).replace(/^=+\n/, ''),
-    });
+    const one = rewriteProjectFile(project.projectDir, file, read(file), resources, ctx);
+    result.pulled.push(...one.pulled);
+    result.manual.push(...one.manual);
+    if (one.edited !== undefined) result.files.push(one.edited);
   }
   return result;
 }

@@ -87,49 +87,39 @@ function entryNameFor(ctx: CompareContext): EntryName {
   };
 }
 
-/** One construct against the live resource it is. */
-export function compareResource(d: DesiredResource, matching: Matching, ctx: CompareContext): Compared {
-  const key = stateKey(d.kind, d.logicalId);
-  const payload = resolveRefs(d.payload, ctx.ids) as Record<string, unknown>;
-  const claim = matching.claims.get(d);
-  const adopt = matching.adopted.get(d);
-  const current = currentOf(d, matching, ctx.account);
-  const def = KINDS[d.kind];
+/** What an operation of `d` carries, sending `sent`: made only for a resource that gets one (hashing is not free). */
+function operationBase(
+  d: DesiredResource,
+  sent: Record<string, unknown>,
+  secrets: CompareContext['secrets'],
+) {
+  const name = displayNameOf(d.kind, d.payload);
   const ignore = d.options.ignoreChanges;
-  const entryName = entryNameFor(ctx);
-  // What an operation carries; made only for a resource that gets one (hashing is not free).
-  const operationBase = (sent: Record<string, unknown>) => {
-    const name = displayNameOf(d.kind, d.payload);
-    const managed = withoutIgnored(def, d.payload, ignore);
-    return {
-      kind: d.kind,
-      logicalId: d.logicalId,
-      ...(name === undefined ? {} : { name }),
-      construct: d.construct,
-      payload: sent,
-      dependsOn: d.dependsOn,
-      // Over what the code manages: an edit of an ignored field in the code is no change either.
-      desiredHash: appliedHash(d.kind, managed, ctx.secrets),
-      fieldHashes: fieldHashesOf(d.kind, managed, Object.keys(managed), ctx.secrets),
-      protect: d.options.protect,
-      ...(ignore.length === 0 ? {} : { ignoreChanges: ignore }),
-    };
+  // Over what the code manages: an edit of an ignored field in the code is no change either.
+  const managed = withoutIgnored(KINDS[d.kind], d.payload, ignore);
+  return {
+    kind: d.kind,
+    logicalId: d.logicalId,
+    ...(name === undefined ? {} : { name }),
+    construct: d.construct,
+    payload: sent,
+    dependsOn: d.dependsOn,
+    desiredHash: appliedHash(d.kind, managed, secrets),
+    fieldHashes: fieldHashesOf(d.kind, managed, Object.keys(managed), secrets),
+    protect: d.options.protect,
+    ...(ignore.length === 0 ? {} : { ignoreChanges: ignore }),
   };
-  if (current === undefined) {
-    return {
-      outcome: 'write',
-      // Ignored fields are sent when the resource is made: they are the code's starting values.
-      operation: { ...operationBase(payload), action: 'create', recreate: claim !== undefined },
-    };
-  }
-  if (ctx.replace?.has(key) === true) {
-    return {
-      outcome: 'write',
-      operation: { ...operationBase(payload), action: 'replace', physicalId: current.id },
-    };
-  }
+}
+
+/** The fields of `current` that differ from `payload`, ignored ones left out, and how many did not. */
+function changedFields(
+  d: DesiredResource,
+  payload: Record<string, unknown>,
+  current: LiveResource,
+  secretHashes: Readonly<Record<string, string>>,
+  ctx: CompareContext,
+): { changes: Change[]; unchangedAttributes: number } {
   const compared: Change[] = [];
-  const secretHashes = claim?.entry.secretHashes ?? {};
   const unchangedAttributes = diffPayload(
     payload,
     current,
@@ -144,7 +134,42 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
     },
     compared,
   );
-  const kept = ignore.length === 0 ? compared : compared.filter((c) => !isIgnored(c.path, ignore));
+  const ignore = d.options.ignoreChanges;
+  const changes = ignore.length === 0 ? compared : compared.filter((c) => !isIgnored(c.path, ignore));
+  return { changes, unchangedAttributes };
+}
+
+/** One construct against the live resource it is. */
+export function compareResource(d: DesiredResource, matching: Matching, ctx: CompareContext): Compared {
+  const key = stateKey(d.kind, d.logicalId);
+  const payload = resolveRefs(d.payload, ctx.ids) as Record<string, unknown>;
+  const claim = matching.claims.get(d);
+  const adopt = matching.adopted.get(d);
+  const current = currentOf(d, matching, ctx.account);
+  if (current === undefined) {
+    return {
+      outcome: 'write',
+      // Ignored fields are sent when the resource is made: they are the code's starting values.
+      operation: {
+        ...operationBase(d, payload, ctx.secrets),
+        action: 'create',
+        recreate: claim !== undefined,
+      },
+    };
+  }
+  if (ctx.replace?.has(key) === true) {
+    return {
+      outcome: 'write',
+      operation: { ...operationBase(d, payload, ctx.secrets), action: 'replace', physicalId: current.id },
+    };
+  }
+  const { changes: kept, unchangedAttributes } = changedFields(
+    d,
+    payload,
+    current,
+    claim?.entry.secretHashes ?? {},
+    ctx,
+  );
   const action = claim?.from !== undefined ? 'move' : adopt !== undefined ? 'adopt' : 'update';
   if (action === 'update' && kept.length === 0) {
     return claim !== undefined && claim.entry.protect !== d.options.protect
@@ -152,18 +177,18 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
       : { outcome: 'unchanged' };
   }
   // Ignored fields are never sent on update: the account keeps what people set there.
-  const base = operationBase(keepLiveValues(def, payload, current, ignore, entryName));
+  const sent = keepLiveValues(KINDS[d.kind], payload, current, d.options.ignoreChanges, entryNameFor(ctx));
+  const base = operationBase(d, sent, ctx.secrets);
   // The whole resource drifted when the code is what was last applied: each field's cause falls
   // back to it where state does not know the field. Values that could not be compared (no state
   // secret) say nothing about drift.
-  const wholeDrift = claim !== undefined && claim.entry.appliedHash === base.desiredHash;
   const changes = labelCauses(kept, {
     kind: d.kind,
     entry: claim?.entry,
     codeHashes: base.fieldHashes,
     live: current,
     secrets: ctx.secrets,
-    drift: wholeDrift,
+    drift: claim !== undefined && claim.entry.appliedHash === base.desiredHash,
   });
   const drift =
     changes.some((c) => c.unverified !== true) &&
