@@ -42,7 +42,13 @@ describe('CheckGroup', () => {
       environmentVariables: [],
       alertChannelSubscriptions: [],
     });
-    expect(group?.options).toEqual({ protect: false, aliases: [], adopt: false, ignoreChanges: [] });
+    expect(group?.options).toEqual({
+      protect: false,
+      aliases: [],
+      adopt: false,
+      ignoreChanges: [],
+      policyExceptions: [],
+    });
     expect(group?.location?.file).toMatch(/constructs\.test\.ts$/);
   });
 
@@ -86,6 +92,7 @@ describe('CheckGroup', () => {
       aliases: ['payments-old'],
       adopt: false,
       ignoreChanges: [],
+      policyExceptions: [],
     });
     expect(group?.payload).not.toHaveProperty('protect');
   });
