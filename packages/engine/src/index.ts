@@ -126,6 +126,8 @@ export type {
 } from './plan/plan.js';
 export { TargetError } from './plan/plan.js';
 export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './plan/saved-plan.js';
+export { BUILT_IN_POLICIES } from './policy/builtins.js';
+export { blockingFindings } from './policy/run.js';
 export {
   escapeMarkdown,
   escapeTerminal,
@@ -133,6 +135,7 @@ export {
   markdownFence,
   markdownLink,
 } from './render/escape.js';
+export { findingLabel, findingTotals } from './render/findings.js';
 export {
   GITHUB_COMMENT_LIMIT,
   type MarkdownOptions,
