@@ -143,7 +143,8 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
       const { postComment, postDriftIssue } = await import('../comment-ui.js');
       const request = {
         ...markdownOptions,
-        createIfMissing: changed || result.plan.conflicts.length > 0 || result.plan.findings.length > 0,
+        createIfMissing:
+          changed || result.plan.conflicts.length > 0 || blockingFindings(result.plan.findings).length > 0,
         render: (maxLength: number, hint?: string) =>
           lost !== undefined
             ? lostStateMarkdown(lost, connection.accountId, 'diff')

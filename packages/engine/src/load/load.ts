@@ -298,7 +298,13 @@ async function loadFrom(
   });
   const synthesized = performance.now();
   const sourceOf = sourceReader();
-  const findings = runConstructPolicies(resources, config.policies, {
+  // Policies judge constructs that synthesized cleanly (by logical id: a diagnostic names the class, not
+  // the kind): an invalid payload is reported once, by synthesis.
+  const invalid = new Set(
+    diagnostics.filter((d) => d.severity === 'error' && d.construct !== undefined).map((d) => d.logicalId),
+  );
+  const valid = invalid.size === 0 ? resources : resources.filter((r) => !invalid.has(r.logicalId));
+  const findings = runConstructPolicies(valid, config.policies, {
     environment: config.environment,
     sourceOf,
   });

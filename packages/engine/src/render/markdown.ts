@@ -131,7 +131,7 @@ function deletionBanner(deletes: Operation[], budget: number): string {
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string {
   const max = options.maxLength ?? GITHUB_COMMENT_LIMIT;
   const head: string[] = [heading('diff', options), ''];
-  const empty = !hasChanges(plan) && plan.conflicts.length === 0 && plan.findings.length === 0;
+  const empty = !hasChanges(plan) && plan.conflicts.length === 0;
   head.push(
     empty
       ? `**No changes.** ${plan.unchanged === 1 ? '1 resource matches' : `${plan.unchanged} resources match`} the code.`
