@@ -35,15 +35,15 @@ export function runConstructPolicies(
   for (const active of policies.active) {
     if (active.policy.scope === 'plan') continue;
     const policy = active.policy as ConstructPolicy;
-    const kinds = policy.kinds === undefined ? undefined : new Set<string>(policy.kinds);
-    for (const subject of view.views) {
-      if (kinds !== undefined && !kinds.has(subject.kind)) continue;
+    const subjects =
+      policy.kinds === undefined ? view.views : policy.kinds.flatMap((kind) => view.byKind.get(kind) ?? []);
+    for (const subject of subjects) {
       const found = attempt(active, () => policy.check(subject, view.project), subject);
       if (found.broken !== undefined) {
         out.push(found.broken);
         break;
       }
-      for (const v of found.violations) out.push(finding(active, v, view.resourceOf.get(subject)));
+      for (const v of found.violations) out.push(finding(active, v, subject.resource));
     }
   }
   out.push(...unknownExceptions(resources, policies));

@@ -8,7 +8,7 @@ import {
   type PolicyResource,
   refKey,
 } from '@monitor/constructs';
-import { propPosition } from '../load/prop-location.js';
+import { propPosition, sourceLine } from '../load/prop-location.js';
 import type { Live, Plan } from '../plan/types.js';
 
 /** Reads a source file once per run; undefined when it cannot be read. */
@@ -18,8 +18,38 @@ export type SourceReader = (file: string) => string | undefined;
 export interface ProjectView {
   project: PolicyProject;
   /** The view of each resource, in the order of `resources`. */
-  views: PolicyResource[];
-  resourceOf: Map<PolicyResource, DesiredResource>;
+  views: ResourceView[];
+  /** The views of each kind, in the same order: what a rule limited to some kinds goes through. */
+  byKind: Map<ResourceKind, ResourceView[]>;
+}
+
+/** A resource as a policy sees it; one class, so thousands of views share one shape and no closures. */
+export class ResourceView implements PolicyResource {
+  readonly kind: ResourceKind;
+  readonly construct: string;
+  readonly logicalId: string;
+  readonly payload: Readonly<Record<string, unknown>>;
+  readonly environment: string | undefined;
+  readonly resource: DesiredResource;
+  readonly #sourceOf: SourceReader;
+
+  constructor(resource: DesiredResource, environment: string | undefined, sourceOf: SourceReader) {
+    this.kind = resource.kind;
+    this.construct = resource.construct;
+    this.logicalId = resource.logicalId;
+    this.payload = resource.payload;
+    this.environment = environment;
+    this.resource = resource;
+    this.#sourceOf = sourceOf;
+  }
+
+  get location() {
+    return this.resource.location;
+  }
+
+  commentOn(prop: string): string | undefined {
+    return commentOn(this.resource, prop, this.#sourceOf);
+  }
 }
 
 export function projectView(
@@ -27,22 +57,12 @@ export function projectView(
   environment: string | undefined,
   sourceOf: SourceReader,
 ): ProjectView {
-  const views: PolicyResource[] = [];
-  const resourceOf = new Map<PolicyResource, DesiredResource>();
-  for (const r of resources) {
-    const view: PolicyResource = {
-      kind: r.kind,
-      construct: r.construct,
-      logicalId: r.logicalId,
-      payload: r.payload,
-      environment,
-      get location() {
-        return r.location;
-      },
-      commentOn: (prop) => commentOn(r, prop, sourceOf),
-    };
-    views.push(view);
-    resourceOf.set(view, r);
+  const views = resources.map((r) => new ResourceView(r, environment, sourceOf));
+  const byKind = new Map<ResourceKind, ResourceView[]>();
+  for (const view of views) {
+    const list = byKind.get(view.kind);
+    if (list === undefined) byKind.set(view.kind, [view]);
+    else list.push(view);
   }
   let byKey: Map<string, PolicyResource> | undefined;
   const project: PolicyProject = {
@@ -54,7 +74,7 @@ export function projectView(
       return byKey.get(ref.$ref);
     },
   };
-  return { project, views, resourceOf };
+  return { project, views, byKind };
 }
 
 /**
@@ -70,11 +90,10 @@ export function commentOn(r: DesiredResource, prop: string, sourceOf: SourceRead
   const at = propPosition(source, location, prop);
   // Not written at the call (a default, a variable, a spread): there is no comment to read.
   if (at === undefined) return undefined;
-  const lines = source.split('\n');
-  const own = (lines[at.line - 1] ?? '').slice(at.column - 1);
+  const own = sourceLine(source, at.line).slice(at.column - 1);
   const trailing = /\/\/(.*)$|\/\*(.*?)\*\//.exec(own);
   if (trailing !== null) return nonEmpty(trailing[1] ?? trailing[2]);
-  const above = (lines[at.line - 2] ?? '').trim();
+  const above = sourceLine(source, at.line - 1).trim();
   if (above.startsWith('//')) return nonEmpty(above.slice(2));
   const block = /^\/?\*+(.*?)\*\/$/.exec(above);
   return block === null ? undefined : nonEmpty(block[1]);
@@ -87,7 +106,7 @@ function nonEmpty(text: string | undefined): string | undefined {
 
 /** The plan as plan rules see it: each operation with the live resource before and the payload after. */
 export function planView(plan: Plan, live: Live, view: ProjectView): PolicyPlan {
-  const inCode = new Map(view.views.map((v) => [refKey(v.kind, v.logicalId), v]));
+  const inCode = new Map<string, PolicyResource>(view.views.map((v) => [refKey(v.kind, v.logicalId), v]));
   const liveById = new Map<string, Record<string, unknown>>();
   for (const [kind, items] of Object.entries(live) as [ResourceKind, Live[ResourceKind]][]) {
     for (const item of items) liveById.set(`${kind}:${String(item.id)}`, item);
