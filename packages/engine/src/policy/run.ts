@@ -32,6 +32,7 @@ export function runConstructPolicies(
 ): Diagnostic[] {
   const view = projectView(resources, options.environment, options.sourceOf);
   const out: Diagnostic[] = [];
+  const safe = redactors();
   for (const active of policies.active) {
     if (active.policy.scope === 'plan') continue;
     const policy = active.policy as ConstructPolicy;
@@ -43,7 +44,7 @@ export function runConstructPolicies(
         out.push(found.broken);
         break;
       }
-      for (const v of found.violations) out.push(finding(active, v, subject.resource));
+      for (const v of found.violations) out.push(finding(active, v, subject.resource, safe));
     }
   }
   out.push(...unknownExceptions(resources, policies));
@@ -64,6 +65,7 @@ export function runPlanPolicies(
   const seen = planView(plan, live, view);
   const byKey = new Map(resources.map((r) => [refKey(r.kind, r.logicalId), r]));
   const out: Diagnostic[] = [];
+  const safe = redactors();
   for (const active of planRules) {
     const found = attempt(active, () => (active.policy as PlanPolicy).check(seen), undefined);
     if (found.broken !== undefined) {
@@ -75,16 +77,36 @@ export function runPlanPolicies(
         v.kind === undefined || v.logicalId === undefined
           ? undefined
           : byKey.get(refKey(v.kind, v.logicalId));
-      out.push(finding(active, v, resource));
+      out.push(finding(active, v, resource, safe));
     }
   }
   return out;
 }
 
+type Redactors = (resource: DesiredResource | undefined) => (text: string) => string;
+
+/** Each resource's message redactor, made once however many findings it has. */
+function redactors(): Redactors {
+  const made = new Map<DesiredResource, (text: string) => string>();
+  return (resource) => {
+    if (resource === undefined) return (text) => text;
+    let redact = made.get(resource);
+    if (redact === undefined) {
+      redact = messageRedactor(KINDS[resource.kind], resource.payload);
+      made.set(resource, redact);
+    }
+    return redact;
+  };
+}
+
 /** A finding as a diagnostic: at its construct, secrets kept out, waived when the construct says so. */
-function finding(active: ActivePolicy, v: Violation, resource: DesiredResource | undefined): Diagnostic {
-  const safe =
-    resource === undefined ? (s: string) => s : messageRedactor(KINDS[resource.kind], resource.payload);
+function finding(
+  active: ActivePolicy,
+  v: Violation,
+  resource: DesiredResource | undefined,
+  redactorOf: Redactors,
+): Diagnostic {
+  const safe = redactorOf(resource);
   const waiver = resource?.options.policyExceptions?.find((e) => e.policy === active.policy.name);
   return {
     severity: waiver === undefined ? active.severity : 'info',
