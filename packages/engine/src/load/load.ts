@@ -12,7 +12,7 @@ import {
 } from '@monitor/constructs';
 import { glob } from 'tinyglobby';
 import { ProjectLoadError } from '../errors.js';
-import { runConstructPolicies } from '../policy/run.js';
+import { inSourceOrder, runConstructPolicies } from '../policy/run.js';
 import {
   type Bundle,
   BundleError,
@@ -316,7 +316,7 @@ async function loadFrom(
     files,
     resources,
     diagnostics: diagnostics.length === 0 ? diagnostics : atProps(diagnostics, sourceOf),
-    findings: findings.length === 0 ? findings : atProps(findings, sourceOf),
+    findings: findings.length === 0 ? findings : inSourceOrder(atProps(findings, sourceOf)),
     timings: {
       bundleMs: bundled - started,
       importMs: imported - bundled,

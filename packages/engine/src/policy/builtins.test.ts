@@ -286,9 +286,12 @@ describe('plan rules', () => {
       environment: undefined,
       sourceOf: noSource,
     });
-    expect(named(found, 'group-created-without-subscriptions').map((f) => [f.logicalId, f.message])).toEqual([
+    expect(
+      named(found, 'group-created-without-subscriptions').map((f) => [f.logicalId, f.severity, f.message]),
+    ).toEqual([
       [
         'bare',
+        'info',
         'is created with no alert-channel subscriptions. The service would subscribe a new group to every alert channel in the account (autoAssignAlerts defaults to true; 1 channel here); monitor creates it with autoAssignAlerts=false, so it gets none',
       ],
     ]);
@@ -310,7 +313,8 @@ describe('plan rules', () => {
       environment: undefined,
       sourceOf: noSource,
     });
-    expect(named(found, 'group-created-without-subscriptions').map((f) => f.message)).toEqual([
+    expect(named(found, 'group-created-without-subscriptions')).toEqual([]);
+    expect(named(found, 'group-adopted-loses-subscriptions').map((f) => f.message)).toEqual([
       'is adopted with no alert-channel subscriptions: the update removes the 1 it has in the account (channel id 7), which autoAssignAlerts probably gave it when it was created',
     ]);
   });

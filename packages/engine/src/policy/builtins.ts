@@ -37,38 +37,61 @@ export const groupWithoutAlertChannel = definePolicy({
   },
 });
 
+/**
+ * `info`, not `warning`: monitor creates groups with autoAssignAlerts=false, so the service's
+ * default (subscribe a new group to every channel) never applies; the finding says so, for authors
+ * who expect it. That the group then alerts no one is `group-without-alert-channel`'s finding.
+ */
 export const groupCreatedWithoutSubscriptions = definePolicy({
   name: 'group-created-without-subscriptions',
   description:
-    "A check group is not created or adopted without subscriptions: the service's autoAssignAlerts (true by default) would subscribe a new group to every alert channel, and adopting one that has them removes them.",
+    "A check group created with no subscriptions is not subscribed to every alert channel, as the service's autoAssignAlerts (true by default) would do: monitor creates it with autoAssignAlerts=false.",
+  severity: 'info',
+  scope: 'plan',
+  check(plan) {
+    const channels = plan.live.AlertChannel.length;
+    return groupsWithoutSubscriptions(plan, 'create').map((op) => ({
+      kind: op.kind,
+      logicalId: op.logicalId,
+      path: 'alertChannels',
+      message: `is created with no alert-channel subscriptions. The service would subscribe a new group to every alert channel in the account (autoAssignAlerts defaults to true; ${channels} channel${channels === 1 ? '' : 's'} here); monitor creates it with autoAssignAlerts=false, so it gets none`,
+      hint: 'say which channels it alerts: alertChannels: [oncall]',
+    }));
+  },
+});
+
+export const groupAdoptedLosesSubscriptions = definePolicy({
+  name: 'group-adopted-loses-subscriptions',
+  description:
+    'Adopting a check group whose code declares no subscriptions does not remove the ones it has in the account (autoAssignAlerts gave a group made in the UI every channel).',
   severity: 'warning',
   scope: 'plan',
   check(plan) {
-    const out: PlanPolicyViolation[] = [];
-    const channels = plan.live.AlertChannel.length;
-    for (const op of plan.operations) {
-      if (op.kind !== 'CheckGroup' || (op.action !== 'create' && op.action !== 'adopt')) continue;
-      if (list(op.after?.alertChannelSubscriptions).length > 0) continue;
-      const at = { kind: op.kind, logicalId: op.logicalId, path: 'alertChannels' };
-      if (op.action === 'create') {
-        out.push({
-          ...at,
-          message: `is created with no alert-channel subscriptions. The service would subscribe a new group to every alert channel in the account (autoAssignAlerts defaults to true; ${channels} channel${channels === 1 ? '' : 's'} here); monitor creates it with autoAssignAlerts=false, so it gets none`,
-          hint: 'say which channels it alerts: alertChannels: [oncall]',
-        });
-        continue;
-      }
+    return groupsWithoutSubscriptions(plan, 'adopt').flatMap((op) => {
       const had = list(op.before?.alertChannelSubscriptions);
-      if (had.length === 0) continue;
-      out.push({
-        ...at,
-        message: `is adopted with no alert-channel subscriptions: the update removes the ${had.length} it has in the account (channel id${had.length === 1 ? '' : 's'} ${had.map((s) => String(s.alertChannelId)).join(', ')}), which autoAssignAlerts probably gave it when it was created`,
-        hint: 'declare the subscriptions it should keep before adopting it: alertChannels: [AlertChannel.fromId(id)]',
-      });
-    }
-    return out;
+      if (had.length === 0) return [];
+      return [
+        {
+          kind: op.kind,
+          logicalId: op.logicalId,
+          path: 'alertChannels',
+          message: `is adopted with no alert-channel subscriptions: the update removes the ${had.length} it has in the account (channel id${had.length === 1 ? '' : 's'} ${had.map((s) => String(s.alertChannelId)).join(', ')}), which autoAssignAlerts probably gave it when it was created`,
+          hint: 'declare the subscriptions it should keep before adopting it: alertChannels: [AlertChannel.fromId(id)]',
+        },
+      ];
+    });
   },
 });
+
+/** The plan's check groups of `action` whose code declares no subscription. */
+function groupsWithoutSubscriptions(plan: PolicyPlan, action: 'create' | 'adopt'): PolicyOperation[] {
+  return plan.operations.filter(
+    (op) =>
+      op.kind === 'CheckGroup' &&
+      op.action === action &&
+      list(op.after?.alertChannelSubscriptions).length === 0,
+  );
+}
 
 export const groupActivatedButMuted = definePolicy({
   name: 'group-activated-but-muted',
@@ -286,6 +309,7 @@ export const alertChannelSendsNothing = definePolicy({
 export const BUILT_IN_POLICIES: readonly Policy[] = [
   groupWithoutAlertChannel,
   groupCreatedWithoutSubscriptions,
+  groupAdoptedLosesSubscriptions,
   groupActivatedButMuted,
   groupMutedWithoutComment,
   maintenanceSilencesAllAlerts,

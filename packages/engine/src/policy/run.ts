@@ -224,3 +224,17 @@ function unknownExceptions(resources: readonly DesiredResource[], policies: Poli
 export function blockingFindings(findings: readonly Diagnostic[]): Diagnostic[] {
   return findings.filter((f) => f.severity === 'error');
 }
+
+/** Findings in source order, then by policy: how `monitor validate` lists them. */
+export function inSourceOrder(findings: readonly Diagnostic[]): Diagnostic[] {
+  const key = (d: Diagnostic) =>
+    [d.location?.file ?? '', d.location?.line ?? 0, d.location?.column ?? 0] as const;
+  return [...findings].sort((a, b) => {
+    const [fa, la, ca] = key(a);
+    const [fb, lb, cb] = key(b);
+    if (fa !== fb) return fa < fb ? -1 : 1;
+    if (la !== lb) return la - lb;
+    if (ca !== cb) return ca - cb;
+    return (a.policy ?? '') < (b.policy ?? '') ? -1 : (a.policy ?? '') > (b.policy ?? '') ? 1 : 0;
+  });
+}
