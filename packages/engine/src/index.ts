@@ -135,7 +135,6 @@ export {
   markdownFence,
   markdownLink,
 } from './render/escape.js';
-export { findingLabel, findingTotals } from './render/findings.js';
 export {
   GITHUB_COMMENT_LIMIT,
   type MarkdownOptions,
