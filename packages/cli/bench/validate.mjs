@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { generateProject } from './generate-project.mjs';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
+const LOAD_TIMINGS = fileURLToPath(new URL('./load-timings.mjs', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
 const RUNS = 5;
 // `--policies`: only the policies' overhead.
@@ -32,6 +33,13 @@ function validate(dir, env = {}) {
     throw new Error(`validate failed in ${dir}`);
   }
   return { ms: performance.now() - started, stdout: result.stdout };
+}
+
+/** The load's own timings in a fresh process (a run's first, cold, as the CLI's). */
+function loadTimings(dir) {
+  const result = spawnSync(process.execPath, [LOAD_TIMINGS], { cwd: dir, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`loading failed in ${dir}: ${result.stderr}`);
+  return JSON.parse(result.stdout);
 }
 
 const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -64,6 +72,7 @@ async function policyOverhead(n, variant) {
   const allOff = Object.fromEntries(BUILT_IN_POLICIES.map((p) => [p.name, 'off']));
   const modes = { off: config(allOff), on: config({}) };
   const times = { off: [], on: [] };
+  const stage = { off: [], on: [] };
   let findings = 0;
   try {
     // One run of each first: the bundle and validation caches are warm for both, as on a developer's machine.
@@ -77,6 +86,7 @@ async function policyOverhead(n, variant) {
         const { ms, stdout } = validate(project.dir);
         times[mode].push(ms);
         if (mode === 'on') findings = (stdout.match(/\[[a-z-]+\]$/gm) ?? []).length;
+        stage[mode].push(loadTimings(project.dir).policyMs);
       }
     }
   } finally {
@@ -84,8 +94,9 @@ async function policyOverhead(n, variant) {
   }
   const off = medianOf(times.off);
   const on = medianOf(times.on);
+  const added = medianOf(stage.on) - medianOf(stage.off);
   console.log(
-    `N=${String(n).padStart(5)}  ${variant.padEnd(5)}  built-ins off ${(off / 1000).toFixed(3)} s  on ${(on / 1000).toFixed(3)} s  added ${(on - off).toFixed(0)} ms (${(((on - off) / off) * 100).toFixed(1)} %)  ${findings} findings printed`,
+    `N=${String(n).padStart(5)}  ${variant.padEnd(5)}  wall: off ${(off / 1000).toFixed(3)} s, on ${(on / 1000).toFixed(3)} s (${(((on - off) / off) * 100).toFixed(1)} %)  policy stage: +${added.toFixed(0)} ms (${((added / off) * 100).toFixed(1)} % of off)  ${findings} findings`,
   );
 }
 
