@@ -41,7 +41,7 @@ describe('monitor validate', () => {
     };
     expect(out).toMatchObject({ formatVersion: 2, command: 'validate', ok: false, exitCode: 3 });
     expect(out.result.valid).toBe(false);
-    expect(out.result.summary).toEqual({ errors: 4, warnings: 0 });
+    expect(out.result.summary).toEqual({ errors: 4, warnings: 0, waived: 0 });
     expect(out.error.code).toBe('invalid_project');
     expect(out.diagnostics[0]).toMatchObject({
       severity: 'error',

@@ -28,7 +28,13 @@ import { type LostStateWhere, lostStateMarkdown, reportLostState, stateWhere } f
 import { handOver } from './one-time-values.js';
 import { type ApplyArgs, type CommentArgs, commandLine, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
-import { headerLine, loadAndConnect, reportConflicts } from './project.js';
+import {
+  headerLine,
+  loadAndConnect,
+  recordFindings,
+  reportConflicts,
+  reportPolicyErrors,
+} from './project.js';
 import { DEFAULT_VERIFY_SECONDS, type DeployVerifyArgs } from './verify-options.js';
 import { reportVerification, verifyProgress } from './verify-ui.js';
 
@@ -192,6 +198,7 @@ export function finish(
 ): ExitCode {
   const p = paint(io.color);
   out.plan = planToJson(outcome.plan);
+  if (lost === undefined) recordFindings(outcome.plan, { io, out });
   switch (outcome.status) {
     case 'no-changes':
       out.result = { status: outcome.status, applied: false };
@@ -213,6 +220,10 @@ export function finish(
       out.result = { status: outcome.status, applied: false };
       if (lost !== undefined) return reportLostState(lost.state, lost.where, { io, out });
       return reportConflicts(outcome.plan, { io, out });
+    }
+    case 'policy-errors': {
+      out.result = { status: outcome.status, applied: false };
+      return reportPolicyErrors(outcome.plan, { io, out });
     }
     case 'refused': {
       const { reason, hint } = outcome;

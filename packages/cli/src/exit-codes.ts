@@ -8,8 +8,8 @@ const TABLE = {
   error: { code: 1, summary: 'error' },
   /** `diff --detailed-exitcode` found changes */
   changes: { code: 2, summary: 'changes (diff --detailed-exitcode)' },
-  /** invalid project: diagnostics were printed */
-  invalid: { code: 3, summary: 'invalid project' },
+  /** invalid project: diagnostics, conflicts or policy errors were printed */
+  invalid: { code: 3, summary: 'invalid project (or conflicts, policy errors)' },
   /** a saved plan is stale */
   stalePlan: { code: 4, summary: 'stale plan' },
   /** refused: confirmation or --allow-deletes needed in a non-interactive run */

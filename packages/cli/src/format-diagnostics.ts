@@ -10,12 +10,26 @@ function where(d: Diagnostic, cwd: string): string {
   );
 }
 
-/** `file:line:col  error  CheckGroup "payments"  locations[2]: message`, one line per diagnostic. */
+/**
+ * `file:line:col  error  CheckGroup "payments"  locations[2]: message`, one line per diagnostic; a
+ * policy finding ends with `[policy-name]`, a waived one says `waived` and the reason.
+ */
 export function formatDiagnostic(d: Diagnostic, cwd: string, p: Paint, verbose = false): string {
-  const severity = d.severity === 'error' ? p.red('error') : p.yellow('warning');
+  const severity =
+    d.waived !== undefined
+      ? p.dim('waived')
+      : d.severity === 'error'
+        ? p.red('error')
+        : d.severity === 'warning'
+          ? p.yellow('warning')
+          : p.dim('info');
   const subject = d.construct === undefined ? '' : escapeTerminal(`${d.construct} "${d.logicalId ?? ''}"  `);
   const message = escapeTerminal(d.path === '' ? d.message : `${d.path}: ${d.message}`, { multiline: true });
-  let line = `${where(d, cwd)}  ${severity}  ${p.bold(subject)}${message}`;
+  const policy = d.policy === undefined ? '' : p.dim(`  [${escapeTerminal(d.policy)}]`);
+  let line = `${where(d, cwd)}  ${severity}  ${p.bold(subject)}${message}${policy}`;
+  if (d.waived !== undefined) {
+    line += `\n    ${p.dim(`waived (${d.waived.severity}): ${escapeTerminal(d.waived.reason, { multiline: true })}`)}`;
+  }
   if (d.detail !== undefined && d.detail.trim() !== '') {
     const lines = d.detail.trimEnd().split('\n');
     const shown = verbose ? lines : lines.slice(0, 6);
@@ -24,7 +38,8 @@ export function formatDiagnostic(d: Diagnostic, cwd: string, p: Paint, verbose =
   for (const caller of d.location?.callers ?? []) {
     line += `\n    ${p.dim(escapeTerminal(`called from ${relative(cwd, caller.file) || caller.file}:${caller.line}:${caller.column}`))}`;
   }
-  if (d.hint !== undefined) line += `\n    ${p.dim(`hint: ${escapeTerminal(d.hint, { multiline: true })}`)}`;
+  if (d.hint !== undefined && d.waived === undefined)
+    line += `\n    ${p.dim(`hint: ${escapeTerminal(d.hint, { multiline: true })}`)}`;
   return line;
 }
 
@@ -41,6 +56,8 @@ export function diagnosticsToJson(diagnostics: Diagnostic[], cwd: string): Recor
     column: d.location?.column ?? null,
     ...(d.detail === undefined ? {} : { detail: d.detail }),
     ...(d.hint === undefined ? {} : { hint: d.hint }),
+    ...(d.policy === undefined ? {} : { policy: d.policy }),
+    ...(d.waived === undefined ? {} : { waived: d.waived }),
     ...(d.location?.callers === undefined || d.location.callers.length === 0
       ? {}
       : {

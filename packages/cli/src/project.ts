@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import type { Client } from '@monitor/api';
 import {
   type AccountSnapshot,
+  blockingFindings,
   describeConflict,
   LOCAL_SERVICE,
   type LoadedProject,
@@ -52,7 +53,9 @@ export async function loadProject(
   out.environment = report.project?.config.environment ?? null;
   const p = paint(io.color);
   if (!out.json) for (const d of report.diagnostics) io.stderr(`${formatDiagnostic(d, io.cwd, p)}\n`);
-  if (report.valid && report.project !== undefined) {
+  // Policy findings do not stop a plan: the plan carries them, and deploy refuses an error there.
+  const loaded = report.diagnostics.every((d) => d.severity !== 'error');
+  if (loaded && report.project !== undefined) {
     requireEnvironment(report.project.config);
     return report.project;
   }
@@ -85,6 +88,28 @@ export function reportConflicts(plan: Plan, { io, out }: RunContext): ExitCode {
   const message = `${n} construct${n === 1 ? '' : 's'} in conflict with the account; nothing was changed`;
   const hint = 'each conflict above says how to resolve it: adopt: true, aliases, or another name';
   out.error = { code: 'conflicts', message, hint };
+  if (!out.json) {
+    const p = paint(io.color);
+    io.stderr(`${p.red('error')}: ${message}\n${p.dim('hint')}: ${hint}\n`);
+  }
+  return EXIT.invalid;
+}
+
+/** A plan's policy findings join the output's diagnostics (the plan, printed first, lists them). */
+export function recordFindings(plan: Plan, { io, out }: RunContext): void {
+  out.diagnostics = [...out.diagnostics, ...diagnosticsToJson(plan.findings, io.cwd)];
+}
+
+/**
+ * A plan with a policy finding of severity `error` cannot be deployed: the run ends with exit 3, as
+ * for conflicts (the plan, printed first, lists the findings).
+ */
+export function reportPolicyErrors(plan: Plan, { io, out }: RunContext): ExitCode {
+  const errors = blockingFindings(plan.findings).length;
+  const message = `${errors} policy error${errors === 1 ? '' : 's'}: deploy refuses this plan; nothing was changed`;
+  const hint =
+    'fix what each error above says; to excuse one construct, add policyExceptions: [{ policy, reason }] to it; to change a policy, set policySeverity in the config';
+  out.error = { code: 'policy_errors', message, hint };
   if (!out.json) {
     const p = paint(io.color);
     io.stderr(`${p.red('error')}: ${message}\n${p.dim('hint')}: ${hint}\n`);

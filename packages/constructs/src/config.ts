@@ -2,6 +2,7 @@ import type { AlertChannelSwitches } from './alert-channels.js';
 import type { CheckGroupProps } from './check-group.js';
 import type { DashboardProps } from './dashboard.js';
 import type { MaintenanceWindowProps } from './maintenance-window.js';
+import type { Policy, PolicySeverity } from './policy.js';
 import type { StatusPageProps } from './status-page.js';
 
 /** Props applied to every construct of a kind where the construct does not set them. */
@@ -46,6 +47,17 @@ export interface MonitorConfig {
    * name with `currentEnvironment()`. See docs/environments.md. @default no environments
    */
   environments?: Record<string, EnvironmentConfig>;
+  /**
+   * The project's own policies (`definePolicy`), from its files or from npm packages (policy
+   * packs), beside the built-in ones. See docs/policies.md. @default []
+   */
+  policies?: Policy[];
+  /**
+   * Another severity for a policy, built-in or from `policies`, or `'off'` to turn it off:
+   * `{ 'maintenance-silences-all-alerts': 'off', 'group-without-alert-channel': 'error' }`.
+   * @default each policy's own severity
+   */
+  policySeverity?: Record<string, PolicySeverity | 'off'>;
 }
 
 /** One environment of a project: its account, and where its service and state are. */

@@ -1,3 +1,4 @@
+import type { PolicyException } from './policy.js';
 import {
   type CapturedStack,
   CONSTRUCT_BRAND,
@@ -43,6 +44,14 @@ export interface ConstructOptions {
    * @default []
    */
   ignoreChanges?: string[];
+  /**
+   * Policy findings this construct is excused from, each with the reason: `[{ policy:
+   * 'group-without-alert-channel', reason: 'a canary: its failures are read on the dashboard' }]`.
+   * A waived finding never blocks a deploy, and is still listed, as waived, with the reason. See
+   * docs/policies.md.
+   * @default []
+   */
+  policyExceptions?: PolicyException[];
 }
 
 /** The options of a construct as synthesis reads them. */
@@ -51,6 +60,7 @@ export interface ResolvedOptions {
   aliases: string[];
   adopt: boolean;
   ignoreChanges: string[];
+  policyExceptions: PolicyException[];
 }
 
 /**
@@ -128,7 +138,8 @@ export interface DesiredResource {
 }
 
 export interface Diagnostic {
-  severity: 'error' | 'warning';
+  /** `info` only for policy findings (and waived ones: see `waived`). */
+  severity: 'error' | 'warning' | 'info';
   /** The construct class, when the problem belongs to one. */
   construct?: string;
   logicalId?: string;
@@ -140,6 +151,13 @@ export interface Diagnostic {
   detail?: string | undefined;
   /** What would fix it, when there is more to say than the message. */
   hint?: string | undefined;
+  /** The policy that found it, for a policy finding. */
+  policy?: string | undefined;
+  /**
+   * A finding the construct's `policyExceptions` waive: its own severity and the reason. A waived
+   * finding's `severity` is `info`, so that it never counts as an error or a warning.
+   */
+  waived?: { severity: 'error' | 'warning' | 'info'; reason: string } | undefined;
 }
 
 /** What a construct gets while it synthesizes itself. */
@@ -170,7 +188,8 @@ export abstract class Construct<P extends object> implements ConstructLike {
   constructor(logicalId: string, props: P & ConstructOptions) {
     const session = currentSession();
     this.logicalId = logicalId;
-    const { protect, aliases, adopt, ignoreChanges, ...rest } = (props ?? {}) as P & ConstructOptions;
+    const { protect, aliases, adopt, ignoreChanges, policyExceptions, ...rest } = (props ?? {}) as P &
+      ConstructOptions;
     this.props = rest as P;
     this.options = {
       protect: protect === true,
@@ -178,6 +197,7 @@ export abstract class Construct<P extends object> implements ConstructLike {
       adopt: adopt === true,
       // Checked in synthesis, where problems are reported at the construct.
       ignoreChanges: (ignoreChanges ?? []) as string[],
+      policyExceptions: (policyExceptions ?? []) as PolicyException[],
     };
     this.#stack = session.captureLocations === false ? undefined : captureStack(Construct);
     session.constructs.push(this);

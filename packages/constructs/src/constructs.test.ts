@@ -42,7 +42,13 @@ describe('CheckGroup', () => {
       environmentVariables: [],
       alertChannelSubscriptions: [],
     });
-    expect(group?.options).toEqual({ protect: false, aliases: [], adopt: false, ignoreChanges: [] });
+    expect(group?.options).toEqual({
+      protect: false,
+      aliases: [],
+      adopt: false,
+      ignoreChanges: [],
+      policyExceptions: [],
+    });
     expect(group?.location?.file).toMatch(/constructs\.test\.ts$/);
   });
 
@@ -86,6 +92,7 @@ describe('CheckGroup', () => {
       aliases: ['payments-old'],
       adopt: false,
       ignoreChanges: [],
+      policyExceptions: [],
     });
     expect(group?.payload).not.toHaveProperty('protect');
   });
@@ -415,5 +422,65 @@ describe('synth with payloads validated before', () => {
     const doubting = remembering(() => false);
     expect(synth({ validated: doubting }).diagnostics.map((d) => d.path)).toEqual(['concurrency']);
     expect(doubting.added).toEqual([expect.stringMatching(/^Dashboard /)]);
+  });
+});
+
+describe('policyExceptions', () => {
+  it('keeps each exception with its policy and reason, out of the payload', () => {
+    createSession();
+    new CheckGroup('canary', {
+      name: 'Canary',
+      policyExceptions: [{ policy: 'group-without-alert-channel', reason: '  read on the dashboard  ' }],
+    });
+    const { resources, diagnostics } = synth();
+    expect(diagnostics).toEqual([]);
+    expect(resources[0]?.options.policyExceptions).toEqual([
+      { policy: 'group-without-alert-channel', reason: 'read on the dashboard' },
+    ]);
+    expect(resources[0]?.payload).not.toHaveProperty('policyExceptions');
+  });
+
+  it('an exception without a reason, or naming no policy, is an error at it; the good ones are kept', () => {
+    createSession();
+    new CheckGroup('g', {
+      name: 'G',
+      policyExceptions: [
+        { policy: 'group-without-alert-channel' } as never,
+        { policy: 'group-muted-without-comment', reason: ' ' },
+        { reason: 'no policy' } as never,
+        { policy: 'maintenance-silences-all-alerts', reason: 'fine' },
+      ],
+    });
+    new CheckGroup('h', { name: 'H', policyExceptions: 'all' as never });
+    const { resources, diagnostics } = synth();
+    expect(diagnostics.map((d) => [d.logicalId, d.severity, d.path, d.message])).toEqual([
+      [
+        'g',
+        'error',
+        'policyExceptions[0]',
+        'the exception to "group-without-alert-channel" has no reason: say why the policy does not apply to this construct (reason: \'…\')',
+      ],
+      [
+        'g',
+        'error',
+        'policyExceptions[1]',
+        'the exception to "group-muted-without-comment" has no reason: say why the policy does not apply to this construct (reason: \'…\')',
+      ],
+      [
+        'g',
+        'error',
+        'policyExceptions[2]',
+        "must name the policy it waives: { policy: 'policy-name', reason: '…' }",
+      ],
+      [
+        'h',
+        'error',
+        'policyExceptions',
+        "must be a list of { policy, reason }, e.g. [{ policy: 'group-without-alert-channel', reason: 'why it does not apply here' }]",
+      ],
+    ]);
+    expect(resources[0]?.options.policyExceptions).toEqual([
+      { policy: 'maintenance-silences-all-alerts', reason: 'fine' },
+    ]);
   });
 });

@@ -52,6 +52,21 @@ export {
   type StatusPageVisibilityProps,
 } from './maintenance-window.js';
 export {
+  type ConstructPolicy,
+  definePolicy,
+  type PlanPolicy,
+  type PlanPolicyViolation,
+  type Policy,
+  type PolicyConflict,
+  type PolicyException,
+  type PolicyOperation,
+  type PolicyPlan,
+  type PolicyProject,
+  type PolicyResource,
+  type PolicySeverity,
+  type PolicyViolation,
+} from './policy.js';
+export {
   type ConstructLike,
   closeSession,
   createSession,

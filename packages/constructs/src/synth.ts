@@ -25,6 +25,7 @@ import {
   type SynthContext,
 } from './construct.js';
 import { missingEnv, unsetEnvName } from './env.js';
+import type { PolicyException } from './policy.js';
 import {
   currentSession,
   isConstruct,
@@ -214,6 +215,7 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
         aliases: [...c.options.aliases],
         adopt: c.options.adopt,
         ignoreChanges: checkIgnoreChanges(c.kind, c.options.ignoreChanges, payload, problem),
+        policyExceptions: checkPolicyExceptions(c.options.policyExceptions, problem),
       },
     };
     LOCATORS.set(resource, where);
@@ -432,6 +434,40 @@ function checkIgnoreChanges(
       continue;
     }
     ok.push(path);
+  }
+  return ok;
+}
+
+/**
+ * The `policyExceptions` that name a policy and give a reason; a problem for each that does not
+ * (a waiver with no reason is how findings disappear unreviewed). Whether the policy exists is
+ * checked where the policies are known: the engine.
+ */
+function checkPolicyExceptions(
+  exceptions: unknown,
+  problem: (path: string, message: string) => void,
+): PolicyException[] {
+  const example = "[{ policy: 'group-without-alert-channel', reason: 'why it does not apply here' }]";
+  if (!Array.isArray(exceptions)) {
+    problem('policyExceptions', `must be a list of { policy, reason }, e.g. ${example}`);
+    return [];
+  }
+  const ok: PolicyException[] = [];
+  for (const [i, exception] of exceptions.entries()) {
+    const at = `policyExceptions[${i}]`;
+    const { policy, reason } = (exception ?? {}) as Partial<Record<keyof PolicyException, unknown>>;
+    if (typeof policy !== 'string' || policy.trim() === '') {
+      problem(at, `must name the policy it waives: { policy: 'policy-name', reason: '…' }`);
+      continue;
+    }
+    if (typeof reason !== 'string' || reason.trim() === '') {
+      problem(
+        at,
+        `the exception to "${policy}" has no reason: say why the policy does not apply to this construct (reason: '…')`,
+      );
+      continue;
+    }
+    ok.push({ policy, reason: reason.trim() });
   }
   return ok;
 }

@@ -135,6 +135,8 @@ export type {
 } from './plan/plan.js';
 export { TargetError } from './plan/plan.js';
 export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './plan/saved-plan.js';
+export { BUILT_IN_POLICIES } from './policy/builtins.js';
+export { blockingFindings } from './policy/run.js';
 export type { NotPulled } from './pull/plan-pull.js';
 export type { ManualEdit, PulledEdit } from './pull/rewrite.js';
 export {

@@ -51,8 +51,17 @@ export const builder = (y: Argv) =>
 export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
   const [
-    { diff, hasChanges, InvalidPlanError, lostState, planToJson, renderPlanMarkdown, renderPlanText },
-    { headerLine, loadAndConnect, reportConflicts },
+    {
+      blockingFindings,
+      diff,
+      hasChanges,
+      InvalidPlanError,
+      lostState,
+      planToJson,
+      renderPlanMarkdown,
+      renderPlanText,
+    },
+    { headerLine, loadAndConnect, recordFindings, reportConflicts, reportPolicyErrors },
     { lostStateMarkdown, reportLostState, stateWhere },
   ] = await Promise.all([import('@monitor/engine'), import('../project.js'), import('../lost-state-ui.js')]);
   const connected = await loadAndConnect(args, ctx, { readAccount: true });
@@ -119,19 +128,23 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
       connection.target.backend.location,
       io.cwd,
     );
+    if (lost === undefined) recordFindings(result.plan, ctx);
     let code: ExitCode =
       lost !== undefined
         ? reportLostState(lost, where, ctx)
         : result.plan.conflicts.length > 0
           ? reportConflicts(result.plan, ctx)
-          : args.detailedExitcode === true && changed
-            ? EXIT.changes
-            : EXIT.ok;
+          : blockingFindings(result.plan.findings).length > 0
+            ? reportPolicyErrors(result.plan, ctx)
+            : args.detailedExitcode === true && changed
+              ? EXIT.changes
+              : EXIT.ok;
     if (args.comment === true || args.issue === true) {
       const { postComment, postDriftIssue } = await import('../comment-ui.js');
       const request = {
         ...markdownOptions,
-        createIfMissing: changed || result.plan.conflicts.length > 0,
+        createIfMissing:
+          changed || result.plan.conflicts.length > 0 || blockingFindings(result.plan.findings).length > 0,
         render: (maxLength: number, hint?: string) =>
           lost !== undefined
             ? lostStateMarkdown(lost, connection.accountId, 'diff')

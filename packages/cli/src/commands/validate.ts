@@ -66,30 +66,33 @@ function reportOne(
   args: ValidateArgs,
   { io, out }: RunContext,
 ): ExitCode {
-  const errors = report.diagnostics.filter((d) => d.severity === 'error').length;
-  const warnings = report.diagnostics.length - errors;
+  // The construct rules' findings are diagnostics like the others here: validate has no plan to carry them.
+  const diagnostics = [...report.diagnostics, ...report.findings];
+  const errors = diagnostics.filter((d) => d.severity === 'error').length;
+  const warnings = diagnostics.filter((d) => d.severity === 'warning').length;
+  const waived = diagnostics.filter((d) => d.waived !== undefined).length;
   const constructs = report.project?.resources.length ?? 0;
   const files = report.project?.files.length ?? 0;
-  const counts = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}`;
+  const counts = `${errors} error${errors === 1 ? '' : 's'}, ${warnings} warning${warnings === 1 ? '' : 's'}${waived > 0 ? `, ${waived} waived` : ''}`;
   out.project = report.project?.config.projectName ?? null;
   out.environment = report.project?.config.environment ?? null;
-  out.diagnostics = diagnosticsToJson(report.diagnostics, io.cwd);
+  out.diagnostics = diagnosticsToJson(diagnostics, io.cwd);
   out.result = {
     valid: report.valid,
     config: report.configPath === undefined ? null : relative(io.cwd, report.configPath),
     files,
     constructs,
-    summary: { errors, warnings },
+    summary: { errors, warnings, waived },
   };
   if (!report.valid) out.error = { code: 'invalid_project', message: `the project is invalid: ${counts}` };
   if (out.json) return report.valid ? EXIT.ok : EXIT.invalid;
 
   const p = paint(io.color);
-  for (const d of report.diagnostics) io.stdout(`${formatDiagnostic(d, io.cwd, p, args.verbose === true)}\n`);
+  for (const d of diagnostics) io.stdout(`${formatDiagnostic(d, io.cwd, p, args.verbose === true)}\n`);
   if (report.valid) {
     const name = report.project?.config.projectName ?? '';
     io.stdout(
-      `${p.green('✓')} ${escapeTerminal(name)}: ${constructs} construct${constructs === 1 ? '' : 's'} valid in ${files} file${files === 1 ? '' : 's'}${warnings > 0 ? ` (${counts})` : ''}\n`,
+      `${p.green('✓')} ${escapeTerminal(name)}: ${constructs} construct${constructs === 1 ? '' : 's'} valid in ${files} file${files === 1 ? '' : 's'}${warnings + waived > 0 ? ` (${counts})` : ''}\n`,
     );
     return EXIT.ok;
   }

@@ -2,6 +2,7 @@ import type { Client } from '@monitor/api';
 import { CheckGroup, createSession, type DesiredResource, synth } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LoadedProject } from '../load/load.js';
+import { selectPolicies } from '../policy/select.js';
 import { LockHeldError } from '../state/lock.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { type Consent, deploy, destroy, standingConsent } from './deploy.js';
@@ -26,7 +27,11 @@ function resources(build: () => void): DesiredResource[] {
 }
 
 function targetFor(account: FakeAccount, backend: MemoryBackend, code: DesiredResource[]): Target {
-  const project = { resources: code, config: { projectName: 'p' } } as unknown as LoadedProject;
+  const project = {
+    resources: code,
+    config: { projectName: 'p', policies: selectPolicies([], {}).set },
+    findings: [],
+  } as unknown as LoadedProject;
   // The fake has the kinds' operations and the request count: all these flows use of a client.
   return { project, client: account as unknown as Client, accountId: 'acct', backend, service: 'test' };
 }

@@ -1,7 +1,9 @@
+import type { Diagnostic } from '@monitor/constructs';
 import type { ApplyResult } from '../apply/apply.js';
 import { type ApplyEvent, type ApplyOptions, apply } from '../apply/apply.js';
 import { checkSavedPlan, type SavedPlan, scopeOf } from '../plan/saved-plan.js';
 import type { Plan } from '../plan/types.js';
+import { blockingFindings } from '../policy/run.js';
 import { deletionCount, hasWork } from '../render/render.js';
 import { type LockHolder, withStateLock } from '../state/lock.js';
 import { makePlan, type Scope } from './diff.js';
@@ -75,7 +77,8 @@ export interface ApplyFlowOptions {
 
 /**
  * How a deploy or destroy ended. Only `applied` wrote anything. `conflicts`: constructs that cannot
- * be placed (`plan.conflicts`), so nothing was asked or done.
+ * be placed (`plan.conflicts`), so nothing was asked or done; `policy-errors`: policy findings of
+ * severity `error` (`plan.findings`), likewise.
  */
 export type ApplyOutcome =
   | {
@@ -86,6 +89,7 @@ export type ApplyOutcome =
     }
   | { status: 'stale'; plan: Plan; stale: string[] }
   | { status: 'conflicts'; plan: Plan }
+  | { status: 'policy-errors'; plan: Plan; errors: Diagnostic[] }
   | { status: 'refused'; plan: Plan; reason: string; hint?: string }
   | {
       status: 'applied';
@@ -150,6 +154,11 @@ export async function deploy(target: Target, options: DeployOptions): Promise<Ap
     if (fresh.conflicts.length > 0) {
       options.onEvent?.({ type: 'planned', plan: fresh });
       return { status: 'conflicts', plan: fresh };
+    }
+    const errors = blockingFindings(fresh.findings);
+    if (errors.length > 0) {
+      options.onEvent?.({ type: 'planned', plan: fresh });
+      return { status: 'policy-errors', plan: fresh, errors };
     }
     const deletes = fresh.operations.filter((op) => op.action === 'delete').length;
     if (target.project.resources.length === 0 && deletes > 0 && options.allowEmpty !== true) {

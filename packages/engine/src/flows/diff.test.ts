@@ -5,6 +5,7 @@ import { apply } from '../apply/apply.js';
 import { emptyLive } from '../live/read-live.js';
 import type { LoadedProject } from '../load/load.js';
 import { plan } from '../plan/plan.js';
+import { selectPolicies } from '../policy/select.js';
 import { emptyState } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { diff } from './diff.js';
@@ -27,7 +28,11 @@ async function deployedTarget() {
     backend,
   });
   expect(result.ok).toBe(true);
-  const project = { resources, config: { projectName: 'p' } } as unknown as LoadedProject;
+  const project = {
+    resources,
+    config: { projectName: 'p', policies: selectPolicies([], {}).set },
+    findings: [],
+  } as unknown as LoadedProject;
   // The fake has the kinds' operations and the request count: all a diff uses of a client.
   const target: Target = { project, client: account as unknown as Client, accountId: 'acct', backend };
   return { account, backend, target };

@@ -1,6 +1,9 @@
+import { atPropLocation } from '../load/prop-location.js';
+import { sourceReader } from '../load/source-reader.js';
 import { plan } from '../plan/plan.js';
 import { type SavedPlan, savePlan } from '../plan/saved-plan.js';
 import type { Live, Plan, PlanMode } from '../plan/types.js';
+import { runPlanPolicies } from '../policy/run.js';
 import { type AccountSnapshot, readAccount, type Target } from './target.js';
 
 /** What a plan covers, beside the code: targets and replacements (`PlanOptions`). */
@@ -55,16 +58,27 @@ export async function makePlan(
 ): Promise<{ plan: Plan; live: Live }> {
   const { state, live, otherOwners } = await (options.snapshot ?? readAccount(target));
   const { targets, replace } = options.scope ?? {};
-  return {
-    plan: plan(target.project.resources, live, state, {
-      now,
-      mode,
-      forceProtected: options.forceProtected === true,
-      secretKey: target.secretKey,
-      ...(otherOwners === undefined ? {} : { otherOwners }),
-      ...(targets === undefined || targets.length === 0 ? {} : { targets }),
-      ...(replace === undefined || replace.length === 0 ? {} : { replace }),
-    }),
-    live,
-  };
+  const made = plan(target.project.resources, live, state, {
+    now,
+    mode,
+    forceProtected: options.forceProtected === true,
+    secretKey: target.secretKey,
+    ...(otherOwners === undefined ? {} : { otherOwners }),
+    ...(targets === undefined || targets.length === 0 ? {} : { targets }),
+    ...(replace === undefined || replace.length === 0 ? {} : { replace }),
+  });
+  // Policies judge what the code asks for; a destroy asks for nothing.
+  if (mode === 'destroy') return { plan: made, live };
+  return { plan: withFindings(made, live, target), live };
+}
+
+/** The plan with the project's policy findings: the construct rules' (from the load) and the plan rules'. */
+function withFindings(made: Plan, live: Live, target: Target): Plan {
+  const { project } = target;
+  const sourceOf = sourceReader();
+  const planFindings = runPlanPolicies(made, live, project.resources, project.config.policies, {
+    environment: project.config.environment,
+    sourceOf,
+  }).map((f) => atPropLocation(f, sourceOf));
+  return { ...made, findings: [...project.findings, ...planFindings] };
 }

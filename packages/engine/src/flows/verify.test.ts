@@ -3,6 +3,7 @@ import { CheckGroup, createSession, synth } from '@monitor/constructs';
 import { DEV_ACCOUNT_ID, DEV_API_KEY, type EmulatorOptions, startEmulator } from '@monitor/emulator';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { LoadedProject } from '../load/load.js';
+import { selectPolicies } from '../policy/select.js';
 import { MemoryBackend } from '../test-support/doubles.js';
 import { type ApplyOutcome, deploy } from './deploy.js';
 import type { Target } from './target.js';
@@ -49,7 +50,11 @@ async function deployedGroup(options: EmulatorOptions = {}) {
   open.push(emulator, client);
   const backend = new MemoryBackend();
   const target = (resources: ReturnType<typeof code>): Target => ({
-    project: { resources, config: { projectName: 'p' } } as unknown as LoadedProject,
+    project: {
+      resources,
+      config: { projectName: 'p', policies: selectPolicies([], {}).set },
+      findings: [],
+    } as unknown as LoadedProject,
     client: client as Client,
     accountId: DEV_ACCOUNT_ID,
     backend,

@@ -2,6 +2,7 @@ import { existsSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from '@monitor/api/zod';
 import { ConfigNotFoundError, EnvironmentRequiredError } from '../errors.js';
+import { type PolicyConfigProblem, type PolicySet, selectPolicies } from '../policy/select.js';
 import { CONFIG_FILE_NAMES, nearestConfig } from './config-location.js';
 
 /** The config file: `explicit` (relative to `cwd`), else the nearest one from `cwd` upwards. */
@@ -85,6 +86,9 @@ export const configSchema = z.strictObject({
     )
     .refine((e) => Object.keys(e).length > 0, 'name at least one environment, or leave environments out')
     .optional(),
+  // Each policy is checked by selectPolicies, which knows what a policy is and names it.
+  policies: z.array(z.unknown()).optional(),
+  policySeverity: z.record(z.string(), z.enum(['error', 'warning', 'info', 'off'])).optional(),
 });
 
 export interface ResolvedConfig {
@@ -103,9 +107,20 @@ export interface ResolvedConfig {
   accountId: string | undefined;
   /** Every environment the config defines, sorted. */
   environments: string[];
+  /** The built-in policies and the config's own, at the severities the config gives them. */
+  policies: PolicySet;
 }
 
 export const DEFAULT_INCLUDE = ['**/*.monitor.ts'];
+
+/** The config's `policies` or `policySeverity` are wrong: every problem, at its path. */
+export class PolicyConfigError extends Error {
+  readonly problems: PolicyConfigProblem[];
+  constructor(problems: PolicyConfigProblem[]) {
+    super(`the config's policies are invalid: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
+    this.problems = problems;
+  }
+}
 
 /** A config was asked for an environment it does not define. */
 export class EnvironmentError extends Error {
@@ -142,6 +157,8 @@ export function resolveConfig(
     );
   }
   const state = chosen?.state ?? config.state;
+  const policies = selectPolicies(config.policies ?? [], config.policySeverity ?? {});
+  if (policies.problems.length > 0) throw new PolicyConfigError(policies.problems);
   return {
     projectName: config.projectName,
     include: config.include === undefined ? DEFAULT_INCLUDE : list(config.include),
@@ -153,6 +170,7 @@ export function resolveConfig(
     environment,
     accountId: chosen?.accountId,
     environments,
+    policies: policies.set,
   };
 }
 

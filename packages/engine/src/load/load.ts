@@ -1,4 +1,3 @@
-import { readFileSync } from 'node:fs';
 import { dirname, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { formatIssuePath } from '@monitor/api';
@@ -13,6 +12,7 @@ import {
 } from '@monitor/constructs';
 import { glob } from 'tinyglobby';
 import { ProjectLoadError } from '../errors.js';
+import { inSourceOrder, runConstructPolicies } from '../policy/run.js';
 import {
   type Bundle,
   BundleError,
@@ -26,12 +26,14 @@ import {
   configSchema,
   EnvironmentError,
   findConfig,
+  PolicyConfigError,
   type ResolvedConfig,
   resolveConfig,
 } from './config-file.js';
 import { loadGuarded } from './exit-guard.js';
 import { rememberIncluded } from './prefetch.js';
 import { atPropLocation } from './prop-location.js';
+import { sourceReader } from './source-reader.js';
 import { mapStack } from './stack.js';
 import { ValidationCache } from './validation-cache.js';
 
@@ -62,23 +64,16 @@ export interface LoadedProject {
   files: string[];
   resources: DesiredResource[];
   diagnostics: Diagnostic[];
-  timings: { bundleMs: number; importMs: number; synthMs: number };
+  /** What the construct rules of the project's policies found (`monitor validate` shows them; a plan carries them). */
+  findings: Diagnostic[];
+  timings: { bundleMs: number; importMs: number; synthMs: number; policyMs: number };
 }
 
-/** Map positions in the bundle to the TypeScript sources. */
-/** Each problem at the line of its own prop (`atPropLocation`), each source read once. */
-function atProps(diagnostics: Diagnostic[]): Diagnostic[] {
-  const sources = new Map<string, string | undefined>();
-  const sourceOf = (file: string) => {
-    if (!sources.has(file)) {
-      try {
-        sources.set(file, readFileSync(file, 'utf8'));
-      } catch {
-        sources.set(file, undefined);
-      }
-    }
-    return sources.get(file);
-  };
+/** Each problem at the line of its own prop (`atPropLocation`). */
+function atProps(
+  diagnostics: Diagnostic[],
+  sourceOf: (file: string) => string | undefined = sourceReader(),
+): Diagnostic[] {
   return diagnostics.map((d) => atPropLocation(d, sourceOf));
 }
 
@@ -202,6 +197,12 @@ async function readConfig(
     if (e instanceof EnvironmentError) {
       throw new ProjectLoadError(e.message, [configDiagnostic(configPath, e.message)], e.hint);
     }
+    if (e instanceof PolicyConfigError) {
+      throw new ProjectLoadError(
+        `${name} has invalid policies`,
+        e.problems.map((p) => configDiagnostic(configPath, `config ${p.path}: ${p.message}`)),
+      );
+    }
     throw e;
   }
 }
@@ -295,6 +296,18 @@ async function loadFrom(
     validated?.save();
     return result;
   });
+  const synthesized = performance.now();
+  const sourceOf = sourceReader();
+  // Policies judge constructs that synthesized cleanly (by logical id: a diagnostic names the class, not
+  // the kind): an invalid payload is reported once, by synthesis.
+  const invalid = new Set(
+    diagnostics.filter((d) => d.severity === 'error' && d.construct !== undefined).map((d) => d.logicalId),
+  );
+  const valid = invalid.size === 0 ? resources : resources.filter((r) => !invalid.has(r.logicalId));
+  const findings = runConstructPolicies(valid, config.policies, {
+    environment: config.environment,
+    sourceOf,
+  });
   const done = performance.now();
   return {
     configPath,
@@ -302,7 +315,13 @@ async function loadFrom(
     config,
     files,
     resources,
-    diagnostics: diagnostics.length === 0 ? diagnostics : atProps(diagnostics),
-    timings: { bundleMs: bundled - started, importMs: imported - bundled, synthMs: done - imported },
+    diagnostics: diagnostics.length === 0 ? diagnostics : atProps(diagnostics, sourceOf),
+    findings: findings.length === 0 ? findings : inSourceOrder(atProps(findings, sourceOf)),
+    timings: {
+      bundleMs: bundled - started,
+      importMs: imported - bundled,
+      synthMs: synthesized - imported,
+      policyMs: done - synthesized,
+    },
   };
 }

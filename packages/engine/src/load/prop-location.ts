@@ -32,7 +32,7 @@ export function atPropLocation(
 
 /** The position of `path` (`apiCheckDefaults.headers[1].key`) in the props of the `new` at `at`. */
 export function propPosition(source: string, at: Position, path: string): Position | undefined {
-  const scanner = new Scanner(source);
+  const scanner = scannerOf(source);
   const start = scanner.offsetOf(at);
   if (start === undefined) return undefined;
   const props = scanner.propsOf(start);
@@ -47,6 +47,28 @@ export function propPosition(source: string, at: Position, path: string): Positi
     value = next.value;
   }
   return found === undefined ? undefined : scanner.positionOf(found);
+}
+
+/** The text of line `line` (1-based) of `source`, without its line break; '' past the end. */
+export function sourceLine(source: string, line: number): string {
+  return scannerOf(source).line(line);
+}
+
+/**
+ * A scanner per source text, kept while it is asked about: a file's line starts are found once,
+ * not once per prop looked up in it (a project's policy findings can ask thousands of times).
+ */
+const scanners = new Map<string, Scanner>();
+const KEPT_SCANNERS = 512;
+
+function scannerOf(source: string): Scanner {
+  let scanner = scanners.get(source);
+  if (scanner === undefined) {
+    if (scanners.size >= KEPT_SCANNERS) scanners.clear();
+    scanner = new Scanner(source);
+    scanners.set(source, scanner);
+  }
+  return scanner;
 }
 
 /** `a.b[2].c` → `['a', 'b', 2, 'c']`. */
@@ -70,7 +92,14 @@ class Scanner {
 
   constructor(src: string) {
     this.#src = src;
-    for (let i = 0; i < src.length; i++) if (src[i] === '\n') this.#lineStarts.push(i + 1);
+    for (let i = src.indexOf('\n'); i !== -1; i = src.indexOf('\n', i + 1)) this.#lineStarts.push(i + 1);
+  }
+
+  line(n: number): string {
+    const start = this.#lineStarts[n - 1];
+    if (start === undefined) return '';
+    const next = this.#lineStarts[n];
+    return this.#src.slice(start, next === undefined ? undefined : next - 1).replace(/\r$/, '');
   }
 
   offsetOf({ line, column }: Position): number | undefined {

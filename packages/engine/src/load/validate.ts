@@ -4,13 +4,16 @@ import { ProjectLoadError } from '../errors.js';
 import { type LoadedProject, type LoadOptions, load } from './load.js';
 
 export interface ValidationReport {
-  /** True when there is no error (warnings allowed). */
+  /** True when there is no error (warnings allowed), in the diagnostics or the policy findings. */
   valid: boolean;
   /** The loaded project; undefined when it could not be loaded at all. */
   project: LoadedProject | undefined;
   /** The config file, when one was found. */
   configPath: string | undefined;
+  /** Problems of the project itself: what stops it from being planned at all. */
   diagnostics: Diagnostic[];
+  /** What the construct rules of its policies found: a plan is still made, a deploy refuses an error. */
+  findings: Diagnostic[];
 }
 
 /**
@@ -25,10 +28,11 @@ export async function validateProject(options: LoadOptions = {}): Promise<Valida
       project.diagnostics.push(...(await clashesWithOtherEnvironments(project, environment, options)));
     }
     return {
-      valid: project.diagnostics.every((d) => d.severity !== 'error'),
+      valid: [...project.diagnostics, ...project.findings].every((d) => d.severity !== 'error'),
       project,
       configPath: project.configPath,
       diagnostics: project.diagnostics,
+      findings: project.findings,
     };
   } catch (e) {
     if (e instanceof ProjectLoadError) {
@@ -37,7 +41,7 @@ export async function validateProject(options: LoadOptions = {}): Promise<Valida
         hint === undefined
           ? e.diagnostics
           : e.diagnostics.map((d) => (d.hint === undefined ? { ...d, hint } : d));
-      return { valid: false, project: undefined, configPath: e.configPath, diagnostics };
+      return { valid: false, project: undefined, configPath: e.configPath, diagnostics, findings: [] };
     }
     throw e;
   }

@@ -1,5 +1,5 @@
 import type { ResourceKind } from '@monitor/api';
-import type { SourceLocation } from '@monitor/constructs';
+import type { Diagnostic, SourceLocation } from '@monitor/constructs';
 import type { SecretHasher } from '../hash.js';
 import type { ByPhysicalId } from '../identity.js';
 import type { State } from '../state/state.js';
@@ -119,6 +119,11 @@ export interface Plan {
   protectChanged: { key: string; protect: boolean }[];
   /** Constructs that cannot be placed: deploy refuses while there are any. */
   conflicts: Conflict[];
+  /**
+   * What the project's policies found: the construct rules' findings and the plan rules'. Deploy
+   * refuses while one is an `error` (waived ones are `info`). Empty until the flow runs them.
+   */
+  findings: Diagnostic[];
   /** A partial plan's targets (state keys); absent when the plan covers the whole project. */
   targets?: string[];
   /** The constructs replaced on purpose (state keys). */

@@ -1,4 +1,5 @@
 import { SENSITIVE_VALUE } from '@monitor/api';
+import type { Diagnostic } from '@monitor/constructs';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
@@ -8,6 +9,7 @@ import type { Conflict, Operation } from '../plan/plan.js';
 import { planOf } from '../test-support/doubles.js';
 import { expectLiteralText, HOSTILE_TEXT } from '../test-support/hostile-text.js';
 import { GITHUB_COMMENT_LIMIT, renderApplyMarkdown, renderPlanMarkdown } from './markdown.js';
+import { PLAIN, renderPlanText } from './render.js';
 
 const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
 const OPTIONS = { project: 'acme', account: '00000000-0000-4000-8000-00000000de00' };
@@ -103,6 +105,74 @@ describe('renderPlanMarkdown', () => {
     expect(out).toMatch(
       /<td>CheckGroup <code>team-b<\/code><\/td>\n<td>b\.monitor\.ts:2<\/td>\n<td>a check group with name &quot;Shared \| name&quot;/,
     );
+  });
+
+  it('shows the policy findings above the resource details, as a GFM table, errors first, waived ones with their reason', () => {
+    const at = { file: '/repo/monitors/a.monitor.ts', line: 4, column: 3 };
+    const findings: Diagnostic[] = [
+      {
+        severity: 'warning',
+        construct: 'CheckGroup',
+        logicalId: 'payments',
+        location: at,
+        path: 'alertChannels',
+        message: 'has no alert-channel subscription | <b>no one</b> is told',
+        hint: 'subscribe it to a channel',
+        policy: 'group-without-alert-channel',
+      },
+      {
+        severity: 'info',
+        construct: 'CheckGroup',
+        logicalId: 'search',
+        location: at,
+        path: 'tags',
+        message: 'has no team:* tag',
+        policy: 'acme/owner-tag',
+        waived: { severity: 'error', reason: 'owned by @everyone' },
+      },
+      {
+        severity: 'error',
+        construct: 'CheckGroup',
+        logicalId: 'legacy',
+        path: '',
+        message: 'deletes a group the on-call rota links to',
+        policy: 'acme/keep-legacy',
+      },
+    ];
+    const md = renderPlanMarkdown(planOf([create, update, drift, deletion], 3, { findings }), OPTIONS);
+    expect(md).toMatchSnapshot();
+    expect(
+      md.indexOf('#### Policy findings (1 error, 1 warning, 1 waived): deploy refuses while an error stands'),
+    ).toBeGreaterThan(md.indexOf('[!CAUTION]'));
+    expect(md.indexOf('#### Policy findings')).toBeLessThan(md.indexOf('#### Changes from the code'));
+    const out = toHtml(md);
+    const table = out.match(/<table>[\s\S]*?<\/table>/)?.[0] ?? '';
+    const rows = table.match(/<tr>[\s\S]*?<\/tr>/g) ?? [];
+    expect(rows.map((r) => (r.match(/<td>/g) ?? []).length)).toEqual([0, 5, 5, 5]);
+    expect(rows[1]).toContain('<strong>error</strong>');
+    expect(rows[1]).toContain('<code>acme/keep-legacy</code>');
+    expect(rows[2]).toContain('a.monitor.ts:4');
+    expect(rows[2]).toContain('has no alert-channel subscription | &lt;b&gt;no one&lt;/b&gt; is told');
+    expect(rows[3]).toMatch(/<td>waived<\/td>[\s\S]*waived, error: owned by @\u200Deveryone/);
+    expect(out).not.toContain('<b>no one</b>');
+    expect(renderPlanText(planOf([create], 3, { findings }), PLAIN, { cwd: '/repo' })).toContain(
+      '  error   CheckGroup legacy  [acme/keep-legacy]\n      deletes a group the on-call rota links to\n',
+    );
+  });
+
+  it('fits a plan with 5,000 findings in a GitHub comment, counting the findings it leaves out', () => {
+    const findings: Diagnostic[] = Array.from({ length: 5000 }, (_, i) => ({
+      severity: 'warning',
+      construct: 'CheckGroup',
+      logicalId: `group-${i}`,
+      path: 'alertChannels',
+      message: 'has no alert-channel subscription: no one is told when its checks fail',
+      policy: 'group-without-alert-channel',
+    }));
+    const md = renderPlanMarkdown(planOf([create, update], 3, { findings }), OPTIONS);
+    expect(md.length).toBeLessThanOrEqual(GITHUB_COMMENT_LIMIT);
+    expect(md).toMatch(/_\d+ more findings not shown: run monitor diff to see them all\._/);
+    expect(md).toContain('#### Changes from the code');
   });
 
   it('renders the group renamed in the account to a link and mentions (issue 24) as text, deterministically', () => {
@@ -236,6 +306,13 @@ describe('renderApplyMarkdown', () => {
     expect(
       renderApplyMarkdown({ status: 'stale', plan: planOf([]), stale: ['CheckGroup a changed'] }, OPTIONS),
     ).toContain('- CheckGroup a changed');
+    const error: Diagnostic = { severity: 'error', path: '', message: 'no owner', policy: 'owner' };
+    expect(
+      renderApplyMarkdown(
+        { status: 'policy-errors', plan: planOf([], 3, { findings: [error] }), errors: [error] },
+        OPTIONS,
+      ),
+    ).toContain('**Not applied: 1 policy error.** Nothing was changed.\n\n#### Policy findings (1 error)');
   });
 
   it('fits 5,000 failures in a GitHub comment and counts those it leaves out', () => {

@@ -4,6 +4,7 @@ import type { ApplyOutcome } from '../flows/deploy.js';
 import type { Change } from '../plan/diff.js';
 import { isResendOnly, type Operation, type Plan, type UpdateOperation } from '../plan/plan.js';
 import { markdownCode as code, markdownFence, escapeMarkdown as text } from './escape.js';
+import { findingsMarkdown } from './findings.js';
 import {
   ACTION_SYMBOL,
   BOTH_NOTE,
@@ -148,6 +149,8 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
   let out = `${head.join('\n')}\n`;
   if (plan.targets !== undefined) out += `> [!NOTE]\n> ${text(partialNote(plan.targets))}\n\n`;
   if (deletes.length > 0) out += `${deletionBanner(deletes, Math.floor(max * 0.6))}\n`;
+  // What the reviewer decides on comes before the resource details.
+  out += findingsMarkdown(plan.findings, Math.floor(max * 0.3));
   if (plan.conflicts.length > 0) out += conflictsTable(plan);
   if (plan.mismatched.length > 0) out += mismatchedNote(plan);
 
@@ -228,6 +231,8 @@ export function renderApplyMarkdown(
       return `${out}**Not applied: the saved plan is stale.** Nothing was changed:\n\n${outcome.stale.map((s) => `- ${text(s)}`).join('\n')}\n`;
     case 'conflicts':
       return `${out}**Not applied: ${outcome.plan.conflicts.length} construct${outcome.plan.conflicts.length === 1 ? '' : 's'} in conflict with the account.** Nothing was changed.\n\n${conflictsTable(outcome.plan)}`;
+    case 'policy-errors':
+      return `${out}**Not applied: ${outcome.errors.length} policy error${outcome.errors.length === 1 ? '' : 's'}.** Nothing was changed.\n\n${findingsMarkdown(outcome.plan.findings, max * 0.8)}`;
     case 'refused':
       return `${out}**Not applied: ${text(outcome.reason)}**\n`;
     case 'applied':

@@ -13,6 +13,7 @@ import {
   type UpdateOperation,
 } from '../plan/plan.js';
 import { escapeTerminal as t } from './escape.js';
+import { findingCounts, findingsText, findingsToJson } from './findings.js';
 
 /** How text is painted: the CLI passes colours (or none); the engine never decides. */
 export interface Style {
@@ -237,14 +238,16 @@ export function summaryLine(plan: Plan): string {
     ...(plan.conflicts.length > 0
       ? [`${plan.conflicts.length} conflict${plan.conflicts.length === 1 ? '' : 's'}`]
       : []),
+    ...policyErrors(plan),
   ];
   return `Plan: ${parts.join(', ')}.`;
 }
 
-/**
- * Whether the plan changes anything a diff reports: an operation, or an entry of state to drop or
- * record. Updates that only send unverifiable secrets again do not count (`isResendOnly`).
- */
+function policyErrors(plan: Plan): string[] {
+  const n = findingCounts(plan.findings).error;
+  return n === 0 ? [] : [`${n} policy error${n === 1 ? '' : 's'}`];
+}
+
 /** What a partial plan says first: what it covers, and that the rest was not compared. */
 export function partialNote(targets: readonly string[]): string {
   return `Partial plan (--target): only ${targets.join(', ')}, and what they need created first. The rest of the project was not compared: a full diff may show more.`;
@@ -255,6 +258,10 @@ export function deletionCount(plan: Plan): number {
   return plan.summary.delete + plan.summary.replace;
 }
 
+/**
+ * Whether the plan changes anything a diff reports: an operation, or an entry of state to drop or
+ * record. Updates that only send unverifiable secrets again do not count (`isResendOnly`).
+ */
 export function hasChanges(plan: Plan): boolean {
   return (
     plan.operations.some((op) => !isResendOnly(op)) ||
@@ -331,6 +338,7 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
     }
     out.push('');
   }
+  out.push(...findingsText(plan.findings, s, options.cwd));
   if (plan.protectedKept.length > 0) {
     out.push(s.dim(`Kept (protect: true, removed from code): ${list(plan.protectedKept)}`));
   }
@@ -377,7 +385,7 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
       ),
     );
   }
-  if (!hasChanges(plan) && plan.conflicts.length === 0) {
+  if (!hasChanges(plan) && plan.conflicts.length === 0 && findingCounts(plan.findings).error === 0) {
     out.push(
       `${s.green('No changes.')} ${plan.unchanged === 1 ? '1 resource matches' : `${plan.unchanged} resources match`} the code.`,
     );
@@ -409,6 +417,8 @@ export interface PlanJson {
     message: string;
     hint: string;
   })[];
+  /** What the project's policies found (construct and plan rules); deploy refuses an `error`. */
+  findings: Record<string, unknown>[];
   unverifiedSecrets: number;
   stateSerial: number;
 }
@@ -484,6 +494,7 @@ export function planToJson(plan: Plan): PlanJson {
           : { file: c.location.file, line: c.location.line, column: c.location.column },
       ...describeConflict(c),
     })),
+    findings: findingsToJson(plan.findings),
     unverifiedSecrets: plan.unverifiedSecrets,
     stateSerial: plan.stateSerial,
   };

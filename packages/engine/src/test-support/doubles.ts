@@ -208,6 +208,7 @@ export function planOf(operations: Operation[], unchanged = 3, extra: Partial<Pl
     keptForProtected: [],
     protectChanged: [],
     conflicts: [],
+    findings: [],
     unverifiedSecrets: 0,
     abandonedCreates: [],
     summary: summarize(operations, unchanged),

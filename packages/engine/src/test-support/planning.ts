@@ -19,7 +19,7 @@ export function construct(
     logicalId,
     payload,
     dependsOn,
-    options: { protect: false, aliases: [], adopt: false, ignoreChanges: [], ...rest },
+    options: { protect: false, aliases: [], adopt: false, ignoreChanges: [], policyExceptions: [], ...rest },
   };
 }
 

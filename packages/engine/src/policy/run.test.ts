@@ -1,0 +1,220 @@
+import { definePolicy, type Policy } from '@monitor/constructs';
+import { describe, expect, it } from 'vitest';
+import { plan } from '../plan/plan.js';
+import { emptyState } from '../state/state.js';
+import { construct, liveOf } from '../test-support/planning.js';
+import { blockingFindings, runConstructPolicies, runPlanPolicies } from './run.js';
+import { selectPolicies } from './select.js';
+
+const options = { environment: 'prod', sourceOf: () => undefined };
+const location = { file: '/p/a.monitor.ts', line: 3, column: 1 };
+
+/** Only `policies`, at their own severities: the built-ins are turned off. */
+function only(...policies: Policy[]) {
+  const builtIns = selectPolicies([], {}).set.active.map((a) => a.policy.name);
+  const { set, problems } = selectPolicies(policies, Object.fromEntries(builtIns.map((n) => [n, 'off'])));
+  expect(problems).toEqual([]);
+  return set;
+}
+
+const groups = [
+  { ...construct('CheckGroup', 'pay', { name: 'Pay', tags: ['team:pay'] }), location },
+  {
+    ...construct(
+      'CheckGroup',
+      'search',
+      { name: 'Search', tags: [] },
+      { policyExceptions: [{ policy: 'owner-tag', reason: 'owned by everyone' }] },
+    ),
+    location,
+  },
+  { ...construct('CheckGroup', 'misc', { name: 'Misc', tags: [] }), location },
+];
+
+const ownerTag = definePolicy({
+  name: 'owner-tag',
+  description: 'Every group names its team.',
+  severity: 'error',
+  kinds: ['CheckGroup'],
+  check: (group) =>
+    (group.payload.tags as string[]).some((t) => t.startsWith('team:'))
+      ? undefined
+      : { path: 'tags', message: `has no team:* tag (${group.environment})` },
+});
+
+describe('construct rules', () => {
+  it('report each construct at its place, and waive what its policyExceptions name, keeping it listed', () => {
+    const found = runConstructPolicies(groups, only(ownerTag), options);
+    expect(found).toEqual([
+      {
+        severity: 'info',
+        construct: 'CheckGroup',
+        logicalId: 'search',
+        location,
+        path: 'tags',
+        message: 'has no team:* tag (prod)',
+        policy: 'owner-tag',
+        waived: { severity: 'error', reason: 'owned by everyone' },
+      },
+      {
+        severity: 'error',
+        construct: 'CheckGroup',
+        logicalId: 'misc',
+        location,
+        path: 'tags',
+        message: 'has no team:* tag (prod)',
+        policy: 'owner-tag',
+      },
+    ]);
+    expect(blockingFindings(found).map((f) => f.logicalId)).toEqual(['misc']);
+  });
+
+  it('take the severity the config gives', () => {
+    const { set } = selectPolicies([ownerTag], { 'owner-tag': 'info' });
+    const found = runConstructPolicies(groups, set, options).filter((f) => f.policy === 'owner-tag');
+    expect(found.map((f) => f.severity)).toEqual(['info', 'info']);
+    expect(found[0]?.waived).toEqual({ severity: 'info', reason: 'owned by everyone' });
+  });
+
+  it('a policy that throws is one error naming it and the construct, not a crash, and is not run on the rest', () => {
+    let calls = 0;
+    const broken = definePolicy({
+      name: 'broken',
+      description: 'Throws.',
+      severity: 'warning',
+      check: () => {
+        calls++;
+        throw new TypeError('cannot read tags of undefined');
+      },
+    });
+    const found = runConstructPolicies(groups, only(broken, ownerTag), options);
+    expect(calls).toBe(1);
+    expect(found[0]).toMatchObject({
+      severity: 'error',
+      policy: 'broken',
+      logicalId: 'pay',
+      location,
+      message:
+        'policy "broken" threw while checking CheckGroup "pay": TypeError: cannot read tags of undefined',
+    });
+    expect(found[0]?.detail).toContain('cannot read tags of undefined');
+    // The other policies still ran.
+    expect(found.filter((f) => f.policy === 'owner-tag')).toHaveLength(2);
+  });
+
+  it.each([
+    [42, 'number 42'],
+    [{ text: 'no message' }, 'an object with no message'],
+    [['fine', 7], 'a list holding something that is not a finding'],
+    [Promise.resolve('late'), 'a Promise (checks are synchronous)'],
+    ['', 'an empty message'],
+    [{ message: 'x', path: 3 }, 'an object with no message'],
+  ])('a policy that returns garbage (%s) is one error naming it', (returned, described) => {
+    const garbage = definePolicy({
+      name: 'garbage',
+      description: 'Returns garbage.',
+      severity: 'warning',
+      check: () => returned as never,
+    });
+    const found = runConstructPolicies(groups, only(garbage), options).filter((f) => f.policy === 'garbage');
+    expect(found).toHaveLength(1);
+    expect(found[0]).toMatchObject({ severity: 'error', policy: 'garbage', logicalId: 'pay' });
+    expect(found[0]?.message).toContain(`policy "garbage" returned ${described} for CheckGroup "pay"`);
+  });
+
+  it('an exception naming no policy is a warning with the nearest name; one naming a policy turned off is not', () => {
+    const resources = [
+      construct(
+        'CheckGroup',
+        'a',
+        { name: 'A' },
+        { policyExceptions: [{ policy: 'owner-tags', reason: 'r' }] },
+      ),
+      construct(
+        'CheckGroup',
+        'b',
+        { name: 'B' },
+        { policyExceptions: [{ policy: 'group-without-alert-channel', reason: 'r' }] },
+      ),
+    ];
+    const found = runConstructPolicies(resources, only(ownerTag), options).filter(
+      (f) => f.policy === undefined,
+    );
+    expect(found).toEqual([
+      expect.objectContaining({
+        severity: 'warning',
+        logicalId: 'a',
+        path: 'policyExceptions[0]',
+        message: 'there is no policy "owner-tags" to waive; did you mean "owner-tag"?',
+      }),
+    ]);
+  });
+
+  it('keeps secrets out of messages: a policy that quotes one gets it described', () => {
+    const quoting = definePolicy({
+      name: 'quoting',
+      description: 'Quotes the webhook URL.',
+      severity: 'warning',
+      kinds: ['AlertChannel'],
+      check: (channel) => `posts to ${String((channel.payload.config as { url: string }).url)}`,
+    });
+    const slack = construct('AlertChannel', 'slack', {
+      type: 'SLACK',
+      config: { url: 'https://hooks.slack.com/services/T000/B000/very-secret' },
+    });
+    const [found] = runConstructPolicies([slack], only(quoting), options);
+    expect(found?.message).not.toContain('very-secret');
+  });
+});
+
+describe('plan rules', () => {
+  const code = [construct('CheckGroup', 'pay', { name: 'Pay' })];
+  const made = plan(code, liveOf({}), emptyState('acct'), { now: new Date('2026-11-21T00:00:00Z') });
+
+  it('see the operations with before and after, and place what they name at its construct', () => {
+    const seen: unknown[] = [];
+    const creates = definePolicy({
+      name: 'creates',
+      description: 'Lists creates.',
+      severity: 'info',
+      scope: 'plan',
+      check: (p) => {
+        seen.push(
+          p.operations.map((op) => [
+            op.action,
+            op.logicalId,
+            op.before,
+            op.after?.name,
+            op.resource?.logicalId,
+          ]),
+        );
+        return [
+          ...p.operations.map((op) => ({ kind: op.kind, logicalId: op.logicalId, message: 'is created' })),
+          'the plan as a whole',
+        ];
+      },
+    });
+    const found = runPlanPolicies(made, liveOf({}), code, only(creates), options);
+    expect(seen).toEqual([[['create', 'pay', undefined, 'Pay', 'pay']]]);
+    expect(found.map((f) => [f.construct ?? null, f.logicalId ?? null, f.message, f.severity])).toEqual([
+      ['CheckGroup', 'pay', 'is created', 'info'],
+      [null, null, 'the plan as a whole', 'info'],
+    ]);
+  });
+
+  it('a plan rule that throws is one error naming it', () => {
+    const broken = definePolicy({
+      name: 'broken-plan',
+      description: 'Throws.',
+      severity: 'info',
+      scope: 'plan',
+      check: () => {
+        throw new Error('boom');
+      },
+    });
+    const found = runPlanPolicies(made, liveOf({}), code, only(broken), options);
+    expect(found.map((f) => [f.severity, f.message])).toEqual([
+      ['error', 'policy "broken-plan" threw while checking the plan: Error: boom'],
+    ]);
+  });
+});

@@ -1,0 +1,240 @@
+import { KINDS, messageRedactor, nearest, type ResourceKind } from '@monitor/api';
+import {
+  type ConstructPolicy,
+  type DesiredResource,
+  type Diagnostic,
+  type PlanPolicy,
+  type PolicyResource,
+  refKey,
+} from '@monitor/constructs';
+import type { Live, Plan } from '../plan/types.js';
+import type { ActivePolicy, PolicySet } from './select.js';
+import { type ProjectView, planView, projectView, type SourceReader } from './views.js';
+
+/** What a finding says before it is placed: its message, and a prop path and hint when given. */
+interface Violation {
+  message: string;
+  path: string;
+  hint: string | undefined;
+  kind?: ResourceKind | undefined;
+  logicalId?: string | undefined;
+}
+
+/**
+ * The findings of the construct rules on every construct, waivers applied, and a warning for each
+ * `policyExceptions` entry that names no policy the project knows. A rule that throws or returns
+ * what is not a finding is one error naming it (and is not run on the rest): never a crash.
+ */
+export function runConstructPolicies(
+  resources: readonly DesiredResource[],
+  policies: PolicySet,
+  options: { environment: string | undefined; sourceOf: SourceReader },
+): Diagnostic[] {
+  const view = projectView(resources, options.environment, options.sourceOf);
+  const out: Diagnostic[] = [];
+  const safe = redactors();
+  for (const active of policies.active) {
+    if (active.policy.scope === 'plan') continue;
+    const policy = active.policy as ConstructPolicy;
+    const subjects =
+      policy.kinds === undefined ? view.views : policy.kinds.flatMap((kind) => view.byKind.get(kind) ?? []);
+    for (const subject of subjects) {
+      const found = attempt(active, () => policy.check(subject, view.project), subject);
+      if (found.broken !== undefined) {
+        out.push(found.broken);
+        break;
+      }
+      for (const v of found.violations) out.push(finding(active, v, subject.resource, safe));
+    }
+  }
+  out.push(...unknownExceptions(resources, policies));
+  return out;
+}
+
+/** The findings of the plan rules on a plan, waivers applied where the finding names a construct. */
+export function runPlanPolicies(
+  plan: Plan,
+  live: Live,
+  resources: readonly DesiredResource[],
+  policies: PolicySet,
+  options: { environment: string | undefined; sourceOf: SourceReader },
+): Diagnostic[] {
+  const planRules = policies.active.filter((a) => a.policy.scope === 'plan');
+  if (planRules.length === 0) return [];
+  const view: ProjectView = projectView(resources, options.environment, options.sourceOf);
+  const seen = planView(plan, live, view);
+  const byKey = new Map(resources.map((r) => [refKey(r.kind, r.logicalId), r]));
+  const out: Diagnostic[] = [];
+  const safe = redactors();
+  for (const active of planRules) {
+    const found = attempt(active, () => (active.policy as PlanPolicy).check(seen), undefined);
+    if (found.broken !== undefined) {
+      out.push(found.broken);
+      continue;
+    }
+    for (const v of found.violations) {
+      const resource =
+        v.kind === undefined || v.logicalId === undefined
+          ? undefined
+          : byKey.get(refKey(v.kind, v.logicalId));
+      out.push(finding(active, v, resource, safe));
+    }
+  }
+  return out;
+}
+
+type Redactors = (resource: DesiredResource | undefined) => (text: string) => string;
+
+/** Each resource's message redactor, made once however many findings it has. */
+function redactors(): Redactors {
+  const made = new Map<DesiredResource, (text: string) => string>();
+  return (resource) => {
+    if (resource === undefined) return (text) => text;
+    let redact = made.get(resource);
+    if (redact === undefined) {
+      redact = messageRedactor(KINDS[resource.kind], resource.payload);
+      made.set(resource, redact);
+    }
+    return redact;
+  };
+}
+
+/** A finding as a diagnostic: at its construct, secrets kept out, waived when the construct says so. */
+function finding(
+  active: ActivePolicy,
+  v: Violation,
+  resource: DesiredResource | undefined,
+  redactorOf: Redactors,
+): Diagnostic {
+  const safe = redactorOf(resource);
+  const waiver = resource?.options.policyExceptions?.find((e) => e.policy === active.policy.name);
+  return {
+    severity: waiver === undefined ? active.severity : 'info',
+    ...(resource !== undefined
+      ? { construct: resource.construct, logicalId: resource.logicalId, location: resource.location }
+      : v.kind !== undefined && v.logicalId !== undefined
+        ? { construct: v.kind, logicalId: v.logicalId }
+        : {}),
+    path: v.path,
+    message: safe(v.message),
+    ...(v.hint === undefined ? {} : { hint: safe(v.hint) }),
+    policy: active.policy.name,
+    ...(waiver === undefined ? {} : { waived: { severity: active.severity, reason: waiver.reason } }),
+  };
+}
+
+type Attempt =
+  | { violations: Violation[]; broken?: undefined }
+  | { violations?: undefined; broken: Diagnostic };
+
+/** Run one check; what it returned as violations, or the error that names the policy. */
+function attempt(active: ActivePolicy, check: () => unknown, subject: PolicyResource | undefined): Attempt {
+  const name = active.policy.name;
+  const on = subject === undefined ? 'the plan' : `${subject.construct} "${subject.logicalId}"`;
+  const broken = (message: string, detail?: string): Attempt => ({
+    broken: {
+      severity: 'error',
+      path: '',
+      message,
+      policy: name,
+      ...(subject === undefined
+        ? {}
+        : { construct: subject.construct, logicalId: subject.logicalId, location: subject.location }),
+      ...(detail === undefined ? {} : { detail }),
+      hint: `fix the policy${active.builtIn ? '' : ', or turn it off with policySeverity'}; it was not run on the rest of the project`,
+    },
+  });
+  let returned: unknown;
+  try {
+    returned = check();
+  } catch (e) {
+    const error = e instanceof Error ? e : new Error(String(e));
+    return broken(
+      `policy "${name}" threw while checking ${on}: ${error.name}: ${error.message}`,
+      error.stack,
+    );
+  }
+  const violations = violationsOf(returned);
+  if (violations === undefined) {
+    return broken(
+      `policy "${name}" returned ${describe(returned)} for ${on}: a check returns nothing, a message, { message, path?, hint? }, or a list of them`,
+    );
+  }
+  return { violations };
+}
+
+/** What a check returned, as violations; undefined when it is not something a check may return. */
+function violationsOf(returned: unknown): Violation[] | undefined {
+  if (returned === undefined || returned === null) return [];
+  const items = Array.isArray(returned) ? returned : [returned];
+  const out: Violation[] = [];
+  for (const item of items) {
+    if (typeof item === 'string' && item !== '') {
+      out.push({ message: item, path: '', hint: undefined });
+      continue;
+    }
+    if (typeof item !== 'object' || item === null) return undefined;
+    const { message, path, hint, kind, logicalId } = item as Record<string, unknown>;
+    if (typeof message !== 'string' || message === '') return undefined;
+    if (path !== undefined && typeof path !== 'string') return undefined;
+    if (hint !== undefined && typeof hint !== 'string') return undefined;
+    if (kind !== undefined && !(typeof kind === 'string' && kind in KINDS)) return undefined;
+    if (logicalId !== undefined && typeof logicalId !== 'string') return undefined;
+    out.push({
+      message,
+      path: path ?? '',
+      hint,
+      kind: kind as ResourceKind | undefined,
+      logicalId,
+    });
+  }
+  return out;
+}
+
+function describe(value: unknown): string {
+  if (value instanceof Promise || (typeof value === 'object' && value !== null && 'then' in value))
+    return 'a Promise (checks are synchronous)';
+  if (Array.isArray(value)) return 'a list holding something that is not a finding';
+  if (typeof value === 'object' && value !== null) return 'an object with no message';
+  if (typeof value === 'string') return 'an empty message';
+  return `${typeof value} ${String(value)}`;
+}
+
+/** `policyExceptions` entries naming a policy no one defined: a typo would waive nothing, silently. */
+function unknownExceptions(resources: readonly DesiredResource[], policies: PolicySet): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  for (const r of resources) {
+    for (const [i, e] of (r.options.policyExceptions ?? []).entries()) {
+      if (policies.known.has(e.policy)) continue;
+      const near = nearest(e.policy, policies.known);
+      out.push({
+        severity: 'warning',
+        construct: r.construct,
+        logicalId: r.logicalId,
+        location: r.location,
+        path: `policyExceptions[${i}]`,
+        message: `there is no policy "${e.policy}" to waive${near === undefined ? '' : `; did you mean "${near}"?`}`,
+      });
+    }
+  }
+  return out;
+}
+
+/** Whether any finding blocks a deploy: an `error` that no exception waives. */
+export function blockingFindings(findings: readonly Diagnostic[]): Diagnostic[] {
+  return findings.filter((f) => f.severity === 'error');
+}
+
+/** Findings in source order, then by policy: how `monitor validate` lists them. */
+export function inSourceOrder(findings: readonly Diagnostic[]): Diagnostic[] {
+  const key = (d: Diagnostic) =>
+    [d.location?.file ?? '', d.location?.line ?? 0, d.location?.column ?? 0] as const;
+  return [...findings].sort((a, b) => {
+    const [fa, la, ca] = key(a);
+    const [fb, lb, cb] = key(b);
+    if (fa !== fb) return fa < fb ? -1 : 1;
+    if (la !== lb) return la - lb;
+    if (ca !== cb) return ca - cb;
+    return (a.policy ?? '') < (b.policy ?? '') ? -1 : (a.policy ?? '') > (b.policy ?? '') ? 1 : 0;
+  });
+}
