@@ -1,4 +1,11 @@
-import { isRecord, KINDS, type KindDefinition, type ResourceKind, replaceSensitive } from '@monitor/api';
+import {
+  fieldsOf,
+  isRecord,
+  KINDS,
+  type KindDefinition,
+  type ResourceKind,
+  replaceSensitive,
+} from '@monitor/api';
 import { canonicalJson, hashJson, type SecretHasher } from '../hash.js';
 import type { StateEntry } from '../state/state.js';
 import type { Change, ChangeCause } from './diff.js';
@@ -9,6 +16,11 @@ import type { Change, ChangeCause } from './diff.js';
  * the value the account answered with (`fieldHashes`). Now, a field whose code hash moved changed
  * in the code, one whose account hash moved changed in the account, and one whose both moved is a
  * conflict the deploy resolves toward the code.
+ *
+ * In state the hashes are packed in one string per entry, so that a state of 50,000 resources
+ * stays small and quick to read: the kind's fields in their schema order (and a hash of that
+ * order, so that a field added to a kind later unpacks as unknown, never as another field's), 8
+ * hex digits for the code and 8 for the account, `-` for a field the payload did not have.
  */
 
 type Payload = Record<string, unknown>;
@@ -38,7 +50,53 @@ function normalized(def: KindDefinition, rulePath: string, value: unknown): unkn
   );
 }
 
-const short = (value: unknown) => hashJson(value).slice(0, 12);
+const HASH = 8;
+const short = (value: unknown) => hashJson(value).slice(0, HASH);
+
+/** The kind's top-level fields in schema order, and a hash of that order. */
+const ORDERS = new Map<ResourceKind, { fields: string[]; tag: string }>();
+function orderOf(kind: ResourceKind): { fields: string[]; tag: string } {
+  let order = ORDERS.get(kind);
+  if (order === undefined) {
+    const fields = fieldsOf(KINDS[kind].createSchema);
+    order = { fields, tag: hashJson(fields).slice(0, 6) };
+    ORDERS.set(kind, order);
+  }
+  return order;
+}
+
+/** What a state entry records: the code's and the account's hash of each field, packed. */
+export function packFieldHashes(
+  kind: ResourceKind,
+  code: Readonly<Record<string, string>>,
+  account: Readonly<Record<string, string>>,
+): string {
+  const { fields, tag } = orderOf(kind);
+  const packed = fields.map((f) => {
+    const c = code[f];
+    const a = account[f];
+    return c === undefined || a === undefined ? '-' : `${c}${a}`;
+  });
+  return `${tag}:${packed.join('.')}`;
+}
+
+/** The recorded hashes by field; undefined when they were packed for another list of fields. */
+export function unpackFieldHashes(
+  kind: ResourceKind,
+  packed: string,
+): Map<string, { code: string; account: string }> | undefined {
+  const { fields, tag } = orderOf(kind);
+  const [head, body = ''] = packed.split(':');
+  if (head !== tag) return undefined;
+  const parts = body.split('.');
+  if (parts.length !== fields.length) return undefined;
+  const out = new Map<string, { code: string; account: string }>();
+  for (const [i, field] of fields.entries()) {
+    const part = parts[i] as string;
+    if (part.length === 2 * HASH) out.set(field, { code: part.slice(0, HASH), account: part.slice(HASH) });
+  }
+  return out;
+}
 
 /** A short hash of each of `fields` of a payload or a live resource: secrets as their keyed hashes. */
 export function fieldHashesOf(
@@ -54,16 +112,14 @@ export function fieldHashesOf(
   );
 }
 
-/** What an entry records of each field: the code's hashes of `desired`, the account's of `live`. */
+/** What an entry records of each field, packed: the code's hashes, and the account's of `live`. */
 export function recordedFieldHashes(
   codeHashes: Readonly<Record<string, string>>,
   kind: ResourceKind,
   live: Payload,
   secrets: SecretHasher,
-): Record<string, [string, string]> {
-  const fields = Object.keys(codeHashes);
-  const account = fieldHashesOf(kind, live, fields, secrets);
-  return Object.fromEntries(fields.map((f) => [f, [codeHashes[f] as string, account[f] as string]]));
+): string {
+  return packFieldHashes(kind, codeHashes, fieldHashesOf(kind, live, Object.keys(codeHashes), secrets));
 }
 
 export interface CauseContext {
@@ -81,22 +137,28 @@ export interface CauseContext {
 
 /** `changes`, each with its cause. */
 export function labelCauses(changes: readonly Change[], ctx: CauseContext): Change[] {
-  const recorded = ctx.entry?.fieldHashes;
+  const packed = ctx.entry?.fieldHashes;
+  const recorded = packed === undefined ? undefined : unpackFieldHashes(ctx.kind, packed);
   const fields = [...new Set(changes.map((c) => topField(c.path)))];
   const account = recorded === undefined ? {} : fieldHashesOf(ctx.kind, ctx.live, fields, ctx.secrets);
-  return changes.map((change) => ({ ...change, cause: causeOf(change, ctx, account) }));
+  return changes.map((change) => ({ ...change, cause: causeOf(change, ctx, recorded, account) }));
 }
 
-function causeOf(change: Change, ctx: CauseContext, account: Record<string, string>): ChangeCause {
+function causeOf(
+  change: Change,
+  ctx: CauseContext,
+  recorded: Map<string, { code: string; account: string }> | undefined,
+  account: Record<string, string>,
+): ChangeCause {
   if (ctx.entry === undefined) return 'code';
   // Without the state secret a secret's change cannot be told by cause: the deploy writes the code's.
   if (change.sensitive === true && !ctx.secrets.keyed) return 'code';
   const field = topField(change.path);
-  const before = ctx.entry.fieldHashes?.[field];
+  const before = recorded?.get(field);
   const now = ctx.codeHashes[field];
   if (before === undefined || now === undefined) return ctx.drift ? 'account' : 'code';
-  const inCode = now !== before[0];
-  const inAccount = account[field] !== before[1];
+  const inCode = now !== before.code;
+  const inAccount = account[field] !== before.account;
   if (inCode && inAccount) return 'both';
   if (inCode) return 'code';
   if (inAccount) return 'account';

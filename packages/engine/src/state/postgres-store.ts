@@ -64,7 +64,7 @@ const MIGRATIONS: readonly string[] = [
   // 0.3: the last deploy, for verify --since-deploy.
   'ALTER TABLE monitor.states ADD COLUMN last_deploy jsonb;',
   // 4: what each field was when last applied, to tell its changes by cause.
-  'ALTER TABLE monitor.entries ADD COLUMN field_hashes jsonb;',
+  'ALTER TABLE monitor.entries ADD COLUMN field_hashes text;',
 ];
 
 /** Serializes migrations of concurrent runs (an arbitrary constant, the same for every run). */
@@ -141,7 +141,7 @@ interface EntryRow {
   secret_hashes: Record<string, string>;
   protect: boolean;
   identity: string | null;
-  field_hashes: Record<string, [string, string]> | null;
+  field_hashes: string | null;
 }
 
 export interface PostgresBackendOptions {
@@ -410,7 +410,7 @@ export class PostgresStateBackend implements StateBackend {
               JSON.stringify(entry.secretHashes),
               entry.protect,
               entry.identity ?? null,
-              entry.fieldHashes === undefined ? null : JSON.stringify(entry.fieldHashes),
+              entry.fieldHashes ?? null,
             ],
           );
         }
@@ -480,7 +480,7 @@ export class PostgresStateBackend implements StateBackend {
          SELECT $1, $2, r.key, r.kind, r.logical_id, r.physical_id, r.applied_hash, r.secret_hashes, r.protect, r.identity,
                 r.field_hashes
            FROM jsonb_to_recordset($3::jsonb) AS r(key text, kind text, logical_id text, physical_id jsonb,
-                applied_hash text, secret_hashes jsonb, protect boolean, identity text, field_hashes jsonb)`,
+                applied_hash text, secret_hashes jsonb, protect boolean, identity text, field_hashes text)`,
         [...key, JSON.stringify(rows)],
       );
       await q('DELETE FROM monitor.pending_creates WHERE project = $1 AND account_id = $2', key);

@@ -131,13 +131,13 @@ describe('FileStateBackend', () => {
     const lastDeploy = { at: '2026-11-24T09:00:00.000Z', groups: ['CheckGroup:a'] };
     const entries = Object.entries(saved.resources).map(([k, e]) => [
       k,
-      { ...e, fieldHashes: { name: ['c0de', 'acc0'] as [string, string] } },
+      { ...e, fieldHashes: 'a1b2c3:c0dec0deacc0acc0.-' },
     ]);
     await store.commit({ ...saved, lastDeploy, resources: Object.fromEntries(entries) });
     const read = await store.read();
     expect(read.lastDeploy).toEqual(lastDeploy);
     expect(Object.values(read.resources).map((e) => e.fieldHashes)).toEqual(
-      entries.map(() => ({ name: ['c0de', 'acc0'] })),
+      entries.map(() => 'a1b2c3:c0dec0deacc0acc0.-'),
     );
   });
 

@@ -24,12 +24,13 @@ export interface StateEntry {
    */
   identity?: string;
   /**
-   * By each top-level field of the payload last applied: a short hash of the value the code gave
-   * and of the value the account answered with (secrets as their keyed hashes). A field whose code
-   * hash moved changed in the code; one whose account hash moved changed in the account; both:
-   * both. Absent in entries written before 0.3: the resource's drift is then told as a whole.
+   * For each top-level field of the payload last applied, a short hash of the value the code gave
+   * and of the value the account answered with (secrets as their keyed hashes), packed in one
+   * string (`plan/causes.ts`): a field whose code hash moved changed in the code, one whose account
+   * hash moved changed in the account. Absent in entries written before 0.3: the resource's drift
+   * is then told as a whole.
    */
-  fieldHashes?: Record<string, [code: string, account: string]>;
+  fieldHashes?: string;
 }
 
 export interface State {
@@ -83,7 +84,7 @@ export const stateEntrySchema = z.strictObject({
     ),
   protect: z.boolean(),
   identity: z.string().optional(),
-  fieldHashes: z.record(z.string(), z.tuple([z.string(), z.string()])).optional(),
+  fieldHashes: z.string().optional(),
 });
 
 export const stateSchema = z.strictObject({
@@ -206,15 +207,7 @@ export function serializeState(state: State): string {
             secretHashes,
             protect: e.protect,
             ...(e.identity === undefined ? {} : { identity: e.identity }),
-            ...(e.fieldHashes === undefined
-              ? {}
-              : {
-                  fieldHashes: Object.fromEntries(
-                    Object.keys(e.fieldHashes)
-                      .sort()
-                      .map((k) => [k, e.fieldHashes?.[k]]),
-                  ),
-                }),
+            ...(e.fieldHashes === undefined ? {} : { fieldHashes: e.fieldHashes }),
           },
         ];
       }),
