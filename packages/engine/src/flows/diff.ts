@@ -1,6 +1,7 @@
 import { plan } from '../plan/plan.js';
 import { type SavedPlan, savePlan } from '../plan/saved-plan.js';
 import type { Live, Plan, PlanMode } from '../plan/types.js';
+import { planRouting } from './routes.js';
 import { type AccountSnapshot, readAccount, type Target } from './target.js';
 
 /** What a plan covers, beside the code: targets and replacements (`PlanOptions`). */
@@ -55,16 +56,15 @@ export async function makePlan(
 ): Promise<{ plan: Plan; live: Live }> {
   const { state, live, otherOwners } = await (options.snapshot ?? readAccount(target));
   const { targets, replace } = options.scope ?? {};
-  return {
-    plan: plan(target.project.resources, live, state, {
-      now,
-      mode,
-      forceProtected: options.forceProtected === true,
-      secretKey: target.secretKey,
-      ...(otherOwners === undefined ? {} : { otherOwners }),
-      ...(targets === undefined || targets.length === 0 ? {} : { targets }),
-      ...(replace === undefined || replace.length === 0 ? {} : { replace }),
-    }),
-    live,
-  };
+  const made = plan(target.project.resources, live, state, {
+    now,
+    mode,
+    forceProtected: options.forceProtected === true,
+    secretKey: target.secretKey,
+    ...(otherOwners === undefined ? {} : { otherOwners }),
+    ...(targets === undefined || targets.length === 0 ? {} : { targets }),
+    ...(replace === undefined || replace.length === 0 ? {} : { replace }),
+  });
+  // A destroy deletes every group: no route is left to compare.
+  return { plan: mode === 'apply' ? { ...made, routing: planRouting(made, { live, state }) } : made, live };
 }
