@@ -159,6 +159,8 @@ describe('routes from the code', () => {
       label: 'AlertChannel id 7 (fromId: read from the account with --live)',
     });
     expect(offline.noFailureRoute).toBe(true);
+    expect(offline.subscriptions[0]?.unread).toBe(true);
+    expect(routeLine(offline)).toBe('failures → no one; 1 channel by id, not read (--live)');
     const live = liveOf({
       AlertChannel: [{ id: 7, type: 'EMAIL', config: { address: 'team@acme.example' } }],
     });

@@ -37,10 +37,12 @@ export interface SubscriptionRoute extends ChannelDescription {
   /** Whether the subscription is switched on: an inactive one sends nothing. */
   activated: boolean;
   /**
-   * The channel is not there: deleted from the account, or (from the code) a `fromId` channel that
-   * is not read without `--live`.
+   * The channel is not found: deleted from the account, or (from the code) a `fromId` channel,
+   * which is not read without `--live` (then `unread`).
    */
   missing: boolean;
+  /** A channel named by id in the code, not looked up: it may well be there. */
+  unread?: true;
 }
 
 /** When alerts are sent at all: the group's escalation settings, or the account's. */
@@ -125,6 +127,7 @@ function subscriptionsOf(group: WorldResource, channels: Resolver, fromCode: boo
         ...(typeof ref === 'number' || typeof ref === 'string' ? { physicalId: ref } : {}),
         activated,
         missing: true,
+        ...(fromCode && !isPayloadRef(ref) ? { unread: true as const } : {}),
         type: 'UNKNOWN',
         target: '',
         label: `${named} (${why})`,
@@ -344,8 +347,10 @@ export function routeLine(route: GroupRoute): string {
     for (const [to, kinds] of byChannels)
       parts.push(`${kinds.map((k) => ALERT_KIND_NAMES[k]).join(', ')} → ${to}`);
   }
-  const gone = route.subscriptions.filter((s) => s.missing).length;
+  const gone = route.subscriptions.filter((s) => s.missing && s.unread !== true).length;
   if (gone > 0) parts.push(`${plural(gone, 'subscription')} to a channel that is not there`);
+  const unread = route.subscriptions.filter((s) => s.unread === true && s.activated).length;
+  if (unread > 0) parts.push(`${plural(unread, 'channel')} by id, not read (--live)`);
   for (const s of route.silencedBy) parts.push(`silenced by “${s.name}” (${s.schedule})`);
   if (!route.activated) parts.push('deactivated: its checks do not run');
   return parts.join('; ');
