@@ -117,7 +117,7 @@ describe('the routing section of a plan', () => {
     }
   });
 
-  it('counts the groups that do not fit its share of the comment', () => {
+  it('counts the groups that do not fit its share of the comment, and names at most 20 in the flag', () => {
     const many: RoutingChanges = {
       changes: Array.from({ length: 2000 }, (_, i) => ({
         group: `CheckGroup:g${i}`,
@@ -125,12 +125,17 @@ describe('the routing section of a plan', () => {
         name: `Group ${i}`,
         before: 'failures → Slack #payments',
         after: 'failures → no one',
-        noFailureRoute: false,
+        noFailureRoute: true,
       })),
-      unrouted: [],
+      unrouted: Array.from({ length: 2000 }, (_, i) => `CheckGroup:g${i}`),
     };
     const md = renderPlanMarkdown(planOf([update], 3, { routing: many }), OPTIONS);
     expect(md.length).toBeLessThanOrEqual(65_536);
+    // The flag names the first groups and counts the rest.
+    expect(md).toContain('`g19` “Group 19” and 1980 more fail.');
+    expect(renderPlanText(planOf([update], 3, { routing: many }), PLAIN)).toContain(
+      'g19 (“Group 19”) and 1980 more fail.',
+    );
     expect(md).toMatch(/_\d+ groups more not shown: see monitor diff --json\._/);
     expect(md).toContain('<details>');
   });

@@ -6,11 +6,19 @@ import type { Style } from './render.js';
 
 const groups = (n: number) => `${n} group${n === 1 ? '' : 's'}`;
 
+/** The flag names this many groups at most: a new project of 3,000 groups is counted, not listed. */
+const FLAGGED_BY_NAME = 20;
+
+/** The unrouted groups, each as `name` shows it, the ones past the limit counted. */
+function unroutedList(routing: RoutingChanges, name: (c: RouteChange) => string): string {
+  const unrouted = routing.changes.filter((c) => c.noFailureRoute);
+  const named = unrouted.slice(0, FLAGGED_BY_NAME).map(name);
+  const more = unrouted.length - named.length;
+  return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
+}
+
 function unroutedLine(routing: RoutingChanges): string {
-  return `No route for failures: once this is deployed, no one is told when the checks of ${routing.changes
-    .filter((c) => c.noFailureRoute)
-    .map((c) => `${c.logicalId} (“${c.name}”)`)
-    .join(', ')} fail.`;
+  return `No route for failures: once this is deployed, no one is told when the checks of ${unroutedList(routing, (c) => `${c.logicalId} (“${c.name}”)`)} fail.`;
 }
 
 /** The flag that goes at the top of a plan: changed groups left with no route for failures. */
@@ -38,10 +46,8 @@ export function routingSectionText(routing: RoutingChanges | undefined, s: Style
 /** The flag at the top of the pull-request comment. */
 export function routingWarningMarkdown(routing: RoutingChanges | undefined): string {
   if (routing === undefined || routing.unrouted.length === 0) return '';
-  const items = routing.changes
-    .filter((c) => c.noFailureRoute)
-    .map((c) => `${code(c.logicalId)} “${text(c.name)}”`);
-  return `> [!WARNING]\n> **No route for failures:** once this is deployed, no one is told when the checks of ${items.join(', ')} fail.\n\n`;
+  const items = unroutedList(routing, (c) => `${code(c.logicalId)} “${text(c.name)}”`);
+  return `> [!WARNING]\n> **No route for failures:** once this is deployed, no one is told when the checks of ${items} fail.\n\n`;
 }
 
 function changeMarkdown(c: RouteChange): string {
