@@ -4,13 +4,7 @@ import { escapeTerminal as t } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { type Paint, paint } from '../io.js';
-import {
-  integerAtLeast,
-  invalidValue,
-  type ProjectArgs,
-  UsageError,
-  withProjectOptions,
-} from '../options.js';
+import { invalidValue, type ProjectArgs, UsageError, withProjectOptions } from '../options.js';
 import type { RunContext } from '../output.js';
 
 export interface MaintenanceArgs extends ProjectArgs {
