@@ -170,6 +170,57 @@ describe('planRouting: the groups whose route a plan changes', () => {
     expect(await routingOf(declare(3), declare(3))).toEqual({ changes: [], unrouted: [] });
   });
 
+  it('shows only what a partial plan (--target) applies: the groups it leaves stay as the account has them', async () => {
+    const account = await deployed(
+      code(() => {
+        const channel = slack();
+        new CheckGroup('payments', { name: 'Payments', alertChannels: [channel] });
+        new CheckGroup('search', { name: 'Search', alertChannels: [channel] });
+      }),
+    );
+    const next = code(() => {
+      const channel = slack();
+      new CheckGroup('payments', { name: 'Payments', muted: true, alertChannels: [channel] });
+      new CheckGroup('search', { name: 'Search', muted: true, alertChannels: [channel] });
+    });
+    const routing = planRouting(
+      plan(next, account.live, account.state, { ...NOW, targets: ['search'] }),
+      account,
+    );
+    expect(routing.changes.map((c) => [c.logicalId, c.after])).toEqual([
+      ['search', 'muted: nothing is sent'],
+    ]);
+  });
+
+  it('lines up a group the plan adopts with its route in the account', async () => {
+    const account = await deployed(
+      code(() => new CheckGroup('payments', { name: 'Payments', alertChannels: [slack()] })),
+    );
+    // The state is lost: the group is in the account, and the code adopts it under a new logical id.
+    const adopted = code(() => {
+      slack();
+      new CheckGroup('payments-api', { name: 'Payments', alertChannels: [], adopt: true });
+    });
+    const state = {
+      ...account.state,
+      resources: Object.fromEntries(
+        Object.entries(account.state.resources).filter(([key]) => key.startsWith('AlertChannel:')),
+      ),
+    };
+    const made = plan(adopted, account.live, state, NOW);
+    expect(made.operations.map((o) => [o.action, o.logicalId])).toContainEqual(['adopt', 'payments-api']);
+    expect(planRouting(made, { live: account.live, state }).changes).toEqual([
+      {
+        group: 'CheckGroup:payments-api',
+        logicalId: 'payments-api',
+        name: 'Payments',
+        before: 'failures, recoveries → Slack #payments',
+        after: 'failures → no one',
+        noFailureRoute: true,
+      },
+    ]);
+  });
+
   it('leaves out groups the plan deletes', async () => {
     const routing = await routingOf(
       () => new CheckGroup('payments', { name: 'Payments', alertChannels: [slack()] }),
