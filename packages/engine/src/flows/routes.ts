@@ -1,6 +1,6 @@
 import type { DesiredResource } from '@monitor/constructs';
 import type { Plan } from '../plan/types.js';
-import { type RoutingChanges, routingChanges } from '../routing/changes.js';
+import { mayReroute, type RoutingChanges, routingChanges } from '../routing/changes.js';
 import { type MaintenanceSchedule, maintenanceSchedule } from '../routing/maintenance.js';
 import { type GroupRoute, routesOf } from '../routing/routes.js';
 import { selectRoutes } from '../routing/select.js';
@@ -54,5 +54,6 @@ export function planRouting(plan: Plan, account: Pick<AccountSnapshot, 'live' | 
   const after = worldAfterPlan(before, plan);
   // Route lines name each window's schedule, not its occurrences: the user's zone plays no part.
   const options = { now: new Date(plan.createdAt), timeZone: 'UTC', occurrences: 1 };
-  return routingChanges(routesOf(before, options), routesOf(after, options));
+  const only = mayReroute(plan);
+  return routingChanges(routesOf(before, options, only), routesOf(after, options, only));
 }

@@ -1,4 +1,8 @@
+import { isPayloadRef } from '@monitor/constructs';
+import type { Plan } from '../plan/types.js';
+import { stateKey } from '../state/state.js';
 import { type GroupRoute, routeLine } from './routes.js';
+import type { WorldResource } from './world.js';
 
 /** How a plan changes where one group's alerts go. */
 export interface RouteChange {
@@ -46,4 +50,33 @@ export function routingChanges(before: readonly GroupRoute[], after: readonly Gr
   }
   changes.sort((a, b) => a.logicalId.localeCompare(b.logicalId));
   return { changes, unrouted: changes.filter((c) => c.noFailureRoute).map((c) => c.group) };
+}
+
+/**
+ * Which groups a plan may reroute: every group when it touches a maintenance window (windows
+ * silence by tags); else the groups it touches and those subscribed to a channel it touches. The
+ * others keep their route, and working theirs out twice would cost a large project a second.
+ */
+export function mayReroute(plan: Plan): (group: WorldResource) => boolean {
+  if (plan.operations.some((op) => op.kind === 'MaintenanceWindow')) return () => true;
+  const groups = new Set<string>();
+  const channels = new Set<string>();
+  for (const op of plan.operations) {
+    if (op.kind === 'CheckGroup') groups.add(op.logicalId);
+    if (op.kind !== 'AlertChannel') continue;
+    channels.add(stateKey(op.kind, op.logicalId));
+    if (op.action !== 'create') channels.add(String(op.physicalId));
+  }
+  return (group) => {
+    if (group.logicalId !== undefined && groups.has(group.logicalId)) return true;
+    if (channels.size === 0) return false;
+    const subscriptions = group.payload.alertChannelSubscriptions;
+    return (
+      Array.isArray(subscriptions) &&
+      subscriptions.some((s: { alertChannelId?: unknown }) => {
+        const ref = s?.alertChannelId;
+        return isPayloadRef(ref) ? channels.has(ref.$ref) : channels.has(String(ref));
+      })
+    );
+  };
 }

@@ -233,34 +233,58 @@ export function occurrenceView(o: Occurrence, windowZone: string, userZone: stri
   };
 }
 
-/** The windows that silence a group with these tags, with an occurrence now or to come. */
-function silencingOf(
-  tags: readonly string[],
-  windows: readonly WorldResource[],
-  options: RoutingOptions,
-): Silencing[] {
-  const out: Silencing[] = [];
+/** A window that silences alerts and is on now or will be: what every group it silences shows of it. */
+interface SilencingWindow {
+  all: boolean;
+  tags: string[];
+  /** Its entry in a route, less the reason and tags, which depend on the group. */
+  shown: Omit<Silencing, 'reason' | 'tags'>;
+}
+
+/**
+ * The windows that silence anything, with an occurrence now or to come: worked out once per
+ * window, not once per group (occurrences need the time-zone database; 10,000 groups share them).
+ */
+function silencingWindows(windows: readonly WorldResource[], options: RoutingOptions): SilencingWindow[] {
+  const out: SilencingWindow[] = [];
   for (const w of windows) {
     const all = w.payload.silenceAllAlerts === true;
-    const met = strings(w.payload.silenceAlertsTags).filter((t) => tags.includes(t));
-    if (!all && met.length === 0) continue;
+    const tags = strings(w.payload.silenceAlertsTags);
+    if (!all && tags.length === 0) continue;
     const schedule = scheduleOf(w.payload);
     if (schedule === undefined) continue;
     const next = nextOccurrences(schedule, options.now.getTime(), options.occurrences ?? 3);
     if (next.length === 0) continue;
     out.push({
-      window: nameOf(w),
-      name: typeof w.payload.name === 'string' ? w.payload.name : nameOf(w),
-      ...(w.logicalId === undefined ? {} : { logicalId: w.logicalId }),
-      ...(w.physicalId === undefined ? {} : { physicalId: w.physicalId }),
-      reason: all ? 'silenceAllAlerts' : 'silenceAlertsTags',
-      tags: all ? [] : met,
-      timeZone: schedule.timeZone,
-      schedule: describeSchedule(schedule),
-      next: next.map((o) => occurrenceView(o, schedule.timeZone, options.timeZone)),
+      all,
+      tags,
+      shown: {
+        window: nameOf(w),
+        name: typeof w.payload.name === 'string' ? w.payload.name : nameOf(w),
+        ...(w.logicalId === undefined ? {} : { logicalId: w.logicalId }),
+        ...(w.physicalId === undefined ? {} : { physicalId: w.physicalId }),
+        timeZone: schedule.timeZone,
+        schedule: describeSchedule(schedule),
+        next: next.map((o) => occurrenceView(o, schedule.timeZone, options.timeZone)),
+      },
     });
   }
-  return out.sort((a, b) => a.name.localeCompare(b.name));
+  return out.sort((a, b) => a.shown.name.localeCompare(b.shown.name));
+}
+
+/** The windows that silence a group with these tags: `silenceAllAlerts`, or `silenceAlertsTags` it meets. */
+function silencingOf(tags: readonly string[], windows: readonly SilencingWindow[]): Silencing[] {
+  const out: Silencing[] = [];
+  for (const w of windows) {
+    const met = w.tags.filter((t) => tags.includes(t));
+    if (!w.all && met.length === 0) continue;
+    out.push({
+      ...w.shown,
+      reason: w.all ? 'silenceAllAlerts' : 'silenceAlertsTags',
+      tags: w.all ? [] : met,
+    });
+  }
+  return out;
 }
 
 /** Labels, with the channel's name added where two channels would read the same. */
@@ -279,7 +303,7 @@ function routeOf(
   group: WorldResource,
   resolver: Resolver,
   fromCode: boolean,
-  options: RoutingOptions,
+  windows: readonly SilencingWindow[],
 ): GroupRoute {
   const p = group.payload;
   const tags = strings(p.tags);
@@ -306,7 +330,7 @@ function routeOf(
     muted,
     subscriptions,
     escalation: escalationOf(p),
-    silencedBy: silencingOf(tags, resolver.all('MaintenanceWindow'), options),
+    silencedBy: silencingOf(tags, windows),
     reaches,
     noFailureRoute: reaches.failure.length === 0,
   };
@@ -316,14 +340,20 @@ function routeOf(
  * Where the alerts of each check group of the project in `world` go (the groups it has a logical id
  * for), sorted by logical id. Pure: the clock and the user's zone come in.
  */
-export function routesOf(world: World, options: RoutingOptions): GroupRoute[] {
+export function routesOf(
+  world: World,
+  options: RoutingOptions,
+  /** Only the groups this accepts. @default every group of the project */
+  only: (group: WorldResource) => boolean = () => true,
+): GroupRoute[] {
   const resolver = resolverOf(world);
   // Without the account, a channel named by id (`fromId`) cannot be looked up.
   const fromCode = world.resources.every((r) => r.physicalId === undefined) && world.account === undefined;
+  const windows = silencingWindows(resolver.all('MaintenanceWindow'), options);
   return resolver
     .all('CheckGroup')
-    .filter((g) => g.logicalId !== undefined)
-    .map((g) => routeOf(g, resolver, fromCode, options))
+    .filter((g) => g.logicalId !== undefined && only(g))
+    .map((g) => routeOf(g, resolver, fromCode, windows))
     .sort((a, b) => a.group.localeCompare(b.group));
 }
 
