@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { collect } from '@monitor/api';
 import ICAL from 'ical.js';
 import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
@@ -349,5 +350,45 @@ new MaintenanceWindow('db', {
     expect(envelope.result.windows).toHaveLength(2);
     expect(readFileSync(join(dir, 'a.monitor.ts'), 'utf8')).toContain("new CheckGroup('payments'");
     expect(existsSync(join(dir, 'maintenance.ics'))).toBe(false);
+  });
+});
+
+describe('text from the account', () => {
+  const HOSTILE =
+    '\u001b[2J\u001b]8;;https://evil.example\u0007link\u001b]8;;\u0007\r\nBEGIN:VEVENT\r\nSUMMARY:injected\u202e';
+  /** What a terminal acts on: a control character (C0 but the line break, DEL, C1) or a format character. */
+  const TERMINAL_CONTROL = /(?!\n)[\p{Cc}\p{Cf}]/u;
+
+  it('is shown as text by routes and maintenance, and cannot add events to the calendar file', async () => {
+    const { h, dir, run } = await setup({ 'a.monitor.ts': project({ window: NIGHTLY }) });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    for (const g of await collect(h.client.checkGroups.all()))
+      await h.client.checkGroups.update(g.id, { name: `${HOSTILE} ${g.name}` });
+    for (const w of await collect(h.client.maintenanceWindows.all()))
+      await h.client.maintenanceWindows.update(w.id, { name: HOSTILE });
+
+    const routes = await run('routes', '--live');
+    expect(routes.code).toBe(0);
+    expect(routes.stdout).not.toMatch(TERMINAL_CONTROL);
+    expect(routes.stdout).toContain('\\x1b[2J');
+
+    const maintenance = await run(
+      'maintenance',
+      '--live',
+      '--from',
+      '2027-03-01',
+      '--days',
+      '2',
+      '--ics',
+      'm.ics',
+    );
+    expect(maintenance.code).toBe(0);
+    expect(maintenance.stdout).not.toMatch(TERMINAL_CONTROL);
+    const calendar = new ICAL.Component(ICAL.parse(readFileSync(join(dir, 'm.ics'), 'utf8')));
+    const events = calendar.getAllSubcomponents('vevent').map((c) => new ICAL.Event(c));
+    // Two nights, two events: the name's line breaks stay inside its text.
+    expect(events).toHaveLength(2);
+    expect(events[0]?.summary).toContain('BEGIN:VEVENT');
+    expect(events[0]?.summary).not.toMatch(/[\r\u001b]/);
   });
 });
