@@ -1,8 +1,8 @@
 import { KINDS } from '@monitor/api';
 import type { PhysicalId } from '../identity.js';
-import { nameOf, type OccurrenceView, occurrenceView } from './routes.js';
 import { describeSchedule, type Occurrence, occurrencesBetween, scheduleOf } from './schedule.js';
-import { type Resolver, resolverOf, type World, type WorldResource } from './world.js';
+import { type OccurrenceView, occurrenceView } from './silencing.js';
+import { nameOf, type Resolver, resolverOf, type World, type WorldResource } from './world.js';
 
 const DAY_MS = 86_400_000;
 

@@ -1,7 +1,6 @@
-import { ALERT_SETTINGS_DEFAULT, KINDS } from '@monitor/api';
+import { KINDS } from '@monitor/api';
 import { isPayloadRef } from '@monitor/constructs';
 import type { PhysicalId } from '../identity.js';
-import { stateKey } from '../state/state.js';
 import {
   ALERT_KIND_NAMES,
   ALERT_KINDS,
@@ -9,9 +8,13 @@ import {
   type ChannelDescription,
   describeChannel,
 } from './channels.js';
-import { describeSchedule, nextOccurrences, type Occurrence, scheduleOf } from './schedule.js';
-import { formatSpan, isoInZone } from './time-zone.js';
-import { type Resolver, resolverOf, type World, type WorldResource } from './world.js';
+import { type Escalation, escalationOf } from './escalation.js';
+import { type Silencing, type SilencingWindow, silencingOf, silencingWindows } from './silencing.js';
+import { nameOf, type Resolver, resolverOf, type World, type WorldResource } from './world.js';
+
+export type { Escalation } from './escalation.js';
+export type { OccurrenceView, Silencing } from './silencing.js';
+export { nameOf } from './world.js';
 
 export interface RoutingOptions {
   /** The clock comes in: which window occurrences are next. */
@@ -20,12 +23,6 @@ export interface RoutingOptions {
   timeZone: string;
   /** How many occurrences of each silencing window to list. @default 3 */
   occurrences?: number;
-}
-
-/** How resources are named in routes: `CheckGroup:payments`, or `CheckGroup id 42` when the project has no name for it. */
-export function nameOf(r: Pick<WorldResource, 'kind' | 'logicalId' | 'physicalId'>): string {
-  if (r.logicalId !== undefined) return stateKey(r.kind, r.logicalId);
-  return `${r.kind} id ${String(r.physicalId)}`;
 }
 
 /** A group's subscription to a channel, with what the channel sends. */
@@ -43,44 +40,6 @@ export interface SubscriptionRoute extends ChannelDescription {
   missing: boolean;
   /** A channel named by id in the code, not looked up: it may well be there. */
   unread?: true;
-}
-
-/** When alerts are sent at all: the group's escalation settings, or the account's. */
-export interface Escalation {
-  /** The account's global alert settings apply instead of the group's. */
-  useGlobalAlertSettings: boolean;
-  escalationType: 'RUN_BASED' | 'TIME_BASED' | null;
-  failedRunThreshold?: number;
-  minutesFailingThreshold?: number;
-  reminders: { amount: number; interval: number };
-  parallelRunFailureThreshold: { enabled: boolean; percentage: number };
-  /** In words: `after 2 failed runs, no reminders`. */
-  description: string;
-}
-
-/** One time a window is on, in UTC, in its own zone and in the user's. */
-export interface OccurrenceView {
-  start: string;
-  end: string;
-  window: { timeZone: string; start: string; end: string };
-  user: { timeZone: string; start: string; end: string };
-  /** `2026-12-01 02:00–04:00 Europe/Berlin (01:00–03:00 UTC)`. */
-  text: string;
-}
-
-/** A maintenance window that silences a group's alerts while it is on. */
-export interface Silencing {
-  window: string;
-  name: string;
-  logicalId?: string;
-  physicalId?: PhysicalId;
-  /** `silenceAllAlerts`, or the `silenceAlertsTags` that the group's tags meet. */
-  reason: 'silenceAllAlerts' | 'silenceAlertsTags';
-  tags: string[];
-  timeZone: string;
-  /** The schedule in one line, in the window's zone. */
-  schedule: string;
-  next: OccurrenceView[];
 }
 
 /** Where the alerts of a check group's checks go. */
@@ -146,146 +105,6 @@ function subscriptionsOf(group: WorldResource, channels: Resolver, fromCode: boo
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** `settings[field][key]` when it is a number, else `fallback`. */
-function numberAt(settings: Record<string, unknown>, field: string, key: string, fallback: number): number {
-  const value = (settings[field] as Record<string, unknown> | null | undefined)?.[key];
-  return typeof value === 'number' ? value : fallback;
-}
-
-function escalationOf(payload: Record<string, unknown>): Escalation {
-  const global = payload.useGlobalAlertSettings === true;
-  const settings: Record<string, unknown> | undefined =
-    payload.alertSettings === null || typeof payload.alertSettings !== 'object'
-      ? undefined
-      : { ...ALERT_SETTINGS_DEFAULT, ...(payload.alertSettings as Record<string, unknown>) };
-  const type =
-    settings?.escalationType === 'TIME_BASED' || settings?.escalationType === 'RUN_BASED'
-      ? settings.escalationType
-      : null;
-  const d = ALERT_SETTINGS_DEFAULT;
-  const s = settings ?? {};
-  const runs = numberAt(
-    s,
-    'runBasedEscalation',
-    'failedRunThreshold',
-    d.runBasedEscalation.failedRunThreshold,
-  );
-  const minutes = numberAt(
-    s,
-    'timeBasedEscalation',
-    'minutesFailingThreshold',
-    d.timeBasedEscalation.minutesFailingThreshold,
-  );
-  const reminders = {
-    amount: numberAt(s, 'reminders', 'amount', d.reminders.amount),
-    interval: numberAt(s, 'reminders', 'interval', d.reminders.interval),
-  };
-  const parallel = {
-    enabled: (s.parallelRunFailureThreshold as { enabled?: unknown } | undefined)?.enabled === true,
-    percentage: numberAt(
-      s,
-      'parallelRunFailureThreshold',
-      'percentage',
-      d.parallelRunFailureThreshold.percentage,
-    ),
-  };
-  const words: string[] = [];
-  if (global) words.push("the account's global alert settings (the group's are not used)");
-  else if (settings === undefined) words.push('none set');
-  else {
-    words.push(
-      type === 'TIME_BASED'
-        ? `after ${plural(minutes, 'minute')} failing`
-        : `after ${plural(runs, 'failed run')}`,
-    );
-    words.push(
-      reminders.amount > 0
-        ? `then ${plural(reminders.amount, 'reminder')} every ${plural(reminders.interval, 'minute')}`
-        : 'no reminders',
-    );
-    if (parallel.enabled) words.push(`when ${parallel.percentage}% of parallel runs fail`);
-  }
-  return {
-    useGlobalAlertSettings: global,
-    escalationType: type,
-    ...(type === 'RUN_BASED' ? { failedRunThreshold: runs } : {}),
-    ...(type === 'TIME_BASED' ? { minutesFailingThreshold: minutes } : {}),
-    reminders,
-    parallelRunFailureThreshold: parallel,
-    description: words.join(', '),
-  };
-}
-
-/** An occurrence in UTC, in the window's zone and in the user's. */
-export function occurrenceView(o: Occurrence, windowZone: string, userZone: string): OccurrenceView {
-  const inWindow = formatSpan(o.start, o.end, windowZone);
-  return {
-    start: new Date(o.start).toISOString(),
-    end: new Date(o.end).toISOString(),
-    window: {
-      timeZone: windowZone,
-      start: isoInZone(o.start, windowZone),
-      end: isoInZone(o.end, windowZone),
-    },
-    user: { timeZone: userZone, start: isoInZone(o.start, userZone), end: isoInZone(o.end, userZone) },
-    text: windowZone === userZone ? inWindow : `${inWindow} (${formatSpan(o.start, o.end, userZone)})`,
-  };
-}
-
-/** A window that silences alerts and is on now or will be: what every group it silences shows of it. */
-interface SilencingWindow {
-  all: boolean;
-  tags: string[];
-  /** Its entry in a route, less the reason and tags, which depend on the group. */
-  shown: Omit<Silencing, 'reason' | 'tags'>;
-}
-
-/**
- * The windows that silence anything, with an occurrence now or to come: worked out once per
- * window, not once per group (occurrences need the time-zone database; 10,000 groups share them).
- */
-function silencingWindows(windows: readonly WorldResource[], options: RoutingOptions): SilencingWindow[] {
-  const out: SilencingWindow[] = [];
-  for (const w of windows) {
-    const all = w.payload.silenceAllAlerts === true;
-    const tags = strings(w.payload.silenceAlertsTags);
-    if (!all && tags.length === 0) continue;
-    const schedule = scheduleOf(w.payload);
-    if (schedule === undefined) continue;
-    const next = nextOccurrences(schedule, options.now.getTime(), options.occurrences ?? 3);
-    if (next.length === 0) continue;
-    out.push({
-      all,
-      tags,
-      shown: {
-        window: nameOf(w),
-        name: typeof w.payload.name === 'string' ? w.payload.name : nameOf(w),
-        ...(w.logicalId === undefined ? {} : { logicalId: w.logicalId }),
-        ...(w.physicalId === undefined ? {} : { physicalId: w.physicalId }),
-        timeZone: schedule.timeZone,
-        schedule: describeSchedule(schedule),
-        next: next.map((o) => occurrenceView(o, schedule.timeZone, options.timeZone)),
-      },
-    });
-  }
-  return out.sort((a, b) => a.shown.name.localeCompare(b.shown.name));
-}
-
-/** The windows that silence a group with these tags: `silenceAllAlerts`, or `silenceAlertsTags` it meets. */
-function silencingOf(tags: readonly string[], windows: readonly SilencingWindow[]): Silencing[] {
-  const out: Silencing[] = [];
-  for (const w of windows) {
-    const met = w.tags.filter((t) => tags.includes(t));
-    if (!w.all && met.length === 0) continue;
-    out.push({
-      ...w.shown,
-      reason: w.all ? 'silenceAllAlerts' : 'silenceAlertsTags',
-      tags: w.all ? [] : met,
-    });
-  }
-  return out;
-}
 
 /** Labels, with the channel's name added where two channels would read the same. */
 function distinctLabels(subscriptions: SubscriptionRoute[]): Map<SubscriptionRoute, string> {

@@ -17,6 +17,12 @@ export interface WorldResource {
   payload: Record<string, unknown>;
 }
 
+/** How resources are named in routes: `CheckGroup:payments`, or `CheckGroup id 42` when the project has no name for it. */
+export function nameOf(r: Pick<WorldResource, 'kind' | 'logicalId' | 'physicalId'>): string {
+  if (r.logicalId !== undefined) return stateKey(r.kind, r.logicalId);
+  return `${r.kind} id ${String(r.physicalId)}`;
+}
+
 export interface World {
   resources: readonly WorldResource[];
   /** Resources of the account that `resources` may refer to by id though they are not in it (the code's `fromId`). */
