@@ -117,6 +117,14 @@ describe('monitor routes', () => {
     expect(typo.stdout).toBe('');
     expect(typo.stderr).toContain('error: paymnets: the project has no check group of that name');
     expect(typo.stderr).toContain('hint: did you mean payments?');
+    const undeployed = await run('routes', '--live', 'payments');
+    expect(undeployed.code).toBe(1);
+    expect(undeployed.stderr).toContain(
+      'error: payments: the check group is in the code but not in the account yet',
+    );
+    expect(undeployed.stderr).toContain(
+      'hint: deploy it first, or leave out --live to see its route from the code',
+    );
     const json = await run('routes', 'AlertChannel:payments-slack', '--json');
     expect(json.code).toBe(1);
     expect(envelopeOf(json).error).toEqual({

@@ -42,9 +42,10 @@ export async function run(args: RoutesArgs, ctx: RunContext): Promise<ExitCode> 
   if (args.live === true) {
     const connected = await loadAndConnect(args, ctx, { readAccount: true });
     if (typeof connected === 'number') return connected;
-    const { connection, snapshot } = connected;
+    const { connection, snapshot, project } = connected;
     try {
-      routes = projectRoutes({ account: await (snapshot as NonNullable<typeof snapshot>) }, options);
+      const account = await (snapshot as NonNullable<typeof snapshot>);
+      routes = projectRoutes({ account, code: project.resources }, options);
     } finally {
       await connection.close();
     }

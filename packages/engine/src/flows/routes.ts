@@ -7,13 +7,18 @@ import { selectRoutes } from '../routing/select.js';
 import { namedByPlan, type World, worldAfterPlan, worldFromCode, worldFromLive } from '../routing/world.js';
 import type { AccountSnapshot } from './target.js';
 
-/** Where routing reads from: the code, or the account as `readAccount` read it. */
-export type RoutingSource = { code: readonly DesiredResource[] } | { account: AccountSnapshot };
+/**
+ * Where routing reads from: the code, or the account as `readAccount` read it (with the code, to
+ * tell a group not deployed yet from a name that is wrong).
+ */
+export type RoutingSource =
+  | { code: readonly DesiredResource[] }
+  | { account: AccountSnapshot; code?: readonly DesiredResource[] };
 
 function worldOf(source: RoutingSource): World {
-  return 'code' in source
-    ? worldFromCode(source.code)
-    : worldFromLive(source.account.live, source.account.state);
+  return 'account' in source
+    ? worldFromLive(source.account.live, source.account.state)
+    : worldFromCode(source.code);
 }
 
 export interface RoutesOptions {
@@ -33,7 +38,13 @@ export function projectRoutes(source: RoutingSource, options: RoutesOptions): Gr
     timeZone: options.timeZone,
     ...(options.occurrences === undefined ? {} : { occurrences: options.occurrences }),
   });
-  return selectRoutes(routes, options.ids ?? []);
+  const undeployed =
+    'account' in source
+      ? (source.code ?? [])
+          .filter((d) => d.kind === 'CheckGroup' && !routes.some((r) => r.logicalId === d.logicalId))
+          .map((d) => d.logicalId)
+      : [];
+  return selectRoutes(routes, options.ids ?? [], undeployed);
 }
 
 /** `monitor maintenance`: the windows on during the next `days` days, from the code or the account. */

@@ -305,6 +305,12 @@ describe('selectRoutes', () => {
     expect(selectRoutes(list, ids).map((r) => r.group)).toEqual(groups);
   });
 
+  it('says a group of the code that the account does not have yet is not deployed', () => {
+    expect(() => selectRoutes(list, ['search'], ['search'])).toThrow(
+      'search: the check group is in the code but not in the account yet',
+    );
+  });
+
   it.each([
     ['paymnets', 'paymnets: the project has no check group of that name', 'did you mean payments?'],
     ['zzz', 'zzz: the project has no check group of that name', 'its groups are: checkout, payments'],

@@ -13,7 +13,12 @@ export class UnknownGroupError extends EngineError {
  * the account), in the order named; all of them when `ids` is empty. An id that names no group is
  * an `UnknownGroupError` with the nearest group's name.
  */
-export function selectRoutes(routes: readonly GroupRoute[], ids: readonly string[]): GroupRoute[] {
+export function selectRoutes(
+  routes: readonly GroupRoute[],
+  ids: readonly string[],
+  /** Groups of the code that `routes` (read from the account) does not have yet: named as such. */
+  undeployed: readonly string[] = [],
+): GroupRoute[] {
   if (ids.length === 0) return [...routes];
   return ids.map((id) => {
     const colon = id.indexOf(':');
@@ -29,6 +34,12 @@ export function selectRoutes(routes: readonly GroupRoute[], ids: readonly string
       (r) => r.logicalId === bare || (r.physicalId !== undefined && String(r.physicalId) === bare),
     );
     if (found !== undefined) return found;
+    if (undeployed.includes(bare)) {
+      throw new UnknownGroupError(
+        `${id}: the check group is in the code but not in the account yet`,
+        'deploy it first, or leave out --live to see its route from the code',
+      );
+    }
     const near = nearest(
       bare,
       routes.flatMap((r) => (r.logicalId === undefined ? [] : [r.logicalId])),
