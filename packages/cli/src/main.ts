@@ -86,6 +86,21 @@ const COMMANDS: {
     load: () => import('./commands/output.js'),
   },
   {
+    name: 'routes',
+    usage: 'routes [ids..]',
+    loadsProject: true,
+    describe:
+      'Who gets paged: for each check group, its alert channels, what each sends, escalation, muting and the maintenance windows that silence it',
+    load: () => import('./commands/routes.js'),
+  },
+  {
+    name: 'maintenance',
+    loadsProject: true,
+    describe:
+      'The maintenance windows of the coming days (repeats expanded), what each silences, overlaps; --ics writes a calendar file',
+    load: () => import('./commands/maintenance.js'),
+  },
+  {
     name: 'whoami',
     describe:
       'Which project, environment, account and base URL a command would use here, and whether the key works',

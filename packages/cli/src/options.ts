@@ -19,7 +19,7 @@ export class UsageError extends Error {
  */
 const coerceErrors = new Map<string, UsageError>();
 
-function invalidValue(error: UsageError): never {
+export function invalidValue(error: UsageError): never {
   coerceErrors.set(error.message, error);
   throw error;
 }

@@ -13,7 +13,7 @@ mkdirSync(fileURLToPath(new URL('../node_modules/.cache/monitor-bench/', import.
 await build({
   stdin: {
     contents:
-      "export { appliedHash, plan } from './src/plan/plan.ts';\nexport { emptyState } from './src/state/state.ts';",
+      "export { appliedHash, plan } from './src/plan/plan.ts';\nexport { emptyState } from './src/state/state.ts';\nexport { planRouting } from './src/flows/routes.ts';",
     resolveDir: fileURLToPath(new URL('..', import.meta.url)),
     loader: 'ts',
   },
@@ -25,7 +25,7 @@ await build({
   packages: 'external',
   logLevel: 'warning',
 });
-const { appliedHash, plan, emptyState } = await import(planner);
+const { appliedHash, plan, emptyState, planRouting } = await import(planner);
 
 const kinds = [
   'CheckGroup',
@@ -47,7 +47,7 @@ function project(n) {
       construct: 'CheckGroup',
       payload,
       dependsOn: [],
-      options: { aliases: [], protect: false, adopt: true },
+      options: { aliases: [], protect: false, adopt: true, ignoreChanges: [] },
     });
     live.CheckGroup.push({
       id: i + 1,
@@ -89,4 +89,11 @@ for (const n of [1000, 5000]) {
     };
   }
   time(`N=${String(n).padStart(5)} plan, no changes (with state)`, () => plan(desired, live, state, now));
+  // Who gets paged before and after, beside the plan (diff and deploy add it): every group muted.
+  const muted = desired.map((d) => ({ ...d, payload: { ...d.payload, muted: true } }));
+  const reroutes = plan(muted, live, state, now);
+  time(`N=${String(n).padStart(5)} routing of a plan that mutes every group`, () => {
+    const routing = planRouting(reroutes, { live, state });
+    return { summary: { rerouted: routing.changes.length } };
+  });
 }

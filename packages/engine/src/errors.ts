@@ -15,6 +15,7 @@ export type EngineErrorCode =
   | 'stale_state'
   | 'no_checks'
   | 'bad_target'
+  | 'unknown_group'
   | 'bad_filter'
   | 'import_failed'
   | 'nothing_to_verify'

@@ -55,6 +55,13 @@ export {
   writePull,
 } from './flows/pull.js';
 export {
+  planRouting,
+  projectRoutes,
+  type RoutesOptions,
+  type RoutingSource,
+  upcomingMaintenance,
+} from './flows/routes.js';
+export {
   findEntry,
   listState,
   migrateState,
@@ -170,6 +177,26 @@ export {
   renderVerificationText,
   verificationSummary,
 } from './render/verification.js';
+export type { RouteChange, RoutingChanges } from './routing/changes.js';
+export type { AlertKind } from './routing/channels.js';
+export { maintenanceCalendar } from './routing/ics.js';
+export type {
+  AffectedGroup,
+  MaintenanceSchedule,
+  Overlap,
+  UpcomingWindow,
+  WindowEffect,
+} from './routing/maintenance.js';
+export {
+  type Escalation,
+  type GroupRoute,
+  type OccurrenceView,
+  routeLine,
+  type Silencing,
+  type SubscriptionRoute,
+} from './routing/routes.js';
+export { UnknownGroupError } from './routing/select.js';
+export { userTimeZone } from './routing/time-zone.js';
 export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './state/backend.js';
 export { FileStateBackend, type StateFs } from './state/file-store.js';
 export { describeHolder, LockHeldError, type LockHolder, withStateLock } from './state/lock.js';

@@ -4,6 +4,7 @@ import { plan } from '../plan/plan.js';
 import { type SavedPlan, savePlan } from '../plan/saved-plan.js';
 import type { Live, Plan, PlanMode } from '../plan/types.js';
 import { runPlanPolicies } from '../policy/run.js';
+import { planRouting } from './routes.js';
 import { type AccountSnapshot, readAccount, type Target } from './target.js';
 
 /** What a plan covers, beside the code: targets and replacements (`PlanOptions`). */
@@ -67,9 +68,11 @@ export async function makePlan(
     ...(targets === undefined || targets.length === 0 ? {} : { targets }),
     ...(replace === undefined || replace.length === 0 ? {} : { replace }),
   });
-  // Policies judge what the code asks for; a destroy asks for nothing.
+  // Policies judge what the code asks for; a destroy asks for nothing, and deletes every group:
+  // no route is left to compare.
   if (mode === 'destroy') return { plan: made, live };
-  return { plan: withFindings(made, live, target), live };
+  const routed = { ...made, routing: planRouting(made, { live, state }) };
+  return { plan: withFindings(routed, live, target), live };
 }
 
 /** The plan with the project's policy findings: the construct rules' (from the load) and the plan rules'. */

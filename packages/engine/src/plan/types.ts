@@ -2,6 +2,7 @@ import type { ResourceKind } from '@monitor/api';
 import type { Diagnostic, SourceLocation } from '@monitor/constructs';
 import type { SecretHasher } from '../hash.js';
 import type { ByPhysicalId } from '../identity.js';
+import type { RoutingChanges } from '../routing/changes.js';
 import type { State } from '../state/state.js';
 import type { Change } from './diff.js';
 
@@ -153,6 +154,11 @@ export interface Plan {
     unchanged: number;
   };
   stateSerial: number;
+  /**
+   * Who gets paged, before and after: the groups whose route the plan changes. Not made by `plan`
+   * (which knows nothing of routing) but beside it, by the flows that read the account.
+   */
+  routing?: RoutingChanges;
   /** The state the plan was made against: what apply starts from. Never printed. */
   priorState: State;
   /** Fingerprints sensitive values for state, keyed by the state secret. Never printed. */

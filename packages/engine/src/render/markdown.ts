@@ -17,6 +17,7 @@ import {
   summaryLine,
   textHunks,
 } from './render.js';
+import { routingSectionMarkdown, routingWarningMarkdown } from './routing.js';
 import { renderVerificationMarkdown } from './verification.js';
 
 /** GitHub's limit on a comment's body; GitLab's is larger. */
@@ -148,11 +149,14 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
 
   let out = `${head.join('\n')}\n`;
   if (plan.targets !== undefined) out += `> [!NOTE]\n> ${text(partialNote(plan.targets))}\n\n`;
+  out += routingWarningMarkdown(plan.routing);
   if (deletes.length > 0) out += `${deletionBanner(deletes, Math.floor(max * 0.6))}\n`;
   // What the reviewer decides on comes before the resource details.
   out += findingsMarkdown(plan.findings, Math.floor(max * 0.3));
   if (plan.conflicts.length > 0) out += conflictsTable(plan);
   if (plan.mismatched.length > 0) out += mismatchedNote(plan);
+  // Who gets paged goes above the resource details: it is what a reviewer asks first.
+  out += routingSectionMarkdown(plan.routing, Math.floor(max * 0.2));
 
   // Resources in order of importance, each in whole or not at all (deletions are all in the banner).
   const sections: { heading: string; ops: Operation[] }[] = [

@@ -12,8 +12,10 @@ import {
   type Plan,
   type UpdateOperation,
 } from '../plan/plan.js';
+import type { RoutingChanges } from '../routing/changes.js';
 import { escapeTerminal as t } from './escape.js';
 import { findingCounts, findingsText, findingsToJson } from './findings.js';
+import { routingSectionText, routingWarningText } from './routing.js';
 
 /** How text is painted: the CLI passes colours (or none); the engine never decides. */
 export interface Style {
@@ -285,6 +287,7 @@ const list = (keys: string[]) => keys.map((k) => t(k)).join(', ');
 export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } = {}): string {
   const out: string[] = [];
   if (plan.targets !== undefined) out.push(s.yellow(partialNote(plan.targets)), '');
+  out.push(...routingWarningText(plan.routing, s));
   // A replacement deletes the resource too: it is listed with the deletions.
   const deletes = plan.operations.filter((o) => o.action === 'delete' || o.action === 'replace');
   // Updates that only send unverifiable secrets again are the note below, not changes.
@@ -302,6 +305,8 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
     for (const op of deletes) out.push(...operationLines(op, s));
     out.push('');
   }
+  // Who gets paged comes before the field-level details: it is what a reviewer asks first.
+  out.push(...routingSectionText(plan.routing, s));
   if (code.length > 0) {
     out.push(s.bold('Changes from the code:'));
     for (const op of code) out.push(...operationLines(op, s));
@@ -421,6 +426,8 @@ export interface PlanJson {
   findings: Record<string, unknown>[];
   unverifiedSecrets: number;
   stateSerial: number;
+  /** The groups whose route the plan changes (absent when the plan was made without reading routes). */
+  routing?: RoutingChanges;
 }
 
 /** The plan for scripts: every operation with its change paths, before and after; secrets redacted. */
@@ -497,5 +504,6 @@ export function planToJson(plan: Plan): PlanJson {
     findings: findingsToJson(plan.findings),
     unverifiedSecrets: plan.unverifiedSecrets,
     stateSerial: plan.stateSerial,
+    ...(plan.routing === undefined ? {} : { routing: plan.routing }),
   };
 }

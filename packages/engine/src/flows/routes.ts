@@ -1,0 +1,70 @@
+import type { DesiredResource } from '@monitor/constructs';
+import type { Plan } from '../plan/types.js';
+import { mayReroute, type RoutingChanges, routingChanges } from '../routing/changes.js';
+import { type MaintenanceSchedule, maintenanceSchedule } from '../routing/maintenance.js';
+import { type GroupRoute, routesOf } from '../routing/routes.js';
+import { selectRoutes } from '../routing/select.js';
+import { namedByPlan, type World, worldAfterPlan, worldFromCode, worldFromLive } from '../routing/world.js';
+import type { AccountSnapshot } from './target.js';
+
+/**
+ * Where routing reads from: the code, or the account as `readAccount` read it (with the code, to
+ * tell a group not deployed yet from a name that is wrong).
+ */
+export type RoutingSource =
+  | { code: readonly DesiredResource[] }
+  | { account: AccountSnapshot; code?: readonly DesiredResource[] };
+
+function worldOf(source: RoutingSource): World {
+  return 'account' in source
+    ? worldFromLive(source.account.live, source.account.state)
+    : worldFromCode(source.code);
+}
+
+export interface RoutesOptions {
+  /** Check groups to show (logical id, `CheckGroup:logicalId` or id in the account); all when empty. */
+  ids?: readonly string[];
+  now: Date;
+  /** The user's IANA time zone. */
+  timeZone: string;
+  /** Occurrences listed for each silencing window. @default 3 */
+  occurrences?: number;
+}
+
+/** `monitor routes`: where the alerts of the project's check groups go. Unknown ids are an `UnknownGroupError`. */
+export function projectRoutes(source: RoutingSource, options: RoutesOptions): GroupRoute[] {
+  const routes = routesOf(worldOf(source), {
+    now: options.now,
+    timeZone: options.timeZone,
+    ...(options.occurrences === undefined ? {} : { occurrences: options.occurrences }),
+  });
+  const undeployed =
+    'account' in source
+      ? (source.code ?? [])
+          .filter((d) => d.kind === 'CheckGroup' && !routes.some((r) => r.logicalId === d.logicalId))
+          .map((d) => d.logicalId)
+      : [];
+  return selectRoutes(routes, options.ids ?? [], undeployed);
+}
+
+/** `monitor maintenance`: the windows on during the next `days` days, from the code or the account. */
+export function upcomingMaintenance(
+  source: RoutingSource,
+  options: { from: Date; days: number; timeZone: string },
+): MaintenanceSchedule {
+  // From the account, every window counts: one the project does not own silences its groups too.
+  return maintenanceSchedule(worldOf(source), options);
+}
+
+/**
+ * The routing section of a plan: the groups whose route changes, before (the account now, named
+ * by state and the plan) and after (the account once the plan is applied).
+ */
+export function planRouting(plan: Plan, account: Pick<AccountSnapshot, 'live' | 'state'>): RoutingChanges {
+  const before = namedByPlan(worldFromLive(account.live, account.state), plan);
+  const after = worldAfterPlan(before, plan);
+  // Route lines name each window's schedule, not its occurrences: the user's zone plays no part.
+  const options = { now: new Date(plan.createdAt), timeZone: 'UTC', occurrences: 1 };
+  const only = mayReroute(plan);
+  return routingChanges(routesOf(before, options, only), routesOf(after, options, only));
+}

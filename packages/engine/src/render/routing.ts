@@ -1,0 +1,77 @@
+import type { RouteChange, RoutingChanges } from '../routing/changes.js';
+import { markdownCode as code, escapeTerminal as t, escapeMarkdown as text } from './escape.js';
+import type { Style } from './render.js';
+
+/** The routing section of a plan, for people and pull requests: the groups whose route changes. */
+
+const groups = (n: number) => `${n} group${n === 1 ? '' : 's'}`;
+
+/** The flag names this many groups at most: a new project of 3,000 groups is counted, not listed. */
+const FLAGGED_BY_NAME = 20;
+
+/** The unrouted groups, each as `name` shows it, the ones past the limit counted. */
+function unroutedList(routing: RoutingChanges, name: (c: RouteChange) => string): string {
+  const unrouted = routing.changes.filter((c) => c.noFailureRoute);
+  const named = unrouted.slice(0, FLAGGED_BY_NAME).map(name);
+  const more = unrouted.length - named.length;
+  return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
+}
+
+function unroutedLine(routing: RoutingChanges): string {
+  return `No route for failures: once this is deployed, no one is told when the checks of ${unroutedList(routing, (c) => `${c.logicalId} (“${c.name}”)`)} fail.`;
+}
+
+/** The flag that goes at the top of a plan: changed groups left with no route for failures. */
+export function routingWarningText(routing: RoutingChanges | undefined, s: Style): string[] {
+  if (routing === undefined || routing.unrouted.length === 0) return [];
+  return [s.red(s.bold(`! ${t(unroutedLine(routing))}`)), ''];
+}
+
+/** Each changed group with its route before and after, one line each. */
+export function routingSectionText(routing: RoutingChanges | undefined, s: Style): string[] {
+  if (routing === undefined || routing.changes.length === 0) return [];
+  const out = [s.bold(`Routing: who gets paged changes for ${groups(routing.changes.length)}:`)];
+  for (const c of routing.changes) {
+    const flag = c.noFailureRoute ? s.red(' !') : '';
+    out.push(
+      `  ${s.bold(t(c.logicalId))} ${t(JSON.stringify(c.name))}${c.before === null ? s.dim(' (new)') : ''}${flag}`,
+    );
+    if (c.before !== null) out.push(`      before: ${s.red(t(c.before))}`);
+    out.push(`      after:  ${s.green(t(c.after))}`);
+  }
+  out.push('');
+  return out;
+}
+
+/** The flag at the top of the pull-request comment. */
+export function routingWarningMarkdown(routing: RoutingChanges | undefined): string {
+  if (routing === undefined || routing.unrouted.length === 0) return '';
+  const items = unroutedList(routing, (c) => `${code(c.logicalId)} “${text(c.name)}”`);
+  return `> [!WARNING]\n> **No route for failures:** once this is deployed, no one is told when the checks of ${items} fail.\n\n`;
+}
+
+function changeMarkdown(c: RouteChange): string {
+  const head = `- ${code(c.logicalId)} “${text(c.name)}”${c.before === null ? ' (new)' : ''}${c.noFailureRoute ? ' ⚠️' : ''}`;
+  const before = c.before === null ? [] : [`  - before: ${text(c.before)}`];
+  return [head, ...before, `  - after: ${text(c.after)}`].join('\n');
+}
+
+/**
+ * The routing section of the pull-request comment, within `budget` characters: the groups that
+ * do not fit are counted.
+ */
+export function routingSectionMarkdown(routing: RoutingChanges | undefined, budget: number): string {
+  if (routing === undefined || routing.changes.length === 0) return '';
+  const head = `#### Routing: who gets paged changes for ${groups(routing.changes.length)}\n\n`;
+  let body = '';
+  let shown = 0;
+  for (const c of routing.changes) {
+    const item = `${changeMarkdown(c)}\n`;
+    if (head.length + body.length + item.length + 100 > budget) break;
+    body += item;
+    shown++;
+  }
+  const left = routing.changes.length - shown;
+  const more = left === 0 ? '' : `\n_${groups(left)} more not shown: see monitor diff --json._\n`;
+  return `${head}${body}${more}\n`;
+}

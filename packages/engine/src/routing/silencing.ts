@@ -1,0 +1,104 @@
+import type { PhysicalId } from '../identity.js';
+import { describeSchedule, nextOccurrences, type Occurrence, scheduleOf } from './schedule.js';
+import { formatSpan, isoInZone } from './time-zone.js';
+import { nameOf, type WorldResource } from './world.js';
+
+const strings = (v: unknown): string[] => (Array.isArray(v) ? v.filter((s) => typeof s === 'string') : []);
+
+/** One time a window is on, in UTC, in its own zone and in the user's. */
+export interface OccurrenceView {
+  start: string;
+  end: string;
+  window: { timeZone: string; start: string; end: string };
+  user: { timeZone: string; start: string; end: string };
+  /** `2026-12-01 02:00–04:00 Europe/Berlin (01:00–03:00 UTC)`. */
+  text: string;
+}
+
+/** A maintenance window that silences a group's alerts while it is on. */
+export interface Silencing {
+  window: string;
+  name: string;
+  logicalId?: string;
+  physicalId?: PhysicalId;
+  /** `silenceAllAlerts`, or the `silenceAlertsTags` that the group's tags meet. */
+  reason: 'silenceAllAlerts' | 'silenceAlertsTags';
+  tags: string[];
+  timeZone: string;
+  /** The schedule in one line, in the window's zone. */
+  schedule: string;
+  next: OccurrenceView[];
+}
+
+/** An occurrence in UTC, in the window's zone and in the user's. */
+export function occurrenceView(o: Occurrence, windowZone: string, userZone: string): OccurrenceView {
+  const inWindow = formatSpan(o.start, o.end, windowZone);
+  return {
+    start: new Date(o.start).toISOString(),
+    end: new Date(o.end).toISOString(),
+    window: {
+      timeZone: windowZone,
+      start: isoInZone(o.start, windowZone),
+      end: isoInZone(o.end, windowZone),
+    },
+    user: { timeZone: userZone, start: isoInZone(o.start, userZone), end: isoInZone(o.end, userZone) },
+    text: windowZone === userZone ? inWindow : `${inWindow} (${formatSpan(o.start, o.end, userZone)})`,
+  };
+}
+
+/** A window that silences alerts and is on now or will be: what every group it silences shows of it. */
+export interface SilencingWindow {
+  all: boolean;
+  tags: string[];
+  /** Its entry in a route, less the reason and tags, which depend on the group. */
+  shown: Omit<Silencing, 'reason' | 'tags'>;
+}
+
+/**
+ * The windows that silence anything, with an occurrence now or to come: worked out once per
+ * window, not once per group (occurrences need the time-zone database; 10,000 groups share them).
+ */
+export function silencingWindows(
+  windows: readonly WorldResource[],
+  options: { now: Date; timeZone: string; occurrences?: number },
+): SilencingWindow[] {
+  const out: SilencingWindow[] = [];
+  for (const w of windows) {
+    const all = w.payload.silenceAllAlerts === true;
+    const tags = strings(w.payload.silenceAlertsTags);
+    if (!all && tags.length === 0) continue;
+    const schedule = scheduleOf(w.payload);
+    if (schedule === undefined) continue;
+    const next = nextOccurrences(schedule, options.now.getTime(), options.occurrences ?? 3);
+    if (next.length === 0) continue;
+    out.push({
+      all,
+      tags,
+      shown: {
+        window: nameOf(w),
+        name: typeof w.payload.name === 'string' ? w.payload.name : nameOf(w),
+        ...(w.logicalId === undefined ? {} : { logicalId: w.logicalId }),
+        ...(w.physicalId === undefined ? {} : { physicalId: w.physicalId }),
+        timeZone: schedule.timeZone,
+        schedule: describeSchedule(schedule),
+        next: next.map((o) => occurrenceView(o, schedule.timeZone, options.timeZone)),
+      },
+    });
+  }
+  return out.sort((a, b) => a.shown.name.localeCompare(b.shown.name));
+}
+
+/** The windows that silence a group with these tags: `silenceAllAlerts`, or `silenceAlertsTags` it meets. */
+export function silencingOf(tags: readonly string[], windows: readonly SilencingWindow[]): Silencing[] {
+  const out: Silencing[] = [];
+  for (const w of windows) {
+    const met = w.tags.filter((t) => tags.includes(t));
+    if (!w.all && met.length === 0) continue;
+    out.push({
+      ...w.shown,
+      reason: w.all ? 'silenceAllAlerts' : 'silenceAlertsTags',
+      tags: w.all ? [] : met,
+    });
+  }
+  return out;
+}
