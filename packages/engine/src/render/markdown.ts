@@ -149,7 +149,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
 
   let out = `${head.join('\n')}\n`;
   if (plan.targets !== undefined) out += `> [!NOTE]\n> ${text(partialNote(plan.targets))}\n\n`;
-  out += routingWarningMarkdown(plan.routing);
+  out += routingWarningMarkdown(plan.routing, plan.findings);
   if (deletes.length > 0) out += `${deletionBanner(deletes, Math.floor(max * 0.6))}\n`;
   // What the reviewer decides on comes before the resource details.
   out += findingsMarkdown(plan.findings, Math.floor(max * 0.3));

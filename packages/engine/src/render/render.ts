@@ -287,7 +287,7 @@ const list = (keys: string[]) => keys.map((k) => t(k)).join(', ');
 export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } = {}): string {
   const out: string[] = [];
   if (plan.targets !== undefined) out.push(s.yellow(partialNote(plan.targets)), '');
-  out.push(...routingWarningText(plan.routing, s));
+  out.push(...routingWarningText(plan.routing, plan.findings, s));
   // A replacement deletes the resource too: it is listed with the deletions.
   const deletes = plan.operations.filter((o) => o.action === 'delete' || o.action === 'replace');
   // Updates that only send unverifiable secrets again are the note below, not changes.

@@ -79,6 +79,29 @@ describe('the routing section of a plan', () => {
     );
   });
 
+  it('names the built-in policy that finds the same groups, with its findings by severity', () => {
+    const finding = (logicalId: string, waived?: boolean) => ({
+      severity: waived === true ? ('info' as const) : ('warning' as const),
+      construct: 'CheckGroup',
+      logicalId,
+      path: 'alertChannels',
+      message: 'has no alert-channel subscription: no one is told when its checks fail',
+      policy: 'group-without-alert-channel',
+      ...(waived === true ? { waived: { severity: 'warning' as const, reason: 'a sandbox' } } : {}),
+    });
+    const flagged = planOf([update], 3, {
+      routing: routing(),
+      findings: [finding('search'), finding('other')],
+    });
+    expect(renderPlanText(flagged, PLAIN).split('\n')[0]).toBe(
+      '! No route for failures: once this is deployed, no one is told when the checks of search (“Search”) fail. Policy group-without-alert-channel: 1 warning.',
+    );
+    const waived = planOf([update], 3, { routing: routing(), findings: [finding('search', true)] });
+    expect(renderPlanMarkdown(waived, OPTIONS)).toContain(
+      'Policy group-without-alert-channel: 1 warning, waived.',
+    );
+  });
+
   it('is absent when no route changes', () => {
     const text = renderPlanText(planOf([update], 3, { routing: { changes: [], unrouted: [] } }), PLAIN);
     expect(text).not.toContain('Routing');

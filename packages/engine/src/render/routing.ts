@@ -1,3 +1,4 @@
+import type { Diagnostic } from '@monitor/constructs';
 import type { RouteChange, RoutingChanges } from '../routing/changes.js';
 import { markdownCode as code, escapeTerminal as t, escapeMarkdown as text } from './escape.js';
 import type { Style } from './render.js';
@@ -17,14 +18,41 @@ function unroutedList(routing: RoutingChanges, name: (c: RouteChange) => string)
   return more > 0 ? `${named.join(', ')} and ${more} more` : named.join(', ');
 }
 
-function unroutedLine(routing: RoutingChanges): string {
-  return `No route for failures: once this is deployed, no one is told when the checks of ${unroutedList(routing, (c) => `${c.logicalId} (“${c.name}”)`)} fail.`;
+function unroutedLine(routing: RoutingChanges, findings: readonly Diagnostic[]): string {
+  return `No route for failures: once this is deployed, no one is told when the checks of ${unroutedList(routing, (c) => `${c.logicalId} (“${c.name}”)`)} fail.${withSpace(policyNote(routing, findings))}`;
+}
+
+/** The built-in policy that finds the same groups, and what it says of them (its findings are listed with the others). */
+export const NO_ROUTE_POLICY = 'group-without-alert-channel';
+
+const withSpace = (note: string) => (note === '' ? '' : ` ${note}`);
+
+/** `Policy group-without-alert-channel: 2 warnings.`: the policy's findings on the unrouted groups. */
+function policyNote(routing: RoutingChanges, findings: readonly Diagnostic[]): string {
+  const unrouted = new Set(routing.unrouted);
+  const found = findings.filter(
+    (f) => f.policy === NO_ROUTE_POLICY && unrouted.has(`CheckGroup:${f.logicalId ?? ''}`),
+  );
+  if (found.length === 0) return '';
+  const by = new Map<string, number>();
+  for (const f of found) {
+    const label = f.waived === undefined ? f.severity : `${f.waived.severity}, waived`;
+    by.set(label, (by.get(label) ?? 0) + 1);
+  }
+  const counts = [...by].map(
+    ([label, n]) => `${n} ${label}${n === 1 || label.endsWith('waived') ? '' : 's'}`,
+  );
+  return `Policy ${NO_ROUTE_POLICY}: ${counts.join(', ')}.`;
 }
 
 /** The flag that goes at the top of a plan: changed groups left with no route for failures. */
-export function routingWarningText(routing: RoutingChanges | undefined, s: Style): string[] {
+export function routingWarningText(
+  routing: RoutingChanges | undefined,
+  findings: readonly Diagnostic[],
+  s: Style,
+): string[] {
   if (routing === undefined || routing.unrouted.length === 0) return [];
-  return [s.red(s.bold(`! ${t(unroutedLine(routing))}`)), ''];
+  return [s.red(s.bold(`! ${t(unroutedLine(routing, findings))}`)), ''];
 }
 
 /** Each changed group with its route before and after, one line each. */
@@ -44,10 +72,13 @@ export function routingSectionText(routing: RoutingChanges | undefined, s: Style
 }
 
 /** The flag at the top of the pull-request comment. */
-export function routingWarningMarkdown(routing: RoutingChanges | undefined): string {
+export function routingWarningMarkdown(
+  routing: RoutingChanges | undefined,
+  findings: readonly Diagnostic[],
+): string {
   if (routing === undefined || routing.unrouted.length === 0) return '';
   const items = unroutedList(routing, (c) => `${code(c.logicalId)} “${text(c.name)}”`);
-  return `> [!WARNING]\n> **No route for failures:** once this is deployed, no one is told when the checks of ${items} fail.\n\n`;
+  return `> [!WARNING]\n> **No route for failures:** once this is deployed, no one is told when the checks of ${items} fail.${withSpace(text(policyNote(routing, findings)))}\n\n`;
 }
 
 function changeMarkdown(c: RouteChange): string {
