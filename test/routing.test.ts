@@ -156,7 +156,8 @@ describe('the routing section of a plan', () => {
     const details = lines.indexOf('Changes from the code:');
     expect(flag).toBeGreaterThan(0);
     expect(lines[flag]).toBe(
-      '! No route for failures: once this is deployed, no one is told when the checks of orphans (“Orphans”) fail.',
+      // With what the built-in policy found of the group.
+      '! No route for failures: once this is deployed, no one is told when the checks of orphans (“Orphans”) fail. Policy group-without-alert-channel: 1 warning.',
     );
     expect(section).toBeGreaterThan(flag);
     expect(details).toBeGreaterThan(section);
