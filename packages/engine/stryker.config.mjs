@@ -5,6 +5,9 @@ export default {
   vitest: { configFile: 'vitest.mutation.config.ts' },
   mutate: ['src/plan/**/*.ts', 'src/apply/**/*.ts', '!src/**/*.test.ts'],
   coverageAnalysis: 'perTest',
+  // Messages and hints are asserted where they matter (e2e); a mutant of every word of every
+  // message would be most of the run and say nothing of what plan/ and apply/ decide.
+  mutator: { excludedMutations: ['StringLiteral'] },
   // Mutants that do not compile (strict TypeScript) could never ship: they are not counted.
   checkers: ['typescript'],
   tsconfigFile: 'tsconfig.json',
