@@ -81,7 +81,7 @@ describe('policies from a pack in node_modules', () => {
 
     const json = envelopeOf(await run('diff', '--json'));
     expect(json.error?.code).toBe('policy_errors');
-    expect(json.plan.findings).toEqual([
+    expect(json.plan?.findings).toEqual([
       expect.objectContaining({
         policy: 'acme/owner-tag',
         severity: 'error',

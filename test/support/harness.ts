@@ -107,6 +107,10 @@ export function envelopeOf(r: CliResult) {
   return JSON.parse(r.stdout) as {
     // biome-ignore lint/suspicious/noExplicitAny: the result's shape differs by command; tests read into it.
     result: Record<string, any>;
+    // biome-ignore lint/suspicious/noExplicitAny: the plan as data (diff and deploy); tests read into it.
+    plan: Record<string, any> | null;
+    // biome-ignore lint/suspicious/noExplicitAny: diagnostics and policy findings; tests read into them.
+    diagnostics: Record<string, any>[];
     error: { code: string; message: string; hint?: string } | null;
     exitCode: number;
   };
