@@ -16,7 +16,7 @@
 // interleaved run by run with this checkout's, so that the noise of a shared machine falls on
 // both alike.
 import { spawn } from 'node:child_process';
-import { readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -64,6 +64,10 @@ function monitor(c, argv, cwd, env = {}) {
     child.on('error', fail);
     child.on('close', (code) => {
       const wall = performance.now() - started;
+      if (!existsSync(usageFile)) {
+        fail(new Error(`monitor ${argv.join(' ')} exited ${code} without its usage:\n${stderr.slice(-2000)}`));
+        return;
+      }
       const usage = JSON.parse(readFileSync(usageFile, 'utf8'));
       rmSync(usageFile, { force: true });
       done({ code, stdout, stderr, wall, cpu: usage.cpuMs, rss: usage.maxRssKb });

@@ -240,6 +240,32 @@ describe('maintenance windows that silence a group', () => {
   });
 });
 
+describe('routes of a project with many windows that silence everything', () => {
+  beforeEach(() => {
+    createSession();
+  });
+
+  it('shares one list of them across groups, and a route line names five and counts the rest', () => {
+    for (let i = 0; i < 300; i++) new CheckGroup(`g${i}`, { name: `G${i}` });
+    for (let i = 0; i < 300; i++)
+      new MaintenanceWindow(`w${String(i).padStart(3, '0')}`, {
+        name: `w${String(i).padStart(3, '0')}`,
+        startsAt: '2026-12-01T01:00:00Z',
+        endsAt: '2026-12-01T03:00:00Z',
+        silenceAllAlerts: true,
+      });
+    const { resources } = synth();
+    const all = routesOf(worldFromCode(resources), OPTIONS);
+    expect(all).toHaveLength(300);
+    // One list for every group: 300 × 300 entries would be 90,000 objects (and 25 million at 5,000).
+    expect(new Set(all.map((r) => r.silencedBy)).size).toBe(1);
+    expect(all[0]?.silencedBy).toHaveLength(300);
+    const line = routeLine(all[0] as GroupRoute);
+    expect(line.match(/silenced by “/g)).toHaveLength(5);
+    expect(line).toMatch(/silenced by “w004” \([^)]*\); silenced by 295 more windows$/);
+  });
+});
+
 describe('routes from the account', () => {
   const live = liveOf({
     CheckGroup: [

@@ -9,7 +9,7 @@ import {
   describeChannel,
 } from './channels.js';
 import { type Escalation, escalationOf } from './escalation.js';
-import { type Silencing, type SilencingWindow, silencingOf, silencingWindows } from './silencing.js';
+import { type Silencing, silencer, silencingWindows } from './silencing.js';
 import { nameOf, type Resolver, resolverOf, type World, type WorldResource } from './world.js';
 
 export type { Escalation } from './escalation.js';
@@ -122,7 +122,7 @@ function routeOf(
   group: WorldResource,
   resolver: Resolver,
   fromCode: boolean,
-  windows: readonly SilencingWindow[],
+  windows: ReturnType<typeof silencer>,
 ): GroupRoute {
   const p = group.payload;
   const tags = strings(p.tags);
@@ -149,7 +149,7 @@ function routeOf(
     muted,
     subscriptions,
     escalation: escalationOf(p),
-    silencedBy: silencingOf(tags, windows),
+    silencedBy: windows.of(tags),
     reaches,
     noFailureRoute: reaches.failure.length === 0,
   };
@@ -168,13 +168,16 @@ export function routesOf(
   const resolver = resolverOf(world);
   // Without the account, a channel named by id (`fromId`) cannot be looked up.
   const fromCode = world.resources.every((r) => r.physicalId === undefined) && world.account === undefined;
-  const windows = silencingWindows(resolver.all('MaintenanceWindow'), options);
+  const windows = silencer(silencingWindows(resolver.all('MaintenanceWindow'), options));
   return resolver
     .all('CheckGroup')
     .filter((g) => g.logicalId !== undefined && only(g))
     .map((g) => routeOf(g, resolver, fromCode, windows))
     .sort((a, b) => a.group.localeCompare(b.group));
 }
+
+/** How many silencing windows a route line names; the rest are counted. */
+const SILENCERS_NAMED = 5;
 
 /**
  * A route in one line: who each kind of alert reaches (kinds that reach the same channels
@@ -200,7 +203,11 @@ export function routeLine(route: GroupRoute): string {
   if (gone > 0) parts.push(`${plural(gone, 'subscription')} to a channel that is not there`);
   const unread = route.subscriptions.filter((s) => s.unread === true && s.activated).length;
   if (unread > 0) parts.push(`${plural(unread, 'channel')} by id, not read (--live)`);
-  for (const s of route.silencedBy) parts.push(`silenced by “${s.name}” (${s.schedule})`);
+  // A line names a few windows: a project may have thousands that silence every group.
+  for (const s of route.silencedBy.slice(0, SILENCERS_NAMED))
+    parts.push(`silenced by “${s.name}” (${s.schedule})`);
+  const more = route.silencedBy.length - SILENCERS_NAMED;
+  if (more > 0) parts.push(`silenced by ${plural(more, 'more window')}`);
   if (!route.activated) parts.push('deactivated: its checks do not run');
   return parts.join('; ');
 }
