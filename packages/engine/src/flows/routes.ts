@@ -61,6 +61,9 @@ export function upcomingMaintenance(
  * by state and the plan) and after (the account once the plan is applied).
  */
 export function planRouting(plan: Plan, account: Pick<AccountSnapshot, 'live' | 'state'>): RoutingChanges {
+  // Only groups, channels and windows route alerts: a plan of none of them reroutes nothing.
+  const routing = new Set<string>(['CheckGroup', 'AlertChannel', 'MaintenanceWindow']);
+  if (!plan.operations.some((op) => routing.has(op.kind))) return { changes: [], unrouted: [] };
   const before = namedByPlan(worldFromLive(account.live, account.state), plan);
   const after = worldAfterPlan(before, plan);
   // Route lines name each window's schedule, not its occurrences: the user's zone plays no part.

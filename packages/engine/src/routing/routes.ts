@@ -168,10 +168,11 @@ export function routesOf(
   const resolver = resolverOf(world);
   // Without the account, a channel named by id (`fromId`) cannot be looked up.
   const fromCode = world.resources.every((r) => r.physicalId === undefined) && world.account === undefined;
+  const groups = resolver.all('CheckGroup').filter((g) => g.logicalId !== undefined && only(g));
+  // Windows' occurrences need the time-zone database: worked out only when a group is routed.
+  if (groups.length === 0) return [];
   const windows = silencer(silencingWindows(resolver.all('MaintenanceWindow'), options));
-  return resolver
-    .all('CheckGroup')
-    .filter((g) => g.logicalId !== undefined && only(g))
+  return groups
     .map((g) => routeOf(g, resolver, fromCode, windows))
     .sort((a, b) => a.group.localeCompare(b.group));
 }
