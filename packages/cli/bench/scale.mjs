@@ -65,7 +65,9 @@ function monitor(c, argv, cwd, env = {}) {
     child.on('close', (code) => {
       const wall = performance.now() - started;
       if (!existsSync(usageFile)) {
-        fail(new Error(`monitor ${argv.join(' ')} exited ${code} without its usage:\n${stderr.slice(-2000)}`));
+        fail(
+          new Error(`monitor ${argv.join(' ')} exited ${code} without its usage:\n${stderr.slice(-2000)}`),
+        );
         return;
       }
       const usage = JSON.parse(readFileSync(usageFile, 'utf8'));
