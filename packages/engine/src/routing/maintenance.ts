@@ -1,7 +1,7 @@
 import { KINDS } from '@monitor/api';
 import type { PhysicalId } from '../identity.js';
-import { describeSchedule, type Occurrence, occurrencesBetween, scheduleOf } from './schedule.js';
-import { type OccurrenceView, occurrenceView } from './silencing.js';
+import { type Occurrence, occurrencesBetween, scheduleOf } from './schedule.js';
+import { type OccurrenceView, occurrenceView, windowNamed } from './silencing.js';
 import { nameOf, type Resolver, resolverOf, type World, type WorldResource } from './world.js';
 
 const DAY_MS = 86_400_000;
@@ -121,12 +121,7 @@ export function maintenanceSchedule(
     found.push({
       spans,
       w: {
-        window: nameOf(w),
-        name: typeof w.payload.name === 'string' ? w.payload.name : nameOf(w),
-        ...(w.logicalId === undefined ? {} : { logicalId: w.logicalId }),
-        ...(w.physicalId === undefined ? {} : { physicalId: w.physicalId }),
-        timeZone: schedule.timeZone,
-        schedule: describeSchedule(schedule),
+        ...windowNamed(w, schedule),
         silenceAllAlerts: w.payload.silenceAllAlerts === true,
         silenceAlertsTags: strings(w.payload.silenceAlertsTags),
         pauseAllChecks: w.payload.pauseAllChecks === true,

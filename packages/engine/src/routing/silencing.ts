@@ -54,6 +54,18 @@ export interface SilencingWindow {
   shown: Omit<Silencing, 'reason' | 'tags'>;
 }
 
+/** How a window is named where it is shown: its names, ids, zone and schedule. */
+export function windowNamed(w: WorldResource, schedule: NonNullable<ReturnType<typeof scheduleOf>>) {
+  return {
+    window: nameOf(w),
+    name: typeof w.payload.name === 'string' ? w.payload.name : nameOf(w),
+    ...(w.logicalId === undefined ? {} : { logicalId: w.logicalId }),
+    ...(w.physicalId === undefined ? {} : { physicalId: w.physicalId }),
+    timeZone: schedule.timeZone,
+    schedule: describeSchedule(schedule),
+  };
+}
+
 /**
  * The windows that silence anything, with an occurrence now or to come: worked out once per
  * window, not once per group (occurrences need the time-zone database; 10,000 groups share them).
@@ -75,12 +87,7 @@ export function silencingWindows(
       all,
       tags,
       shown: {
-        window: nameOf(w),
-        name: typeof w.payload.name === 'string' ? w.payload.name : nameOf(w),
-        ...(w.logicalId === undefined ? {} : { logicalId: w.logicalId }),
-        ...(w.physicalId === undefined ? {} : { physicalId: w.physicalId }),
-        timeZone: schedule.timeZone,
-        schedule: describeSchedule(schedule),
+        ...windowNamed(w, schedule),
         next: next.map((o) => occurrenceView(o, schedule.timeZone, options.timeZone)),
       },
     });
