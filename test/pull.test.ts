@@ -164,6 +164,34 @@ describe('monitor pull', { timeout: 60_000 }, () => {
     expect(readFileSync(file, 'utf8')).toBe(broken);
   });
 
+  it('pulls only what the account changed: a field the code changed too keeps the code’s value and is listed', async () => {
+    const { run, file } = await drifted();
+    // Since the deploy, the code renamed payments too (the account renamed it to "Payments (prod)"),
+    // and set a concurrency the account never changed.
+    writeFileSync(
+      file,
+      GROUPS.replace("name: 'Payments',", "name: 'Payments (new)',").replace(
+        "locations: ['eu-west-1'],\n  alertChannels",
+        "locations: ['eu-west-1'],\n  concurrency: 3,\n  alertChannels",
+      ),
+    );
+    const json = envelopeOf(await run('pull', '--dry-run', '--json'));
+    expect(json.exitCode).toBe(0);
+    expect(json.result.pulled.map((p: { key: string; path: string }) => `${p.key} ${p.path}`)).toEqual([
+      'CheckGroup:payments locations',
+      'CheckGroup:payments environmentVariables[API_URL].value',
+    ]);
+    expect(json.result.notPulled).toEqual([
+      expect.objectContaining({ key: 'CheckGroup:payments', path: 'name', reason: 'code-changed' }),
+    ]);
+    const text = await run('pull', '--dry-run');
+    expect(text.stdout).toContain(
+      "CheckGroup:payments  name: changed in the code as well since the last deploy: the code's value stays",
+    );
+    // The code's own change is the next deploy's: not listed (the diff shows it only as context).
+    expect(text.stdout).not.toContain('CheckGroup:payments  concurrency');
+  });
+
   it('nothing drifted: nothing to pull', async () => {
     const h = await emulatorForTests();
     const dir = writeProject({ 'monitors/groups.monitor.ts': GROUPS });

@@ -58,7 +58,8 @@ function describe(result: PullResult, projectDir: string, io: Io, t: (text: stri
     lines.push('', p.bold('Not pulled:'));
     const why = {
       secret: 'a secret is never written into code: change it where the code reads it',
-      'code-changed': 'the code changed too since the last deploy; deploy it, or edit by hand',
+      'code-changed':
+        "changed in the code as well since the last deploy: the code's value stays (a deploy writes it); edit by hand to keep the account's",
       'no-prop': 'no prop holds it',
     } as const;
     for (const n of result.notPulled) lines.push(`  ${t(`${n.key}  ${n.path}`)}: ${why[n.reason]}`);

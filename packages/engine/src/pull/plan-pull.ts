@@ -213,9 +213,10 @@ export function planPull(plan: Plan, live: Live, desired: readonly DesiredResour
     if (op.action !== 'update') continue;
     const key = stateKey(op.kind, op.logicalId);
     const location = byKey.get(key)?.location;
-    // Only what the account changed: a field the code changed too stays the code's.
+    // Only what the account changed. A change of the code's is the deploy's to make; a field both
+    // changed stays the code's, and is listed: it is the account's value that would be lost.
     const cause = (c: Change) => c.cause ?? (op.drift ? 'account' : 'code');
-    for (const c of op.changes.filter((c) => cause(c) !== 'account'))
+    for (const c of op.changes.filter((c) => cause(c) === 'both'))
       notPulled.push({
         key,
         kind: op.kind,
