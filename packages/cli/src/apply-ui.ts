@@ -36,7 +36,7 @@ import {
   reportPolicyErrors,
 } from './project.js';
 import { DEFAULT_VERIFY_SECONDS, type DeployVerifyArgs } from './verify-options.js';
-import { reportVerification, verifyProgress } from './verify-ui.js';
+import { reportingContext, reportVerification, verifyProgress } from './verify-ui.js';
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -289,10 +289,7 @@ export async function runApplyCommand(
   ) => Promise<ApplyOutcome>,
   savedPlanPath?: string,
 ): Promise<ExitCode> {
-  // With JUnit on stdout, everything for people goes to stderr.
-  const xmlOut = given.io.stdout;
-  const ctx: RunContext =
-    args.reporter === 'junit' ? { ...given, io: { ...given.io, stdout: given.io.stderr } } : given;
+  const { ctx, xml: xmlOut } = reportingContext(args.reporter, given);
   const connected = await loadAndConnect(args, ctx);
   if (typeof connected === 'number') return connected;
   const { project, connection } = connected;

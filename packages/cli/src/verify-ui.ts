@@ -14,6 +14,19 @@ import { DEFAULT_VERIFY_SECONDS, type VerifyReportArgs } from './verify-options.
  * stderr, the report in text, JUnit or a GitHub job summary, and the exit code.
  */
 
+/**
+ * The context a verification's command writes to: with `--reporter junit` the XML alone goes to
+ * stdout (`xml`), and everything for people to stderr.
+ */
+export function reportingContext(
+  reporter: VerifyReportArgs['reporter'],
+  given: RunContext,
+): { ctx: RunContext; xml: (text: string) => void } {
+  const xml = given.io.stdout;
+  if (reporter !== 'junit') return { ctx: given, xml };
+  return { ctx: { ...given, io: { ...given.io, stdout: given.io.stderr } }, xml };
+}
+
 /** Progress of a verification on stderr: what runs, then each run as it ends. */
 export function verifyProgress({ io, out }: RunContext): (event: VerifyEvent) => void {
   const p = paint(io.color);

@@ -37,12 +37,12 @@ export const builder = (y: Argv) =>
 
 /** `monitor verify`: the verification of `deploy --verify`, without deploying. */
 export async function run(args: VerifyArgs, given: RunContext): Promise<ExitCode> {
-  // With JUnit on stdout, everything for people goes to stderr.
-  const xmlOut = given.io.stdout;
-  const ctx: RunContext =
-    args.reporter === 'junit' ? { ...given, io: { ...given.io, stdout: given.io.stderr } } : given;
-  const [{ verifyProject }, { headerLine, loadAndConnect }, { reportVerification, verifyProgress }] =
-    await Promise.all([import('@monitor/engine'), import('../project.js'), import('../verify-ui.js')]);
+  const [
+    { verifyProject },
+    { headerLine, loadAndConnect },
+    { reportingContext, reportVerification, verifyProgress },
+  ] = await Promise.all([import('@monitor/engine'), import('../project.js'), import('../verify-ui.js')]);
+  const { ctx, xml: xmlOut } = reportingContext(args.reporter, given);
   const connected = await loadAndConnect(args, ctx);
   if (typeof connected === 'number') return connected;
   const { project, connection } = connected;

@@ -6,6 +6,7 @@ import {
   type ResourceKind,
   replaceSensitive,
 } from '@monitor/api';
+import { topField } from '@monitor/constructs';
 import { canonicalJson, hashJson, type SecretHasher } from '../hash.js';
 import type { StateEntry } from '../state/state.js';
 import type { Change, ChangeCause } from './diff.js';
@@ -24,12 +25,6 @@ import type { Change, ChangeCause } from './diff.js';
  */
 
 type Payload = Record<string, unknown>;
-
-/** The first field of a path a diff prints: `alertSettings` of `alertSettings.reminders.amount`. */
-function topField(path: string): string {
-  const end = path.search(/[.[]/);
-  return end === -1 ? path : path.slice(0, end);
-}
 
 /** A value with its sets and keyed lists in a stable order, so that a reordering is no change. */
 function normalized(def: KindDefinition, rulePath: string, value: unknown): unknown {

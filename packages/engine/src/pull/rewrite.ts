@@ -7,8 +7,8 @@ import {
   ts,
 } from 'ts-morph';
 import { printPropValue } from '../import/codegen.js';
-import { isRefValue, isSecretValue, type PropValue } from '../import/values.js';
-import { holdsSecret, type PropEdit, type ResourcePull } from './plan-pull.js';
+import type { PropValue } from '../import/values.js';
+import { holdsRef, holdsSecret, type PropEdit, type ResourcePull } from './plan-pull.js';
 
 /**
  * `monitor pull`, the writing half: the props of each construct's own `new X('id', { … })` edited
@@ -91,14 +91,6 @@ function isLiteral(node: Node, refs: boolean): boolean {
           !Node.isComputedPropertyName(p.getNameNode()) &&
           isLiteral(p.getInitializerOrThrow(), refs),
       );
-  return false;
-}
-
-function holdsRef(value: PropValue | undefined): boolean {
-  if (isRefValue(value)) return true;
-  if (Array.isArray(value)) return value.some(holdsRef);
-  if (value !== null && typeof value === 'object' && !isSecretValue(value))
-    return Object.values(value).some(holdsRef);
   return false;
 }
 

@@ -2,7 +2,7 @@ import { KINDS, redactPayload } from '@monitor/api';
 import type { OperationResult } from '../apply/apply.js';
 import type { ApplyOutcome } from '../flows/deploy.js';
 import type { Change } from '../plan/diff.js';
-import { isResendOnly, type Operation, type Plan, type UpdateOperation } from '../plan/plan.js';
+import type { Operation, Plan } from '../plan/plan.js';
 import { markdownCode as code, markdownFence, escapeMarkdown as text } from './escape.js';
 import { findingsMarkdown } from './findings.js';
 import {
