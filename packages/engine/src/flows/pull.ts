@@ -2,18 +2,12 @@ import { execFile } from 'node:child_process';
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import type { ResourceKind } from '@monitor/api';
-import { createTwoFilesPatch } from 'diff';
+import { createTwoFilesPatch } from 'diff/lib/patch/create.js';
 import { EngineError } from '../errors.js';
 import { ByPhysicalId } from '../identity.js';
 import { isRefValue, isSecretValue, type PropValue } from '../import/values.js';
 import { type NotPulled, planPull, type ResourcePull } from '../pull/plan-pull.js';
-import {
-  type ManualEdit,
-  type PulledEdit,
-  type RewriteContext,
-  rewriteFile,
-  syntaxErrors,
-} from '../pull/rewrite.js';
+import type { ManualEdit, PulledEdit, RewriteContext } from '../pull/rewrite.js';
 import { makePlan, type Scope } from './diff.js';
 import { type AccountSnapshot, readAccount, type Target } from './target.js';
 
@@ -127,8 +121,12 @@ function rewriteContext(
   };
 }
 
+/** The rewriter, with ts-morph: loaded only by pull, not by every command that loads the engine. */
+type Rewriter = typeof import('../pull/rewrite.js');
+
 /** One construct file rewritten: refused when it does not parse, before or after. */
 function rewriteProjectFile(
+  { rewriteFile, syntaxErrors }: Rewriter,
   projectDir: string,
   file: string,
   before: string,
@@ -205,8 +203,16 @@ export async function pullEdits(target: Target, options: PullOptions = {}): Prom
         value: ctx.display(e.value),
       });
   }
+  const rewriter = byFile.size > 0 ? await import('../pull/rewrite.js') : undefined;
   for (const [file, resources] of [...byFile].sort(([a], [b]) => (a < b ? -1 : 1))) {
-    const one = rewriteProjectFile(project.projectDir, file, read(file), resources, ctx);
+    const one = rewriteProjectFile(
+      rewriter as Rewriter,
+      project.projectDir,
+      file,
+      read(file),
+      resources,
+      ctx,
+    );
     result.pulled.push(...one.pulled);
     result.manual.push(...one.manual);
     if (one.edited !== undefined) result.files.push(one.edited);

@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { builtinModules, SourceMap } from 'node:module';
+import { builtinModules } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
 import type { BuildFailure, BuildOptions, Message, Metafile, OutputFile, Plugin } from 'esbuild';
@@ -13,6 +13,7 @@ import {
   storeBuild,
 } from './bundle-cache.js';
 import { esbuildService } from './esbuild-service.js';
+import { type OriginalPosition, type PositionMap, positionMap } from './position-map.js';
 import { mainModule, PART_NAMESPACE, splitOrder, splitParts } from './split.js';
 
 /** Always loaded from the project, never bundled: one instance of the session for every file. */
@@ -95,52 +96,6 @@ function markLoadingFiles(text: string, inputs: ReadonlySet<string>, projectDir:
       ? `globalThis[Symbol.for('monitor.loadingFile')]=${JSON.stringify(resolve(projectDir, path))};`
       : line,
   );
-}
-
-/** A position in a source file, 1-based. */
-export interface OriginalPosition {
-  source: string;
-  line: number;
-  column: number;
-}
-
-/** Where a generated position came from, by a source map (v3). */
-export interface PositionMap {
-  /** 1-based line and column in the generated file; undefined where nothing maps. */
-  lookup(line: number, column: number): OriginalPosition | undefined;
-}
-
-/**
- * Node's own source-map reader (`node:module`), its sources resolved by `resolveSource` (e.g. to
- * absolute paths). `payload`: the map, as JSON text or parsed.
- */
-export function positionMap(
-  payload: object | string,
-  resolveSource: (source: string) => string = (s) => s,
-): PositionMap {
-  // Parsed on the first lookup: a valid project without file props may never need one.
-  let map: SourceMap | undefined;
-  return {
-    lookup(line, column) {
-      map ??= new SourceMap(
-        (typeof payload === 'string' ? JSON.parse(payload) : payload) as ConstructorParameters<
-          typeof SourceMap
-        >[0],
-      );
-      const origin = map.findOrigin(line, column) as {
-        fileName?: string;
-        lineNumber?: number;
-        columnNumber?: number;
-      };
-      if (
-        origin.fileName === undefined ||
-        origin.lineNumber === undefined ||
-        origin.columnNumber === undefined
-      )
-        return undefined;
-      return { source: resolveSource(origin.fileName), line: origin.lineNumber, column: origin.columnNumber };
-    },
-  };
 }
 
 export interface Bundle {

@@ -10,18 +10,27 @@ import { mainModule, PART_BYTES, SPLIT_FROM_BYTES, splitOrder, splitParts } from
 import { mapStack } from './stack.js';
 
 describe('splitParts', () => {
-  const MB = 1024 * 1024;
   it('leaves a project of less than SPLIT_FROM_BYTES whole', () => {
     const files = ['a', 'b', 'c'];
     expect(splitParts(files, () => SPLIT_FROM_BYTES / 4)).toBeUndefined();
   });
 
   it('cuts the files, in order, into runs of about PART_BYTES', () => {
-    const files = Array.from({ length: 10 }, (_, i) => `f${i}`);
-    const parts = splitParts(files, () => MB) as string[][];
+    // Four files to a part, and enough of them to be split.
+    const count = 4 * Math.ceil(SPLIT_FROM_BYTES / PART_BYTES) + 4;
+    const files = Array.from({ length: count }, (_, i) => `f${i}`);
+    const parts = splitParts(files, () => PART_BYTES / 4) as string[][];
     expect(parts.flat()).toEqual(files);
-    expect(parts.length).toBe(Math.ceil((10 * MB) / PART_BYTES));
-    for (const part of parts) expect(part.length).toBeGreaterThan(0);
+    expect(parts.map((p) => p.length)).toEqual(Array(count / 4).fill(4));
+  });
+
+  it('starts the next part after a file that fills one by itself', () => {
+    const files = ['small', 'large', 'next', 'last'];
+    const sizes: Record<string, number> = { small: 1, large: SPLIT_FROM_BYTES, next: 1, last: 1 };
+    expect(splitParts(files, (f) => sizes[f] ?? 0)).toEqual([
+      ['small', 'large'],
+      ['next', 'last'],
+    ]);
   });
 });
 
@@ -180,10 +189,11 @@ describe('a large project bundled in parts', () => {
   it('is bundled whole when a shared module would run earlier in parts than it does in one bundle', async () => {
     const dir = project({
       'shared.ts': `${log('shared')}export const shared = 1;\n`,
-      'a.monitor.ts': log('a') + pad,
+      // a and b in one part (a is small), c and d in parts of their own.
+      'a.monitor.ts': log('a'),
       'b.monitor.ts': `import './shared';\n${log('b')}${pad}`,
       'c.monitor.ts': `import './shared';\n${log('c')}${pad}`,
-      'd.monitor.ts': log('d'),
+      'd.monitor.ts': log('d') + pad,
     });
     const { order, b } = await runBundle(dir, files);
     expect(b.files).toHaveLength(1);

@@ -17,7 +17,7 @@ import type { Metafile } from 'esbuild';
 /** Below this much source in the construct files, a project is bundled whole. */
 export const SPLIT_FROM_BYTES = 4 * 1024 * 1024;
 /** About how much source of the construct files goes into one part. */
-export const PART_BYTES = 2 * 1024 * 1024;
+export const PART_BYTES = 256 * 1024;
 
 /** The namespace of the parts' entry modules (each imports its run of construct files). */
 export const PART_NAMESPACE = 'monitor-part';

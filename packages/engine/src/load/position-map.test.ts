@@ -1,0 +1,110 @@
+import { SourceMap } from 'node:module';
+import { build, transform } from 'esbuild';
+import { describe, expect, it } from 'vitest';
+import { positionMap } from './position-map.js';
+
+describe('positionMap', () => {
+  it('maps generated positions back to the TypeScript source, as esbuild wrote them', async () => {
+    const source = [
+      'interface A {', // 1: vanishes
+      '  x: number;',
+      '}',
+      'type B = string;', // 4: vanishes
+      'export const first: A = { x: 1 };', // 5
+      '',
+      'export function second(b: B): B {', // 7
+      '  return b.toUpperCase();', // 8
+      '}',
+    ].join('\n');
+    const out = await transform(source, {
+      loader: 'ts',
+      sourcemap: 'external',
+      sourcefile: 'input.ts',
+      format: 'esm',
+    });
+    const map = positionMap(JSON.parse(out.map) as object, (s) => `/abs/${s}`);
+    const lines = out.code.split('\n');
+    const find = (needle: string) => {
+      const line = lines.findIndex((l) => l.includes(needle));
+      return { line: line + 1, column: (lines[line]?.indexOf(needle) ?? 0) + 1 };
+    };
+    const first = find('const first');
+    expect(map.lookup(first.line, first.column)).toEqual({ source: '/abs/input.ts', line: 5, column: 8 });
+    const upper = find('b.toUpperCase');
+    expect(map.lookup(upper.line, upper.column)).toEqual({ source: '/abs/input.ts', line: 8, column: 10 });
+  });
+
+  it('answers every position of a bundle of several files as node:module’s SourceMap does', async () => {
+    const files: Record<string, string> = {
+      'a.ts': [
+        "import { b } from './b';",
+        'export const a: number = b * 2;',
+        '',
+        '',
+        'export class Thing { constructor(readonly name: string) {} }',
+        "new Thing('x'.repeat(3));",
+      ].join('\n'),
+      'b.ts': [
+        'type Unused = { n: number };',
+        'export const b = [1, 2, 3].map((n) => n + 1).length;',
+        "export const long = { one: 'one', two: 'two', three: { four: [4, 4, 4, 4] } };",
+      ].join('\n'),
+    };
+    const out = await build({
+      stdin: { contents: "import './a'; export * from './b';", resolveDir: '/', loader: 'ts' },
+      bundle: true,
+      write: false,
+      format: 'esm',
+      sourcemap: 'external',
+      outfile: '/out.js',
+      plugins: [
+        {
+          name: 'memory',
+          setup(b) {
+            b.onResolve({ filter: /^\.\// }, (args) => ({ path: `/${args.path.slice(2)}.ts` }));
+            b.onLoad({ filter: /\.ts$/ }, (args) => ({
+              contents: files[args.path.slice(1)] ?? '',
+              loader: 'ts',
+            }));
+          },
+        },
+      ],
+    });
+    const code = out.outputFiles.find((f) => f.path.endsWith('.js'))?.text ?? '';
+    const mapText = out.outputFiles.find((f) => f.path.endsWith('.map'))?.text ?? '';
+    const ours = positionMap(mapText);
+    const node = new SourceMap(JSON.parse(mapText));
+    const lines = code.split('\n');
+    let compared = 0;
+    // Every column of every line, one past each end, and lines past the end of the file.
+    for (let line = 0; line <= lines.length + 2; line++) {
+      for (let column = 0; column <= (lines[line - 1]?.length ?? 3) + 1; column++) {
+        const origin = node.findOrigin(line, column) as {
+          fileName?: string;
+          lineNumber?: number;
+          columnNumber?: number;
+        };
+        const expected =
+          origin.fileName === undefined
+            ? undefined
+            : { source: origin.fileName, line: origin.lineNumber, column: origin.columnNumber };
+        expect(ours.lookup(line, column), `${line}:${column}`).toEqual(expected);
+        compared++;
+      }
+    }
+    expect(compared).toBeGreaterThan(300);
+  });
+
+  it('maps nothing where the map has no entries', () => {
+    expect(positionMap({ version: 3, sources: [], names: [], mappings: '' }).lookup(1, 1)).toBeUndefined();
+    expect(positionMap({ version: 3, sources: ['a.ts'], mappings: ';;AAAA' }).lookup(1, 5)).toBeUndefined();
+  });
+
+  it('reads a damaged map without looping or throwing: what it cannot read maps to nothing', () => {
+    const map = positionMap({ version: 3, sources: ['a.ts'], mappings: 'AAAA,!!*;ACAC,E~E;' });
+    expect(map.lookup(1, 1)).toEqual({ source: 'a.ts', line: 1, column: 1 });
+    for (let line = 1; line < 5; line++)
+      for (let column = 1; column < 10; column++) expect(() => map.lookup(line, column)).not.toThrow();
+    expect(positionMap({ version: 3, mappings: 'AAAA' }).lookup(1, 1)).toBeUndefined();
+  });
+});
