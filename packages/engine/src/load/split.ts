@@ -16,7 +16,13 @@ import type { Metafile } from 'esbuild';
 
 /** Below this much source in the construct files, a project is bundled whole. */
 export const SPLIT_FROM_BYTES = 4 * 1024 * 1024;
-/** About how much source of the construct files goes into one part. */
+/**
+ * About how much source of the construct files goes into one part. Small, because a module's
+ * top-level code is one function to V8, and V8 finds the source position of a call in a function
+ * by reading the function's position table from its start: each construct's position (which every
+ * finding and diagnostic names) costs time in proportion to the part's size. Parts of 2 MB made
+ * the positions of 15,000 findings in 20,000 constructs cost 490 ms; parts of 256 KB, 70 ms.
+ */
 export const PART_BYTES = 256 * 1024;
 
 /** The namespace of the parts' entry modules (each imports its run of construct files). */
