@@ -33,13 +33,16 @@ export function positionMap(
   payload: object | string,
   resolveSource: (source: string) => string = (s) => s,
 ): PositionMap {
+  let unread: object | string | undefined = payload;
   let index: LineIndex | undefined;
   return {
     lookup(line, column) {
-      index ??= indexMap(
-        (typeof payload === 'string' ? JSON.parse(payload) : payload) as SourceMapPayload,
-        resolveSource,
-      );
+      if (index === undefined) {
+        const map = (typeof unread === 'string' ? JSON.parse(unread) : unread) as SourceMapPayload;
+        index = indexMap(map, resolveSource);
+        // The index keeps what it needs; the map's text (MB in a large project) can go.
+        unread = undefined;
+      }
       return index.lookup(line, column);
     },
   };
