@@ -150,11 +150,14 @@ function indexMap(map: SourceMapPayload, resolveSource: (source: string) => stri
     }
   }
 
-  /** The segments of generated line `l` (0-based), in order. */
-  const segmentsOf = (l: number): Segment[] => {
-    const segments: Segment[] = [];
+  /**
+   * The last segment of generated line `l` (0-based) that starts at or before `column` (0-based;
+   * the whole line when undefined), decoded only that far; undefined when there is none.
+   */
+  const segmentAt = (l: number, column?: number): Segment | undefined => {
     const at = new VlqReader(mappings);
     at.at = starts[l] ?? 0;
+    let found: Segment | undefined;
     let generatedColumn = 0;
     let s = running[l * 3] ?? 0;
     let ln = running[l * 3 + 1] ?? 0;
@@ -168,34 +171,30 @@ function indexMap(map: SourceMapPayload, resolveSource: (source: string) => stri
       }
       const before = at.at;
       generatedColumn += at.next();
-      if (at.segmentEnds()) segments.push({ generatedColumn, source: -1, line: 0, column: 0 });
+      if (column !== undefined && generatedColumn > column) break;
+      if (at.segmentEnds()) found = { generatedColumn, source: -1, line: 0, column: 0 };
       else {
         s += at.next();
         ln += at.next();
         col += at.next();
         if (!at.segmentEnds()) at.next();
-        segments.push({ generatedColumn, source: s, line: ln, column: col });
+        found = { generatedColumn, source: s, line: ln, column: col };
       }
       if (at.at === before) at.at++;
     }
-    return segments;
+    return found;
   };
 
   return {
     lookup(line, column) {
-      // The last segment at or before (line, column), 0-based, as node:module's findEntry finds it.
+      if (line < 1) return undefined;
+      // The last segment at or before (line, column), 0-based, as node:module's findEntry finds
+      // it: on that line, else the last one of the nearest line above that has any.
       let l = Math.min(line - 1, lineCount - 1);
-      let found: Segment | undefined;
-      if (l === line - 1) {
-        const segments = segmentsOf(l);
-        for (const segment of segments) {
-          if (segment.generatedColumn > column - 1) break;
-          found = segment;
-        }
-      }
+      let found = l === line - 1 ? segmentAt(l, column - 1) : undefined;
       if (found === undefined) {
         if (l === line - 1) l--;
-        for (; l >= 0 && found === undefined; l--) found = segmentsOf(l).at(-1);
+        for (; l >= 0 && found === undefined; l--) found = segmentAt(l);
         l++;
       }
       if (found === undefined || found.source < 0) return undefined;

@@ -33,6 +33,15 @@ export function atPropLocation(
 /** The position of `path` (`apiCheckDefaults.headers[1].key`) in the props of the `new` at `at`. */
 export function propPosition(source: string, at: Position, path: string): Position | undefined {
   const scanner = scannerOf(source);
+  // Asked again for the same prop: two rules and the finding's own position all read `muted:`.
+  const key = `${at.line}:${at.column}:${path}`;
+  if (scanner.found.has(key)) return scanner.found.get(key);
+  const found = scanProp(scanner, at, path);
+  scanner.found.set(key, found);
+  return found;
+}
+
+function scanProp(scanner: Scanner, at: Position, path: string): Position | undefined {
   const start = scanner.offsetOf(at);
   if (start === undefined) return undefined;
   const props = scanner.propsOf(start);
@@ -89,6 +98,8 @@ const CLOSE: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
 class Scanner {
   readonly #src: string;
   readonly #lineStarts: number[] = [0];
+  /** The props found in this text so far, by the construct's position and the prop's path. */
+  readonly found = new Map<string, Position | undefined>();
 
   constructor(src: string) {
     this.#src = src;
