@@ -93,10 +93,6 @@ class VlqReader {
   }
 }
 
-interface LineIndex {
-  lookup(line: number, column: number): OriginalPosition | undefined;
-}
-
 /** One segment of a line: where it starts in the generated line and where it came from. */
 interface Segment {
   generatedColumn: number;
@@ -107,61 +103,101 @@ interface Segment {
 }
 
 function indexMap(map: SourceMapPayload, resolveSource: (source: string) => string): LineIndex {
-  const mappings = typeof map.mappings === 'string' ? map.mappings : '';
   const root = typeof map.sourceRoot === 'string' ? map.sourceRoot : '';
-  const sources = (Array.isArray(map.sources) ? map.sources : []).map((s) =>
-    resolveSource(`${root}${String(s)}`),
+  return new LineIndex(
+    typeof map.mappings === 'string' ? map.mappings : '',
+    (Array.isArray(map.sources) ? map.sources : []).map((s) => resolveSource(`${root}${String(s)}`)),
   );
-  // Per generated line: where it starts in `mappings`, and the running source, line and column
-  // (they carry over from line to line; the generated column starts again at 0).
-  const lineCount = countLines(mappings);
-  const starts = new Int32Array(lineCount);
-  const running = new Int32Array(lineCount * 3);
-  const reader = new VlqReader(mappings);
-  let source = 0;
-  let line = 0;
-  let column = 0;
-  for (let l = 0; l < lineCount; l++) {
-    starts[l] = reader.at;
-    running[l * 3] = source;
-    running[l * 3 + 1] = line;
-    running[l * 3 + 2] = column;
-    for (;;) {
-      const c = mappings.charCodeAt(reader.at);
-      if (Number.isNaN(c)) break;
-      if (c === SEMICOLON) {
-        reader.at++;
-        break;
+}
+
+/** The mappings of a source map, indexed by generated line. */
+class LineIndex {
+  readonly #mappings: string;
+  readonly #sources: string[];
+  readonly #lineCount: number;
+  /** Per generated line, where it starts in `mappings`. */
+  readonly #starts: Int32Array;
+  /**
+   * Per generated line, the running source, line and column at its start: they carry over from
+   * line to line (the generated column starts again at 0 on each).
+   */
+  readonly #running: Int32Array;
+
+  constructor(mappings: string, sources: string[]) {
+    this.#mappings = mappings;
+    this.#sources = sources;
+    this.#lineCount = countLines(mappings);
+    this.#starts = new Int32Array(this.#lineCount);
+    this.#running = new Int32Array(this.#lineCount * 3);
+    const reader = new VlqReader(mappings);
+    let source = 0;
+    let line = 0;
+    let column = 0;
+    for (let l = 0; l < this.#lineCount; l++) {
+      this.#starts[l] = reader.at;
+      this.#running[l * 3] = source;
+      this.#running[l * 3 + 1] = line;
+      this.#running[l * 3 + 2] = column;
+      for (;;) {
+        const c = mappings.charCodeAt(reader.at);
+        if (Number.isNaN(c)) break;
+        if (c === SEMICOLON) {
+          reader.at++;
+          break;
+        }
+        if (c === COMMA) {
+          reader.at++;
+          continue;
+        }
+        const before = reader.at;
+        reader.next();
+        if (!reader.segmentEnds()) {
+          source += reader.next();
+          line += reader.next();
+          column += reader.next();
+          if (!reader.segmentEnds()) reader.next();
+        }
+        // A character outside base64: skip it rather than stop on it.
+        if (reader.at === before) reader.at++;
       }
-      if (c === COMMA) {
-        reader.at++;
-        continue;
-      }
-      const before = reader.at;
-      reader.next();
-      if (!reader.segmentEnds()) {
-        source += reader.next();
-        line += reader.next();
-        column += reader.next();
-        if (!reader.segmentEnds()) reader.next();
-      }
-      // A character outside base64: skip it rather than stop on it.
-      if (reader.at === before) reader.at++;
     }
+  }
+
+  /** 1-based, as `PositionMap.lookup`. */
+  lookup(line: number, column: number): OriginalPosition | undefined {
+    if (line < 1) return undefined;
+    // The last segment at or before (line, column), 0-based, as node:module's findEntry finds
+    // it: on that line, else the last one of the nearest line above that has any.
+    let l = Math.min(line - 1, this.#lineCount - 1);
+    let found = l === line - 1 ? this.#segmentAt(l, column - 1) : undefined;
+    if (found === undefined) {
+      if (l === line - 1) l--;
+      for (; l >= 0 && found === undefined; l--) found = this.#segmentAt(l);
+      l++;
+    }
+    if (found === undefined || found.source < 0) return undefined;
+    const file = this.#sources[found.source];
+    if (file === undefined) return undefined;
+    return {
+      source: file,
+      line: found.line + (line - l),
+      column: found.column + (column - found.generatedColumn),
+    };
   }
 
   /**
    * The last segment of generated line `l` (0-based) that starts at or before `column` (0-based;
    * the whole line when undefined), decoded only that far; undefined when there is none.
    */
-  const segmentAt = (l: number, column?: number): Segment | undefined => {
+  #segmentAt(l: number, column?: number): Segment | undefined {
+    const mappings = this.#mappings;
     const at = new VlqReader(mappings);
-    at.at = starts[l] ?? 0;
+    at.at = this.#starts[l] ?? 0;
     let found: Segment | undefined;
     let generatedColumn = 0;
-    let s = running[l * 3] ?? 0;
-    let ln = running[l * 3 + 1] ?? 0;
-    let col = running[l * 3 + 2] ?? 0;
+    let s = this.#running[l * 3] ?? 0;
+    let ln = this.#running[l * 3 + 1] ?? 0;
+    let col = this.#running[l * 3 + 2] ?? 0;
     for (;;) {
       const c = mappings.charCodeAt(at.at);
       if (Number.isNaN(c) || c === SEMICOLON) break;
@@ -183,30 +219,7 @@ function indexMap(map: SourceMapPayload, resolveSource: (source: string) => stri
       if (at.at === before) at.at++;
     }
     return found;
-  };
-
-  return {
-    lookup(line, column) {
-      if (line < 1) return undefined;
-      // The last segment at or before (line, column), 0-based, as node:module's findEntry finds
-      // it: on that line, else the last one of the nearest line above that has any.
-      let l = Math.min(line - 1, lineCount - 1);
-      let found = l === line - 1 ? segmentAt(l, column - 1) : undefined;
-      if (found === undefined) {
-        if (l === line - 1) l--;
-        for (; l >= 0 && found === undefined; l--) found = segmentAt(l);
-        l++;
-      }
-      if (found === undefined || found.source < 0) return undefined;
-      const file = sources[found.source];
-      if (file === undefined) return undefined;
-      return {
-        source: file,
-        line: found.line + (line - l),
-        column: found.column + (column - found.generatedColumn),
-      };
-    },
-  };
+  }
 }
 
 /** How many generated lines the mappings describe. */
