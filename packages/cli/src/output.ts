@@ -97,19 +97,30 @@ function safeStringify(value: unknown, indent: string): string {
 const omitted = (value: unknown) =>
   value === undefined || typeof value === 'function' || typeof value === 'symbol';
 
+/** What JSON.stringify writes for `value` under `key`: the result of its `toJSON`, if it has one. */
+function jsonValueOf(value: unknown, key: string): unknown {
+  const toJSON = (value as { toJSON?: unknown } | null | undefined)?.toJSON;
+  return typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(value, key) : value;
+}
+
 /**
  * JSON for stdout, which is often a terminal: the characters a terminal acts on that
  * `JSON.stringify` leaves as they are (DEL, C1 controls, bidi and zero-width characters, line
  * separators) written as `\u` escapes, which read back as the same data. The text is that of
  * `JSON.stringify(value, null, 2)`, in pieces: the first `depth` levels of plain objects and
- * arrays are walked, and what is below them is stringified a value at a time.
+ * arrays are walked, and what is below them is stringified a value at a time. A value that cannot
+ * be written (a BigInt, a cycle) throws part way, after the pieces before it.
  */
-export function* asciiSafeJsonChunks(value: unknown, depth = 3, indent = ''): Generator<string> {
+export function asciiSafeJsonChunks(value: unknown, depth = 3): Generator<string> {
+  return chunksOf(jsonValueOf(value, ''), depth, '');
+}
+
+/** `value` after its own `toJSON` (its holder called it): only its members' are called here. */
+function* chunksOf(value: unknown, depth: number, indent: string): Generator<string> {
   const walked =
     depth > 0 &&
     typeof value === 'object' &&
     value !== null &&
-    typeof (value as { toJSON?: unknown }).toJSON !== 'function' &&
     (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype);
   if (!walked) {
     yield safeStringify(value, indent);
@@ -123,18 +134,19 @@ export function* asciiSafeJsonChunks(value: unknown, depth = 3, indent = ''): Ge
     }
     for (let i = 0; i < value.length; i++) {
       yield `${i === 0 ? '[' : ','}\n${inner}`;
-      const item: unknown = value[i];
-      yield* asciiSafeJsonChunks(omitted(item) ? null : item, depth - 1, inner);
+      const item = jsonValueOf(value[i], String(i));
+      yield* chunksOf(omitted(item) ? null : item, depth - 1, inner);
     }
     yield `\n${indent}]`;
     return;
   }
   let first = true;
-  for (const [key, item] of Object.entries(value)) {
+  for (const key of Object.keys(value)) {
+    const item = jsonValueOf((value as Record<string, unknown>)[key], key);
     if (omitted(item)) continue;
     yield `${first ? '{' : ','}\n${inner}${safeStringify(key, '')}: `;
     first = false;
-    yield* asciiSafeJsonChunks(item, depth - 1, inner);
+    yield* chunksOf(item, depth - 1, inner);
   }
   yield first ? '{}' : `\n${indent}}`;
 }

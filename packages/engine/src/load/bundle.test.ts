@@ -1,7 +1,6 @@
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { transform } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { BARE_EXCEPT_CONSTRUCTS, BundleError, configEntry, constructsEntry, EarlyBuilds } from './bundle.js';
 

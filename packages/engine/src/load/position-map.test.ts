@@ -95,6 +95,13 @@ describe('positionMap', () => {
     expect(compared).toBeGreaterThan(300);
   });
 
+  it('names sources as node:module does, without the sourceRoot', () => {
+    const payload = { version: 3, sourceRoot: 'root/', sources: ['a.ts'], mappings: 'AAAA,EAAE' };
+    const node = new SourceMap(payload).findOrigin(1, 3) as { fileName?: string };
+    expect(positionMap(payload).lookup(1, 3)).toEqual({ source: node.fileName, line: 1, column: 3 });
+    expect(node.fileName).toBe('a.ts');
+  });
+
   it('maps nothing where the map has no entries', () => {
     expect(positionMap({ version: 3, sources: [], names: [], mappings: '' }).lookup(1, 1)).toBeUndefined();
     expect(positionMap({ version: 3, sources: ['a.ts'], mappings: ';;AAAA' }).lookup(1, 5)).toBeUndefined();
