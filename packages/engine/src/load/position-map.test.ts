@@ -97,7 +97,9 @@ describe('positionMap', () => {
 
   it('names sources as node:module does, without the sourceRoot', () => {
     const payload = { version: 3, sourceRoot: 'root/', sources: ['a.ts'], mappings: 'AAAA,EAAE' };
-    const node = new SourceMap(payload).findOrigin(1, 3) as { fileName?: string };
+    const node = new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]).findOrigin(1, 3) as {
+      fileName?: string;
+    };
     expect(positionMap(payload).lookup(1, 3)).toEqual({ source: node.fileName, line: 1, column: 3 });
     expect(node.fileName).toBe('a.ts');
   });
