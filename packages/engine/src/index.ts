@@ -5,6 +5,8 @@ export type {
   OperationResult,
   OperationStatus,
 } from './apply/apply.js';
+// Running checks and waiting for them: the same names as the `@monitor/engine/checks` entry.
+export * from './checks.js';
 export {
   ConfigNotFoundError,
   EngineError,
@@ -87,16 +89,6 @@ export {
   type Target,
   WrongServiceError,
 } from './flows/target.js';
-export {
-  type CheckSelection,
-  checksOfGroups,
-  isPassing,
-  NoChecksError,
-  triggerChecks,
-  type WaitOptions,
-  type WaitOutcome,
-  waitForSessions,
-} from './flows/trigger.js';
 export {
   type Baseline,
   type CheckRun,

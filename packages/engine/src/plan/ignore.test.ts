@@ -1,21 +1,14 @@
-import { CheckGroup, createSession, type DesiredResource, synth } from '@monitor/constructs';
+import { CheckGroup, createSession } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from '../apply/apply.js';
 import { readLive } from '../live/read-live.js';
 import { emptyState } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
+import { synthesized } from '../test-support/planning.js';
 import { plan, type UpdateOperation } from './plan.js';
 import { checkSavedPlan, savePlan } from './saved-plan.js';
 
 const NOW = { now: new Date('2026-11-24T00:00:00Z'), secretKey: 'k' };
-
-function desired(build: () => void): DesiredResource[] {
-  createSession();
-  build();
-  const { resources, diagnostics } = synth();
-  expect(diagnostics).toEqual([]);
-  return resources;
-}
 
 const group = (extra: Record<string, unknown> = {}) =>
   new CheckGroup('g', {
@@ -33,7 +26,7 @@ const group = (extra: Record<string, unknown> = {}) =>
 async function deployed() {
   const account = new FakeAccount();
   const backend = new MemoryBackend(emptyState('acct'));
-  const code = desired(() => group());
+  const code = synthesized(() => group());
   const created = await apply(plan(code, await readLive(account), await backend.read(), NOW), {
     client: account,
     backend,
@@ -62,7 +55,7 @@ describe('ignoreChanges', () => {
   it('an ignored field changed in the account is no change and no drift', async () => {
     const { account, backend } = await deployed();
     const p = plan(
-      desired(() => group()),
+      synthesized(() => group()),
       await readLive(account),
       await backend.read(),
       NOW,
@@ -74,7 +67,7 @@ describe('ignoreChanges', () => {
   it('an update never sends an ignored field: top level left out, nested and list entries as the account has them', async () => {
     const { account, backend } = await deployed();
     const p = plan(
-      desired(() => group({ name: 'Renamed', muted: false })),
+      synthesized(() => group({ name: 'Renamed', muted: false })),
       await readLive(account),
       await backend.read(),
       NOW,
@@ -96,7 +89,7 @@ describe('ignoreChanges', () => {
     expect([after.name, after.muted]).toEqual(['Renamed', true]);
     expect(
       plan(
-        desired(() => group({ name: 'Renamed' })),
+        synthesized(() => group({ name: 'Renamed' })),
         await readLive(account),
         await backend.read(),
         NOW,
@@ -108,7 +101,7 @@ describe('ignoreChanges', () => {
     const { account, backend } = await deployed();
     await account.managed('CheckGroup').update(1, { concurrency: 9 });
     const p = plan(
-      desired(() => group()),
+      synthesized(() => group()),
       await readLive(account),
       await backend.read(),
       NOW,
@@ -119,7 +112,7 @@ describe('ignoreChanges', () => {
 
   it('a saved plan is not stale when only an ignored field moved in the account', async () => {
     const { account, backend } = await deployed();
-    const code = desired(() => group({ concurrency: 4 }));
+    const code = synthesized(() => group({ concurrency: 4 }));
     const live = await readLive(account);
     const first = plan(code, live, await backend.read(), NOW);
     const saved = savePlan(first, live, { accountId: 'acct', projectName: 'p' });

@@ -1,31 +1,22 @@
 import {
   CheckGroup,
   createSession,
-  type DesiredResource,
   EmailAlertChannel,
   StatusPage,
   StatusPageService,
-  synth,
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from '../apply/apply.js';
 import { emptyLive, readLive } from '../live/read-live.js';
 import { emptyState } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
+import { synthesized } from '../test-support/planning.js';
 import { plan, TargetError } from './plan.js';
 import { resolveIds } from './targets.js';
 
 /** `--target` and `--replace`: what a plan covers. */
 
 const NOW = { now: new Date('2026-11-24T00:00:00Z'), secretKey: 'k' };
-
-function desired(build: () => void): DesiredResource[] {
-  createSession();
-  build();
-  const { resources, diagnostics } = synth();
-  expect(diagnostics).toEqual([]);
-  return resources;
-}
 
 const project = () => {
   const mail = new EmailAlertChannel('mail', { address: 'ops@example.com' });
@@ -38,7 +29,7 @@ const project = () => {
 async function deployed() {
   const account = new FakeAccount();
   const backend = new MemoryBackend(emptyState('acct'));
-  const result = await apply(plan(desired(project), emptyLive(), await backend.read(), NOW), {
+  const result = await apply(plan(synthesized(project), emptyLive(), await backend.read(), NOW), {
     client: account,
     backend,
   });
@@ -51,7 +42,7 @@ beforeEach(() => {
 });
 
 describe('resolveIds', () => {
-  const code = () => desired(project);
+  const code = () => synthesized(project);
   it.each([
     { ids: ['payments'], keys: ['CheckGroup:payments'] },
     { ids: ['CheckGroup:search'], keys: ['CheckGroup:search'] },
@@ -74,7 +65,7 @@ describe('resolveIds', () => {
     })();
     expect(error).toBeInstanceOf(TargetError);
     expect(error?.hint).toBe('did you mean payments?');
-    const twice = desired(() => {
+    const twice = synthesized(() => {
       new CheckGroup('x', { name: 'X' });
       new EmailAlertChannel('x', { address: 'x@example.com' });
     });
@@ -88,7 +79,7 @@ describe('--target', () => {
   it('plans only the targets, and creates what they need first; nothing else is compared or deleted', async () => {
     const { account, backend } = await deployed();
     // The code moves on everywhere: search renamed, the channel gone, a new channel for payments.
-    const code = desired(() => {
+    const code = synthesized(() => {
       const pager = new EmailAlertChannel('pager', { address: 'pager@example.com' });
       new CheckGroup('payments', { name: 'Payments', alertChannels: [pager] });
       new CheckGroup('search', { name: 'Search renamed' });
@@ -105,7 +96,7 @@ describe('--target', () => {
   it('a target that names an entry no longer in the code deletes just that one', async () => {
     const { account, backend } = await deployed();
     const p = plan(
-      desired(() => {}),
+      synthesized(() => {}),
       await readLive(account),
       await backend.read(),
       { ...NOW, targets: ['search'] },
@@ -118,7 +109,7 @@ describe('--replace', () => {
   it('deletes the resource and creates it again; what refers to it follows the new id', async () => {
     const { account, backend } = await deployed();
     const oldId = account.all('AlertChannel')[0]?.id;
-    const p = plan(desired(project), await readLive(account), await backend.read(), {
+    const p = plan(synthesized(project), await readLive(account), await backend.read(), {
       ...NOW,
       replace: ['mail'],
     });
@@ -136,12 +127,12 @@ describe('--replace', () => {
     expect(result.state.resources['AlertChannel:mail']?.physicalId).toBe(channels[0]?.id);
     const group = account.all('CheckGroup').find((g) => g.name === 'Payments') as Record<string, unknown>;
     expect(group.alertChannelSubscriptions).toEqual([{ alertChannelId: channels[0]?.id, activated: true }]);
-    expect(plan(desired(project), await readLive(account), result.state, NOW).operations).toEqual([]);
+    expect(plan(synthesized(project), await readLive(account), result.state, NOW).operations).toEqual([]);
   });
 
   it('never replaces a protected resource, nor one that is only in state', async () => {
     const { account, backend } = await deployed();
-    const code = desired(() => {
+    const code = synthesized(() => {
       project();
       new CheckGroup('kept', { name: 'Kept', protect: true });
     });
@@ -152,7 +143,7 @@ describe('--replace', () => {
     const state = await backend.read();
     expect(() =>
       plan(
-        desired(() => {}),
+        synthesized(() => {}),
         live,
         state,
         { ...NOW, replace: ['search'] },

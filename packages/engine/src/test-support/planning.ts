@@ -1,10 +1,20 @@
 import type { ResourceKind } from '@monitor/api';
-import type { DesiredResource } from '@monitor/constructs';
+import { createSession, type DesiredResource, synth } from '@monitor/constructs';
+import { expect } from 'vitest';
 import { emptyLive } from '../live/read-live.js';
 import type { Live, LiveResource } from '../plan/types.js';
 import { emptyState, type State, type StateEntry, stateKey } from '../state/state.js';
 
 /** Hand-made constructs, state and live accounts for the planner's table tests. */
+
+/** The resources of the constructs `build` makes, in a fresh session; they must synthesize cleanly. */
+export function synthesized(build: () => void): DesiredResource[] {
+  createSession();
+  build();
+  const { resources, diagnostics } = synth();
+  expect(diagnostics).toEqual([]);
+  return resources;
+}
 
 export function construct(
   kind: ResourceKind,
