@@ -3,10 +3,23 @@ import type { Diagnostic } from '@monitor/constructs';
 import { escapeTerminal } from '@monitor/engine/escape';
 import type { Paint } from './io.js';
 
+/** `relative(cwd, file)`, worked out once per file: a large project's findings name each file many times. */
+const relativePaths = new Map<string, string>();
+
+function relativePath(cwd: string, file: string): string {
+  const key = `${cwd}\0${file}`;
+  let path = relativePaths.get(key);
+  if (path === undefined) {
+    path = relative(cwd, file);
+    relativePaths.set(key, path);
+  }
+  return path;
+}
+
 function where(d: Diagnostic, cwd: string): string {
   if (d.location === undefined) return '(project)';
   return escapeTerminal(
-    `${relative(cwd, d.location.file) || d.location.file}:${d.location.line}:${d.location.column}`,
+    `${relativePath(cwd, d.location.file) || d.location.file}:${d.location.line}:${d.location.column}`,
   );
 }
 
@@ -36,7 +49,7 @@ export function formatDiagnostic(d: Diagnostic, cwd: string, p: Paint, verbose =
     line += `\n${shown.map((l) => p.dim(`    ${escapeTerminal(l.trim())}`)).join('\n')}`;
   }
   for (const caller of d.location?.callers ?? []) {
-    line += `\n    ${p.dim(escapeTerminal(`called from ${relative(cwd, caller.file) || caller.file}:${caller.line}:${caller.column}`))}`;
+    line += `\n    ${p.dim(escapeTerminal(`called from ${relativePath(cwd, caller.file) || caller.file}:${caller.line}:${caller.column}`))}`;
   }
   if (d.hint !== undefined && d.waived === undefined)
     line += `\n    ${p.dim(`hint: ${escapeTerminal(d.hint, { multiline: true })}`)}`;
@@ -51,7 +64,7 @@ export function diagnosticsToJson(diagnostics: Diagnostic[], cwd: string): Recor
     logicalId: d.logicalId ?? null,
     path: d.path,
     message: d.message,
-    file: d.location === undefined ? null : relative(cwd, d.location.file),
+    file: d.location === undefined ? null : relativePath(cwd, d.location.file),
     line: d.location?.line ?? null,
     column: d.location?.column ?? null,
     ...(d.detail === undefined ? {} : { detail: d.detail }),
@@ -62,7 +75,7 @@ export function diagnosticsToJson(diagnostics: Diagnostic[], cwd: string): Recor
       ? {}
       : {
           calledFrom: d.location.callers.map((c) => ({
-            file: relative(cwd, c.file),
+            file: relativePath(cwd, c.file),
             line: c.line,
             column: c.column,
           })),

@@ -1,5 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { writeInPieces } from './io.js';
 import { asciiSafeJson, asciiSafeJsonChunks } from './output.js';
 
 describe('asciiSafeJson', () => {
@@ -47,5 +48,23 @@ describe('asciiSafeJson', () => {
     const chunks = [...asciiSafeJsonChunks(value)];
     expect(chunks.join('')).toBe(JSON.stringify(value, null, 2));
     expect(chunks.length).toBeGreaterThan(1000);
+  });
+});
+
+describe('writeInPieces', () => {
+  it('writes the pieces whole and in order, in writes of at least 64 KB but the last, none empty', () => {
+    const pieces = Array.from({ length: 5_000 }, (_, i) => `line ${i} ${'x'.repeat(i % 97)}\n`);
+    const writes: string[] = [];
+    writeInPieces((text) => writes.push(text), pieces);
+    expect(writes.join('')).toBe(pieces.join(''));
+    expect(writes.length).toBeGreaterThan(1);
+    for (const w of writes.slice(0, -1)) expect(w.length).toBeGreaterThanOrEqual(65_536);
+    expect(writes.every((w) => w !== '')).toBe(true);
+  });
+
+  it('writes nothing for no pieces', () => {
+    const writes: string[] = [];
+    writeInPieces((text) => writes.push(text), []);
+    expect(writes).toEqual([]);
   });
 });

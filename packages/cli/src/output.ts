@@ -1,5 +1,5 @@
 import type { PlanJson } from '@monitor/engine';
-import type { Io } from './io.js';
+import { type Io, writeInPieces } from './io.js';
 
 /** Version of the `--json` envelope. 1 had a shape per command; 2 is one envelope for all. */
 export const JSON_FORMAT_VERSION = 2;
@@ -63,17 +63,16 @@ export class Output {
 
   print(io: Io, exitCode: number): void {
     if (!this.json) return;
-    // In pieces of about 64 KB: the envelope of a deploy of 30,000 resources is 67 MB of JSON,
-    // which as one string (and its copy in UTF-8 for the write) cost a third of the run's memory.
-    let pending = '';
-    for (const chunk of asciiSafeJsonChunks(this.envelope(exitCode))) {
-      pending += chunk;
-      if (pending.length >= 65_536) {
-        io.stdout(pending);
-        pending = '';
-      }
-    }
-    io.stdout(`${pending}\n`);
+    // In pieces: the envelope of a deploy of 30,000 resources is 67 MB of JSON, which as one
+    // string (and its copy in UTF-8 for the write) cost a third of the run's memory.
+    const envelope = this.envelope(exitCode);
+    writeInPieces(
+      io.stdout,
+      (function* () {
+        yield* asciiSafeJsonChunks(envelope);
+        yield '\n';
+      })(),
+    );
   }
 }
 

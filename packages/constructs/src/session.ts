@@ -162,10 +162,22 @@ export function callerLocation(
 }
 
 function locationOf(site: NodeJS.CallSite): SourceLocation | undefined {
-  let file = site.getFileName() ?? undefined;
-  if (file === undefined || file.startsWith('node:')) return undefined;
-  if (file.startsWith('file://')) file = fileURLToPath(file);
-  return { file, line: site.getLineNumber() ?? 0, column: site.getColumnNumber() ?? 0 };
+  const name = site.getFileName() ?? undefined;
+  if (name === undefined || name.startsWith('node:')) return undefined;
+  return { file: pathOf(name), line: site.getLineNumber() ?? 0, column: site.getColumnNumber() ?? 0 };
+}
+
+/** Module URLs as paths, each converted once: thousands of constructs share a few modules. */
+const paths = new Map<string, string>();
+
+function pathOf(name: string): string {
+  if (!name.startsWith('file://')) return name;
+  let path = paths.get(name);
+  if (path === undefined) {
+    path = fileURLToPath(name);
+    paths.set(name, path);
+  }
+  return path;
 }
 
 /**

@@ -406,6 +406,7 @@ function checkIgnoreChanges(
     problem('ignoreChanges', 'must be a list of field paths, e.g. ["muted", "alertSettings.reminders"]');
     return [];
   }
+  if (paths.length === 0) return [];
   const def = KINDS[kind];
   const secrets = Object.keys(sensitiveValues(def, payload));
   const ok: string[] = [];

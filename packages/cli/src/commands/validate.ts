@@ -3,7 +3,7 @@ import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from '../format-diagnostics.js';
-import { paint } from '../io.js';
+import { paint, writeInPieces } from '../io.js';
 import { environmentOf } from '../options.js';
 import type { RunContext } from '../output.js';
 
@@ -88,7 +88,10 @@ function reportOne(
   if (out.json) return report.valid ? EXIT.ok : EXIT.invalid;
 
   const p = paint(io.color);
-  for (const d of diagnostics) io.stdout(`${formatDiagnostic(d, io.cwd, p, args.verbose === true)}\n`);
+  writeInPieces(
+    io.stdout,
+    diagnostics.map((d) => `${formatDiagnostic(d, io.cwd, p, args.verbose === true)}\n`),
+  );
   if (report.valid) {
     const name = report.project?.config.projectName ?? '';
     io.stdout(
