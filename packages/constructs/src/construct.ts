@@ -1,10 +1,9 @@
 import type { PolicyException } from './policy.js';
 import {
-  type CapturedStack,
+  CALLER_LOCATOR,
+  CallerLocator,
   CONSTRUCT_BRAND,
   type ConstructLike,
-  callerLocation,
-  callSitesOf,
   captureStack,
   currentSession,
   isConstruct,
@@ -181,9 +180,8 @@ export abstract class Construct<P extends object> implements ConstructLike {
   readonly logicalId: string;
   readonly props: P;
   readonly options: ResolvedOptions;
-  /** The stack when `new` was called (undefined when not captured); resolved into `location` on first read. */
-  #stack: CapturedStack | undefined;
-  #location: SourceLocation | undefined | null = null;
+  /** The stack when `new` was called, resolved into `location` on first read. */
+  readonly #locator: CallerLocator;
 
   constructor(logicalId: string, props: P & ConstructOptions) {
     const session = currentSession();
@@ -199,17 +197,20 @@ export abstract class Construct<P extends object> implements ConstructLike {
       ignoreChanges: (ignoreChanges ?? []) as string[],
       policyExceptions: (policyExceptions ?? []) as PolicyException[],
     };
-    this.#stack = session.captureLocations === false ? undefined : captureStack(Construct);
+    this.#locator = new CallerLocator(
+      session.captureLocations === false ? undefined : captureStack(Construct),
+    );
     session.constructs.push(this);
   }
 
   /** Where `new` was called, as the runtime saw it (the loader maps it to the TypeScript source). */
   get location(): SourceLocation | undefined {
-    if (this.#location === null) {
-      this.#location = this.#stack === undefined ? undefined : callerLocation(callSitesOf(this.#stack));
-      this.#stack = undefined;
-    }
-    return this.#location;
+    return this.#locator.location;
+  }
+
+  /** Where `new` was called, without the construct: what synthesis keeps for a resource's location. */
+  [CALLER_LOCATOR](): CallerLocator {
+    return this.#locator;
   }
 
   /** The request payload. Problems go to `ctx.problem`; never throws for bad props. */

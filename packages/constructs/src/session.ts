@@ -24,6 +24,8 @@ export const CONSTRUCT_BRAND: unique symbol = Symbol.for('@monitor/constructs.co
 export const REMOTE_BRAND: unique symbol = Symbol.for('@monitor/constructs.remote') as never;
 /** The method a construct synthesizes itself with. */
 export const SYNTHESIZE: unique symbol = Symbol.for('@monitor/constructs.synthesize') as never;
+/** A construct's `CallerLocator` (a symbol, as SYNTHESIZE, so that two copies of the package agree). */
+export const CALLER_LOCATOR: unique symbol = Symbol.for('@monitor/constructs.callerLocator') as never;
 /** The method that maps a payload path back to the prop path users wrote. */
 export const PROP_PATH: unique symbol = Symbol.for('@monitor/constructs.propPath') as never;
 
@@ -137,6 +139,28 @@ export function callSitesOf(captured: CapturedStack): NodeJS.CallSite[] {
 // biome-ignore lint/complexity/noBannedTypes: what Error.captureStackTrace takes (a class too)
 export function captureCallSites(skip: Function): NodeJS.CallSite[] {
   return callSitesOf(captureStack(skip));
+}
+
+/**
+ * Where a construct was made: its captured stack, resolved on the first read and kept. It holds
+ * nothing of the construct, so that synthesis can keep it for a resource's location while the
+ * construct and its props are freed (thousands of them in a large project).
+ */
+export class CallerLocator {
+  #stack: CapturedStack | undefined;
+  #location: (SourceLocation & { callers: SourceLocation[] }) | undefined | null = null;
+
+  constructor(stack: CapturedStack | undefined) {
+    this.#stack = stack;
+  }
+
+  get location(): (SourceLocation & { callers: SourceLocation[] }) | undefined {
+    if (this.#location === null) {
+      this.#location = this.#stack === undefined ? undefined : callerLocation(callSitesOf(this.#stack));
+      this.#stack = undefined;
+    }
+    return this.#location;
+  }
 }
 
 /**

@@ -27,6 +27,7 @@ import {
 import { missingEnv, unsetEnvName } from './env.js';
 import type { PolicyException } from './policy.js';
 import {
+  CALLER_LOCATOR,
   currentSession,
   isConstruct,
   isRemote,
@@ -262,16 +263,20 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
 /**
  * Where a construct was made, mapped through the source map only when something needs it: a
  * diagnostic, a file prop, a reader of the resource's `location`. Made apart from synthesis, so
- * that what a resource keeps to answer it is the construct and the mapping, nothing of the rest.
+ * that what a resource keeps to answer it is the captured stack and the mapping, not the construct.
  */
 function locator(
   c: Construct<object>,
   mapLocation: (location: SourceLocation) => SourceLocation,
 ): () => SourceLocation | undefined {
+  // A construct of another copy of this package may not have one: then it is kept whole.
+  const made: { readonly location: SourceLocation | undefined } =
+    typeof c[CALLER_LOCATOR] === 'function' ? c[CALLER_LOCATOR]() : c;
   let mapped: SourceLocation | undefined;
   return () => {
-    if (mapped === undefined && c.location !== undefined) {
-      const { callers, ...own } = c.location;
+    const location = made.location;
+    if (mapped === undefined && location !== undefined) {
+      const { callers, ...own } = location;
       mapped = mapLocation(own);
       if (callers !== undefined && callers.length > 0)
         mapped = { ...mapped, callers: callers.map(mapLocation) };

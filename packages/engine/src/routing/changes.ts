@@ -33,11 +33,20 @@ export interface RoutingChanges {
 export function routingChanges(before: readonly GroupRoute[], after: readonly GroupRoute[]): RoutingChanges {
   const was = new Map(before.filter((r) => r.logicalId !== undefined).map((r) => [r.logicalId, r]));
   const changes: RouteChange[] = [];
+  // One copy of each line: thousands of groups often share one (a plan keeps them to the end).
+  const lines = new Map<string, string>();
+  const lineOf = (route: GroupRoute) => {
+    const line = routeLine(route);
+    const known = lines.get(line);
+    if (known !== undefined) return known;
+    lines.set(line, line);
+    return line;
+  };
   for (const now of after) {
     if (now.logicalId === undefined) continue;
     const then = was.get(now.logicalId);
-    const line = routeLine(now);
-    const previous = then === undefined ? null : routeLine(then);
+    const line = lineOf(now);
+    const previous = then === undefined ? null : lineOf(then);
     if (previous === line) continue;
     changes.push({
       group: now.group,
