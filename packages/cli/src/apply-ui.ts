@@ -197,7 +197,8 @@ export function finish(
   lost?: { state: LostState; where: LostStateWhere },
 ): ExitCode {
   const p = paint(io.color);
-  out.plan = planToJson(outcome.plan);
+  // Only `--json` prints it: a plan of 30,000 creates is tens of MB as JSON.
+  if (out.json) out.plan = planToJson(outcome.plan);
   if (lost === undefined) recordFindings(outcome.plan, { io, out });
   switch (outcome.status) {
     case 'no-changes':

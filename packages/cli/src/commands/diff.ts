@@ -84,7 +84,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
         );
       }
     }
-    out.plan = planToJson(result.plan);
+    if (out.json) out.plan = planToJson(result.plan);
     out.result = { changes: changed, requests: result.requests, savedPlan: args.out ?? null };
     const markdownOptions = {
       project: project.config.projectName,
