@@ -193,11 +193,14 @@ function locationOf(site: NodeJS.CallSite): SourceLocation | undefined {
 
 /** Module URLs as paths, each converted once: thousands of constructs share a few modules. */
 const paths = new Map<string, string>();
+/** Each load's bundle has modules of new names: a long-lived process starts again past this many. */
+const KEPT_PATHS = 1024;
 
 function pathOf(name: string): string {
   if (!name.startsWith('file://')) return name;
   let path = paths.get(name);
   if (path === undefined) {
+    if (paths.size >= KEPT_PATHS) paths.clear();
     path = fileURLToPath(name);
     paths.set(name, path);
   }
