@@ -203,7 +203,10 @@ export abstract class Construct<P extends object> implements ConstructLike {
     session.constructs.push(this);
   }
 
-  /** Where `new` was called, as the runtime saw it (the loader maps it to the TypeScript source). */
+  /**
+   * Where `new` was called, as the runtime saw it (the loader maps it to the TypeScript source).
+   * Not for overriding: synthesis reads the captured stack itself (`CALLER_LOCATOR`).
+   */
   get location(): SourceLocation | undefined {
     return this.#locator.location;
   }

@@ -4,7 +4,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 
-// Run as plain Node runs a project's code (no test transform moves its lines), from the build.
+// Run as plain Node runs a project's code (no test transform moves its lines), from the build
+// (`npm test` builds first).
 const DIST = new URL('../dist/index.js', import.meta.url).href;
 const dirs: string[] = [];
 afterEach(() => {
@@ -17,8 +18,10 @@ function runModule(lines: string[]): unknown {
   dirs.push(dir);
   const file = join(dir, 'project.mjs');
   writeFileSync(file, `${lines.join('\n')}\n`);
-  const run = spawnSync(process.execPath, ['--expose-gc', file], { encoding: 'utf8' });
-  expect(run.stderr).toBe('');
+  // Nothing of the caller's Node options or colour settings, which could add warnings.
+  const { NODE_OPTIONS: _options, FORCE_COLOR: _force, NO_COLOR: _no, ...env } = process.env;
+  const run = spawnSync(process.execPath, ['--expose-gc', file], { encoding: 'utf8', env });
+  expect({ status: run.status, stderr: run.stderr }).toEqual({ status: 0, stderr: '' });
   return JSON.parse(run.stdout);
 }
 

@@ -142,9 +142,11 @@ export function captureCallSites(skip: Function): NodeJS.CallSite[] {
 }
 
 /**
- * Where a construct was made: its captured stack, resolved on the first read and kept. It holds
- * nothing of the construct, so that synthesis can keep it for a resource's location while the
- * construct and its props are freed (thousands of them in a large project).
+ * Where a construct was made: its captured stack, resolved on the first read and kept. Synthesis
+ * keeps this for a resource's location, not the construct, so that constructs and their props are
+ * freed (thousands of them in a large project). The stack's frames still hold what they ran on
+ * until it is resolved: a construct made in a method or a base-class constructor stays alive
+ * as long as the object that method ran on (the frames of the construct's own constructors hold nothing).
  */
 export class CallerLocator {
   #stack: CapturedStack | undefined;

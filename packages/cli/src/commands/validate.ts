@@ -88,9 +88,12 @@ function reportOne(
   if (out.json) return report.valid ? EXIT.ok : EXIT.invalid;
 
   const p = paint(io.color);
+  const verbose = args.verbose === true;
   writeInPieces(
     io.stdout,
-    diagnostics.map((d) => `${formatDiagnostic(d, io.cwd, p, args.verbose === true)}\n`),
+    (function* () {
+      for (const d of diagnostics) yield `${formatDiagnostic(d, io.cwd, p, verbose)}\n`;
+    })(),
   );
   if (report.valid) {
     const name = report.project?.config.projectName ?? '';
