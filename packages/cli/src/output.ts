@@ -65,14 +65,8 @@ export class Output {
     if (!this.json) return;
     // In pieces: the envelope of a deploy of 30,000 resources is 67 MB of JSON, which as one
     // string (and its copy in UTF-8 for the write) cost a third of the run's memory.
-    const envelope = this.envelope(exitCode);
-    writeInPieces(
-      io.stdout,
-      (function* () {
-        yield* asciiSafeJsonChunks(envelope);
-        yield '\n';
-      })(),
-    );
+    writeInPieces(io.stdout, asciiSafeJsonChunks(this.envelope(exitCode)));
+    io.stdout('\n');
   }
 }
 
