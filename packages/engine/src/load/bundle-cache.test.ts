@@ -14,6 +14,7 @@ import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { type Bundle, bundle, cacheDirectory, configEntry, constructsEntry } from './bundle.js';
 import { cacheFile, readCachedBuild, storeBuild, withoutComments } from './bundle-cache.js';
+import { mappingsIndex } from './position-map.js';
 
 /** A project directory with `files` (path → text), removed when the test finishes. */
 function project(files: Record<string, string>): { dir: string; path: (p: string) => string } {
@@ -226,6 +227,24 @@ describe('the build cache', () => {
     expect(readCachedBuild(file, `${entry}\n`, dir, header.monitor)).toBeUndefined();
   });
 
+  it("keeps each map's index with the build: the kept build looks positions up as the new one did", async () => {
+    const { dir } = project({
+      [MAIN]: "import { twice } from './helper';\n\nconsole.log(twice(2));\nconsole.log('end');\n",
+      'helper.ts': '// a helper\nexport function twice(n: number): number {\n  return n * 2;\n}\n',
+    });
+    const positions = (b: Bundle & { text: string }) =>
+      b.text.split('\n').map((line, i) => b.lookup(b.file, i + 1, line.length > 2 ? 3 : 1));
+    const first = await build(dir);
+    const again = await build(dir);
+    expect(again.fromCache).toBe(true);
+    expect(positions(first).filter((p) => p !== undefined).length).toBeGreaterThan(3);
+    expect(positions(again)).toEqual(positions(first));
+    const file = cacheFile(join(dir, '.monitor', 'cache'), 'constructs');
+    const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] ?? '') as { monitor: string };
+    const kept = readCachedBuild(file, constructsEntry([join(dir, MAIN)]), dir, header.monitor)?.files[0];
+    expect(kept?.index).toEqual(mappingsIndex(kept?.map ?? ''));
+  });
+
   it('keeps no build of files that may have changed while it ran', async () => {
     const { dir, path } = project({ [MAIN]: 'console.log(1);\n' });
     const file = join(dir, '.monitor', 'cache', 'kept.bundle');
@@ -235,7 +254,11 @@ describe('the build cache', () => {
       metafile: { inputs: { [MAIN]: { bytes: 16, imports: [] } }, outputs: {} },
       started,
     });
-    const built = { files: [{ name: 'bundle.mjs', js: 'console.log(1);\n', map: '{}' }] };
+    const built = {
+      files: [
+        { name: 'bundle.mjs', js: 'console.log(1);\n', map: '{}', index: new Int32Array([1, 0, 0, 0, 0]) },
+      ],
+    };
     // Written a minute before: kept.
     storeBuild(file, 'entry', dir, 'm', built, record(Date.now()));
     expect(readCachedBuild(file, 'entry', dir, 'm')).toEqual(built);

@@ -12,6 +12,7 @@ import {
   writeSync,
 } from 'node:fs';
 import { builtinModules, createRequire } from 'node:module';
+import { endianness } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Metafile } from 'esbuild';
@@ -30,7 +31,7 @@ import type { Metafile } from 'esbuild';
  */
 
 /** Bump when what a cache file holds or how it is checked changes. */
-const FORMAT = 2;
+const FORMAT = 3;
 
 /** What a cache file starts with (one JSON line), before the files of the build. */
 interface Header {
@@ -40,8 +41,12 @@ interface Header {
   /** Hash of the entry: the files it imports, in order. */
   entry: string;
   projectDir: string;
-  /** The build's files: name and byte lengths of the module and of its map, which follow the header line in this order. */
-  files: { name: string; js: number; map: number | null }[];
+  /**
+   * The build's files: name and byte lengths of the module, of its map and of the map's index
+   * (`mappingsIndex`, as little-endian 32-bit integers), which follow the header line
+   * in this order.
+   */
+  files: { name: string; js: number; map: number | null; index: number | null }[];
   /** Hash of the bytes after the header line. */
   body: string;
   /**
@@ -56,11 +61,15 @@ interface Header {
   splitRefused?: boolean;
 }
 
-/** A file of a build: a module, and its source map (not for the main module of a split build). */
+/**
+ * A file of a build: a module, and its source map with the map's index (not for the main module
+ * of a split build).
+ */
 export interface BuiltFile {
   name: string;
   js: string;
   map?: string | undefined;
+  index?: Int32Array | undefined;
 }
 
 /** What a cached or a new build hands the loader: its files, the first the one to import. */
@@ -71,6 +80,9 @@ export interface CachedBuild {
 }
 
 const digest = (data: string | Buffer): string => hash('sha256', data, 'base64url');
+
+/** Map indexes are kept as little-endian integers: this machine's own on all but rare ones, which skip them. */
+const LITTLE_ENDIAN = endianness() === 'LE';
 
 /** Hash of a file's content; null when there is no such file (or it is a directory). */
 function fileHash(path: string): string | null {
@@ -156,8 +168,13 @@ function isHeader(value: unknown): value is Header {
   const record = (r: unknown, ok: (v: unknown) => boolean) =>
     r !== null && typeof r === 'object' && !Array.isArray(r) && Object.values(r).every(ok);
   const isFile = (f: unknown) => {
-    const { name, js, map } = (f ?? {}) as Record<string, unknown>;
-    return typeof name === 'string' && isLength(js) && (map === null || isLength(map));
+    const { name, js, map, index } = (f ?? {}) as Record<string, unknown>;
+    return (
+      typeof name === 'string' &&
+      isLength(js) &&
+      (map === null || isLength(map)) &&
+      (index === null || (isLength(index) && index % 4 === 0))
+    );
   };
   return (
     typeof h.format === 'number' &&
@@ -200,7 +217,7 @@ export function readCachedBuild(
       return undefined;
     }
     if (!isHeader(header)) return undefined;
-    const lengths = header.files.reduce((n, f) => n + f.js + (f.map ?? 0), 0);
+    const lengths = header.files.reduce((n, f) => n + f.js + (f.map ?? 0) + (f.index ?? 0), 0);
     if (
       header.format !== FORMAT ||
       header.monitor !== monitor ||
@@ -216,23 +233,29 @@ export function readCachedBuild(
     // Read and hashed a file at a time: a large project's build is tens of MB.
     const body = createHash('sha256');
     let at = head.bytes;
-    const text = (length: number) => {
-      const bytes = Buffer.allocUnsafe(length);
+    const fill = <T extends Uint8Array>(into: T): T => {
       let read = 0;
-      while (read < length) {
-        const n = readSync(fd, bytes, read, length - read, at + read);
+      while (read < into.length) {
+        const n = readSync(fd, into, read, into.length - read, at + read);
         if (n === 0) throw new Error('the cache file ended early');
         read += n;
       }
-      at += length;
-      body.update(bytes);
-      return bytes.toString('utf8');
+      at += into.length;
+      body.update(into);
+      return into;
     };
-    const files = header.files.map(({ name, js, map }) => ({
-      name,
-      js: text(js),
-      ...(map === null ? {} : { map: text(map) }),
-    }));
+    const text = (length: number) => fill(Buffer.allocUnsafe(length)).toString('utf8');
+    // Into a buffer of its own, so that they are aligned; written little-endian, read only so.
+    const integers = (length: number) => {
+      const bytes = fill(new Uint8Array(length));
+      return LITTLE_ENDIAN ? new Int32Array(bytes.buffer) : undefined;
+    };
+    const files = header.files.map(({ name, js, map, index }) => {
+      const file: BuiltFile = { name, js: text(js) };
+      if (map !== null) file.map = text(map);
+      if (index !== null) file.index = integers(index);
+      return file;
+    });
     return body.digest('base64url') === header.body ? { files } : undefined;
   } catch {
     return undefined;
@@ -314,13 +337,21 @@ export function storeBuild(
     }
     // Written a file at a time, as it is read: no copy of the whole build at once.
     const body = createHash('sha256');
-    const files = built.files.map(({ name, js, map }) => {
+    const indexes = built.files.map(({ index }) =>
+      index === undefined || !LITTLE_ENDIAN
+        ? undefined
+        : new Uint8Array(index.buffer, index.byteOffset, index.byteLength),
+    );
+    const files = built.files.map(({ name, js, map }, i) => {
+      const index = indexes[i];
       body.update(js, 'utf8');
       if (map !== undefined) body.update(map, 'utf8');
+      if (index !== undefined) body.update(index);
       return {
         name,
         js: Buffer.byteLength(js, 'utf8'),
         map: map === undefined ? null : Buffer.byteLength(map, 'utf8'),
+        index: index === undefined ? null : index.byteLength,
       };
     });
     const header: Header = {
@@ -339,10 +370,12 @@ export function storeBuild(
       const fd = openSync(temporary, 'w', 0o600);
       try {
         writeSync(fd, `${JSON.stringify(header)}\n`);
-        for (const { js, map } of built.files) {
+        built.files.forEach(({ js, map }, i) => {
           writeSync(fd, js);
           if (map !== undefined) writeSync(fd, map);
-        }
+          const index = indexes[i];
+          if (index !== undefined) writeSync(fd, index);
+        });
       } finally {
         closeSync(fd);
       }

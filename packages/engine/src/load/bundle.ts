@@ -13,7 +13,7 @@ import {
   storeBuild,
 } from './bundle-cache.js';
 import { esbuildService } from './esbuild-service.js';
-import { type OriginalPosition, type PositionMap, positionMap } from './position-map.js';
+import { mappingsIndex, type OriginalPosition, type PositionMap, positionMap } from './position-map.js';
 import { mainModule, PART_NAMESPACE, splitOrder, splitParts } from './split.js';
 
 /** Always loaded from the project, never bundled: one instance of the session for every file. */
@@ -210,11 +210,16 @@ function builtFiles(result: BuildResult, projectDir: string): BuiltFile[] {
   );
   return result.outputFiles
     .filter((o) => o.path.endsWith('.mjs'))
-    .map((o) => ({
-      name: basename(o.path),
-      js: markLoadingFiles(o.text, inputs, projectDir),
-      map: maps.get(o.path),
-    }));
+    .map((o) => {
+      const map = maps.get(o.path);
+      return {
+        name: basename(o.path),
+        js: markLoadingFiles(o.text, inputs, projectDir),
+        map,
+        // Made now, to be kept with the build: a run that finds it unchanged looks positions up at once.
+        index: map === undefined ? undefined : mappingsIndex(map),
+      };
+    });
 }
 
 /** The construct files an entry made by `constructsEntry` imports; undefined for any other entry. */
@@ -374,7 +379,7 @@ function written({ projectDir, files, fromCache }: Built): Bundle {
     if (f.map !== undefined)
       maps.set(
         path,
-        positionMap(f.map, (source) => resolve(dir, source)),
+        positionMap(f.map, (source) => resolve(dir, source), f.index),
       );
   }
   // Nothing below keeps `files`: the modules' text is the runtime's to keep now (tens of MB).

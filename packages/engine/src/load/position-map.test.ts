@@ -1,7 +1,7 @@
 import { SourceMap } from 'node:module';
 import { build, transform } from 'esbuild';
 import { describe, expect, it } from 'vitest';
-import { positionMap } from './position-map.js';
+import { mappingsIndex, positionMap } from './position-map.js';
 
 describe('positionMap', () => {
   it('maps generated positions back to the TypeScript source, as esbuild wrote them', async () => {
@@ -93,6 +93,30 @@ describe('positionMap', () => {
       }
     }
     expect(compared).toBeGreaterThan(300);
+  });
+
+  it('answers alike with an index made ahead, and makes its own when the one given does not fit', () => {
+    const map = { version: 3, sources: ['a.ts', 'b.ts'], mappings: 'AAAA,EAAE;ACCA;;ECAA,IAAI;AACA' };
+    const positions = [
+      [1, 1],
+      [1, 4],
+      [2, 1],
+      [3, 7],
+      [4, 1],
+      [4, 6],
+      [5, 2],
+    ] as const;
+    const answers = (index?: Int32Array) =>
+      positions.map(([l, c]) => positionMap(map, undefined, index).lookup(l, c));
+    const expected = answers();
+    expect(expected.filter((a) => a !== undefined).length).toBeGreaterThan(4);
+    const index = mappingsIndex(JSON.stringify(map));
+    expect(answers(index)).toEqual(expected);
+    // Another map's index (other lines), and one whose line starts are not where lines start.
+    expect(answers(mappingsIndex({ mappings: 'AAAA;AACA' }))).toEqual(expected);
+    const shifted = index.slice();
+    shifted[2] = (shifted[2] as number) + 1;
+    expect(answers(shifted)).toEqual(expected);
   });
 
   it('names sources as node:module does, without the sourceRoot', () => {
