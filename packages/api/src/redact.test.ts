@@ -77,6 +77,14 @@ describe('messageRedactor', () => {
     expect(messageRedactor(KINDS.AlertChannel, part, { partial: true })('"https://hooks.slack.com/T0"')).toBe(
       describeSensitive('https://hooks.slack.com/T0'),
     );
+    // As a conflict names its field: by its path.
+    expect(
+      messageRedactor(
+        KINDS.AlertChannel,
+        { 'config.url': 'https://hooks.slack.com/T0' },
+        { partial: true },
+      )('https://hooks.slack.com/T0'),
+    ).toBe(describeSensitive('https://hooks.slack.com/T0'));
   });
 
   it('leaves a payload with nothing sensitive alone', () => {

@@ -6,7 +6,7 @@ import type { z } from '../zod.js';
 import { type KindDefinition, type ResourceKind, valuesAt } from './definition.js';
 import { fieldsOf } from './fields.js';
 import { KINDS, kindOfEndpoint, RESOURCE_KINDS } from './index.js';
-import { redactPayload, SENSITIVE_VALUE, sensitiveValues } from './secrets.js';
+import { isSensitive, redactPayload, replaceSensitive, SENSITIVE_VALUE, sensitiveValues } from './secrets.js';
 
 interface Def {
   type: string;
@@ -156,6 +156,37 @@ describe('sensitive values', () => {
       },
     });
     expect(webhook.config.webhookSecret).toBe('shh-secret');
+  });
+
+  it('answers for a part of a payload by its rule path, as a plan compares one field', () => {
+    const variables = [
+      { key: 'TOKEN', value: 't', secret: true },
+      { key: 'PLAIN', value: 'p', secret: false },
+    ];
+    const payload = { name: 'g', environmentVariables: variables };
+    const hide = () => SENSITIVE_VALUE;
+    expect(replaceSensitive(KINDS.CheckGroup, variables, hide, 'environmentVariables', payload)).toEqual([
+      { key: 'TOKEN', value: SENSITIVE_VALUE, secret: true },
+      { key: 'PLAIN', value: 'p', secret: false },
+    ]);
+    // Nothing sensitive under it: the value itself, not a copy.
+    expect(replaceSensitive(KINDS.CheckGroup, variables, hide, 'tags', payload)).toBe(variables);
+    expect(isSensitive(KINDS.CheckGroup, 'environmentVariables[].value', variables[0] ?? {}, payload)).toBe(
+      true,
+    );
+    expect(isSensitive(KINDS.CheckGroup, 'environmentVariables[].value', variables[1] ?? {}, payload)).toBe(
+      false,
+    );
+    expect(isSensitive(KINDS.CheckGroup, 'environmentVariables[].key', variables[0] ?? {}, payload)).toBe(
+      false,
+    );
+    expect(isSensitive(KINDS.CheckGroup, 'environmentVariables.value', variables[0] ?? {}, payload)).toBe(
+      false,
+    );
+    expect(isSensitive(KINDS.CheckGroup, 'environmentVariables[]..value', variables[0] ?? {}, payload)).toBe(
+      false,
+    );
+    expect(isSensitive(KINDS.CheckGroup, 'apiCheckDefaults.basicAuth.password', {}, payload)).toBe(true);
   });
 });
 

@@ -10,15 +10,98 @@ export function isRecord(v: unknown): v is Payload {
   return v !== null && typeof v === 'object' && !Array.isArray(v);
 }
 
-const byPath = new WeakMap<KindDefinition, Map<string, SensitivePath[]>>();
-function sensitiveByPath(def: KindDefinition): Map<string, SensitivePath[]> {
-  let map = byPath.get(def);
-  if (map === undefined) {
-    map = new Map();
-    for (const s of def.sensitive) map.set(s.path, [...(map.get(s.path) ?? []), s]);
-    byPath.set(def, map);
+/**
+ * The kind's sensitive paths as a tree, by field name and list items: walkers follow it down a
+ * payload and skip every field no sensitive path goes through, without building a path string
+ * for each field they pass (a policy's findings and a plan's comparison walk tens of thousands of
+ * payloads).
+ */
+interface SensitiveNode {
+  /** The fields below this one that are, or lead to, a sensitive path. */
+  readonly fields: Map<string, SensitiveNode>;
+  /** What the items of a list here lead to. */
+  items: SensitiveNode | undefined;
+  /** The rules that make the value here sensitive (each may hold under a condition only). */
+  readonly rules: SensitivePath[];
+}
+
+const newNode = (): SensitiveNode => ({ fields: new Map(), items: undefined, rules: [] });
+
+const trees = new WeakMap<KindDefinition, SensitiveNode>();
+
+/** The tree of `def`'s sensitive paths, made once per kind. */
+function sensitiveTree(def: KindDefinition): SensitiveNode {
+  let root = trees.get(def);
+  if (root === undefined) {
+    root = newNode();
+    for (const rule of def.sensitive) {
+      const steps = ruleSteps(rule.path);
+      if (steps === undefined) throw new Error(`${def.kind}: "${rule.path}" is not a sensitive path`);
+      let node = root;
+      for (const step of steps) {
+        if (step === ITEMS) node = node.items ??= newNode();
+        else {
+          let next = node.fields.get(step);
+          if (next === undefined) node.fields.set(step, (next = newNode()));
+          node = next;
+        }
+      }
+      node.rules.push(rule);
+    }
+    trees.set(def, root);
   }
-  return map;
+  return root;
+}
+
+const ITEMS = Symbol('list items');
+
+/** `a.b[].c` → `['a', 'b', ITEMS, 'c']`; undefined for what is not a rule path (`a..b`). */
+function ruleSteps(rulePath: string): (string | typeof ITEMS)[] | undefined {
+  const steps: (string | typeof ITEMS)[] = [];
+  if (rulePath === '') return steps;
+  for (const part of rulePath.split('.')) {
+    let name = part;
+    let lists = 0;
+    while (name.endsWith('[]')) {
+      name = name.slice(0, -2);
+      lists++;
+    }
+    if (name !== '') steps.push(name);
+    else if (lists === 0 || steps.length > 0) return undefined;
+    for (let i = 0; i < lists; i++) steps.push(ITEMS);
+  }
+  return steps;
+}
+
+/** Nodes by rule path, per kind: a plan asks about the same few paths for every field it compares. */
+const nodesByPath = new WeakMap<KindDefinition, Map<string, SensitiveNode | null>>();
+const KEPT_PATHS = 4096;
+
+/** The node at `rulePath`; undefined when no sensitive path goes through it. */
+function nodeAt(def: KindDefinition, rulePath: string): SensitiveNode | undefined {
+  let known = nodesByPath.get(def);
+  if (known === undefined) nodesByPath.set(def, (known = new Map()));
+  const kept = known.get(rulePath);
+  if (kept !== undefined) return kept ?? undefined;
+  const node = nodeBelow(sensitiveTree(def), rulePath);
+  if (known.size >= KEPT_PATHS) known.clear();
+  known.set(rulePath, node ?? null);
+  return node;
+}
+
+/** The node at `rulePath` below `from`. */
+function nodeBelow(from: SensitiveNode, rulePath: string): SensitiveNode | undefined {
+  let node: SensitiveNode | undefined = from;
+  for (const step of ruleSteps(rulePath) ?? [undefined]) {
+    node = step === undefined ? undefined : step === ITEMS ? node.items : node.fields.get(step);
+    if (node === undefined) return undefined;
+  }
+  return node;
+}
+
+/** Whether the value at `node`, a field of `holder` inside `payload`, is sensitive by one of its rules. */
+function appliesAt(node: SensitiveNode, holder: Payload, payload: Payload): boolean {
+  return node.rules.some((s) => s.when === undefined || s.when(holder, payload));
 }
 
 /**
@@ -31,30 +114,8 @@ export function isSensitive(
   holder: Payload,
   payload: Payload,
 ): boolean {
-  const entries = sensitiveByPath(def).get(rulePath);
-  return entries?.some((s) => s.when === undefined || s.when(holder, payload)) === true;
-}
-
-/** Every rule path that is, or leads to, a sensitive path of the kind ('' when there is any). */
-const holders = new WeakMap<KindDefinition, Set<string>>();
-function sensitiveHolders(def: KindDefinition): Set<string> {
-  let set = holders.get(def);
-  if (set === undefined) {
-    set = new Set();
-    for (const { path } of def.sensitive) {
-      set.add('');
-      // `a.b[].c` is held by `a`, `a.b`, `a.b[]` and itself.
-      for (let i = 0; i < path.length; i++) if (path[i] === '.' || path[i] === '[') set.add(path.slice(0, i));
-      set.add(path);
-    }
-    holders.set(def, set);
-  }
-  return set;
-}
-
-/** Whether anything under `rulePath` may be sensitive: lets walkers skip most of a payload. */
-function mayHoldSensitive(def: KindDefinition, rulePath: string): boolean {
-  return sensitiveHolders(def).has(rulePath);
+  const node = nodeAt(def, rulePath);
+  return node !== undefined && appliesAt(node, holder, payload);
 }
 
 const join = (path: string, key: string) => (path === '' ? key : `${path}.${key}`);
@@ -70,17 +131,30 @@ export function replaceSensitive(
   rulePath = '',
   payload: Payload = isRecord(value) ? value : {},
 ): unknown {
-  if (!mayHoldSensitive(def, rulePath)) return value;
-  if (Array.isArray(value))
-    return value.map((item) => replaceSensitive(def, item, replace, `${rulePath}[]`, payload));
-  if (!isRecord(value)) return value;
+  const node = nodeAt(def, rulePath);
+  return node === undefined ? value : replaceUnder(node, value, replace, payload);
+}
+
+function replaceUnder(
+  node: SensitiveNode,
+  value: unknown,
+  replace: (secret: string) => string,
+  payload: Payload,
+): unknown {
+  if (Array.isArray(value)) {
+    const items = node.items;
+    return items === undefined ? value : value.map((item) => replaceUnder(items, item, replace, payload));
+  }
+  if (!isRecord(value) || node.fields.size === 0) return value;
   let out: Payload | undefined;
-  for (const [key, field] of Object.entries(value)) {
-    const path = join(rulePath, key);
+  for (const key in value) {
+    const child = node.fields.get(key);
+    if (child === undefined || !Object.hasOwn(value, key)) continue;
+    const field = value[key];
     const next =
-      typeof field === 'string' && field !== '' && isSensitive(def, path, value, payload)
+      typeof field === 'string' && field !== '' && appliesAt(child, value, payload)
         ? replace(field)
-        : replaceSensitive(def, field, replace, path, payload);
+        : replaceUnder(child, field, replace, payload);
     if (next !== field) {
       out ??= { ...value };
       out[key] = next;
@@ -106,24 +180,25 @@ export function sensitiveFields(
   partial = false,
 ): { path: string; value: unknown }[] {
   const out: { path: string; value: unknown }[] = [];
-  const walk = (value: unknown, rulePath: string, path: string) => {
-    if (!mayHoldSensitive(def, rulePath)) return;
+  const walk = (value: unknown, node: SensitiveNode, path: string) => {
     if (Array.isArray(value)) {
-      for (const [i, item] of value.entries()) walk(item, `${rulePath}[]`, `${path}[${i}]`);
+      const items = node.items;
+      if (items !== undefined) for (const [i, item] of value.entries()) walk(item, items, `${path}[${i}]`);
       return;
     }
-    if (!isRecord(value)) return;
-    for (const [key, field] of Object.entries(value)) {
-      const fieldRule = join(rulePath, key);
-      const fieldPath = join(path, key);
-      const sensitive = partial
-        ? sensitiveByPath(def).has(fieldRule)
-        : isSensitive(def, fieldRule, value, payload);
-      if (field !== undefined && field !== null && sensitive) out.push({ path: fieldPath, value: field });
-      else walk(field, fieldRule, fieldPath);
+    if (!isRecord(value) || node.fields.size === 0) return;
+    for (const key in value) {
+      // A part of a payload may name a nested field by its path: `{ 'config.url': … }`.
+      const child = node.fields.get(key) ?? (partial ? nodeBelow(node, key) : undefined);
+      if (child === undefined || !Object.hasOwn(value, key)) continue;
+      const field = value[key];
+      const sensitive = partial ? child.rules.length > 0 : appliesAt(child, value, payload);
+      if (field !== undefined && field !== null && sensitive)
+        out.push({ path: join(path, key), value: field });
+      else walk(field, child, join(path, key));
     }
   };
-  walk(payload, '', '');
+  walk(payload, sensitiveTree(def), '');
   return out;
 }
 
@@ -134,24 +209,26 @@ export function sensitiveFields(
  */
 export function sensitiveValues(def: KindDefinition, payload: Payload): Record<string, string> {
   const out: Record<string, string> = {};
-  const walk = (value: unknown, rulePath: string, path: string) => {
-    if (!mayHoldSensitive(def, rulePath)) return;
+  const walk = (value: unknown, node: SensitiveNode, rulePath: string, path: string) => {
     if (Array.isArray(value)) {
+      const items = node.items;
+      if (items === undefined) return;
       const keyField = def.keyed[rulePath];
       value.forEach((item, i) => {
         const name = keyField !== undefined && isRecord(item) ? String(item[keyField]) : String(i);
-        walk(item, `${rulePath}[]`, `${path}[${name}]`);
+        walk(item, items, `${rulePath}[]`, `${path}[${name}]`);
       });
       return;
     }
-    if (!isRecord(value)) return;
-    for (const [key, field] of Object.entries(value)) {
-      const fieldRule = join(rulePath, key);
-      const fieldPath = join(path, key);
-      if (typeof field === 'string' && isSensitive(def, fieldRule, value, payload)) out[fieldPath] = field;
-      else walk(field, fieldRule, fieldPath);
+    if (!isRecord(value) || node.fields.size === 0) return;
+    for (const key in value) {
+      const child = node.fields.get(key);
+      if (child === undefined || !Object.hasOwn(value, key)) continue;
+      const field = value[key];
+      if (typeof field === 'string' && appliesAt(child, value, payload)) out[join(path, key)] = field;
+      else walk(field, child, join(rulePath, key), join(path, key));
     }
   };
-  walk(payload, '', '');
+  walk(payload, sensitiveTree(def), '', '');
   return out;
 }
