@@ -35,6 +35,7 @@ export class Output {
   project: string | null = null;
   environment: string | null = null;
   account: Envelope['account'] = null;
+  /** Filled in with --json only (as `plan`): nothing else reads them. */
   diagnostics: Record<string, unknown>[] = [];
   plan: PlanJson | null = null;
   result: Record<string, unknown> | null = null;

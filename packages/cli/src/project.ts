@@ -48,7 +48,7 @@ export async function loadProject(
   }).finally(() => {
     if (showLoading) io.stderr(CLEAR_LINE);
   });
-  out.diagnostics = diagnosticsToJson(report.diagnostics, io.cwd);
+  if (out.json) out.diagnostics = diagnosticsToJson(report.diagnostics, io.cwd);
   out.project = report.project?.config.projectName ?? null;
   out.environment = report.project?.config.environment ?? null;
   const p = paint(io.color);
@@ -83,7 +83,7 @@ export function reportConflicts(plan: Plan, { io, out }: RunContext): ExitCode {
       location: c.location,
     };
   });
-  out.diagnostics = [...out.diagnostics, ...diagnosticsToJson(diagnostics, io.cwd)];
+  if (out.json) out.diagnostics = [...out.diagnostics, ...diagnosticsToJson(diagnostics, io.cwd)];
   const n = plan.conflicts.length;
   const message = `${n} construct${n === 1 ? '' : 's'} in conflict with the account; nothing was changed`;
   const hint = 'each conflict above says how to resolve it: adopt: true, aliases, or another name';
@@ -95,9 +95,9 @@ export function reportConflicts(plan: Plan, { io, out }: RunContext): ExitCode {
   return EXIT.invalid;
 }
 
-/** A plan's policy findings join the output's diagnostics (the plan, printed first, lists them). */
+/** A plan's policy findings join the output's diagnostics, for --json (the plan, printed first, lists them). */
 export function recordFindings(plan: Plan, { io, out }: RunContext): void {
-  out.diagnostics = [...out.diagnostics, ...diagnosticsToJson(plan.findings, io.cwd)];
+  if (out.json) out.diagnostics = [...out.diagnostics, ...diagnosticsToJson(plan.findings, io.cwd)];
 }
 
 /**
