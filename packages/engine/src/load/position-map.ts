@@ -26,23 +26,23 @@ interface SourceMapPayload {
  * node:module's `findOrigin` does, which the tests compare it with: the last segment at or before
  * the position, on that line or an earlier one, shifted by the distance.
  *
- * `payload`: the map, as JSON text or parsed; parsed on the first lookup (a valid project without
+ * `payload`: the map, as JSON text (or its UTF-8 bytes) or parsed; parsed on the first lookup (a valid project without
  * file props may never need one). `resolveSource`: turns a name of `sources` into a path.
  * `index`: the map's `mappingsIndex`, when it was made before (a cached build keeps it): the pass
  * over the whole map is then skipped (120 ms for 20,000 constructs). One that does not fit the
  * map is not used.
  */
 export function positionMap(
-  payload: object | string,
+  payload: object | string | Uint8Array,
   resolveSource: (source: string) => string = (s) => s,
   index?: Int32Array,
 ): PositionMap {
-  let unread: object | string | undefined = payload;
+  let unread: object | string | Uint8Array | undefined = payload;
   let lines: LineIndex | undefined;
   return {
     lookup(line, column) {
       if (lines === undefined) {
-        const map = parsed(unread as object | string);
+        const map = parsed(unread as object | string | Uint8Array);
         lines = new LineIndex(mappingsOf(map), sourcesOf(map).map(resolveSource), index);
         // The index keeps what it needs; the map's text (MB in a large project) can go.
         unread = undefined;
@@ -57,12 +57,16 @@ export function positionMap(
  * and column there: what `positionMap` needs besides the map, made in one pass over it. Kept with
  * a cached build so that a run that finds it unchanged does not make it again.
  */
-export function mappingsIndex(payload: object | string): Int32Array {
+export function mappingsIndex(payload: object | string | Uint8Array): Int32Array {
   return indexLines(mappingsOf(parsed(payload)));
 }
 
-const parsed = (payload: object | string): SourceMapPayload =>
-  (typeof payload === 'string' ? JSON.parse(payload) : payload) as SourceMapPayload;
+const parsed = (payload: object | string | Uint8Array): SourceMapPayload =>
+  (typeof payload === 'string'
+    ? JSON.parse(payload)
+    : payload instanceof Uint8Array
+      ? JSON.parse(new TextDecoder().decode(payload))
+      : payload) as SourceMapPayload;
 
 /** `sourceRoot` is not read, as node:module's SourceMap does not (esbuild writes none). */
 const sourcesOf = (map: SourceMapPayload): string[] =>
