@@ -43,11 +43,15 @@ describe('asciiSafeJson', () => {
     );
   });
 
-  it('writes a date as JSON.stringify does, and a large array in many pieces', () => {
-    const value = { at: new Date(0), items: Array.from({ length: 1000 }, (_, i) => ({ i })) };
+  it('writes a date as JSON.stringify does, and a large array in pieces of about 64 KB', () => {
+    const items = Array.from({ length: 20_000 }, (_, i) => ({ i, text: 'x'.repeat(i % 300) }));
+    const value = { at: new Date(0), items, large: [{ text: 'y'.repeat(500_000) }, 1, 2] };
     const chunks = [...asciiSafeJsonChunks(value)];
     expect(chunks.join('')).toBe(JSON.stringify(value, null, 2));
-    expect(chunks.length).toBeGreaterThan(1000);
+    const text = chunks.join('').length;
+    expect(chunks.length).toBeGreaterThan(text / 200_000);
+    // None over 64 KB and an item, but the one with the item that is larger by itself.
+    expect(chunks.filter((c) => c.length > 65_536 + 400)).toHaveLength(1);
   });
 });
 

@@ -101,13 +101,21 @@ function jsonValueOf(value: unknown, key: string): unknown {
  * JSON for stdout, which is often a terminal: the characters a terminal acts on that
  * `JSON.stringify` leaves as they are (DEL, C1 controls, bidi and zero-width characters, line
  * separators) written as `\u` escapes, which read back as the same data. The text is that of
- * `JSON.stringify(value, null, 2)`, in pieces: the first `depth` levels of plain objects and
- * arrays are walked, and what is below them is stringified a value at a time. A value that cannot
- * be written (a BigInt, a cycle) throws part way, after the pieces before it.
+ * `JSON.stringify(value, null, 2)`, in pieces: the first `depth` levels of plain objects are
+ * walked, and what is below them is stringified a value at a time, an array's items written in
+ * runs of at least `RUN_CHARS` characters. A value that cannot be written (a BigInt, a cycle) throws part
+ * way, after the pieces before it.
  */
 export function asciiSafeJsonChunks(value: unknown, depth = 3): Generator<string> {
   return chunksOf(jsonValueOf(value, ''), depth, '');
 }
+
+/**
+ * How long a run of an array's items gets before it is written: long enough that 15,000 findings
+ * are not 15,000 pieces (walked a key at a time, each passed up through every level), short
+ * enough that no piece holds a large share of the output.
+ */
+const RUN_CHARS = 64 * 1024;
 
 /** `value` after its own `toJSON` (its holder called it): only its members' are called here. */
 function* chunksOf(value: unknown, depth: number, indent: string): Generator<string> {
@@ -120,20 +128,11 @@ function* chunksOf(value: unknown, depth: number, indent: string): Generator<str
     yield safeStringify(value, indent);
     return;
   }
-  const inner = `${indent}  `;
   if (Array.isArray(value)) {
-    if (value.length === 0) {
-      yield '[]';
-      return;
-    }
-    for (let i = 0; i < value.length; i++) {
-      yield `${i === 0 ? '[' : ','}\n${inner}`;
-      const item = jsonValueOf(value[i], String(i));
-      yield* chunksOf(omitted(item) ? null : item, depth - 1, inner);
-    }
-    yield `\n${indent}]`;
+    yield* itemsInRuns(value, indent);
     return;
   }
+  const inner = `${indent}  `;
   let first = true;
   for (const key of Object.keys(value)) {
     const item = jsonValueOf((value as Record<string, unknown>)[key], key);
@@ -143,6 +142,25 @@ function* chunksOf(value: unknown, depth: number, indent: string): Generator<str
     yield* chunksOf(item, depth - 1, inner);
   }
   yield first ? '{}' : `\n${indent}}`;
+}
+
+/** An array, its items stringified one at a time and written in runs of at least `RUN_CHARS`. */
+function* itemsInRuns(items: readonly unknown[], indent: string): Generator<string> {
+  if (items.length === 0) {
+    yield '[]';
+    return;
+  }
+  const inner = `${indent}  `;
+  let run = '';
+  for (let i = 0; i < items.length; i++) {
+    const item = jsonValueOf(items[i], String(i));
+    run += `${i === 0 ? '[' : ','}\n${inner}${safeStringify(omitted(item) ? null : item, inner)}`;
+    if (run.length >= RUN_CHARS) {
+      yield run;
+      run = '';
+    }
+  }
+  yield `${run}\n${indent}]`;
 }
 
 /** `asciiSafeJsonChunks` as one string. */
