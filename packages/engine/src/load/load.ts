@@ -33,7 +33,7 @@ import {
 import { loadGuarded } from './exit-guard.js';
 import { rememberIncluded } from './prefetch.js';
 import { atPropLocation } from './prop-location.js';
-import { sourceReader } from './source-reader.js';
+import { type SourceReader, sourceReader } from './source-reader.js';
 import { mapStack } from './stack.js';
 import { ValidationCache } from './validation-cache.js';
 
@@ -70,10 +70,7 @@ export interface LoadedProject {
 }
 
 /** Each problem at the line of its own prop (`atPropLocation`). */
-function atProps(
-  diagnostics: Diagnostic[],
-  sourceOf: (file: string) => string | undefined = sourceReader(),
-): Diagnostic[] {
+function atProps(diagnostics: Diagnostic[], sourceOf: SourceReader = sourceReader()): Diagnostic[] {
   return diagnostics.map((d) => atPropLocation(d, sourceOf));
 }
 

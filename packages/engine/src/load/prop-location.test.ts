@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { propPosition } from './prop-location.js';
+import { SourceText } from './prop-location.js';
 
 const SOURCE = `import { CheckGroup } from '@monitor/constructs';
 const shared = { amount: 2 };
@@ -36,12 +36,12 @@ describe('propPosition', () => {
     { path: 'concurrency', at: { line: 15, column: 3 } },
     { path: 'muted', at: { line: 17, column: 3 } },
   ])('$path', ({ path, at }) => {
-    expect(propPosition(SOURCE, AT, path)).toEqual(at);
+    expect(new SourceText(SOURCE).propPosition(AT, path)).toEqual(at);
   });
 
   it('is undefined when the prop is not written in the construct, or the props are not a literal', () => {
-    expect(propPosition(SOURCE, AT, 'doubleCheck')).toBeUndefined();
+    expect(new SourceText(SOURCE).propPosition(AT, 'doubleCheck')).toBeUndefined();
     const computed = "new CheckGroup('g', props);\n";
-    expect(propPosition(computed, { line: 1, column: 1 }, 'name')).toBeUndefined();
+    expect(new SourceText(computed).propPosition({ line: 1, column: 1 }, 'name')).toBeUndefined();
   });
 });

@@ -1,4 +1,5 @@
 import type { Diagnostic, SourceLocation } from '@monitor/constructs';
+import type { SourceReader } from './source-reader.js';
 
 /**
  * Where a prop is written: a problem with `name` is reported at `name:`'s own line and column, one
@@ -14,70 +15,17 @@ interface Position {
 }
 
 /** A problem at its prop's position in the source, when that can be found; as it was otherwise. */
-export function atPropLocation(
-  diagnostic: Diagnostic,
-  sourceOf: (file: string) => string | undefined,
-): Diagnostic {
+export function atPropLocation(diagnostic: Diagnostic, sourceOf: SourceReader): Diagnostic {
   const location = diagnostic.location;
   if (location === undefined || diagnostic.path === '' || location.file.includes('/node_modules/')) {
     return diagnostic;
   }
   const source = sourceOf(location.file);
   if (source === undefined) return diagnostic;
-  const found = propPosition(source, location, diagnostic.path);
+  const found = source.propPosition(location, diagnostic.path);
   if (found === undefined) return diagnostic;
   const moved: SourceLocation = { ...location, line: found.line, column: found.column };
   return { ...diagnostic, location: moved };
-}
-
-/** The position of `path` (`apiCheckDefaults.headers[1].key`) in the props of the `new` at `at`. */
-export function propPosition(source: string, at: Position, path: string): Position | undefined {
-  const scanner = scannerOf(source);
-  // Asked again for the same prop: two rules and the finding's own position all read `muted:`.
-  const key = `${at.line}:${at.column}:${path}`;
-  if (scanner.found.has(key)) return scanner.found.get(key);
-  const found = scanProp(scanner, at, path);
-  scanner.found.set(key, found);
-  return found;
-}
-
-function scanProp(scanner: Scanner, at: Position, path: string): Position | undefined {
-  const start = scanner.offsetOf(at);
-  if (start === undefined) return undefined;
-  const props = scanner.propsOf(start);
-  if (props === undefined) return undefined;
-  let value = props;
-  let found: number | undefined;
-  for (const step of steps(path)) {
-    const next = typeof step === 'number' ? scanner.element(value, step) : scanner.property(value, step);
-    if (next === undefined) break;
-    found = next.at;
-    if (next.value === undefined) break;
-    value = next.value;
-  }
-  return found === undefined ? undefined : scanner.positionOf(found);
-}
-
-/** The text of line `line` (1-based) of `source`, without its line break; '' past the end. */
-export function sourceLine(source: string, line: number): string {
-  return scannerOf(source).line(line);
-}
-
-/**
- * A scanner per source text, kept while it is asked about: a file's line starts are found once,
- * not once per prop looked up in it (a project's policy findings can ask thousands of times).
- */
-const scanners = new Map<string, Scanner>();
-const KEPT_SCANNERS = 512;
-
-function scannerOf(source: string): Scanner {
-  let scanner = scanners.get(source);
-  if (scanner === undefined) {
-    if (scanners.size >= KEPT_SCANNERS) scanners.clear();
-    scanner = new Scanner(source);
-    scanners.set(source, scanner);
-  }
-  return scanner;
 }
 
 /** `a.b[2].c` → `['a', 'b', 2, 'c']`. */
@@ -95,17 +43,50 @@ function steps(path: string): (string | number)[] {
 const OPEN = new Set(['(', '[', '{']);
 const CLOSE: Record<string, string> = { ')': '(', ']': '[', '}': '{' };
 
-class Scanner {
+/**
+ * A source file's text, read by a small scanner that knows strings, template literals and
+ * comments. Its line starts are found once, and each prop once, however often it is asked: a
+ * project's policy findings ask thousands of times (`sourceReader` keeps one per file for a run).
+ */
+export class SourceText {
   readonly #src: string;
   readonly #lineStarts: number[] = [0];
   /** The props found in this text so far, by the construct's position and the prop's path. */
-  readonly found = new Map<string, Position | undefined>();
+  readonly #found = new Map<string, Position | undefined>();
 
   constructor(src: string) {
     this.#src = src;
     for (let i = src.indexOf('\n'); i !== -1; i = src.indexOf('\n', i + 1)) this.#lineStarts.push(i + 1);
   }
 
+  /** The position of `path` (`apiCheckDefaults.headers[1].key`) in the props of the `new` at `at`. */
+  propPosition(at: Position, path: string): Position | undefined {
+    // Asked again for the same prop: two rules and the finding's own position all read `muted:`.
+    const key = `${at.line}:${at.column}:${path}`;
+    if (this.#found.has(key)) return this.#found.get(key);
+    const found = this.#scanProp(at, path);
+    this.#found.set(key, found);
+    return found;
+  }
+
+  #scanProp(at: Position, path: string): Position | undefined {
+    const start = this.offsetOf(at);
+    if (start === undefined) return undefined;
+    const props = this.propsOf(start);
+    if (props === undefined) return undefined;
+    let value = props;
+    let found: number | undefined;
+    for (const step of steps(path)) {
+      const next = typeof step === 'number' ? this.element(value, step) : this.property(value, step);
+      if (next === undefined) break;
+      found = next.at;
+      if (next.value === undefined) break;
+      value = next.value;
+    }
+    return found === undefined ? undefined : this.positionOf(found);
+  }
+
+  /** The text of line `n` (1-based), without its line break; '' past the end. */
   line(n: number): string {
     const start = this.#lineStarts[n - 1];
     if (start === undefined) return '';

@@ -1,12 +1,16 @@
 import { readFileSync } from 'node:fs';
+import { SourceText } from './prop-location.js';
 
-/** Reads each source file once; undefined for one that cannot be read. */
-export function sourceReader(): (file: string) => string | undefined {
-  const sources = new Map<string, string | undefined>();
+/** A project's source files for one run: each read once, undefined for one that cannot be read. */
+export type SourceReader = (file: string) => SourceText | undefined;
+
+/** A `SourceReader` that keeps every file it read, with what was found in it, until it is dropped. */
+export function sourceReader(): SourceReader {
+  const sources = new Map<string, SourceText | undefined>();
   return (file: string) => {
     if (!sources.has(file)) {
       try {
-        sources.set(file, readFileSync(file, 'utf8'));
+        sources.set(file, new SourceText(readFileSync(file, 'utf8')));
       } catch {
         sources.set(file, undefined);
       }

@@ -10,6 +10,8 @@ import {
   synth,
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
+import { SourceText } from '../load/prop-location.js';
+import type { SourceReader } from '../load/source-reader.js';
 import { plan } from '../plan/plan.js';
 import { emptyState } from '../state/state.js';
 import { construct, entry, liveOf, stateOf } from '../test-support/planning.js';
@@ -21,7 +23,7 @@ const NOW = { now: new Date('2026-11-21T00:00:00Z') };
 const noSource = () => undefined;
 
 /** The built-in construct rules' findings on the constructs made in the open session, by policy. */
-function constructFindings(sourceOf: (file: string) => string | undefined = noSource): Diagnostic[] {
+function constructFindings(sourceOf: SourceReader = noSource): Diagnostic[] {
   const { resources, diagnostics } = synth({ validate: false });
   expect(diagnostics).toEqual([]);
   return runConstructPolicies(resources, BUILT_INS, { environment: undefined, sourceOf });
@@ -88,7 +90,7 @@ describe('group-activated-but-muted and group-muted-without-comment', () => {
     ];
     const found = runConstructPolicies(resources, BUILT_INS, {
       environment: undefined,
-      sourceOf: (file) => (file === '/p/a.monitor.ts' ? source : undefined),
+      sourceOf: (file) => (file === '/p/a.monitor.ts' ? new SourceText(source) : undefined),
     });
     expect(named(found, 'group-activated-but-muted').map((f) => [f.logicalId, f.message])).toEqual([
       [

@@ -8,11 +8,10 @@ import {
   type PolicyResource,
   refKey,
 } from '@monitor/constructs';
-import { propPosition, sourceLine } from '../load/prop-location.js';
+import type { SourceReader } from '../load/source-reader.js';
 import type { Live, Plan } from '../plan/types.js';
 
-/** Reads a source file once per run; undefined when it cannot be read. */
-export type SourceReader = (file: string) => string | undefined;
+export type { SourceReader };
 
 /** The project's constructs as policies see them, each with the resource it was made from. */
 export interface ProjectView {
@@ -87,13 +86,13 @@ export function commentOn(r: DesiredResource, prop: string, sourceOf: SourceRead
   if (location === undefined) return undefined;
   const source = sourceOf(location.file);
   if (source === undefined) return undefined;
-  const at = propPosition(source, location, prop);
+  const at = source.propPosition(location, prop);
   // Not written at the call (a default, a variable, a spread): there is no comment to read.
   if (at === undefined) return undefined;
-  const own = sourceLine(source, at.line).slice(at.column - 1);
+  const own = source.line(at.line).slice(at.column - 1);
   const trailing = /\/\/(.*)$|\/\*(.*?)\*\//.exec(own);
   if (trailing !== null) return nonEmpty(trailing[1] ?? trailing[2]);
-  const above = sourceLine(source, at.line - 1).trim();
+  const above = source.line(at.line - 1).trim();
   if (above.startsWith('//')) return nonEmpty(above.slice(2));
   const block = /^\/?\*+(.*?)\*\/$/.exec(above);
   return block === null ? undefined : nonEmpty(block[1]);
