@@ -225,10 +225,10 @@ describe('the build cache', () => {
     const b = await build(dir);
     const file = cacheFile(join(dir, '.monitor', 'cache'), 'constructs');
     const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] ?? '') as { monitor: string };
-    expect(textOf(readCachedBuild(file, entry, dir, header.monitor)?.files[0]?.js)).toBe(b.text);
-    expect(readCachedBuild(file, entry, dir, 'another monitor')).toBeUndefined();
-    expect(readCachedBuild(file, entry, `${dir}-moved`, header.monitor)).toBeUndefined();
-    expect(readCachedBuild(file, `${entry}\n`, dir, header.monitor)).toBeUndefined();
+    expect(textOf((await readCachedBuild(file, entry, dir, header.monitor))?.files[0]?.js)).toBe(b.text);
+    expect(await readCachedBuild(file, entry, dir, 'another monitor')).toBeUndefined();
+    expect(await readCachedBuild(file, entry, `${dir}-moved`, header.monitor)).toBeUndefined();
+    expect(await readCachedBuild(file, `${entry}\n`, dir, header.monitor)).toBeUndefined();
   });
 
   it("keeps each map's index with the build: the kept build looks positions up as the new one did", async () => {
@@ -245,7 +245,8 @@ describe('the build cache', () => {
     expect(positions(again)).toEqual(positions(first));
     const file = cacheFile(join(dir, '.monitor', 'cache'), 'constructs');
     const header = JSON.parse(readFileSync(file, 'utf8').split('\n')[0] ?? '') as { monitor: string };
-    const kept = readCachedBuild(file, constructsEntry([join(dir, MAIN)]), dir, header.monitor)?.files[0];
+    const kept = (await readCachedBuild(file, constructsEntry([join(dir, MAIN)]), dir, header.monitor))
+      ?.files[0];
     expect(kept?.index).toEqual(mappingsIndex(kept?.map ?? ''));
   });
 
@@ -265,12 +266,12 @@ describe('the build cache', () => {
     };
     // Written a minute before: kept.
     storeBuild(file, 'entry', dir, 'm', built, record(Date.now()));
-    const kept = readCachedBuild(file, 'entry', dir, 'm');
+    const kept = await readCachedBuild(file, 'entry', dir, 'm');
     expect(kept?.files.map((f) => ({ ...f, js: textOf(f.js), map: textOf(f.map) }))).toEqual(built.files);
     rmSync(file);
     // Written after the build started: esbuild may have read the content before.
     storeBuild(file, 'entry', dir, 'm', built, record(Date.now() - 120_000));
-    expect(readCachedBuild(file, 'entry', dir, 'm')).toBeUndefined();
+    expect(await readCachedBuild(file, 'entry', dir, 'm')).toBeUndefined();
   });
 });
 

@@ -1,16 +1,15 @@
-import { createHash, hash } from 'node:crypto';
+import { createHash, hash, webcrypto } from 'node:crypto';
 import {
   closeSync,
-  fstatSync,
   openSync,
   readdirSync,
   readFileSync,
-  readSync,
   renameSync,
   rmSync,
   statSync,
   writeSync,
 } from 'node:fs';
+import { type FileHandle, open } from 'node:fs/promises';
 import { builtinModules, createRequire } from 'node:module';
 import { endianness } from 'node:os';
 import { dirname, isAbsolute, join, resolve, sep } from 'node:path';
@@ -194,23 +193,24 @@ function isHeader(value: unknown): value is Header {
 
 /**
  * The cached build of `entry` for `purpose`, when everything it was made from is as it was;
- * otherwise undefined (also when the cache file is missing, unreadable or damaged).
+ * otherwise undefined (also when the cache file is missing, unreadable or damaged). Read and
+ * hashed off the main thread (tens of MB in a large project), which meanwhile loads the CLI.
  */
-export function readCachedBuild(
+export async function readCachedBuild(
   file: string,
   entry: string,
   projectDir: string,
   monitor: string,
-): CachedBuild | undefined {
-  let fd: number;
+): Promise<CachedBuild | undefined> {
+  let handle: FileHandle;
   try {
-    fd = openSync(file, 'r');
+    handle = await open(file, 'r');
   } catch {
     return undefined;
   }
   try {
-    const size = fstatSync(fd).size;
-    const head = readHeaderLine(fd);
+    const size = (await handle.stat()).size;
+    const head = await readHeaderLine(handle);
     if (head === undefined) return undefined;
     let header: unknown;
     try {
@@ -232,40 +232,43 @@ export function readCachedBuild(
       if (!dirUnchanged(dir, recorded)) return undefined;
     for (const [path, recorded] of Object.entries(header.inputs))
       if (!fileUnchanged(path, recorded)) return undefined;
-    // Read and hashed a file at a time: a large project's build is tens of MB.
-    const body = createHash('sha256');
-    let at = head.bytes;
-    const fill = <T extends Uint8Array>(into: T): T => {
-      let read = 0;
-      while (read < into.length) {
-        const n = readSync(fd, into, read, into.length - read, at + read);
-        if (n === 0) throw new Error('the cache file ended early');
-        read += n;
-      }
-      at += into.length;
-      body.update(into);
-      return into;
-    };
-    // Bytes, not text: decoding the 27 MB of a build of 20,000 constructs costs 70 ms, and the
-    // modules are only written out again.
-    const text = (length: number) => fill(Buffer.allocUnsafe(length));
-    // Into a buffer of its own, so that they are aligned; written little-endian, read only so.
-    const integers = (length: number) => {
-      const bytes = fill(new Uint8Array(length));
-      return LITTLE_ENDIAN ? new Int32Array(bytes.buffer) : undefined;
-    };
-    const files = header.files.map(({ name, js, map, index }) => {
-      const file: BuiltFile = { name, js: text(js) };
-      if (map !== null) file.map = text(map);
-      if (index !== null) file.index = integers(index);
-      return file;
-    });
-    return body.digest('base64url') === header.body ? { files } : undefined;
+    const body = Buffer.allocUnsafe(lengths);
+    for (let read = 0; read < lengths; ) {
+      const { bytesRead } = await handle.read(body, read, lengths - read, head.bytes + read);
+      if (bytesRead === 0) return undefined;
+      read += bytesRead;
+    }
+    if (Buffer.from(await webcrypto.subtle.digest('SHA-256', body)).toString('base64url') !== header.body)
+      return undefined;
+    return { files: filesOf(header, body) };
   } catch {
     return undefined;
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
+}
+
+/**
+ * The files of a kept build, from its body: each module a view of it (written out as it is, then
+ * dropped), each map and index a copy, which a map's first lookup lets go of.
+ */
+function filesOf(header: Header, body: Buffer): BuiltFile[] {
+  let at = 0;
+  const next = (length: number) => {
+    const part = body.subarray(at, at + length);
+    at += length;
+    return part;
+  };
+  return header.files.map(({ name, js, map, index }) => {
+    const file: BuiltFile = { name, js: next(js) };
+    if (map !== null) file.map = Buffer.from(next(map));
+    if (index !== null) {
+      // Copied into a buffer of its own, so that they are aligned; written little-endian, read only so.
+      const integers = new Int32Array(new Uint8Array(next(index)).buffer);
+      if (LITTLE_ENDIAN) file.index = integers;
+    }
+    return file;
+  });
 }
 
 /**
@@ -273,38 +276,37 @@ export function readCachedBuild(
  * would have changed the order: a hint for the next build of the project, which does not try the
  * parts again (a damaged or missing file says no).
  */
-export function splitRefused(file: string): boolean {
-  let fd: number;
+export async function splitRefused(file: string): Promise<boolean> {
+  let handle: FileHandle;
   try {
-    fd = openSync(file, 'r');
+    handle = await open(file, 'r');
   } catch {
     return false;
   }
   try {
-    const head = readHeaderLine(fd);
+    const head = await readHeaderLine(handle);
     return head !== undefined && (JSON.parse(head.text) as { splitRefused?: unknown }).splitRefused === true;
   } catch {
     return false;
   } finally {
-    closeSync(fd);
+    await handle.close();
   }
 }
 
 /** The cache file's first line (its header) and its length in bytes with the newline; undefined without one. */
-function readHeaderLine(fd: number): { text: string; bytes: number } | undefined {
+async function readHeaderLine(handle: FileHandle): Promise<{ text: string; bytes: number } | undefined> {
   const chunks: Buffer[] = [];
-  let at = 0;
-  for (;;) {
+  for (let at = 0; ; ) {
     const chunk = Buffer.allocUnsafe(64 * 1024);
-    const n = readSync(fd, chunk, 0, chunk.length, at);
-    if (n === 0) return undefined;
-    const newline = chunk.subarray(0, n).indexOf(10);
+    const { bytesRead } = await handle.read(chunk, 0, chunk.length, at);
+    if (bytesRead === 0) return undefined;
+    const newline = chunk.subarray(0, bytesRead).indexOf(10);
     if (newline !== -1) {
       chunks.push(chunk.subarray(0, newline));
       return { text: Buffer.concat(chunks).toString('utf8'), bytes: at + newline + 1 };
     }
-    chunks.push(chunk.subarray(0, n));
-    at += n;
+    chunks.push(chunk.subarray(0, bytesRead));
+    at += bytesRead;
   }
 }
 

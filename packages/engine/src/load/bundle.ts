@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { builtinModules } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
@@ -305,7 +306,7 @@ async function build(entry: string, projectDir: string, purpose: BuildPurpose): 
   const cache = cacheFile(cacheDirectory(projectDir), purpose);
   // A project whose parts would change the order builds whole; it is not tried again each time.
   const split =
-    purpose === 'constructs' && !splitRefused(cache)
+    purpose === 'constructs' && !(await splitRefused(cache))
       ? await splitBuild(esbuild, entry, projectDir)
       : undefined;
   let files: BuiltFile[];
@@ -355,16 +356,17 @@ const monitorFingerprint = () => fingerprint([import.meta.url]);
 async function cachedOrBuild(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Built> {
   // Made first: making it while esbuild runs would change the project directory under the build.
   const file = cacheFile(cacheDirectory(projectDir), purpose);
-  const cached = readCachedBuild(file, entry, projectDir, monitorFingerprint());
+  const cached = await readCachedBuild(file, entry, projectDir, monitorFingerprint());
   if (cached === undefined) return build(entry, projectDir, purpose);
   return { projectDir, files: cached.files, fromCache: true };
 }
 
 /**
  * Write a build into the project's cache directory, where its imports resolve as the project's:
- * one file, or a directory of the main module, parts and chunks (they import each other by name).
+ * one file, or a directory of the main module, parts and chunks (they import each other by name),
+ * written side by side off the main thread.
  */
-function written({ projectDir, files, fromCache }: Built): Bundle {
+async function written({ projectDir, files, fromCache }: Built): Promise<Bundle> {
   const id = `bundle-${process.pid}-${randomBytes(4).toString('hex')}`;
   const cache = cacheDirectory(projectDir);
   const single = files.length === 1;
@@ -372,9 +374,10 @@ function written({ projectDir, files, fromCache }: Built): Bundle {
   if (!single) mkdirSync(dir);
   const maps = new Map<string, PositionMap>();
   const paths: string[] = [];
+  const writes: Promise<void>[] = [];
   for (const f of files) {
     const path = single ? join(dir, `${id}.mjs`) : join(dir, f.name);
-    writeFileSync(path, f.js);
+    writes.push(writeFile(path, f.js));
     paths.push(path);
     if (f.map !== undefined)
       maps.set(
@@ -382,13 +385,19 @@ function written({ projectDir, files, fromCache }: Built): Bundle {
         positionMap(f.map, (source) => resolve(dir, source), f.index),
       );
   }
+  const remove = () => rmSync(single ? (paths[0] as string) : dir, { recursive: true, force: true });
+  const failed = (await Promise.allSettled(writes)).find((w) => w.status === 'rejected');
+  if (failed !== undefined) {
+    remove();
+    throw failed.reason;
+  }
   // Nothing below keeps `files`: the modules' text is the runtime's to keep now (tens of MB).
   return {
     file: paths[0] as string,
     files: paths,
     fromCache,
     lookup: (file, line, column) => maps.get(file)?.lookup(line, column),
-    dispose: () => rmSync(single ? (paths[0] as string) : dir, { recursive: true, force: true }),
+    dispose: remove,
   };
 }
 
