@@ -119,6 +119,36 @@ describe('positionMap', () => {
     expect(answers(shifted)).toEqual(expected);
   });
 
+  it('reads a map given as its bytes as it reads its text, whatever else is named "mappings"', () => {
+    const maps = [
+      { version: 3, sources: ['a.ts', 'b.ts'], mappings: 'AAAA,EAAE;ACCA;;ECAA,IAAI;AACA' },
+      // A source named "mappings", written before the mappings themselves.
+      {
+        version: 3,
+        sources: ['mappings', 'b.ts'],
+        names: ['"mappings": "AAAA"'],
+        mappings: 'AAAA;ACCA,EAAE',
+      },
+      { sources: ['"mappings":"x"'], mappings: 'AAAA;;ACAA' },
+    ];
+    for (const map of maps) {
+      for (const text of [JSON.stringify(map), JSON.stringify(map, null, 2)]) {
+        const fromText = positionMap(text);
+        const fromBytes = positionMap(Buffer.from(text));
+        for (let line = 1; line <= 6; line++)
+          for (let column = 1; column <= 8; column++)
+            expect(fromBytes.lookup(line, column), `${line}:${column}`).toEqual(
+              fromText.lookup(line, column),
+            );
+      }
+    }
+    expect(positionMap(Buffer.from(JSON.stringify(maps[1]))).lookup(1, 1)).toEqual({
+      source: 'mappings',
+      line: 1,
+      column: 1,
+    });
+  });
+
   it('names sources as node:module does, without the sourceRoot', () => {
     const payload = { version: 3, sourceRoot: 'root/', sources: ['a.ts'], mappings: 'AAAA,EAAE' };
     const node = new SourceMap(payload as ConstructorParameters<typeof SourceMap>[0]).findOrigin(1, 3) as {

@@ -26,8 +26,10 @@ interface SourceMapPayload {
  * node:module's `findOrigin` does, which the tests compare it with: the last segment at or before
  * the position, on that line or an earlier one, shifted by the distance.
  *
- * `payload`: the map, as JSON text (or its UTF-8 bytes) or parsed; parsed on the first lookup (a valid project without
- * file props may never need one). `resolveSource`: turns a name of `sources` into a path.
+ * `payload`: the map, as JSON text (or its UTF-8 bytes) or parsed; read on the first lookup (a
+ * valid project without file props may never need one). Its mappings are kept as bytes, outside
+ * the JavaScript heap (24 MB for 50,000 constructs). `resolveSource`: turns a name of `sources`
+ * into a path.
  * `index`: the map's `mappingsIndex`, when it was made before (a cached build keeps it): the pass
  * over the whole map is then skipped (120 ms for 20,000 constructs). One that does not fit the
  * map is not used.
@@ -42,8 +44,8 @@ export function positionMap(
   return {
     lookup(line, column) {
       if (lines === undefined) {
-        const map = parsed(unread as object | string | Uint8Array);
-        lines = new LineIndex(mappingsOf(map), sourcesOf(map).map(resolveSource), index);
+        const map = readMap(unread as object | string | Uint8Array);
+        lines = new LineIndex(map.mappings, map.sources.map(resolveSource), index);
         // The index keeps what it needs; the map's text (MB in a large project) can go.
         unread = undefined;
       }
@@ -58,21 +60,67 @@ export function positionMap(
  * a cached build so that a run that finds it unchanged does not make it again.
  */
 export function mappingsIndex(payload: object | string | Uint8Array): Int32Array {
-  return indexLines(mappingsOf(parsed(payload)));
+  return indexLines(readMap(payload).mappings);
 }
 
-const parsed = (payload: object | string | Uint8Array): SourceMapPayload =>
-  (typeof payload === 'string'
-    ? JSON.parse(payload)
-    : payload instanceof Uint8Array
-      ? JSON.parse(new TextDecoder().decode(payload))
-      : payload) as SourceMapPayload;
+/** A source map's sources, and its mappings as bytes (UTF-8: all but a damaged map's are ASCII). */
+interface ReadMap {
+  mappings: Uint8Array;
+  sources: string[];
+}
+
+function readMap(payload: object | string | Uint8Array): ReadMap {
+  if (payload instanceof Uint8Array) {
+    const bytes = Buffer.from(payload.buffer, payload.byteOffset, payload.byteLength);
+    // The mappings are nearly all of a map: they are cut out as they are, and the rest parsed.
+    const cut = mappingsRange(bytes);
+    if (cut !== undefined) {
+      const rest: unknown = JSON.parse(
+        Buffer.concat([bytes.subarray(0, cut.start), bytes.subarray(cut.end)]).toString('utf8'),
+      );
+      if (rest !== null && typeof rest === 'object' && (rest as SourceMapPayload).mappings === '')
+        return { mappings: bytes.subarray(cut.start, cut.end), sources: sourcesOf(rest) };
+    }
+    return fromParsed(JSON.parse(bytes.toString('utf8')));
+  }
+  return fromParsed(typeof payload === 'string' ? JSON.parse(payload) : payload);
+}
+
+function fromParsed(map: SourceMapPayload): ReadMap {
+  const mappings = typeof map.mappings === 'string' ? map.mappings : '';
+  return { mappings: Buffer.from(mappings, 'utf8'), sources: sourcesOf(map) };
+}
 
 /** `sourceRoot` is not read, as node:module's SourceMap does not (esbuild writes none). */
 const sourcesOf = (map: SourceMapPayload): string[] =>
   (Array.isArray(map.sources) ? map.sources : []).map(String);
 
-const mappingsOf = (map: SourceMapPayload): string => (typeof map.mappings === 'string' ? map.mappings : '');
+const MAPPINGS_KEY = Buffer.from('"mappings"');
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/**
+ * Where the mappings' text is in a map's JSON (between its quotes); undefined when it is not
+ * found as a plain string (then the map is parsed whole). What is left must parse with an empty
+ * `mappings`, or the cut was not the mappings.
+ */
+function mappingsRange(bytes: Buffer): { start: number; end: number } | undefined {
+  const key = bytes.indexOf(MAPPINGS_KEY);
+  if (key < 0) return undefined;
+  let i = key + MAPPINGS_KEY.length;
+  const blank = () => {
+    while (bytes[i] === 32 || bytes[i] === 10 || bytes[i] === 13 || bytes[i] === 9) i++;
+  };
+  blank();
+  if (bytes[i] !== 58) return undefined;
+  i++;
+  blank();
+  if (bytes[i] !== QUOTE) return undefined;
+  const start = i + 1;
+  const end = bytes.indexOf(QUOTE, start);
+  if (end < 0 || bytes.subarray(start, end).includes(BACKSLASH)) return undefined;
+  return { start, end };
+}
 
 /** The value of each base64 digit by its character code; 64 for anything else. */
 const BASE64_VALUES = (() => {
@@ -88,12 +136,12 @@ const SEMICOLON = 59;
 /** Reads the VLQ numbers of a mappings string from `at`; `at` moves past each one. */
 class VlqReader {
   at = 0;
-  constructor(readonly text: string) {}
+  constructor(readonly text: Uint8Array) {}
 
   /** At the end of a line or of the text: no more fields in this segment. */
   segmentEnds(): boolean {
-    const c = this.text.charCodeAt(this.at);
-    return Number.isNaN(c) || c === COMMA || c === SEMICOLON;
+    const c = this.text[this.at];
+    return c === undefined || c === COMMA || c === SEMICOLON;
   }
 
   /**
@@ -106,7 +154,7 @@ class VlqReader {
     let shift = 0;
     let at = this.at;
     for (;;) {
-      const code = text.charCodeAt(at);
+      const code = text[at] ?? 128;
       const digit = code < 128 ? (BASE64_VALUES[code] as number) : 64;
       if (digit === 64) break;
       at++;
@@ -133,7 +181,7 @@ interface Segment {
  * per line the running source, line and column at its start (they carry over from line to line;
  * the generated column starts again at 0 on each).
  */
-function indexLines(mappings: string): Int32Array {
+function indexLines(mappings: Uint8Array): Int32Array {
   const lineCount = countLines(mappings);
   const index = new Int32Array(1 + 4 * lineCount);
   index[0] = lineCount;
@@ -149,8 +197,8 @@ function indexLines(mappings: string): Int32Array {
     index[running + 1] = line;
     index[running + 2] = column;
     for (;;) {
-      const c = mappings.charCodeAt(reader.at);
-      if (Number.isNaN(c)) break;
+      const c = mappings[reader.at];
+      if (c === undefined) break;
       if (c === SEMICOLON) {
         reader.at++;
         break;
@@ -170,20 +218,19 @@ function indexLines(mappings: string): Int32Array {
 }
 
 /** Whether `index` can be the index of `mappings`: as many lines, each starting inside them. */
-function fits(index: Int32Array, mappings: string): boolean {
+function fits(index: Int32Array, mappings: Uint8Array): boolean {
   const lineCount = countLines(mappings);
   if (index.length !== 1 + 4 * lineCount || index[0] !== lineCount) return false;
   for (let l = 0; l < lineCount; l++) {
     const start = index[1 + l] as number;
-    if (start < 0 || start > mappings.length || (l > 0 && mappings.charCodeAt(start - 1) !== SEMICOLON))
-      return false;
+    if (start < 0 || start > mappings.length || (l > 0 && mappings[start - 1] !== SEMICOLON)) return false;
   }
   return true;
 }
 
 /** The mappings of a source map, indexed by generated line. */
 class LineIndex {
-  readonly #mappings: string;
+  readonly #mappings: Uint8Array;
   readonly #sources: string[];
   readonly #lineCount: number;
   /** Per generated line, where it starts in `mappings`. */
@@ -191,7 +238,7 @@ class LineIndex {
   /** Per generated line, the running source, line and column at its start. */
   readonly #running: Int32Array;
 
-  constructor(mappings: string, sources: string[], made?: Int32Array) {
+  constructor(mappings: Uint8Array, sources: string[], made?: Int32Array) {
     const index = made !== undefined && fits(made, mappings) ? made : indexLines(mappings);
     const lineCount = index[0] as number;
     this.#mappings = mappings;
@@ -239,8 +286,8 @@ class LineIndex {
     let found = false;
     let mapped = false;
     for (;;) {
-      const c = mappings.charCodeAt(reader.at);
-      if (Number.isNaN(c) || c === SEMICOLON) break;
+      const c = mappings[reader.at];
+      if (c === undefined || c === SEMICOLON) break;
       if (c === COMMA) {
         reader.at++;
         continue;
@@ -283,8 +330,8 @@ function readSegment(reader: VlqReader, deltas: Int32Array): boolean {
 }
 
 /** How many generated lines the mappings describe. */
-function countLines(mappings: string): number {
+function countLines(mappings: Uint8Array): number {
   let lines = 1;
-  for (let i = mappings.indexOf(';'); i !== -1; i = mappings.indexOf(';', i + 1)) lines++;
+  for (let i = mappings.indexOf(SEMICOLON); i !== -1; i = mappings.indexOf(SEMICOLON, i + 1)) lines++;
   return lines;
 }
