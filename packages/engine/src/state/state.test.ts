@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.js';
 import { FileStateBackend } from './file-store.js';
 import { acquireLock, LockHeldError } from './lock.js';
-import { emptyState, type State, serializeState, stateSchema } from './state.js';
+import { emptyState, plainState, type State, serializeState, stateSchema } from './state.js';
 
 const ACCOUNT = '00000000-0000-4000-8000-00000000de00';
 const made: string[] = [];
@@ -268,5 +268,101 @@ describe('acquireLock', () => {
     const release = await acquireLock(path);
     expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
     release();
+  });
+});
+
+describe('plainState', () => {
+  /** A small seeded generator: the same cases on every run. */
+  function random(seed: number): (n: number) => number {
+    let x = seed;
+    return (n) => {
+      x = (x * 1103515245 + 12345) % 2 ** 31;
+      return x % n;
+    };
+  }
+  const ABSENT = Symbol('absent');
+  /** Each field's candidates, those the schema takes and those it refuses; ABSENT leaves it out. */
+  const VARIANTS: Record<string, { valid: unknown[]; invalid: unknown[] }> = {
+    kind: { valid: ['CheckGroup', 'AlertChannel', 'Dashboard'], invalid: ['checkGroup', '', 3, ABSENT] },
+    logicalId: { valid: ['g', 'a/b#c'], invalid: ['', 7, null, ABSENT] },
+    physicalId: {
+      valid: [1, 0, -4, Number.MAX_SAFE_INTEGER, 'abc'],
+      invalid: [2 ** 53, 1.5, '', null, ABSENT],
+    },
+    appliedHash: { valid: ['h', ''], invalid: [1, ABSENT] },
+    secretHashes: {
+      valid: [
+        {},
+        { 'environmentVariables[TOKEN]': 'x' },
+        { 'environmentVariables[TOKEN].value': 'x', 'config.url': 'y' },
+        { 'environmentVariables[A]': 'old', 'environmentVariables[A].value': 'new' },
+      ],
+      invalid: [{ a: 1 }, [], null, ABSENT],
+    },
+    protect: { valid: [true, false], invalid: ['true', ABSENT] },
+    identity: { valid: ['name:Payments', '', ABSENT], invalid: [5] },
+    fieldHashes: { valid: ['ab12', ABSENT], invalid: [1] },
+    extra: { valid: [ABSENT], invalid: ['surprise'] },
+  };
+  /** An entry whose fields are each refused one time in 25. */
+  const entryFrom = (pick: (n: number) => number) => {
+    const out: Record<string, unknown> = {};
+    for (const [field, { valid, invalid }] of Object.entries(VARIANTS)) {
+      const options = pick(25) === 0 ? invalid : valid;
+      const value = options[pick(options.length)];
+      if (value !== ABSENT) out[field] = value;
+    }
+    return out;
+  };
+  const stateOf = (resources: Record<string, unknown>, rest: Record<string, unknown> = {}) => ({
+    formatVersion: 1,
+    accountId: ACCOUNT,
+    serial: 3,
+    salt: 'salt-salt-salt',
+    resources,
+    ...rest,
+  });
+
+  it('reads every state as the schema does, or leaves it to the schema', () => {
+    const pick = random(28);
+    let read = 0;
+    let left = 0;
+    for (let i = 0; i < 3000; i++) {
+      const resources: Record<string, unknown> = {};
+      for (let k = 0; k < 1 + pick(3); k++) resources[`CheckGroup:e${k}`] = entryFrom(pick);
+      const raw = JSON.parse(JSON.stringify(stateOf(resources))) as unknown;
+      const plain = plainState(raw);
+      const schema = stateSchema.safeParse(raw);
+      if (plain === undefined) {
+        left++;
+        continue;
+      }
+      read++;
+      expect(schema.success, JSON.stringify(raw)).toBe(true);
+      // The same fields in the same order: the state is written back as it was read.
+      expect(JSON.stringify(plain)).toBe(JSON.stringify(schema.data));
+    }
+    expect(read).toBeGreaterThan(1000);
+    expect(left).toBeGreaterThan(500);
+  });
+
+  it('reads a state as monitor writes it, and leaves the rest to the schema', () => {
+    const written = stateOf(
+      {
+        'CheckGroup:g': { ...entry('g', 1), identity: 'name:G', fieldHashes: 'ab' },
+        'AlertChannel:mail': { ...entry('mail', 2), kind: 'AlertChannel' },
+      },
+      {
+        service: 'local',
+        pendingCreates: ['CheckGroup:h'],
+        lastDeploy: { at: '2026-11-24T00:00:00Z', groups: [] },
+      },
+    );
+    expect(plainState(written)).toEqual(stateSchema.parse(written));
+    // Wrong beside the entries, or a key that would set the prototype: for the schema to say.
+    expect(plainState({ ...written, serial: -1 })).toBeUndefined();
+    expect(plainState({ ...written, resources: JSON.parse('{"__proto__": {}}') })).toBeUndefined();
+    const secrets = { ...entry('g', 1), secretHashes: JSON.parse('{"__proto__": "x"}') };
+    expect(plainState(stateOf({ 'CheckGroup:g': secrets }))).toBeUndefined();
   });
 });
