@@ -313,7 +313,7 @@ async function loadFrom(
     files,
     resources,
     diagnostics: diagnostics.length === 0 ? diagnostics : atProps(diagnostics, sourceOf),
-    findings: findings.length === 0 ? findings : inSourceOrder(atProps(findings, sourceOf)),
+    findings: findings.length === 0 ? findings : inSourceOrder(findings),
     timings: {
       bundleMs: bundled - started,
       importMs: imported - bundled,

@@ -1,5 +1,6 @@
 import { definePolicy, type Policy } from '@monitor/constructs';
 import { describe, expect, it } from 'vitest';
+import { SourceText } from '../load/prop-location.js';
 import { plan } from '../plan/plan.js';
 import { emptyState } from '../state/state.js';
 import { construct, liveOf } from '../test-support/planning.js';
@@ -67,6 +68,28 @@ describe('construct rules', () => {
       },
     ]);
     expect(blockingFindings(found).map((f) => f.logicalId)).toEqual(['misc']);
+  });
+
+  it('place each finding at its prop, reading each file as its constructs are judged', () => {
+    const source = [
+      "import { CheckGroup } from '@monitor/constructs';",
+      '',
+      "new CheckGroup('misc', {",
+      "  name: 'Misc',",
+      '  tags: [],',
+      '});',
+    ].join('\n');
+    const read: string[] = [];
+    const sourceOf = (file: string) => {
+      read.push(file);
+      return file === location.file ? new SourceText(source) : undefined;
+    };
+    const found = runConstructPolicies(groups, only(ownerTag), { environment: 'prod', sourceOf });
+    expect(found.map((f) => [f.logicalId, f.location?.line, f.location?.column])).toEqual([
+      ['search', 5, 3],
+      ['misc', 5, 3],
+    ]);
+    expect(new Set(read)).toEqual(new Set([location.file]));
   });
 
   it('take the severity the config gives', () => {

@@ -7,6 +7,7 @@ import {
   type PolicyResource,
   refKey,
 } from '@monitor/constructs';
+import { atPropLocation } from '../load/prop-location.js';
 import type { Live, Plan } from '../plan/types.js';
 import type { ActivePolicy, PolicySet } from './select.js';
 import { type ProjectView, planView, projectView, type SourceReader } from './views.js';
@@ -21,9 +22,11 @@ interface Violation {
 }
 
 /**
- * The findings of the construct rules on every construct, waivers applied, and a warning for each
- * `policyExceptions` entry that names no policy the project knows. A rule that throws or returns
- * what is not a finding is one error naming it (and is not run on the rest): never a crash.
+ * The findings of the construct rules on every construct, waivers applied, each at its prop
+ * (`atPropLocation`), and a warning for each `policyExceptions` entry that names no policy the
+ * project knows. A rule that throws or returns what is not a finding is one error naming it (and
+ * is not run on the rest): never a crash. Construct by construct, every rule on each: constructs
+ * come file by file, so each source file is read while its constructs are judged, then let go.
  */
 export function runConstructPolicies(
   resources: readonly DesiredResource[],
@@ -31,20 +34,26 @@ export function runConstructPolicies(
   options: { environment: string | undefined; sourceOf: SourceReader },
 ): Diagnostic[] {
   const view = projectView(resources, options.environment, options.sourceOf);
+  const rules = policies.active
+    .filter((active) => active.policy.scope !== 'plan')
+    .map((active) => {
+      const policy = active.policy as ConstructPolicy;
+      const kinds = policy.kinds === undefined ? undefined : new Set<ResourceKind>(policy.kinds);
+      return { active, policy, kinds, broken: false };
+    });
   const out: Diagnostic[] = [];
   const safe = redactors();
-  for (const active of policies.active) {
-    if (active.policy.scope === 'plan') continue;
-    const policy = active.policy as ConstructPolicy;
-    const subjects =
-      policy.kinds === undefined ? view.views : policy.kinds.flatMap((kind) => view.byKind.get(kind) ?? []);
-    for (const subject of subjects) {
-      const found = attempt(active, () => policy.check(subject, view.project), subject);
+  for (const subject of view.views) {
+    for (const rule of rules) {
+      if (rule.broken || (rule.kinds !== undefined && !rule.kinds.has(subject.kind))) continue;
+      const found = attempt(rule.active, () => rule.policy.check(subject, view.project), subject);
       if (found.broken !== undefined) {
         out.push(found.broken);
-        break;
+        rule.broken = true;
+        continue;
       }
-      for (const v of found.violations) out.push(finding(active, v, subject.resource, safe));
+      for (const v of found.violations)
+        out.push(atPropLocation(finding(rule.active, v, subject.resource, safe), options.sourceOf));
     }
   }
   out.push(...unknownExceptions(resources, policies));

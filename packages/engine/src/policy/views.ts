@@ -18,8 +18,6 @@ export interface ProjectView {
   project: PolicyProject;
   /** The view of each resource, in the order of `resources`. */
   views: ResourceView[];
-  /** The views of each kind, in the same order: what a rule limited to some kinds goes through. */
-  byKind: Map<ResourceKind, ResourceView[]>;
 }
 
 /** A resource as a policy sees it; one class, so thousands of views share one shape and no closures. */
@@ -57,12 +55,6 @@ export function projectView(
   sourceOf: SourceReader,
 ): ProjectView {
   const views = resources.map((r) => new ResourceView(r, environment, sourceOf));
-  const byKind = new Map<ResourceKind, ResourceView[]>();
-  for (const view of views) {
-    const list = byKind.get(view.kind);
-    if (list === undefined) byKind.set(view.kind, [view]);
-    else list.push(view);
-  }
   let byKey: Map<string, PolicyResource> | undefined;
   const project: PolicyProject = {
     resources: views,
@@ -73,7 +65,7 @@ export function projectView(
       return byKey.get(ref.$ref);
     },
   };
-  return { project, views, byKind };
+  return { project, views };
 }
 
 /**
