@@ -99,13 +99,14 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
   const missing = missingEnv(session);
   const attributed = new Set<string>();
 
-  for (const c of constructs) {
-    const key = refKey(c.kind, c.logicalId);
-    const existing = seen.get(key);
-    if (existing === undefined) seen.set(key, c);
-  }
+  // Made once: a key made again is a new string, hashed again by every lookup (30,000 constructs).
+  const keys = constructs.map((c) => refKey(c.kind, c.logicalId));
+  constructs.forEach((c, i) => {
+    const key = keys[i] as string;
+    if (!seen.has(key)) seen.set(key, c);
+  });
 
-  for (const c of constructs) {
+  for (const [i, c] of constructs.entries()) {
     // Held until the payload is known: then no message may quote what the kind marks sensitive.
     const own: Diagnostic[] = [];
     const construct = c.constructor.name;
@@ -116,8 +117,7 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
     if (!LOGICAL_ID_PATTERN.test(c.logicalId)) {
       problem('', `logical id "${c.logicalId}" is invalid: use letters, digits and _ - / # . only`);
     }
-    const key = refKey(c.kind, c.logicalId);
-    const first = seen.get(key);
+    const first = seen.get(keys[i] as string);
     if (first !== c) {
       const where =
         first?.location === undefined ? '' : ` (first declared at ${fmt(mapLocation(first.location))})`;
@@ -231,7 +231,7 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
         'warning',
       );
     }
-    for (const [listPath, keyField] of Object.entries(definition.keyed)) {
+    for (const [listPath, keyField] of keyedLists(definition)) {
       for (const { path, value: items } of valuesAt(payload, listPath)) {
         if (!Array.isArray(items)) continue;
         const seenKeys = new Set<string>();
@@ -318,6 +318,18 @@ function unsetEnvPaths(payload: unknown): Map<string, string> {
   };
   walk(payload, '');
   return out;
+}
+
+const KEYED_LISTS = new WeakMap<KindDefinition, [string, string][]>();
+
+/** A kind's keyed lists (path → key field), listed once per kind, not once per construct. */
+function keyedLists(definition: KindDefinition): [string, string][] {
+  let lists = KEYED_LISTS.get(definition);
+  if (lists === undefined) {
+    lists = Object.entries(definition.keyed);
+    KEYED_LISTS.set(definition, lists);
+  }
+  return lists;
 }
 
 /** The key of a keyed-list item as text: a reference by its target, a value as itself. */
