@@ -171,33 +171,31 @@ async function recordHousekeeping(plan: Plan, ctx: OperationContext): Promise<vo
 }
 
 function resultOf(op: Operation, outcome: TaskOutcome<OperationOutcome>): OperationResult {
+  // Added to with `Object.assign`, not spread: see `operationBase` in plan/compare.ts.
   const base = { key: keyOf(op), action: op.action, kind: op.kind, logicalId: op.logicalId };
   switch (outcome.status) {
     case 'done':
-      return {
-        ...base,
-        status: 'done',
+      return Object.assign(base, {
+        status: 'done' as const,
         physicalId: outcome.value.physicalId,
         ...(outcome.value.reconciled === true ? { reconciled: true } : {}),
         durationMs: outcome.durationMs,
-      };
+      });
     case 'failed':
-      return {
-        ...base,
-        status: 'failed',
+      return Object.assign(base, {
+        status: 'failed' as const,
         ...(op.action === 'create' ? {} : { physicalId: op.physicalId }),
         error: describeError(outcome.error),
         durationMs: outcome.durationMs,
-      };
+      });
     case 'skipped':
-      return {
-        ...base,
-        status: 'skipped',
+      return Object.assign(base, {
+        status: 'skipped' as const,
         error: { code: 'dependency_failed', message: `${outcome.because} did not complete` },
         durationMs: 0,
-      };
+      });
     case 'not-started':
-      return { ...base, status: 'not-started', durationMs: 0 };
+      return Object.assign(base, { status: 'not-started' as const, durationMs: 0 });
   }
 }
 

@@ -136,7 +136,10 @@ export function labelCauses(changes: readonly Change[], ctx: CauseContext): Chan
   const recorded = packed === undefined ? undefined : unpackFieldHashes(ctx.kind, packed);
   const fields = [...new Set(changes.map((c) => topField(c.path)))];
   const account = recorded === undefined ? {} : fieldHashesOf(ctx.kind, ctx.live, fields, ctx.secrets);
-  return changes.map((change) => ({ ...change, cause: causeOf(change, ctx, recorded, account) }));
+  // Not `{ ...change, cause }`: see `operationBase` in compare.ts.
+  return changes.map((change) =>
+    Object.assign({}, change, { cause: causeOf(change, ctx, recorded, account) }),
+  );
 }
 
 function causeOf(

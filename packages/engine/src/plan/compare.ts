@@ -88,6 +88,11 @@ function entryNameFor(ctx: CompareContext): EntryName {
 }
 
 /** What an operation of `d` carries, sending `sent`: made only for a resource that gets one (hashing is not free). */
+/**
+ * What every written operation holds, which each adds its own fields to (with `Object.assign`: in
+ * Node 20's V8, `{ ...base, action }` gives every object a hidden class of its own, 30,000 of
+ * them in a plan of 30,000 creates, and each property read of them a slow lookup).
+ */
 function operationBase(
   d: DesiredResource,
   sent: Record<string, unknown>,
@@ -150,17 +155,19 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
     return {
       outcome: 'write',
       // Ignored fields are sent when the resource is made: they are the code's starting values.
-      operation: {
-        ...operationBase(d, payload, ctx.secrets),
-        action: 'create',
+      operation: Object.assign(operationBase(d, payload, ctx.secrets), {
+        action: 'create' as const,
         recreate: claim !== undefined,
-      },
+      }),
     };
   }
   if (ctx.replace?.has(key) === true) {
     return {
       outcome: 'write',
-      operation: { ...operationBase(d, payload, ctx.secrets), action: 'replace', physicalId: current.id },
+      operation: Object.assign(operationBase(d, payload, ctx.secrets), {
+        action: 'replace' as const,
+        physicalId: current.id,
+      }),
     };
   }
   const { changes: kept, unchangedAttributes } = changedFields(
@@ -170,7 +177,8 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
     claim?.entry.secretHashes ?? {},
     ctx,
   );
-  const action = claim?.from !== undefined ? 'move' : adopt !== undefined ? 'adopt' : 'update';
+  const action: UpdateOperation['action'] =
+    claim?.from !== undefined ? 'move' : adopt !== undefined ? 'adopt' : 'update';
   if (action === 'update' && kept.length === 0) {
     return claim !== undefined && claim.entry.protect !== d.options.protect
       ? { outcome: 'unchanged', protectChanged: d.options.protect }
@@ -195,8 +203,7 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
     changes.every((c) => c.cause === 'account' || c.unverified === true);
   return {
     outcome: 'write',
-    operation: {
-      ...base,
+    operation: Object.assign(base, {
       action,
       physicalId: current.id,
       changes,
@@ -204,7 +211,7 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
       unchangedAttributes,
       ...(claim?.from === undefined ? {} : { from: claim.from }),
       ...(adopt !== undefined && ctx.pending.has(key) ? { resumed: true } : {}),
-    },
+    }),
   };
 }
 
