@@ -82,13 +82,20 @@ function withPlaceholders(value: unknown): unknown {
   return replaceRefs(value, (ref) => placeholder(ref.$ref.split(':')[0] as ResourceKind));
 }
 
+const readUtf8 = (path: string) => readFileSync(path, 'utf8');
+/**
+ * Made out here, not in `synth`: every resource's locator keeps its `mapLocation`, and a function
+ * made in `synth` would keep what `synth`'s closures share (every construct, with their props).
+ */
+const unmapped = (location: SourceLocation) => location;
+
 /**
  * Turn the session's constructs into desired resources: plain JSON, fully defaulted, references
  * as logical ids. Collects every problem as a diagnostic instead of stopping at the first.
  */
 export function synth(options: SynthOptions = {}, session: Session = currentSession()): SynthResult {
-  const readFile = options.readFile ?? ((path: string) => readFileSync(path, 'utf8'));
-  const mapLocation = options.mapLocation ?? ((l: SourceLocation) => l);
+  const readFile = options.readFile ?? readUtf8;
+  const mapLocation = options.mapLocation ?? unmapped;
   const resources: DesiredResource[] = [];
   const diagnostics: Diagnostic[] = [];
   const seen = new Map<string, Construct<object>>();
@@ -100,11 +107,12 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
   const attributed = new Set<string>();
 
   // Made once: a key made again is a new string, hashed again by every lookup (30,000 constructs).
-  const keys = constructs.map((c) => refKey(c.kind, c.logicalId));
-  constructs.forEach((c, i) => {
-    const key = keys[i] as string;
+  const keys: string[] = [];
+  for (const c of constructs) {
+    const key = refKey(c.kind, c.logicalId);
+    keys.push(key);
     if (!seen.has(key)) seen.set(key, c);
-  });
+  }
 
   for (const [i, c] of constructs.entries()) {
     // Held until the payload is known: then no message may quote what the kind marks sensitive.
@@ -279,7 +287,13 @@ function locator(
       const { callers, ...own } = location;
       mapped = mapLocation(own);
       if (callers !== undefined && callers.length > 0)
-        mapped = { ...mapped, callers: callers.map(mapLocation) };
+        // Not `{ ...mapped, callers }`: see `callerLocation`.
+        mapped = {
+          file: mapped.file,
+          line: mapped.line,
+          column: mapped.column,
+          callers: callers.map(mapLocation),
+        };
     }
     return mapped;
   };
