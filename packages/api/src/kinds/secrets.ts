@@ -42,7 +42,10 @@ function sensitiveTree(def: KindDefinition): SensitiveNode {
         if (step === ITEMS) node = node.items ??= newNode();
         else {
           let next = node.fields.get(step);
-          if (next === undefined) node.fields.set(step, (next = newNode()));
+          if (next === undefined) {
+            next = newNode();
+            node.fields.set(step, next);
+          }
           node = next;
         }
       }
@@ -80,7 +83,10 @@ const KEPT_PATHS = 4096;
 /** The node at `rulePath`; undefined when no sensitive path goes through it. */
 function nodeAt(def: KindDefinition, rulePath: string): SensitiveNode | undefined {
   let known = nodesByPath.get(def);
-  if (known === undefined) nodesByPath.set(def, (known = new Map()));
+  if (known === undefined) {
+    known = new Map();
+    nodesByPath.set(def, known);
+  }
   const kept = known.get(rulePath);
   if (kept !== undefined) return kept ?? undefined;
   const node = nodeBelow(sensitiveTree(def), rulePath);

@@ -9,7 +9,7 @@ describe('sourceReader', () => {
     const dir = mkdtempSync(join(tmpdir(), 'monitor-sources-'));
     onTestFinished(() => rmSync(dir, { recursive: true, force: true }));
     const files = Array.from({ length: 40 }, (_, i) => join(dir, `f${i}.ts`));
-    files.forEach((f, i) => writeFileSync(f, `// file ${i}\nconst x = ${i};\n`));
+    for (const [i, f] of files.entries()) writeFileSync(f, `// file ${i}\nconst x = ${i};\n`);
     const sourceOf = sourceReader();
     const first = files.map((f) => sourceOf(f));
     expect(first.map((s) => s?.line(2))).toEqual(files.map((_, i) => `const x = ${i};`));
