@@ -55,6 +55,17 @@ describe('asciiSafeJson', () => {
   });
 });
 
+describe('asciiSafeJsonChunks, on a value it cannot write', () => {
+  it('gives the pieces before it, then throws', () => {
+    const value = { items: [{ a: 1 }, { b: 2 }, { big: 10n }, { c: 3 }] };
+    const pieces: string[] = [];
+    expect(() => {
+      for (const piece of asciiSafeJsonChunks(value)) pieces.push(piece);
+    }).toThrow(/BigInt/);
+    expect(pieces.join('')).toBe('{\n  "items": [\n    {\n      "a": 1\n    },\n    {\n      "b": 2\n    }');
+  });
+});
+
 describe('writeInPieces', () => {
   it('writes the pieces whole and in order, in writes of at least 64 KB but the last, none empty', () => {
     const pieces = Array.from({ length: 5_000 }, (_, i) => `line ${i} ${'x'.repeat(i % 97)}\n`);

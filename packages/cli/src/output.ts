@@ -153,8 +153,16 @@ function* itemsInRuns(items: readonly unknown[], indent: string): Generator<stri
   const inner = `${indent}  `;
   let run = '';
   for (let i = 0; i < items.length; i++) {
-    const item = jsonValueOf(items[i], String(i));
-    run += `${i === 0 ? '[' : ','}\n${inner}${safeStringify(omitted(item) ? null : item, inner)}`;
+    let text: string;
+    try {
+      const item = jsonValueOf(items[i], String(i));
+      text = safeStringify(omitted(item) ? null : item, inner);
+    } catch (e) {
+      // What came before a value that cannot be written is written first, as it always was.
+      if (run !== '') yield run;
+      throw e;
+    }
+    run += `${i === 0 ? '[' : ','}\n${inner}${text}`;
     if (run.length >= RUN_CHARS) {
       yield run;
       run = '';

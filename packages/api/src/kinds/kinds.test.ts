@@ -158,6 +158,23 @@ describe('sensitive values', () => {
     expect(webhook.config.webhookSecret).toBe('shh-secret');
   });
 
+  it('takes a key that is a path for that path, as a conflict names a field', () => {
+    const slack = { type: 'SLACK', 'config.url': 'https://hooks/x' };
+    expect(sensitiveValues(KINDS.AlertChannel, slack)).toEqual({ 'config.url': 'https://hooks/x' });
+    expect(redactPayload(KINDS.AlertChannel, slack)).toEqual({
+      type: 'SLACK',
+      'config.url': SENSITIVE_VALUE,
+    });
+    const group = { name: 'g', 'apiCheckDefaults.basicAuth': { password: 'pw-123' } };
+    expect(redactPayload(KINDS.CheckGroup, group)).toEqual({
+      name: 'g',
+      'apiCheckDefaults.basicAuth': { password: SENSITIVE_VALUE },
+    });
+    // Not a path: left as it is.
+    const odd = { name: 'g', 'apiCheckDefaults..basicAuth': { password: 'pw-123' } };
+    expect(redactPayload(KINDS.CheckGroup, odd)).toBe(odd);
+  });
+
   it('answers for a part of a payload by its rule path, as a plan compares one field', () => {
     const variables = [
       { key: 'TOKEN', value: 't', secret: true },

@@ -105,6 +105,16 @@ function nodeBelow(from: SensitiveNode, rulePath: string): SensitiveNode | undef
   return node;
 }
 
+/**
+ * The node of field `key` below `node`. A key may itself be a path (`{ 'config.url': … }`, as a
+ * conflict names its field), as it was when walkers joined keys into path strings.
+ */
+function childOf(node: SensitiveNode, key: string): SensitiveNode | undefined {
+  const child = node.fields.get(key);
+  if (child !== undefined || (key.indexOf('.') === -1 && key.indexOf('[') === -1)) return child;
+  return nodeBelow(node, key);
+}
+
 /** Whether the value at `node`, a field of `holder` inside `payload`, is sensitive by one of its rules. */
 function appliesAt(node: SensitiveNode, holder: Payload, payload: Payload): boolean {
   return node.rules.some((s) => s.when === undefined || s.when(holder, payload));
@@ -154,7 +164,7 @@ function replaceUnder(
   if (!isRecord(value) || node.fields.size === 0) return value;
   let out: Payload | undefined;
   for (const key in value) {
-    const child = node.fields.get(key);
+    const child = childOf(node, key);
     if (child === undefined || !Object.hasOwn(value, key)) continue;
     const field = value[key];
     const next =
@@ -194,8 +204,7 @@ export function sensitiveFields(
     }
     if (!isRecord(value) || node.fields.size === 0) return;
     for (const key in value) {
-      // A part of a payload may name a nested field by its path: `{ 'config.url': … }`.
-      const child = node.fields.get(key) ?? (partial ? nodeBelow(node, key) : undefined);
+      const child = childOf(node, key);
       if (child === undefined || !Object.hasOwn(value, key)) continue;
       const field = value[key];
       const sensitive = partial ? child.rules.length > 0 : appliesAt(child, value, payload);
@@ -228,7 +237,7 @@ export function sensitiveValues(def: KindDefinition, payload: Payload): Record<s
     }
     if (!isRecord(value) || node.fields.size === 0) return;
     for (const key in value) {
-      const child = node.fields.get(key);
+      const child = childOf(node, key);
       if (child === undefined || !Object.hasOwn(value, key)) continue;
       const field = value[key];
       if (typeof field === 'string' && appliesAt(child, value, payload)) out[join(path, key)] = field;

@@ -117,6 +117,11 @@ describe('positionMap', () => {
     const shifted = index.slice();
     shifted[2] = (shifted[2] as number) + 1;
     expect(answers(shifted)).toEqual(expected);
+    // Each start after a line break, but of another line.
+    const swapped = index.slice();
+    swapped[2] = index[3] as number;
+    swapped[3] = index[2] as number;
+    expect(answers(swapped)).toEqual(expected);
   });
 
   it('reads a map given as its bytes as it reads its text, whatever else is named "mappings"', () => {

@@ -173,6 +173,60 @@ describe('construct rules', () => {
     ]);
   });
 
+  it('place a warning about an exception at the exception itself', () => {
+    const source = [
+      "new CheckGroup('a', {",
+      "  name: 'A',",
+      "  policyExceptions: [{ policy: 'owner-tags', reason: 'r' }],",
+      '});',
+    ].join('\n');
+    const at = { file: '/p/b.monitor.ts', line: 1, column: 1 };
+    const resources = [
+      {
+        ...construct(
+          'CheckGroup',
+          'a',
+          { name: 'A' },
+          { policyExceptions: [{ policy: 'owner-tags', reason: 'r' }] },
+        ),
+        location: at,
+      },
+    ];
+    const sourceOf = (file: string) => (file === at.file ? new SourceText(source) : undefined);
+    const found = runConstructPolicies(resources, only(), { environment: 'prod', sourceOf });
+    expect(found.map((f) => [f.path, f.location?.line, f.location?.column])).toEqual([
+      ['policyExceptions[0]', 3, 22],
+    ]);
+  });
+
+  it('a rule of several kinds judges them kind by kind as it names them, up to the construct it throws on', () => {
+    const judged: string[] = [];
+    const picky = definePolicy({
+      name: 'picky',
+      description: 'Throws on a group.',
+      severity: 'warning',
+      kinds: ['AlertChannel', 'CheckGroup'],
+      check: (r) => {
+        judged.push(r.logicalId);
+        if (r.kind === 'CheckGroup') throw new Error('no groups');
+        return 'a channel';
+      },
+    });
+    const resources = [
+      construct('CheckGroup', 'g1', { name: 'G1' }),
+      construct('AlertChannel', 'c1', { type: 'EMAIL', config: { address: 'a@b.c' } }),
+      construct('CheckGroup', 'g2', { name: 'G2' }),
+      construct('AlertChannel', 'c2', { type: 'EMAIL', config: { address: 'd@b.c' } }),
+    ];
+    const found = runConstructPolicies(resources, only(picky), options).filter((f) => f.policy === 'picky');
+    expect(judged).toEqual(['c1', 'c2', 'g1']);
+    expect(found.map((f) => [f.logicalId, f.severity])).toEqual([
+      ['c1', 'warning'],
+      ['c2', 'warning'],
+      ['g1', 'error'],
+    ]);
+  });
+
   it('keeps secrets out of messages: a policy that quotes one gets it described', () => {
     const quoting = definePolicy({
       name: 'quoting',

@@ -10,7 +10,7 @@ import {
 import { atPropLocation } from '../load/prop-location.js';
 import type { Live, Plan } from '../plan/types.js';
 import type { ActivePolicy, PolicySet } from './select.js';
-import { type ProjectView, planView, projectView, type SourceReader } from './views.js';
+import { type ProjectView, planView, projectView, type ResourceView, type SourceReader } from './views.js';
 
 /** What a finding says before it is placed: its message, and a prop path and hint when given. */
 interface Violation {
@@ -25,8 +25,13 @@ interface Violation {
  * The findings of the construct rules on every construct, waivers applied, each at its prop
  * (`atPropLocation`), and a warning for each `policyExceptions` entry that names no policy the
  * project knows. A rule that throws or returns what is not a finding is one error naming it (and
- * is not run on the rest): never a crash. Construct by construct, every rule on each: constructs
- * come file by file, so each source file is read while its constructs are judged, then let go.
+ * is not run on the rest): never a crash.
+ *
+ * Construct by construct, every rule on each: constructs come file by file, so each source file
+ * is read while its constructs are judged, then let go. A rule of several kinds goes through
+ * them kind by kind, as it names them, on its own: which constructs it has judged when it throws
+ * is then as it always was. Each rule judges its constructs in the same order either way, and
+ * findings are sorted by place and policy (`inSourceOrder`), so the result does not depend on it.
  */
 export function runConstructPolicies(
   resources: readonly DesiredResource[],
@@ -43,20 +48,31 @@ export function runConstructPolicies(
     });
   const out: Diagnostic[] = [];
   const safe = redactors();
+  /** Judge `subject` by `rule`; false when the rule broke (and is not run on the rest). */
+  const judge = (rule: (typeof rules)[number], subject: ResourceView): boolean => {
+    const found = attempt(rule.active, () => rule.policy.check(subject, view.project), subject);
+    if (found.broken !== undefined) {
+      out.push(found.broken);
+      rule.broken = true;
+      return false;
+    }
+    for (const v of found.violations)
+      out.push(atPropLocation(finding(rule.active, v, subject.resource, safe), options.sourceOf));
+    return true;
+  };
+  const ofSeveralKinds = rules.filter((rule) => (rule.policy.kinds?.length ?? 0) > 1);
+  const byConstruct = rules.filter((rule) => !ofSeveralKinds.includes(rule));
   for (const subject of view.views) {
-    for (const rule of rules) {
-      if (rule.broken || (rule.kinds !== undefined && !rule.kinds.has(subject.kind))) continue;
-      const found = attempt(rule.active, () => rule.policy.check(subject, view.project), subject);
-      if (found.broken !== undefined) {
-        out.push(found.broken);
-        rule.broken = true;
-        continue;
-      }
-      for (const v of found.violations)
-        out.push(atPropLocation(finding(rule.active, v, subject.resource, safe), options.sourceOf));
+    for (const rule of byConstruct) {
+      if (!rule.broken && (rule.kinds === undefined || rule.kinds.has(subject.kind))) judge(rule, subject);
     }
   }
-  out.push(...unknownExceptions(resources, policies));
+  for (const rule of ofSeveralKinds) {
+    const subjects = (rule.policy.kinds ?? []).flatMap((kind) => view.views.filter((v) => v.kind === kind));
+    for (const subject of subjects) if (!judge(rule, subject)) break;
+  }
+  for (const unknown of unknownExceptions(resources, policies))
+    out.push(atPropLocation(unknown, options.sourceOf));
   return out;
 }
 
