@@ -36,6 +36,7 @@ import {
   type Session,
   type SourceLocation,
   SYNTHESIZE,
+  withCallers,
 } from './session.js';
 
 export const LOGICAL_ID_PATTERN = /^[A-Za-z0-9_\-/#.]+$/;
@@ -286,14 +287,7 @@ function locator(
     if (mapped === undefined && location !== undefined) {
       const { callers, ...own } = location;
       mapped = mapLocation(own);
-      if (callers !== undefined && callers.length > 0)
-        // Not `{ ...mapped, callers }`: see `callerLocation`.
-        mapped = {
-          file: mapped.file,
-          line: mapped.line,
-          column: mapped.column,
-          callers: callers.map(mapLocation),
-        };
+      if (callers !== undefined && callers.length > 0) mapped = withCallers(mapped, callers.map(mapLocation));
     }
     return mapped;
   };

@@ -97,9 +97,11 @@ function nodeAt(def: KindDefinition, rulePath: string): SensitiveNode | undefine
 
 /** The node at `rulePath` below `from`. */
 function nodeBelow(from: SensitiveNode, rulePath: string): SensitiveNode | undefined {
+  const steps = ruleSteps(rulePath);
+  if (steps === undefined) return undefined;
   let node: SensitiveNode | undefined = from;
-  for (const step of ruleSteps(rulePath) ?? [undefined]) {
-    node = step === undefined ? undefined : step === ITEMS ? node.items : node.fields.get(step);
+  for (const step of steps) {
+    node = step === ITEMS ? node.items : node.fields.get(step);
     if (node === undefined) return undefined;
   }
   return node;

@@ -46,7 +46,7 @@ export function positionMap(
       if (lines === undefined) {
         const map = readMap(unread as object | string | Uint8Array);
         lines = new LineIndex(map.mappings, map.sources.map(resolveSource), index);
-        // The index keeps what it needs; the map's text (MB in a large project) can go.
+        // The index keeps what it needs (the mappings' bytes); the rest of the map can go.
         unread = undefined;
       }
       return lines.lookup(line, column);

@@ -8,9 +8,10 @@ import {
   refKey,
 } from '@monitor/constructs';
 import { atPropLocation } from '../load/prop-location.js';
+import type { SourceReader } from '../load/source-reader.js';
 import type { Live, Plan } from '../plan/types.js';
 import type { ActivePolicy, PolicySet } from './select.js';
-import { type ProjectView, planView, projectView, type ResourceView, type SourceReader } from './views.js';
+import { type ProjectView, planView, projectView, type ResourceView } from './views.js';
 
 /** What a finding says before it is placed: its message, and a prop path and hint when given. */
 interface Violation {

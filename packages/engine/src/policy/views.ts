@@ -11,8 +11,6 @@ import {
 import type { SourceReader } from '../load/source-reader.js';
 import type { Live, Plan } from '../plan/types.js';
 
-export type { SourceReader };
-
 /** The project's constructs as policies see them, each with the resource it was made from. */
 export interface ProjectView {
   project: PolicyProject;

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { formatIssuePath, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
+import { formatIssuePath, isRecord, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import { z } from '@monitor/api/zod';
 import { InvalidStateError } from '../errors.js';
 import { ByPhysicalId } from '../identity.js';
@@ -154,10 +154,6 @@ const ENTRY_FIELDS = new Set([
   'fieldHashes',
 ]);
 const KIND_NAMES = new Set<unknown>(RESOURCE_KINDS);
-
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 /** One entry as `stateEntrySchema` reads it; undefined when it is not plainly valid. */
 function plainEntry(value: unknown): StateEntry | undefined {
