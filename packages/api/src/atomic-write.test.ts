@@ -61,4 +61,34 @@ describe('writeFileAtomic', () => {
     expect(readFileSync(path, 'utf8')).toBe('old');
     expect(readdirSync(d)).toEqual(['state.json']);
   });
+
+  it('writes text given in pieces whole, in writes of about 64 KB', () => {
+    const path = join(dir(), 'state.json');
+    const pieces = Array.from({ length: 3_000 }, (_, i) => `line ${i} é ${'x'.repeat(i % 90)}\n`);
+    const writes: number[] = [];
+    const counting: AtomicWriteFs = {
+      ...fs,
+      writeSync: ((fd: number, buffer: Buffer, offset: number, length: number) => {
+        writes.push(length);
+        return fs.writeSync(fd, buffer, offset, length);
+      }) as AtomicWriteFs['writeSync'],
+    };
+    writeFileAtomic(path, pieces, counting);
+    expect(readFileSync(path, 'utf8')).toBe(pieces.join(''));
+    expect(writes.length).toBeGreaterThan(2);
+    for (const length of writes.slice(0, -1)) expect(length).toBeGreaterThanOrEqual(65_536);
+  });
+
+  it('leaves the old file and no temp file when making the pieces fails part-way', () => {
+    const d = dir();
+    const path = join(d, 'state.json');
+    writeFileSync(path, '{"old":true}');
+    function* pieces() {
+      for (let i = 0; i < 2_000; i++) yield `${'y'.repeat(100)}\n`;
+      throw new Error('cannot serialize');
+    }
+    expect(() => writeFileAtomic(path, pieces())).toThrow('cannot serialize');
+    expect(readFileSync(path, 'utf8')).toBe('{"old":true}');
+    expect(readdirSync(d)).toEqual(['state.json']);
+  });
 });

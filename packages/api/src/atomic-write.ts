@@ -8,14 +8,27 @@ export type AtomicWriteFs = Pick<
   'mkdirSync' | 'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'rmSync'
 >;
 
+const RUN_CHARS = 64 * 1024;
+
+function writeAll(fs: AtomicWriteFs, fd: number, text: string): void {
+  const bytes = Buffer.from(text, 'utf8');
+  for (let written = 0; written < bytes.length; ) {
+    written += fs.writeSync(fd, bytes, written, bytes.length - written);
+  }
+}
+
 /**
  * Replace `path` with `text` so that a crash or an error at any moment leaves either the old file
  * or the new one, never part of one: write a temp file beside it, fsync it, rename it over the
- * file, fsync the directory. A failure removes the temp file and rethrows.
+ * file, fsync the directory. A failure (of the file system, or of the pieces as they are made)
+ * removes the temp file and rethrows.
+ *
+ * `text` may come in pieces, written in runs of about 64 KB: a large file is then never one string
+ * and its UTF-8 copy at once.
  */
 export function writeFileAtomic(
   path: string,
-  text: string,
+  text: string | Iterable<string>,
   fs: AtomicWriteFs = nodeFs,
   /** Permissions of a new file, e.g. 0o600 for one only its user may read. @default 0o666 (less the umask) */
   mode?: number,
@@ -26,9 +39,17 @@ export function writeFileAtomic(
   try {
     const fd = fs.openSync(tmp, 'w', mode);
     try {
-      const bytes = Buffer.from(text, 'utf8');
-      for (let written = 0; written < bytes.length; ) {
-        written += fs.writeSync(fd, bytes, written, bytes.length - written);
+      if (typeof text === 'string') writeAll(fs, fd, text);
+      else {
+        let pending = '';
+        for (const piece of text) {
+          pending += piece;
+          if (pending.length >= RUN_CHARS) {
+            writeAll(fs, fd, pending);
+            pending = '';
+          }
+        }
+        writeAll(fs, fd, pending);
       }
       fs.fsyncSync(fd);
     } finally {

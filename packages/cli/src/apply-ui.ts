@@ -14,7 +14,7 @@ import {
   type Operation,
   type OperationResult,
   type Plan,
-  planToJson,
+  planToPrintedJson,
   renderApplyMarkdown,
   renderPlanText,
   standingConsent,
@@ -198,7 +198,7 @@ export function finish(
 ): ExitCode {
   const p = paint(io.color);
   // Only `--json` prints it: a plan of 30,000 creates is tens of MB as JSON.
-  if (out.json) out.plan = planToJson(outcome.plan);
+  if (out.json) out.plan = planToPrintedJson(outcome.plan);
   if (lost === undefined) recordFindings(outcome.plan, { io, out });
   switch (outcome.status) {
     case 'no-changes':

@@ -57,7 +57,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
       hasChanges,
       InvalidPlanError,
       lostState,
-      planToJson,
+      planToPrintedJson,
       renderPlanMarkdown,
       renderPlanText,
     },
@@ -84,7 +84,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
         );
       }
     }
-    if (out.json) out.plan = planToJson(result.plan);
+    if (out.json) out.plan = planToPrintedJson(result.plan);
     out.result = { changes: changed, requests: result.requests, savedPlan: args.out ?? null };
     const markdownOptions = {
       project: project.config.projectName,

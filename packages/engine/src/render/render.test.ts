@@ -1,8 +1,8 @@
-import { SENSITIVE_VALUE } from '@monitor/api';
+import { jsonPieces, SENSITIVE_VALUE } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../plan/plan.js';
 import { planOf } from '../test-support/doubles.js';
-import { PLAIN, planToJson, renderPlanText } from './render.js';
+import { PLAIN, planToJson, planToPrintedJson, renderPlanText } from './render.js';
 
 const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
 
@@ -137,6 +137,36 @@ describe('planToJson', () => {
       after: { environmentVariables: [{ key: 'TOKEN', value: SENSITIVE_VALUE, secret: true }] },
     });
     expect(JSON.stringify(json)).not.toContain('hunter2');
+  });
+});
+
+describe('planToPrintedJson', () => {
+  const plan = planOf([
+    secretGroup,
+    { ...secretGroup, logicalId: 'again', action: 'replace', physicalId: 4 },
+    {
+      ...desired,
+      kind: 'CheckGroup',
+      logicalId: 'edited',
+      action: 'update',
+      physicalId: 8,
+      drift: false,
+      unchangedAttributes: 1,
+      payload: {},
+      changes: [{ path: 'environmentVariables[TOKEN].value', before: 'a', after: 'b', sensitive: true }],
+    },
+    { kind: 'Dashboard', logicalId: 'old', action: 'delete', physicalId: 'd-1', dependsOn: [] },
+  ]);
+
+  it("is written as planToJson is, each operation's JSON made only as it is written", () => {
+    const printed = planToPrintedJson(plan);
+    expect(JSON.stringify(printed, null, 2)).toBe(JSON.stringify(planToJson(plan), null, 2));
+    expect([...jsonPieces({ plan: printed })].join('')).toBe(
+      JSON.stringify({ plan: planToJson(plan) }, null, 2),
+    );
+    // Nothing of an operation is held before it is written: no payload, no redacted copy.
+    expect(Object.keys(printed.operations[0] ?? {})).toEqual([]);
+    expect(JSON.stringify(printed)).not.toContain('hunter2');
   });
 });
 

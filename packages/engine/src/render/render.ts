@@ -430,53 +430,89 @@ export interface PlanJson {
   routing?: RoutingChanges;
 }
 
+/**
+ * An operation as the plan's JSON shows it. Each is made with `Object.assign` onto its first
+ * fields, not spread: see `operationBase` in plan/compare.ts (a hidden class of its own for each of
+ * 30,000 operations).
+ */
+function operationToJson(op: Operation): Record<string, unknown> {
+  const base = {
+    action: op.action,
+    kind: op.kind,
+    logicalId: op.logicalId,
+    ...(op.name === undefined ? {} : { name: op.name }),
+  };
+  if (op.action === 'delete') return Object.assign(base, { physicalId: op.physicalId });
+  const desired = { construct: op.construct, dependsOn: op.dependsOn, protect: op.protect };
+  if (op.action === 'create') {
+    return Object.assign(base, desired, {
+      recreate: op.recreate,
+      after: redactPayload(KINDS[op.kind], op.payload),
+    });
+  }
+  if (op.action === 'replace') {
+    return Object.assign(base, { physicalId: op.physicalId }, desired, {
+      after: redactPayload(KINDS[op.kind], op.payload),
+    });
+  }
+  return Object.assign(base, { physicalId: op.physicalId }, desired, {
+    ...(op.from === undefined ? {} : { from: op.from }),
+    ...(op.resumed === true ? { resumed: true } : {}),
+    // Sent again by a deploy, but no change: its secrets could not be compared (no state secret).
+    ...(isResendOnly(op) ? { resendOnly: true } : {}),
+    drift: op.drift,
+    changes: op.changes.map((c) => ({
+      path: c.path,
+      before: c.before ?? null,
+      after: c.after ?? null,
+      ...(c.sensitive ? { sensitive: true } : {}),
+      ...(c.unverified ? { unverified: true } : {}),
+      ...(c.cause === undefined ? {} : { cause: c.cause }),
+    })),
+    unchangedAttributes: op.unchangedAttributes,
+  });
+}
+
 /** The plan for scripts: every operation with its change paths, before and after; secrets redacted. */
 export function planToJson(plan: Plan): PlanJson {
+  return planJsonWith(plan, plan.operations.map(operationToJson));
+}
+
+/** An operation whose JSON is made when it is written, and not kept. */
+class OperationJson {
+  readonly #op: Operation;
+  constructor(op: Operation) {
+    this.#op = op;
+  }
+  toJSON(): Record<string, unknown> {
+    return operationToJson(this.#op);
+  }
+}
+
+/**
+ * `planToJson` to be written out once (`--json`): each operation's JSON is made as it is written,
+ * by its `toJSON`. `JSON.stringify` of it is that of `planToJson`. A deploy of 30,000 creates held
+ * the JSON of every operation at once, a redacted copy of each payload, at the end of its run.
+ */
+export function planToPrintedJson(plan: Plan): PrintedPlanJson {
+  return planJsonWith(
+    plan,
+    plan.operations.map((op) => new OperationJson(op)),
+  );
+}
+
+export type PrintedPlanJson = Omit<PlanJson, 'operations'> & {
+  operations: { toJSON(): Record<string, unknown> }[];
+};
+
+function planJsonWith<O>(plan: Plan, operations: O[]): Omit<PlanJson, 'operations'> & { operations: O[] } {
   return {
     formatVersion: PLAN_FORMAT_VERSION,
     mode: plan.mode,
     createdAt: plan.createdAt,
     summary: plan.summary,
     changes: hasChanges(plan),
-    // Each made with `Object.assign` onto its first fields, not spread: see `operationBase` in
-    // plan/compare.ts (a hidden class of its own for each of 30,000 operations).
-    operations: plan.operations.map((op) => {
-      const base = {
-        action: op.action,
-        kind: op.kind,
-        logicalId: op.logicalId,
-        ...(op.name === undefined ? {} : { name: op.name }),
-      };
-      if (op.action === 'delete') return Object.assign(base, { physicalId: op.physicalId });
-      const desired = { construct: op.construct, dependsOn: op.dependsOn, protect: op.protect };
-      if (op.action === 'create') {
-        return Object.assign(base, desired, {
-          recreate: op.recreate,
-          after: redactPayload(KINDS[op.kind], op.payload),
-        });
-      }
-      if (op.action === 'replace') {
-        return Object.assign(base, { physicalId: op.physicalId }, desired, {
-          after: redactPayload(KINDS[op.kind], op.payload),
-        });
-      }
-      return Object.assign(base, { physicalId: op.physicalId }, desired, {
-        ...(op.from === undefined ? {} : { from: op.from }),
-        ...(op.resumed === true ? { resumed: true } : {}),
-        // Sent again by a deploy, but no change: its secrets could not be compared (no state secret).
-        ...(isResendOnly(op) ? { resendOnly: true } : {}),
-        drift: op.drift,
-        changes: op.changes.map((c) => ({
-          path: c.path,
-          before: c.before ?? null,
-          after: c.after ?? null,
-          ...(c.sensitive ? { sensitive: true } : {}),
-          ...(c.unverified ? { unverified: true } : {}),
-          ...(c.cause === undefined ? {} : { cause: c.cause }),
-        })),
-        unchangedAttributes: op.unchangedAttributes,
-      });
-    }),
+    operations,
     forget: plan.forget,
     ...(plan.targets === undefined ? {} : { targets: plan.targets }),
     ...(plan.replace === undefined ? {} : { replace: plan.replace }),

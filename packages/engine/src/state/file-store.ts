@@ -18,8 +18,8 @@ import {
   emptyState,
   parseStateText,
   type State,
-  serializeState,
   stateEntrySchema,
+  stateTextPieces,
 } from './state.js';
 
 /** Run a file-system step on state; its errno failures become coded errors with a way out. */
@@ -214,6 +214,6 @@ export class FileStateBackend implements StateBackend {
   }
 
   #writeFile(next: State): void {
-    writeFileAtomic(this.location, serializeState(next), this.#fs);
+    writeFileAtomic(this.location, stateTextPieces(next), this.#fs);
   }
 }

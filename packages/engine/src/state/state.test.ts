@@ -6,7 +6,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.js';
 import { FileStateBackend } from './file-store.js';
 import { acquireLock, LockHeldError } from './lock.js';
-import { emptyState, plainState, type State, serializeState, stateSchema } from './state.js';
+import { emptyState, plainState, type State, type StateEntry, serializeState, stateSchema } from './state.js';
 
 const ACCOUNT = '00000000-0000-4000-8000-00000000de00';
 const made: string[] = [];
@@ -171,6 +171,68 @@ describe('FileStateBackend', () => {
     expect(text.indexOf('AlertChannel:a')).toBeLessThan(text.indexOf('Dashboard:z'));
     expect(serializeState(stateSchema.parse(JSON.parse(text)) as State)).toBe(text);
     expect(text.endsWith('}\n')).toBe(true);
+  });
+
+  it('writes, an entry at a time, the text of JSON.stringify(…, null, 2) of every part a state has', async () => {
+    const entry = (kind: StateEntry['kind'], logicalId: string, i: number): StateEntry => ({
+      kind,
+      logicalId,
+      physicalId: kind === 'Dashboard' ? `d-${i}` : i,
+      appliedHash: `h${i}`,
+      secretHashes: { 'environmentVariables[Z]': 'z', 'config.url': 'u', 'environmentVariables[A]': 'a' },
+      protect: i % 2 === 0,
+      ...(i % 3 === 0 ? { identity: `name:Group "${i}" ✓` } : {}),
+      ...(i % 4 === 0 ? { fieldHashes: 'a1b2c3:c0dec0de' } : {}),
+    });
+    const resources: Record<string, StateEntry> = {};
+    for (let i = 2_999; i >= 0; i--) {
+      const kind = i % 2 === 0 ? 'CheckGroup' : 'Dashboard';
+      resources[`${kind}:e-${i}\u2028"q"`] = entry(kind, `e-${i}\u2028"q"`, i);
+    }
+    const state: State = {
+      ...emptyState(ACCOUNT),
+      service: 'https://api.example.com',
+      serial: 7,
+      resources,
+      pendingCreates: ['Dashboard:b', 'CheckGroup:a'],
+      lastDeploy: { at: '2026-11-24T09:00:00.000Z', groups: ['CheckGroup:e-0\u2028"q"'] },
+    };
+    const text = serializeState(state);
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    const stored = JSON.parse(text) as Record<string, unknown>;
+    expect(Object.keys(stored)).toEqual([
+      'formatVersion',
+      'accountId',
+      'service',
+      'serial',
+      'salt',
+      'resources',
+      'pendingCreates',
+      'lastDeploy',
+    ]);
+    expect(Object.keys(stored.resources as object)).toEqual(Object.keys(resources).sort());
+    expect(stored.pendingCreates).toEqual(['CheckGroup:a', 'Dashboard:b']);
+    const first = (stored.resources as Record<string, Record<string, unknown>>)['CheckGroup:e-0\u2028"q"'];
+    expect(Object.keys(first ?? {})).toEqual([
+      'kind',
+      'logicalId',
+      'physicalId',
+      'appliedHash',
+      'secretHashes',
+      'protect',
+      'identity',
+      'fieldHashes',
+    ]);
+    expect(Object.keys(first?.secretHashes as object)).toEqual([
+      'config.url',
+      'environmentVariables[A]',
+      'environmentVariables[Z]',
+    ]);
+    // The file a commit writes is that text, with the serial moved.
+    const store = new FileStateBackend(join(dir(), 'state'), ACCOUNT);
+    const saved = await store.commit(state);
+    expect(readFileSync(store.location, 'utf8')).toBe(serializeState(saved));
+    expect(saved.serial).toBe(8);
   });
 
   it('commits leave the state file alone beside nothing: no temp file, no journal (atomicity: atomic-write.test.ts)', async () => {

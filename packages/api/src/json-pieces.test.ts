@@ -1,0 +1,88 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { jsonPieces } from './json-pieces.js';
+
+describe('jsonPieces', () => {
+  it('is, in pieces, the text of JSON.stringify(value, null, 2) at every depth', () => {
+    // Values JSON.stringify treats apart: left out, written as null, or replaced by their toJSON
+    // (which is given the member's key or index).
+    const special = fc.constantFrom<unknown>(
+      undefined,
+      () => 1,
+      Symbol('s'),
+      { toJSON: () => undefined },
+      { toJSON: (key: string) => `key ${key}` },
+      { toJSON: () => ({ nested: [1, undefined, { toJSON: (key: string) => key }] }) },
+      new Date(0),
+      Object.assign(Object.create(null) as object, { bare: true }),
+    );
+    const { value } = fc.letrec((tie) => ({
+      value: fc.oneof(
+        { depthSize: 'small', withCrossShrink: true },
+        fc.jsonValue({ maxDepth: 1 }),
+        special,
+        fc.array(tie('value'), { maxLength: 4 }),
+        fc.dictionary(fc.string({ maxLength: 4 }), tie('value'), { maxKeys: 4 }),
+      ),
+    }));
+    fc.assert(
+      fc.property(value, fc.integer({ min: 0, max: 5 }), (v, depth) => {
+        const text = [...jsonPieces(v, { depth })].join('');
+        expect(text).toBe(JSON.stringify(v, null, 2) ?? 'null');
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('writes a date as JSON.stringify does, and a large array in pieces of about 64 KB', () => {
+    const items = Array.from({ length: 20_000 }, (_, i) => ({ i, text: 'x'.repeat(i % 300) }));
+    const value = { at: new Date(0), items, large: [{ text: 'y'.repeat(500_000) }, 1, 2] };
+    const chunks = [...jsonPieces(value)];
+    expect(chunks.join('')).toBe(JSON.stringify(value, null, 2));
+    const text = chunks.join('').length;
+    expect(chunks.length).toBeGreaterThan(text / 200_000);
+    // None over 64 KB and an item, but the one with the item that is larger by itself.
+    expect(chunks.filter((c) => c.length > 65_536 + 400)).toHaveLength(1);
+  });
+
+  it("calls an item's toJSON only when its run is made, and keeps none of their results", () => {
+    let made = 0;
+    const items = Array.from({ length: 2_000 }, (_, i) => ({
+      toJSON: () => {
+        made++;
+        return { i, text: 'z'.repeat(200) };
+      },
+    }));
+    const pieces = jsonPieces({ items });
+    expect(made).toBe(0);
+    const first = pieces.next();
+    expect(first.done).toBe(false);
+    // The key of the first member comes before any item is made.
+    expect(first.value).toBe('{\n  "items": ');
+    pieces.next();
+    expect(made).toBeGreaterThan(0);
+    expect(made).toBeLessThan(items.length);
+    const rest = [...pieces];
+    expect(made).toBe(items.length);
+    expect(rest.length).toBeGreaterThan(1);
+  });
+
+  it('escapes each piece with the given escapeText, keys too', () => {
+    const value = { 'k\u00e9y': ['caf\u00e9', { deep: '\u00e9' }] };
+    const escapeText = (json: string) => json.replaceAll('\u00e9', '\\u00e9');
+    const text = [...jsonPieces(value, { depth: 1, escapeText })].join('');
+    expect(text).toBe(JSON.stringify(value, null, 2).replaceAll('\u00e9', '\\u00e9'));
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe('jsonPieces, on a value it cannot write', () => {
+  it('gives the pieces before it, then throws', () => {
+    const value = { items: [{ a: 1 }, { b: 2 }, { big: 10n }, { c: 3 }] };
+    const pieces: string[] = [];
+    expect(() => {
+      for (const piece of jsonPieces(value)) pieces.push(piece);
+    }).toThrow(/BigInt/);
+    expect(pieces.join('')).toBe('{\n  "items": [\n    {\n      "a": 1\n    },\n    {\n      "b": 2\n    }');
+  });
+});

@@ -1,0 +1,109 @@
+/**
+ * The text of `JSON.stringify(value, null, 2)`, in pieces: for what is too large to hold as one
+ * string beside the data it is made from (a deploy's `--json` envelope of 30,000 operations is
+ * 67 MB; its state file, 18 MB). The first `depth` levels of plain objects and arrays are walked;
+ * what is below them is stringified a value at a time, an array's items joined in runs of at least
+ * `RUN_CHARS` characters. A value that cannot be written (a BigInt, a cycle) throws part way,
+ * after the pieces before it.
+ */
+export function jsonPieces(value: unknown, options: JsonPiecesOptions = {}): Generator<string> {
+  const { depth = 3, escapeText = (json: string) => json } = options;
+  return piecesOf(jsonValueOf(value, ''), depth, '', escapeText);
+}
+
+export interface JsonPiecesOptions {
+  /** How many levels are walked before a value is stringified whole. @default 3 */
+  depth?: number;
+  /** Rewrites each piece of JSON text as it is made (escapes that read back as the same data). */
+  escapeText?: (json: string) => string;
+}
+
+/**
+ * How long a run of an array's items gets before it is given out: long enough that 15,000 items
+ * are not 15,000 pieces (each passed up through every level), short enough that no piece holds a
+ * large share of the text.
+ */
+const RUN_CHARS = 64 * 1024;
+
+/** Values JSON.stringify leaves out of an object (and writes as null in an array). */
+const omitted = (value: unknown) =>
+  value === undefined || typeof value === 'function' || typeof value === 'symbol';
+
+/** What JSON.stringify writes for `value` under `key`: the result of its `toJSON`, if it has one. */
+function jsonValueOf(value: unknown, key: string): unknown {
+  const toJSON = (value as { toJSON?: unknown } | null | undefined)?.toJSON;
+  return typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(value, key) : value;
+}
+
+/** `JSON.stringify(value, null, 2)` as it reads at `indent`, escaped. */
+function stringified(value: unknown, indent: string, escapeText: (json: string) => string): string {
+  const json = JSON.stringify(value, null, 2) ?? 'null';
+  return escapeText(indent === '' ? json : json.replaceAll('\n', `\n${indent}`));
+}
+
+/** `value` after its own `toJSON` (its holder called it): only its members' are called here. */
+function* piecesOf(
+  value: unknown,
+  depth: number,
+  indent: string,
+  escapeText: (json: string) => string,
+): Generator<string> {
+  const walked =
+    depth > 0 &&
+    typeof value === 'object' &&
+    value !== null &&
+    (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype);
+  if (!walked) {
+    yield stringified(value, indent, escapeText);
+    return;
+  }
+  if (Array.isArray(value)) {
+    yield* itemsInRuns(value, indent, escapeText);
+    return;
+  }
+  const inner = `${indent}  `;
+  let first = true;
+  for (const key of Object.keys(value)) {
+    const item = jsonValueOf((value as Record<string, unknown>)[key], key);
+    if (omitted(item)) continue;
+    yield `${first ? '{' : ','}\n${inner}${stringified(key, '', escapeText)}: `;
+    first = false;
+    yield* piecesOf(item, depth - 1, inner, escapeText);
+  }
+  yield first ? '{}' : `\n${indent}}`;
+}
+
+/**
+ * An array, its items stringified one at a time and given out in runs of at least `RUN_CHARS`.
+ * An item's `toJSON` is called only as it is written, so an array of objects that make their JSON
+ * on demand never holds all of it at once.
+ */
+function* itemsInRuns(
+  items: readonly unknown[],
+  indent: string,
+  escapeText: (json: string) => string,
+): Generator<string> {
+  if (items.length === 0) {
+    yield '[]';
+    return;
+  }
+  const inner = `${indent}  `;
+  let run = '';
+  for (let i = 0; i < items.length; i++) {
+    let text: string;
+    try {
+      const item = jsonValueOf(items[i], String(i));
+      text = stringified(omitted(item) ? null : item, inner, escapeText);
+    } catch (e) {
+      // What came before a value that cannot be written is given out first.
+      if (run !== '') yield run;
+      throw e;
+    }
+    run += `${i === 0 ? '[' : ','}\n${inner}${text}`;
+    if (run.length >= RUN_CHARS) {
+      yield run;
+      run = '';
+    }
+  }
+  yield `${run}\n${indent}]`;
+}
