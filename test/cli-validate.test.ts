@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, rmSync, utimesSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -168,6 +168,19 @@ new CheckGroup('computed', { name: 'C', locations: [region as never] });
       expect((await monitor(['validate'], { cwd: dir })).code).toBe(0);
       for (const kept of ['constructs.bundle', 'validated.json'])
         expect(existsSync(join(dir, '.monitor', 'cache', kept)), kept).toBe(true);
+      // The kept builds were imported from places named by their content (config, constructs),
+      // which the second run took as they were: Node ≥ 22 finds their compiled code by path.
+      const cache = join(dir, '.monitor', 'cache');
+      const places = () =>
+        readdirSync(cache)
+          .filter((entry) => entry.startsWith('bundle-'))
+          .map((entry) => `${entry} ${statSync(join(cache, entry)).ino}`)
+          .sort();
+      const first = places();
+      expect(first).toHaveLength(2);
+      for (const place of first) expect(place).toMatch(/^bundle-[\w-]{24}\.mjs \d+$/);
+      expect((await monitor(['validate'], { cwd: dir })).code).toBe(0);
+      expect(places()).toEqual(first);
 
       writeFiles(dir, { 'monitors/g.monitor.ts': group(0) });
       utimesSync(file, past, past);

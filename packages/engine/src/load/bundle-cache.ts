@@ -76,6 +76,8 @@ export interface BuiltFile {
 /** What a cached or a new build hands the loader: its files, the first the one to import. */
 export interface CachedBuild {
   files: BuiltFile[];
+  /** Hash of the files (modules, maps and indexes) as the cache keeps them: set when read from it. */
+  digest?: string;
   /** The project was built whole because its parts would have run its modules in another order. */
   splitRefused?: boolean;
 }
@@ -240,7 +242,7 @@ export async function readCachedBuild(
     }
     if (Buffer.from(await webcrypto.subtle.digest('SHA-256', body)).toString('base64url') !== header.body)
       return undefined;
-    return { files: filesOf(header, body) };
+    return { files: filesOf(header, body), digest: header.body };
   } catch {
     return undefined;
   } finally {
@@ -325,7 +327,8 @@ export interface BuildRecord {
  * Keep a finished build in `file`. Not kept when a file it depends on may have changed while it
  * ran (its modification time is not clearly before the build started: the build may have read
  * the old content) or when it read anything but files. Never throws: a cache that cannot be
- * written is only a slower next run.
+ * written is only a slower next run. The hash of the files it kept, as `readCachedBuild` gives it
+ * back; undefined when it kept nothing.
  */
 export function storeBuild(
   file: string,
@@ -334,12 +337,12 @@ export function storeBuild(
   monitor: string,
   built: CachedBuild,
   record: BuildRecord,
-): void {
+): string | undefined {
   try {
     const deps = dependencies(projectDir, record);
-    if (deps === undefined) return;
+    if (deps === undefined) return undefined;
     for (const path of [...Object.keys(deps.files), ...Object.keys(deps.dirs)]) {
-      if (changedSince(path, record.started)) return;
+      if (changedSince(path, record.started)) return undefined;
     }
     // Written a file at a time, as it is read: no copy of the whole build at once.
     const body = createHash('sha256');
@@ -386,11 +389,14 @@ export function storeBuild(
         closeSync(fd);
       }
       renameSync(temporary, file);
+      return header.body;
     } catch {
       rmSync(temporary, { force: true });
+      return undefined;
     }
   } catch {
     // Only the next run's head start is lost.
+    return undefined;
   }
 }
 

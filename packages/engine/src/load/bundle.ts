@@ -1,6 +1,4 @@
-import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
+import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
@@ -13,6 +11,7 @@ import {
   splitRefused,
   storeBuild,
 } from './bundle-cache.js';
+import { placeBundle } from './bundle-place.js';
 import { esbuildService } from './esbuild-service.js';
 import { mappingsIndex, type OriginalPosition, type PositionMap, positionMap } from './position-map.js';
 import { mainModule, PART_NAMESPACE, splitOrder, splitParts } from './split.js';
@@ -108,7 +107,7 @@ export interface Bundle {
   fromCache: boolean;
   /** Where a position in one of the bundle's files came from (1-based); undefined where nothing maps. */
   lookup(file: string, line: number, column: number): OriginalPosition | undefined;
-  /** Remove the bundle's files. */
+  /** Remove the bundle's files, unless they are kept for the next run (`placeBundle`). */
   dispose(): void;
 }
 
@@ -143,6 +142,8 @@ interface Built {
   projectDir: string;
   files: BuiltFile[];
   fromCache: boolean;
+  /** Hash of the build's files, when the cache holds it. */
+  digest?: string | undefined;
 }
 
 /** Where the project's `.monitor/cache` directory is. */
@@ -325,8 +326,9 @@ async function build(entry: string, projectDir: string, purpose: BuildPurpose): 
     metafile = result.metafile;
     entryNames = [ENTRY_NAME];
   }
+  let digest: string | undefined;
   try {
-    storeBuild(
+    digest = storeBuild(
       cache,
       entry,
       projectDir,
@@ -344,7 +346,7 @@ async function build(entry: string, projectDir: string, purpose: BuildPurpose): 
   } catch {
     // Only the next run's head start is lost.
   }
-  return { projectDir, files, fromCache: false };
+  return { projectDir, files, fromCache: false, digest };
 }
 
 const monitorFingerprint = () => fingerprint([import.meta.url]);
@@ -358,46 +360,31 @@ async function cachedOrBuild(entry: string, projectDir: string, purpose: BuildPu
   const file = cacheFile(cacheDirectory(projectDir), purpose);
   const cached = await readCachedBuild(file, entry, projectDir, monitorFingerprint());
   if (cached === undefined) return build(entry, projectDir, purpose);
-  return { projectDir, files: cached.files, fromCache: true };
+  return { projectDir, files: cached.files, fromCache: true, digest: cached.digest };
 }
 
 /**
- * Write a build into the project's cache directory, where its imports resolve as the project's:
- * one file, or a directory of the main module, parts and chunks (they import each other by name),
- * written side by side off the main thread.
+ * Write a build into the project's cache directory, where its imports resolve as the project's
+ * (`placeBundle`: a build the cache kept, at a place named by its content, which Node ≥ 22's
+ * compile cache recognises on the next run).
  */
-async function written({ projectDir, files, fromCache }: Built): Promise<Bundle> {
-  const id = `bundle-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const cache = cacheDirectory(projectDir);
-  const single = files.length === 1;
-  const dir = single ? cache : join(cache, id);
-  if (!single) mkdirSync(dir);
+async function written({ projectDir, files, fromCache, digest }: Built): Promise<Bundle> {
+  const place = await placeBundle(cacheDirectory(projectDir), files, digest);
   const maps = new Map<string, PositionMap>();
-  const paths: string[] = [];
-  const writes: Promise<void>[] = [];
-  for (const f of files) {
-    const path = single ? join(dir, `${id}.mjs`) : join(dir, f.name);
-    writes.push(writeFile(path, f.js));
-    paths.push(path);
+  files.forEach((f, i) => {
     if (f.map !== undefined)
       maps.set(
-        path,
-        positionMap(f.map, (source) => resolve(dir, source), f.index),
+        place.paths[i] as string,
+        positionMap(f.map, (source) => resolve(place.dir, source), f.index),
       );
-  }
-  const remove = () => rmSync(single ? (paths[0] as string) : dir, { recursive: true, force: true });
-  const failed = (await Promise.allSettled(writes)).find((w) => w.status === 'rejected');
-  if (failed !== undefined) {
-    remove();
-    throw failed.reason;
-  }
+  });
   // Nothing below keeps `files`: the modules' text is the runtime's to keep now (tens of MB).
   return {
-    file: paths[0] as string,
-    files: paths,
+    file: place.paths[0] as string,
+    files: place.paths,
     fromCache,
     lookup: (file, line, column) => maps.get(file)?.lookup(line, column),
-    dispose: remove,
+    dispose: place.remove,
   };
 }
 
