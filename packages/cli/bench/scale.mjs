@@ -11,11 +11,15 @@
 // in it) and its peak RSS.
 //
 //   node bench/scale.mjs [--baseline <checkout>] [--runs N] [--only validate|diff] [--sizes 20000,50000]
+//                        [--node <path of a node binary>]
 //
 // --baseline (or MONITOR_BENCH_BASELINE, for `npm run bench`): another built checkout of monitor
 // (a worktree of the commit to compare with). Its CLI runs copies of the same projects,
 // interleaved run by run with this checkout's, so that the noise of a shared machine falls on
 // both alike.
+//
+// --node: run the CLI with another Node.js than the bench's own, e.g. Node 22 (whose compile cache
+// keeps compiled modules between runs, as users' machines do; Node 20 has none).
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -36,6 +40,7 @@ const RUNS = Number(option('runs') ?? 5);
 const only = option('only');
 const sizes = (option('sizes') ?? '20000,50000').split(',').map(Number);
 const baseline = option('baseline') ?? process.env.MONITOR_BENCH_BASELINE;
+const node = option('node') ?? process.execPath;
 
 /** A checkout of monitor: its CLI and its constructs package. */
 const checkout = (name, root) => ({
@@ -50,7 +55,7 @@ function monitor(c, argv, cwd, env = {}) {
   const usageFile = join(tmpdir(), `monitor-bench-usage-${process.pid}`);
   return new Promise((done, fail) => {
     const started = performance.now();
-    const child = spawn(process.execPath, ['--import', PRELOAD, c.bin, ...argv], {
+    const child = spawn(node, ['--import', PRELOAD, c.bin, ...argv], {
       cwd,
       env: { ...process.env, ...env, NO_COLOR: '1', CI: 'true', MONITOR_BENCH_USAGE_FILE: usageFile },
     });
@@ -182,7 +187,7 @@ async function deployAndDiff(n) {
 }
 
 console.log(
-  `monitor at scale: median of ${RUNS} runs (3 for edits and fresh checkouts), end to end; cpu is the monitor process's own (not esbuild's)`,
+  `monitor at scale: median of ${RUNS} runs (3 for edits and fresh checkouts), end to end; cpu is the monitor process's own (not esbuild's); Node ${node === process.execPath ? process.version : node}`,
 );
 if (only === undefined || only === 'validate') {
   await validateFigures(
