@@ -177,8 +177,9 @@ describe('secrets never leave', () => {
     const cache = join(dir, '.monitor', 'cache');
     expect(readFileSync(join(cache, '.gitignore'), 'utf8')).toBe('*\n');
     expect(statSync(cache).mode & 0o077).toBe(0);
-    for (const f of filesUnder(cache).filter((f) => f.endsWith('.bundle')))
-      expect(statSync(f).mode & 0o077, f).toBe(0);
+    const copies = filesUnder(cache).filter((f) => f.endsWith('.bundle') || /\/bundle-[^/]+/.test(f));
+    expect(copies.some((f) => /\/bundle-[\w-]{24}/.test(f))).toBe(true);
+    for (const f of copies) expect(statSync(f).mode & 0o077, f).toBe(0);
     const files = filesUnder(join(dir, '.monitor'))
       .filter((f) => !f.startsWith(join(dir, '.monitor', 'secrets')) && !f.startsWith(cache))
       .concat(['create-plan.json', 'update-plan.json', 'delete-plan.json'].map((f) => join(dir, f)));

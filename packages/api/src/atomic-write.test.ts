@@ -79,6 +79,13 @@ describe('writeFileAtomic', () => {
     for (const length of writes.slice(0, -1)) expect(length).toBeGreaterThanOrEqual(65_536);
   });
 
+  it('writes a character whole that the pieces split where a write ends', () => {
+    const path = join(dir(), 'state.json');
+    const pieces = [`${'x'.repeat(65_535)}\ud83d`, '\ude00 after'];
+    writeFileAtomic(path, pieces);
+    expect(readFileSync(path, 'utf8')).toBe(pieces.join(''));
+  });
+
   it('leaves the old file and no temp file when making the pieces fails part-way', () => {
     const d = dir();
     const path = join(d, 'state.json');

@@ -10,6 +10,8 @@ export type AtomicWriteFs = Pick<
 
 const RUN_CHARS = 64 * 1024;
 
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
 function writeAll(fs: AtomicWriteFs, fd: number, text: string): void {
   const bytes = Buffer.from(text, 'utf8');
   for (let written = 0; written < bytes.length; ) {
@@ -45,8 +47,12 @@ export function writeFileAtomic(
         for (const piece of text) {
           pending += piece;
           if (pending.length >= RUN_CHARS) {
-            writeAll(fs, fd, pending);
-            pending = '';
+            // A character the pieces split (a surrogate pair) is written whole, with the next run.
+            const whole = isHighSurrogate(pending.charCodeAt(pending.length - 1))
+              ? pending.length - 1
+              : pending.length;
+            writeAll(fs, fd, pending.slice(0, whole));
+            pending = pending.slice(whole);
           }
         }
         writeAll(fs, fd, pending);

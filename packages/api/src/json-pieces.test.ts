@@ -14,6 +14,9 @@ describe('jsonPieces', () => {
       { toJSON: (key: string) => `key ${key}` },
       { toJSON: () => ({ nested: [1, undefined, { toJSON: (key: string) => key }] }) },
       new Date(0),
+      // A toJSON whose result has one of its own: JSON.stringify calls only the first.
+      { toJSON: () => new Date(0) },
+      { toJSON: () => [{ toJSON: () => new Date(0) }] },
       Object.assign(Object.create(null) as object, { bare: true }),
     );
     const { value } = fc.letrec((tie) => ({
@@ -65,6 +68,25 @@ describe('jsonPieces', () => {
     const rest = [...pieces];
     expect(made).toBe(items.length);
     expect(rest.length).toBeGreaterThan(1);
+  });
+
+  it('calls each toJSON once, with its key, as JSON.stringify does', () => {
+    const calls: string[] = [];
+    const counted = (tag: string) => ({
+      toJSON: (key: string) => {
+        calls.push(`${tag}:${key}`);
+        return tag === 'date' ? new Date(0) : { tag };
+      },
+    });
+    const value = { a: counted('a'), list: [counted('b'), counted('date')], date: counted('date') };
+    for (const depth of [0, 1, 2, 3]) {
+      calls.length = 0;
+      const text = [...jsonPieces(value, { depth })].join('');
+      const seen = [...calls];
+      calls.length = 0;
+      expect(text).toBe(JSON.stringify(value, null, 2));
+      expect(seen.sort()).toEqual([...calls].sort());
+    }
   });
 
   it('escapes each piece with the given escapeText, keys too', () => {

@@ -8,7 +8,7 @@
  */
 export function jsonPieces(value: unknown, options: JsonPiecesOptions = {}): Generator<string> {
   const { depth = 3, escapeText = (json: string) => json } = options;
-  return piecesOf(jsonValueOf(value, ''), depth, '', escapeText);
+  return memberPieces(jsonValueOf(value, ''), value, '', depth, '', escapeText);
 }
 
 export interface JsonPiecesOptions {
@@ -35,10 +35,46 @@ function jsonValueOf(value: unknown, key: string): unknown {
   return typeof toJSON === 'function' ? (toJSON as (key: string) => unknown).call(value, key) : value;
 }
 
+const hasToJSON = (value: unknown) =>
+  typeof (value as { toJSON?: unknown } | null | undefined)?.toJSON === 'function';
+
 /** `JSON.stringify(value, null, 2)` as it reads at `indent`, escaped. */
 function stringified(value: unknown, indent: string, escapeText: (json: string) => string): string {
   const json = JSON.stringify(value, null, 2) ?? 'null';
   return escapeText(indent === '' ? json : json.replaceAll('\n', `\n${indent}`));
+}
+
+/**
+ * The member `key` of its holder, `raw`, whose `toJSON` gave `value` (`jsonValueOf`). No `toJSON`
+ * of `value` is called again: one that has its own (a toJSON that gives a Date) is stringified as
+ * JSON.stringify does it.
+ */
+function* memberPieces(
+  value: unknown,
+  raw: unknown,
+  key: string,
+  depth: number,
+  indent: string,
+  escapeText: (json: string) => string,
+): Generator<string> {
+  if (value !== raw && hasToJSON(value)) yield stringifiedAsGiven(value, key, indent, escapeText);
+  else yield* piecesOf(value, depth, indent, escapeText);
+}
+
+/**
+ * `value`, which a `toJSON` gave, stringified without calling its own `toJSON`: in a holder whose
+ * member's `toJSON` gives it, the holder's braces and indent taken off.
+ */
+function stringifiedAsGiven(
+  value: unknown,
+  key: string,
+  indent: string,
+  escapeText: (json: string) => string,
+): string {
+  const json = JSON.stringify({ [key]: { toJSON: () => value } }, null, 2);
+  const head = `{\n  ${JSON.stringify(key)}: `;
+  const text = json.slice(head.length, -2).replaceAll('\n  ', `\n${indent}`);
+  return escapeText(text);
 }
 
 /** `value` after its own `toJSON` (its holder called it): only its members' are called here. */
@@ -64,11 +100,12 @@ function* piecesOf(
   const inner = `${indent}  `;
   let first = true;
   for (const key of Object.keys(value)) {
-    const item = jsonValueOf((value as Record<string, unknown>)[key], key);
+    const raw = (value as Record<string, unknown>)[key];
+    const item = jsonValueOf(raw, key);
     if (omitted(item)) continue;
     yield `${first ? '{' : ','}\n${inner}${stringified(key, '', escapeText)}: `;
     first = false;
-    yield* piecesOf(item, depth - 1, inner, escapeText);
+    yield* memberPieces(item, raw, key, depth - 1, inner, escapeText);
   }
   yield first ? '{}' : `\n${indent}}`;
 }
@@ -92,8 +129,12 @@ function* itemsInRuns(
   for (let i = 0; i < items.length; i++) {
     let text: string;
     try {
-      const item = jsonValueOf(items[i], String(i));
-      text = stringified(omitted(item) ? null : item, inner, escapeText);
+      const raw = items[i];
+      const item = jsonValueOf(raw, String(i));
+      text =
+        item !== raw && hasToJSON(item)
+          ? stringifiedAsGiven(item, String(i), inner, escapeText)
+          : stringified(omitted(item) ? null : item, inner, escapeText);
     } catch (e) {
       // What came before a value that cannot be written is given out first.
       if (run !== '') yield run;

@@ -2,8 +2,9 @@
 import module from 'node:module';
 import { takeRefusedExit } from './refused-exit.js';
 
-// Node ≥ 22.1 keeps compiled code between runs (most of a command's start is compiling modules);
-// Node 20 has no such cache, and the call is skipped.
+// Node ≥ 22.8 keeps compiled code between runs (most of a command's start is compiling modules),
+// the project's construct files too (load/bundle-place.ts); Node 20 has no such cache, and the
+// call is skipped.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 
 // A reader that goes away (`| head`) is not an error.

@@ -36,14 +36,18 @@ export interface Io {
  */
 export function writeInPieces(write: (text: string) => void, pieces: Iterable<string>): void {
   let pending = '';
-  for (const piece of pieces) {
-    pending += piece;
-    if (pending.length >= 65_536) {
-      write(pending);
-      pending = '';
+  try {
+    for (const piece of pieces) {
+      pending += piece;
+      if (pending.length >= 65_536) {
+        write(pending);
+        pending = '';
+      }
     }
+  } finally {
+    // Also when making a piece failed: what came before it is written.
+    if (pending !== '') write(pending);
   }
-  if (pending !== '') write(pending);
 }
 
 export function processIo(): Io {

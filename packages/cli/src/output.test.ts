@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import { EXIT } from './exit-codes.js';
 import { writeInPieces } from './io.js';
-import { asciiSafeJson, asciiSafeJsonChunks } from './output.js';
+import { asciiSafeJson, asciiSafeJsonChunks, Output } from './output.js';
 
 describe('asciiSafeJson', () => {
   it('writes what a terminal acts on as \\u escapes, and reads back as the same data', () => {
@@ -18,6 +19,56 @@ describe('asciiSafeJson', () => {
     expect(chunks.join('')).toBe(asciiSafeJson({ items }));
     expect(chunks.join('')).not.toMatch(/[\u202e\u009b]/);
     expect(JSON.parse(chunks.join(''))).toEqual({ items });
+  });
+});
+
+describe('Output.print', () => {
+  const io = () => {
+    const written = { out: '', err: '' };
+    return {
+      written,
+      io: {
+        stdout: (t: string) => {
+          written.out += t;
+        },
+        stderr: (t: string) => {
+          written.err += t;
+        },
+        color: false,
+        interactive: false,
+        cwd: '/',
+        env: {},
+      },
+    };
+  };
+
+  it('prints the envelope, and keeps the exit code', () => {
+    const { io: sink, written } = io();
+    const out = new Output('deploy', true);
+    out.result = { items: [1, 2] };
+    expect(out.print(sink, EXIT.ok)).toBe(EXIT.ok);
+    expect(JSON.parse(written.out)).toMatchObject({ command: 'deploy', ok: true, result: { items: [1, 2] } });
+    expect(written.err).toBe('');
+  });
+
+  it('says on stderr when a part of the envelope cannot be made, and fails the run', () => {
+    const { io: sink, written } = io();
+    const out = new Output('deploy', true);
+    out.result = {
+      results: [
+        { ok: 1 },
+        {
+          toJSON: () => {
+            throw new Error('cannot redact \u001b[2J');
+          },
+        },
+      ],
+    };
+    expect(out.print(sink, EXIT.ok)).toBe(EXIT.error);
+    expect(written.out).toContain('"command": "deploy"');
+    expect(written.err).toBe('\nerror: the --json output stopped part way: cannot redact \\x1b[2J\n');
+    // A run that failed already keeps its own code.
+    expect(new Output('deploy', true).print(io().io, EXIT.invalid)).toBe(EXIT.invalid);
   });
 });
 

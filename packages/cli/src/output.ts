@@ -1,5 +1,7 @@
 import { jsonPieces } from '@monitor/api/json-pieces';
 import type { PlanJson, PrintedPlanJson } from '@monitor/engine';
+import { escapeTerminal } from '@monitor/engine/escape';
+import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, writeInPieces } from './io.js';
 
 /** Version of the `--json` envelope. 1 had a shape per command; 2 is one envelope for all. */
@@ -64,12 +66,23 @@ export class Output {
     };
   }
 
-  print(io: Io, exitCode: number): void {
-    if (!this.json) return;
-    // In pieces: the envelope of a deploy of 30,000 resources is 67 MB of JSON, which as one
-    // string (and its copy in UTF-8 for the write) cost a third of the run's memory.
-    writeInPieces(io.stdout, asciiSafeJsonChunks(this.envelope(exitCode)));
+  /**
+   * Print the envelope (with `--json`); the exit code after it. The envelope is made as it is
+   * written (a deploy of 30,000 resources prints 67 MB of JSON, which as one string, and its copy
+   * in UTF-8 for the write, cost a third of the run's memory), so a part that cannot be made (an
+   * operation's JSON) stops it part way: that is said on stderr, and the exit code is an error.
+   */
+  print(io: Io, exitCode: ExitCode): ExitCode {
+    if (!this.json) return exitCode;
+    try {
+      writeInPieces(io.stdout, asciiSafeJsonChunks(this.envelope(exitCode)));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      io.stderr(`\nerror: the --json output stopped part way: ${escapeTerminal(message)}\n`);
+      return exitCode === EXIT.ok ? EXIT.error : exitCode;
+    }
     io.stdout('\n');
+    return exitCode;
   }
 }
 

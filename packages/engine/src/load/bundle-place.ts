@@ -7,15 +7,17 @@ import { join } from 'node:path';
  * Where a build's files are written to be imported, in the project's cache directory (so that
  * their imports resolve as the project's):
  * - a build the cache kept goes to a place named by its content, the same run after run, and stays
- *   there. Node ≥ 22 keeps the compiled code of a module by its path (`module.enableCompileCache`,
- *   called by the CLI), so the next run of an unchanged project does not compile its constructs
- *   again: 0.8 s of a 16 MB bundle's 1.2 s import on Node 22. Only the first import of a build in
- *   a process goes there: importing the same path again would hand back the module already run;
+ *   there. Node ≥ 22.8 keeps the compiled code of a module by its path (`module.enableCompileCache`,
+ *   which the CLI calls), so the next run of an unchanged project does not compile its construct
+ *   files again (20,000 constructs: their import took 0.6 s less on Node 22, see bench/scale.mjs
+ *   --node). Only the first import of a build in a process goes there: importing the same path
+ *   again would hand back the module already run;
  * - any other build goes to a place of this run's own, removed once it is imported.
  *
  * One file is written as `<name>.mjs` beside the cache files, several (the main module, parts and
  * chunks, which import each other by name) in a directory `<name>/`: their maps name the sources
- * relative to where esbuild put them, which is as deep.
+ * relative to where esbuild put them, which is as deep. Like the cache files, they are readable by
+ * their owner only: they are the construct files' code, literals and all.
  */
 export interface BundlePlace {
   /** The paths of the files, in the order given. */
@@ -35,14 +37,24 @@ export interface PlacedFile {
 
 /**
  * How many places of kept builds stay in a project's cache: those of this run (its config and its
- * construct files), and those of the run before, which a run beside it may be importing.
+ * construct files, and the project again when `import` has written files), and the run's before.
  */
 const KEPT_PLACES = 4;
+/** A place is not removed until it has been unused this long: a run beside this one may be importing it. */
+const UNUSED_FOR_MS = 10 * 60_000;
+/** A place of a run's own (or a kept one half written) that a run killed part way left behind. */
+const LEFT_FOR_MS = 60 * 60_000;
 
 const KEPT_NAME = /^bundle-[A-Za-z0-9_-]{24}(?:\.mjs)?$/;
+const LEFT_NAME = /^bundle-(?:\d+-[0-9a-f]{8}|[A-Za-z0-9_-]{24}\.\d+-[0-9a-f]{8}\.tmp)(?:\.mjs)?$/;
 
-/** Content hashes of the builds this process has imported from their kept place. */
-const importedHere = new Set<string>();
+/**
+ * The kept places this process has handed out, by path: for the whole process (another copy of
+ * this module would otherwise hand the same path out again), as the runtime's modules are.
+ */
+const IMPORTED_KEY = Symbol.for('@monitor/engine.importedBundlePlaces');
+const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>;
+const importedHere = (holder[IMPORTED_KEY] ??= new Set<string>());
 
 /**
  * Write `files` where they are imported from: the kept place of `digest` (the hash of the build's
@@ -54,77 +66,95 @@ export async function placeBundle(
   files: readonly PlacedFile[],
   digest: string | undefined,
 ): Promise<BundlePlace> {
-  if (digest !== undefined && !importedHere.has(digest)) {
-    const kept = await keptPlace(cacheDir, files, `bundle-${digest.slice(0, 24)}`);
-    if (kept !== undefined) {
-      importedHere.add(digest);
-      pruneKept(cacheDir, kept.name);
-      return kept.place;
+  if (digest !== undefined) {
+    const name = `bundle-${digest.slice(0, 24)}`;
+    const kept = placeAt(cacheDir, files, name, true);
+    const target = targetOf(kept);
+    if (!importedHere.has(target)) {
+      // Taken before the wait: a second load of the same build meanwhile gets its own place.
+      importedHere.add(target);
+      if (await madeKept(cacheDir, name, kept, files)) {
+        prune(cacheDir, target);
+        return kept;
+      }
+      importedHere.delete(target);
     }
   }
-  const name = `bundle-${process.pid}-${randomBytes(4).toString('hex')}`;
-  const place = placeAt(cacheDir, files, name);
+  const own = placeAt(cacheDir, files, `bundle-${process.pid}-${randomBytes(4).toString('hex')}`);
   try {
-    await writeFiles(place.paths, files, files.length > 1 ? place.dir : undefined);
+    await writeFiles(own, files);
   } catch (error) {
-    place.remove();
+    own.remove();
     throw error;
   }
-  return place;
+  return own;
 }
 
 function placeAt(cacheDir: string, files: readonly PlacedFile[], name: string, kept = false): BundlePlace {
   const single = files.length === 1;
   const dir = single ? cacheDir : join(cacheDir, name);
   const paths = files.map((f) => (single ? join(dir, `${name}.mjs`) : join(dir, f.name)));
-  const target = single ? (paths[0] as string) : dir;
-  return {
-    paths,
-    dir,
-    kept,
-    remove: kept ? () => {} : () => rmSync(target, { recursive: true, force: true }),
-  };
+  const place: BundlePlace = { paths, dir, kept, remove: () => {} };
+  if (!kept) place.remove = () => rmSync(targetOf(place), { recursive: true, force: true });
+  return place;
 }
 
-/** Write each file, side by side off the main thread; `dir` is made first when given. */
-async function writeFiles(
-  paths: readonly string[],
-  files: readonly PlacedFile[],
-  dir: string | undefined,
-): Promise<void> {
-  if (dir !== undefined) mkdirSync(dir);
-  const writes = files.map((f, i) => writeFile(paths[i] as string, f.js));
+/** What is renamed into place and removed whole: the one file, or the directory of several. */
+function targetOf(place: BundlePlace): string {
+  return place.paths.length === 1 ? (place.paths[0] as string) : place.dir;
+}
+
+/** Write each file, side by side off the main thread, in its directory (made first when it has one of its own). */
+async function writeFiles(place: BundlePlace, files: readonly PlacedFile[]): Promise<void> {
+  if (files.length > 1) mkdirSync(place.dir, { mode: 0o700 });
+  const writes = files.map((f, i) => writeFile(place.paths[i] as string, f.js, { mode: 0o600 }));
   const failed = (await Promise.allSettled(writes)).find((w) => w.status === 'rejected');
   if (failed !== undefined) throw failed.reason;
 }
 
 /**
- * The kept place `name`, written now unless a run before (or beside) this one wrote it: the files
- * are written under a name of this run's own, then renamed into place whole, so that no run ever
- * imports a place that is half written. Undefined when it cannot be had: this run writes its own.
+ * Whether the kept place holds `files` now: as a run before (or beside) this one left it, or
+ * written by this run under a name of its own and renamed into place whole, so that no run imports
+ * a place half written. A place that is there but not whole (a file missing or of another size:
+ * a crash, a removal cut short) is replaced. Never throws: false, and this run writes its own.
  */
-async function keptPlace(
+async function madeKept(
   cacheDir: string,
-  files: readonly PlacedFile[],
   name: string,
-): Promise<{ place: BundlePlace; name: string } | undefined> {
-  const single = files.length === 1;
-  const entry = single ? `${name}.mjs` : name;
-  const place = placeAt(cacheDir, files, name, true);
-  const target = join(cacheDir, entry);
-  if (existsSync(target)) return touched(target) ? { place, name: entry } : undefined;
-  const own = `${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
-  const ownPlace = placeAt(cacheDir, files, own);
-  const temporary = single ? (ownPlace.paths[0] as string) : ownPlace.dir;
-  try {
-    await writeFiles(ownPlace.paths, files, single ? undefined : ownPlace.dir);
-    renameSync(temporary, target);
-    return { place, name: entry };
-  } catch {
-    ownPlace.remove();
-    // Another run put the same files there first.
-    return existsSync(target) && touched(target) ? { place, name: entry } : undefined;
+  place: BundlePlace,
+  files: readonly PlacedFile[],
+): Promise<boolean> {
+  const target = targetOf(place);
+  if (existsSync(target)) {
+    if (holds(place, files)) return touched(target);
+    if (!removed(target)) return false;
   }
+  const own = placeAt(cacheDir, files, `${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
+  try {
+    await writeFiles(own, files);
+    renameSync(targetOf(own), target);
+    return true;
+  } catch {
+    try {
+      own.remove();
+    } catch {
+      // Left for a later run's prune.
+    }
+    // Another run put the same files there first.
+    return existsSync(target) && holds(place, files) && touched(target);
+  }
+}
+
+/** Whether every file of the place is there with the size of the build's. */
+function holds(place: BundlePlace, files: readonly PlacedFile[]): boolean {
+  return files.every((f, i) => {
+    try {
+      const bytes = typeof f.js === 'string' ? Buffer.byteLength(f.js, 'utf8') : f.js.byteLength;
+      return statSync(place.paths[i] as string).size === bytes;
+    } catch {
+      return false;
+    }
+  });
 }
 
 /** Mark a kept place as just used (pruning keeps the latest); false when it is gone. */
@@ -139,18 +169,52 @@ function touched(path: string): boolean {
 }
 
 /**
- * Remove the kept places but the latest `KEPT_PLACES` used (and `current`): a large project's
- * build is tens of MB. Never throws: what cannot be removed now is removed by a later run.
+ * Remove a place: renamed out of its name first, so that a removal cut short never leaves a
+ * place that looks whole. False when it could not be moved.
  */
-function pruneKept(cacheDir: string, current: string): void {
+function removed(path: string): boolean {
+  const doomed = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.removed`;
   try {
-    const places = readdirSync(cacheDir)
-      .filter((entry) => KEPT_NAME.test(entry) && entry !== current)
-      .map((entry) => ({ entry, used: statSync(join(cacheDir, entry)).mtimeMs }))
-      .sort((a, b) => b.used - a.used);
-    for (const { entry } of places.slice(KEPT_PLACES - 1))
-      rmSync(join(cacheDir, entry), { recursive: true, force: true });
+    renameSync(path, doomed);
   } catch {
-    // Left for a later run.
+    return false;
+  }
+  rmSync(doomed, { recursive: true, force: true });
+  return true;
+}
+
+/**
+ * Remove the kept places but the latest `KEPT_PLACES` used (and `current`), once unused for
+ * `UNUSED_FOR_MS`: a large project's build is tens of MB. Also what runs killed part way left
+ * (places of their own, half-written or half-removed ones) after `LEFT_FOR_MS`. Never throws: what
+ * cannot be removed now is removed by a later run.
+ */
+function prune(cacheDir: string, current: string): void {
+  const now = Date.now();
+  const usedAt = (entry: string) => {
+    try {
+      return statSync(join(cacheDir, entry)).mtimeMs;
+    } catch {
+      return undefined;
+    }
+  };
+  let entries: string[];
+  try {
+    entries = readdirSync(cacheDir);
+  } catch {
+    return;
+  }
+  const kept = entries
+    .filter((entry) => KEPT_NAME.test(entry) && join(cacheDir, entry) !== current)
+    .map((entry) => ({ entry, used: usedAt(entry) }))
+    .filter((p): p is { entry: string; used: number } => p.used !== undefined)
+    .sort((a, b) => b.used - a.used);
+  for (const { entry, used } of kept.slice(KEPT_PLACES - 1))
+    if (now - used > UNUSED_FOR_MS) removed(join(cacheDir, entry));
+  for (const entry of entries) {
+    const left = LEFT_NAME.test(entry) || (entry.startsWith('bundle-') && entry.endsWith('.removed'));
+    const used = left ? usedAt(entry) : undefined;
+    if (used !== undefined && now - used > LEFT_FOR_MS)
+      rmSync(join(cacheDir, entry), { recursive: true, force: true });
   }
 }

@@ -164,9 +164,26 @@ describe('planToPrintedJson', () => {
     expect([...jsonPieces({ plan: printed })].join('')).toBe(
       JSON.stringify({ plan: planToJson(plan) }, null, 2),
     );
-    // Nothing of an operation is held before it is written: no payload, no redacted copy.
-    expect(Object.keys(printed.operations[0] ?? {})).toEqual([]);
     expect(JSON.stringify(printed)).not.toContain('hunter2');
+  });
+
+  it("reads an operation's payload only when its JSON is written", () => {
+    let reads = 0;
+    const watched = planOf([
+      {
+        ...secretGroup,
+        payload: {
+          get name() {
+            reads++;
+            return 'G';
+          },
+        },
+      },
+    ]);
+    const printed = planToPrintedJson(watched);
+    expect(reads).toBe(0);
+    expect(JSON.stringify(printed)).toContain('"name":"G"');
+    expect(reads).toBe(1);
   });
 });
 

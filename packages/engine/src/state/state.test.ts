@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import * as fs from 'node:fs';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -228,11 +229,23 @@ describe('FileStateBackend', () => {
       'environmentVariables[A]',
       'environmentVariables[Z]',
     ]);
-    // The file a commit writes is that text, with the serial moved.
-    const store = new FileStateBackend(join(dir(), 'state'), ACCOUNT);
+    // The file a commit writes is that text, with the serial moved, written in runs of about
+    // 64 KB: never the whole text as one string (and one buffer).
+    const writes: number[] = [];
+    const counting = {
+      ...fs,
+      writeSync: ((fd: number, buffer: Uint8Array, offset?: number, length?: number) => {
+        writes.push(length ?? buffer.byteLength);
+        return fs.writeSync(fd, buffer, offset, length);
+      }) as typeof fs.writeSync,
+    };
+    const store = new FileStateBackend(join(dir(), 'state'), ACCOUNT, counting);
     const saved = await store.commit(state);
     expect(readFileSync(store.location, 'utf8')).toBe(serializeState(saved));
     expect(saved.serial).toBe(8);
+    expect(text.length).toBeGreaterThan(1_000_000);
+    expect(writes.length).toBeGreaterThan(10);
+    expect(Math.max(...writes)).toBeLessThan(200_000);
   });
 
   it('commits leave the state file alone beside nothing: no temp file, no journal (atomicity: atomic-write.test.ts)', async () => {
