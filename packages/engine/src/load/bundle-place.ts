@@ -54,7 +54,8 @@ const LEFT_NAME = /^bundle-(?:\d+-[0-9a-f]{8}|[A-Za-z0-9_-]{24}\.\d+-[0-9a-f]{8}
  */
 const IMPORTED_KEY = Symbol.for('@monitor/engine.importedBundlePlaces');
 const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>;
-const importedHere = (holder[IMPORTED_KEY] ??= new Set<string>());
+holder[IMPORTED_KEY] ??= new Set<string>();
+const importedHere = holder[IMPORTED_KEY];
 
 /**
  * Write `files` where they are imported from: the kept place of `digest` (the hash of the build's
