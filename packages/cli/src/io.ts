@@ -22,6 +22,12 @@ export interface Io {
    */
   prompt?: (question: string) => Promise<string | undefined>;
   /**
+   * Resolves once stdout has taken what was written to it: a pipe whose reader is slower than
+   * monitor holds the rest in memory meanwhile (the 67 MB `--json` envelope of a large deploy).
+   * Absent where writes are taken at once (tests' buffers).
+   */
+  drained?: () => Promise<void>;
+  /**
    * Trap Ctrl-C/SIGTERM while long work runs: the first aborts the signal (finish in-flight work,
    * start nothing new) and prints `notice` (a function when what Ctrl-C does changes as the command
    * goes on), a second one exits at once. Call `release` when done.
@@ -35,19 +41,53 @@ export interface Io {
  * all in memory twice (the text, and its UTF-8 copy for the write).
  */
 export function writeInPieces(write: (text: string) => void, pieces: Iterable<string>): void {
+  for (const run of runsOf(pieces)) write(run);
+}
+
+/** `pieces` joined in runs of at least 64 KB, the last shorter, none empty. */
+function* runsOf(pieces: Iterable<string>): Generator<string> {
   let pending = '';
   try {
     for (const piece of pieces) {
       pending += piece;
       if (pending.length >= 65_536) {
-        write(pending);
+        yield pending;
         pending = '';
       }
     }
   } finally {
-    // Also when making a piece failed: what came before it is written.
-    if (pending !== '') write(pending);
+    // Also when making a piece failed: what came before it is written, then the failure goes on.
+    if (pending !== '') yield pending;
   }
+}
+
+/**
+ * Write `pieces` as `writeInPieces` does, waiting after each write until stdout has taken it
+ * (`Io.drained`): what is made but not taken yet is then never much more than a write.
+ */
+export async function writeInPiecesDrained(io: Io, pieces: Iterable<string>): Promise<void> {
+  for (const run of runsOf(pieces)) {
+    io.stdout(run);
+    await io.drained?.();
+  }
+}
+
+/** Resolves when `stream` needs no draining, has drained, or is gone (its reader went away). */
+function drainedOf(stream: NodeJS.WriteStream): () => Promise<void> {
+  return () =>
+    stream.writableNeedDrain
+      ? new Promise<void>((resolve) => {
+          const done = () => {
+            stream.off('drain', done);
+            stream.off('close', done);
+            stream.off('error', done);
+            resolve();
+          };
+          stream.on('drain', done);
+          stream.on('close', done);
+          stream.on('error', done);
+        })
+      : Promise.resolve();
 }
 
 export function processIo(): Io {
@@ -55,6 +95,7 @@ export function processIo(): Io {
   const tty = process.stdout.isTTY === true;
   return {
     stdout: (text) => process.stdout.write(text),
+    drained: drainedOf(process.stdout),
     stderr: (text) => process.stderr.write(text),
     color: tty && env.NO_COLOR === undefined && env.TERM !== 'dumb',
     interactive: tty && process.stdin.isTTY === true && (env.CI === undefined || env.CI === 'false'),

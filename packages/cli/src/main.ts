@@ -449,7 +449,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
     answered = true;
     code = await reportRefusedExit(refused, code, io, out);
   }
-  if (answered) code = out.print(io, code);
+  if (answered) code = await out.print(io, code);
   return code;
 }
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EXIT } from './exit-codes.js';
-import { writeInPieces } from './io.js';
+import { writeInPieces, writeInPiecesDrained } from './io.js';
 import { asciiSafeJson, asciiSafeJsonChunks, Output } from './output.js';
 
 describe('asciiSafeJson', () => {
@@ -42,16 +42,16 @@ describe('Output.print', () => {
     };
   };
 
-  it('prints the envelope, and keeps the exit code', () => {
+  it('prints the envelope, and keeps the exit code', async () => {
     const { io: sink, written } = io();
     const out = new Output('deploy', true);
     out.result = { items: [1, 2] };
-    expect(out.print(sink, EXIT.ok)).toBe(EXIT.ok);
+    expect(await out.print(sink, EXIT.ok)).toBe(EXIT.ok);
     expect(JSON.parse(written.out)).toMatchObject({ command: 'deploy', ok: true, result: { items: [1, 2] } });
     expect(written.err).toBe('');
   });
 
-  it('says on stderr when a part of the envelope cannot be made, and fails the run', () => {
+  it('says on stderr when a part of the envelope cannot be made, and fails the run', async () => {
     const { io: sink, written } = io();
     const out = new Output('deploy', true);
     out.result = {
@@ -64,11 +64,11 @@ describe('Output.print', () => {
         },
       ],
     };
-    expect(out.print(sink, EXIT.ok)).toBe(EXIT.error);
+    expect(await out.print(sink, EXIT.ok)).toBe(EXIT.error);
     expect(written.out).toContain('"command": "deploy"');
     expect(written.err).toBe('\nerror: the --json output stopped part way: cannot redact \\x1b[2J\n');
     // A run that failed already keeps its own code.
-    expect(new Output('deploy', true).print(io().io, EXIT.invalid)).toBe(EXIT.invalid);
+    expect(await new Output('deploy', true).print(io().io, EXIT.invalid)).toBe(EXIT.invalid);
   });
 });
 
@@ -87,5 +87,65 @@ describe('writeInPieces', () => {
     const writes: string[] = [];
     writeInPieces((text) => writes.push(text), []);
     expect(writes).toEqual([]);
+  });
+});
+
+describe('writeInPiecesDrained', () => {
+  it('makes and writes the next run only once stdout has taken the one before', async () => {
+    const writes: string[] = [];
+    let made = 0;
+    const waits: (() => void)[] = [];
+    const io = {
+      stdout: (text: string) => {
+        writes.push(text);
+      },
+      stderr: () => {},
+      color: false,
+      interactive: false,
+      cwd: '/',
+      env: {},
+      drained: () => new Promise<void>((resolve) => waits.push(resolve)),
+    };
+    function* pieces() {
+      for (let i = 0; i < 3_000; i++) {
+        made++;
+        yield `${'z'.repeat(99)}\n`;
+      }
+    }
+    const done = writeInPiecesDrained(io, pieces());
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(writes).toHaveLength(1);
+    // Made up to the first run: no further.
+    expect(made).toBe(Math.ceil(65_536 / 100));
+    while (writes.length < 5) {
+      waits.shift()?.();
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+    for (const resolve of waits.splice(0)) resolve();
+    // The rest drains as stdout takes it.
+    const drain = setInterval(() => {
+      for (const resolve of waits.splice(0)) resolve();
+    }, 1);
+    await done;
+    clearInterval(drain);
+    expect(writes.join('')).toBe(`${'z'.repeat(99)}\n`.repeat(3_000));
+  });
+
+  it('writes what came before a piece that cannot be made, then fails', async () => {
+    const writes: string[] = [];
+    const io = {
+      stdout: (t: string) => writes.push(t),
+      stderr: () => {},
+      color: false,
+      interactive: false,
+      cwd: '/',
+      env: {},
+    };
+    function* pieces() {
+      yield 'first ';
+      throw new Error('cannot');
+    }
+    await expect(writeInPiecesDrained(io, pieces())).rejects.toThrow('cannot');
+    expect(writes).toEqual(['first ']);
   });
 });

@@ -2,7 +2,7 @@ import { jsonPieces } from '@monitor/api/json-pieces';
 import type { PlanJson, PrintedPlanJson } from '@monitor/engine';
 import { escapeTerminal } from '@monitor/engine/escape';
 import { EXIT, type ExitCode } from './exit-codes.js';
-import { type Io, writeInPieces } from './io.js';
+import { type Io, writeInPiecesDrained } from './io.js';
 
 /** Version of the `--json` envelope. 1 had a shape per command; 2 is one envelope for all. */
 export const JSON_FORMAT_VERSION = 2;
@@ -71,11 +71,13 @@ export class Output {
    * written (a deploy of 30,000 resources prints 67 MB of JSON, which as one string, and its copy
    * in UTF-8 for the write, cost a third of the run's memory), so a part that cannot be made (an
    * operation's JSON) stops it part way: that is said on stderr, and the exit code is an error.
+   * Each 64 KB is written once stdout took the one before: a pipe read slowly would otherwise
+   * hold all of it in memory (200 MB at the end of a deploy of 30,000 resources).
    */
-  print(io: Io, exitCode: ExitCode): ExitCode {
+  async print(io: Io, exitCode: ExitCode): Promise<ExitCode> {
     if (!this.json) return exitCode;
     try {
-      writeInPieces(io.stdout, asciiSafeJsonChunks(this.envelope(exitCode)));
+      await writeInPiecesDrained(io, asciiSafeJsonChunks(this.envelope(exitCode)));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       io.stderr(`\nerror: the --json output stopped part way: ${escapeTerminal(message)}\n`);
