@@ -1,6 +1,5 @@
 import { jsonPieces } from '@monitor/api/json-pieces';
 import type { PlanJson, PrintedPlanJson } from '@monitor/engine';
-import { escapeTerminal } from '@monitor/engine/escape';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, writeInPiecesDrained } from './io.js';
 
@@ -80,7 +79,9 @@ export class Output {
       await writeInPiecesDrained(io, asciiSafeJsonChunks(this.envelope(exitCode)));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      io.stderr(`\nerror: the --json output stopped part way: ${escapeTerminal(message)}\n`);
+      // Escaped as JSON escapes a string (the engine's escape is not loaded for --help).
+      const shown = escapeForTerminal(JSON.stringify(message).slice(1, -1));
+      io.stderr(`\nerror: the --json output stopped part way: ${shown}\n`);
       return exitCode === EXIT.ok ? EXIT.error : exitCode;
     }
     io.stdout('\n');
