@@ -1,16 +1,13 @@
 import { randomBytes } from 'node:crypto';
 import * as nodeFs from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { textRuns } from './json-pieces.js';
 
 /** The file-system calls an atomic write makes; tests pass one that fails part-way. */
 export type AtomicWriteFs = Pick<
   typeof nodeFs,
   'mkdirSync' | 'openSync' | 'writeSync' | 'fsyncSync' | 'closeSync' | 'renameSync' | 'rmSync'
 >;
-
-const RUN_CHARS = 64 * 1024;
-
-const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 function writeAll(fs: AtomicWriteFs, fd: number, text: string): void {
   const bytes = Buffer.from(text, 'utf8');
@@ -25,8 +22,8 @@ function writeAll(fs: AtomicWriteFs, fd: number, text: string): void {
  * file, fsync the directory. A failure (of the file system, or of the pieces as they are made)
  * removes the temp file and rethrows.
  *
- * `text` may come in pieces, written in runs of about 64 KB: a large file is then never one string
- * and its UTF-8 copy at once.
+ * `text` may come in pieces, written in runs of about 64 KB (`textRuns`): a large file is then
+ * never one string and its UTF-8 copy at once.
  */
 export function writeFileAtomic(
   path: string,
@@ -42,21 +39,7 @@ export function writeFileAtomic(
     const fd = fs.openSync(tmp, 'w', mode);
     try {
       if (typeof text === 'string') writeAll(fs, fd, text);
-      else {
-        let pending = '';
-        for (const piece of text) {
-          pending += piece;
-          if (pending.length >= RUN_CHARS) {
-            // A character the pieces split (a surrogate pair) is written whole, with the next run.
-            const whole = isHighSurrogate(pending.charCodeAt(pending.length - 1))
-              ? pending.length - 1
-              : pending.length;
-            writeAll(fs, fd, pending.slice(0, whole));
-            pending = pending.slice(whole);
-          }
-        }
-        writeAll(fs, fd, pending);
-      }
+      else for (const run of textRuns(text)) writeAll(fs, fd, run);
       fs.fsyncSync(fd);
     } finally {
       fs.closeSync(fd);

@@ -148,3 +148,30 @@ function* itemsInRuns(
   }
   yield `${run}\n${indent}]`;
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
+
+/**
+ * `pieces` joined in runs of at least 64 KB (the last shorter, none empty), for writes: a write
+ * per piece is a system call per piece, one string of everything holds it all at once. A
+ * character that two pieces split (a surrogate pair) goes whole into the next run, so that each
+ * run encodes alone. When making a piece fails, the run before it is still given out, then the
+ * failure goes on.
+ */
+export function* textRuns(pieces: Iterable<string>): Generator<string> {
+  let pending = '';
+  try {
+    for (const piece of pieces) {
+      pending += piece;
+      if (pending.length >= RUN_CHARS) {
+        const whole = isHighSurrogate(pending.charCodeAt(pending.length - 1))
+          ? pending.length - 1
+          : pending.length;
+        yield pending.slice(0, whole);
+        pending = pending.slice(whole);
+      }
+    }
+  } finally {
+    if (pending !== '') yield pending;
+  }
+}

@@ -1,4 +1,5 @@
 import { styleText } from 'node:util';
+import { textRuns } from '@monitor/api/json-pieces';
 import type { Style } from '@monitor/engine';
 
 /** Moves to the start of the terminal's line and erases it: what a live progress line is redrawn with. */
@@ -41,24 +42,7 @@ export interface Io {
  * all in memory twice (the text, and its UTF-8 copy for the write).
  */
 export function writeInPieces(write: (text: string) => void, pieces: Iterable<string>): void {
-  for (const run of runsOf(pieces)) write(run);
-}
-
-/** `pieces` joined in runs of at least 64 KB, the last shorter, none empty. */
-function* runsOf(pieces: Iterable<string>): Generator<string> {
-  let pending = '';
-  try {
-    for (const piece of pieces) {
-      pending += piece;
-      if (pending.length >= 65_536) {
-        yield pending;
-        pending = '';
-      }
-    }
-  } finally {
-    // Also when making a piece failed: what came before it is written, then the failure goes on.
-    if (pending !== '') yield pending;
-  }
+  for (const run of textRuns(pieces)) write(run);
 }
 
 /**
@@ -66,7 +50,7 @@ function* runsOf(pieces: Iterable<string>): Generator<string> {
  * (`Io.drained`): what is made but not taken yet is then never much more than a write.
  */
 export async function writeInPiecesDrained(io: Io, pieces: Iterable<string>): Promise<void> {
-  for (const run of runsOf(pieces)) {
+  for (const run of textRuns(pieces)) {
     io.stdout(run);
     await io.drained?.();
   }
