@@ -66,7 +66,7 @@ describe('Output.print', () => {
     };
     expect(await out.print(sink, EXIT.ok)).toBe(EXIT.error);
     expect(written.out).toContain('"command": "deploy"');
-    expect(written.err).toBe('\nerror: the --json output stopped part way: cannot redact \\u001b[2J\n');
+    expect(written.err).toBe('\nerror: the --json output stopped part way: cannot redact \\x1b[2J\n');
     // A run that failed already keeps its own code.
     expect(await new Output('deploy', true).print(io().io, EXIT.invalid)).toBe(EXIT.invalid);
   });

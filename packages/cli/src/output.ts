@@ -79,9 +79,9 @@ export class Output {
       await writeInPiecesDrained(io, asciiSafeJsonChunks(this.envelope(exitCode)));
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
-      // Escaped as JSON escapes a string (the engine's escape is not loaded for --help).
-      const shown = escapeForTerminal(JSON.stringify(message).slice(1, -1));
-      io.stderr(`\nerror: the --json output stopped part way: ${shown}\n`);
+      // Loaded here, on failure only, as main's report does: `--help` loads nothing of the engine.
+      const { escapeTerminal } = await import('@monitor/engine/escape');
+      io.stderr(`\nerror: the --json output stopped part way: ${escapeTerminal(message)}\n`);
       return exitCode === EXIT.ok ? EXIT.error : exitCode;
     }
     io.stdout('\n');
