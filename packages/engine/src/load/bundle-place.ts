@@ -95,9 +95,9 @@ function placeAt(cacheDir: string, files: readonly PlacedFile[], name: string, k
   const single = files.length === 1;
   const dir = single ? cacheDir : join(cacheDir, name);
   const paths = files.map((f) => (single ? join(dir, `${name}.mjs`) : join(dir, f.name)));
-  const place: BundlePlace = { paths, dir, kept, remove: () => {} };
-  if (!kept) place.remove = () => rmSync(targetOf(place), { recursive: true, force: true });
-  return place;
+  const target = single ? (paths[0] as string) : dir;
+  const remove = kept ? () => {} : () => rmSync(target, { recursive: true, force: true });
+  return { paths, dir, kept, remove };
 }
 
 /** What is renamed into place and removed whole: the one file, or the directory of several. */
