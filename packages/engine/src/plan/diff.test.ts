@@ -85,6 +85,14 @@ describe('values', () => {
     expect(at(undefined)).toHaveLength(1);
   });
 
+  it('the same text is the same value under every rule, even a date that does not parse', () => {
+    // Date.parse gives NaN for both, and NaN is not NaN: compared as instants, it was a change forever.
+    expect(changesOf('MaintenanceWindow', { startsAt: 'soon' }, { startsAt: 'soon' })).toEqual([]);
+    expect(changesOf('MaintenanceWindow', { startsAt: 'soon' }, { startsAt: 'later' })).toHaveLength(1);
+    const secret = { environmentVariables: [{ key: 'TOKEN', value: 's3', locked: false, secret: true }] };
+    expect(changesOf('CheckGroup', secret, secret, { secretUnchanged: false })).toEqual([]);
+  });
+
   it('records compare field by field, over the fields the code has; server fields never differ', () => {
     const desired = { apiCheckDefaults: { url: 'https://a.example.com', headers: [] } };
     expect(

@@ -44,10 +44,18 @@ export interface DiffContext {
 type Payload = Record<string, unknown>;
 
 function same(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
+  return a === b || sameScalar(a, b) || canonicalJson(a) === canonicalJson(b);
+}
+
+/**
+ * The same scalar on both sides, or null beside absent: unchanged under every rule (a secret, a
+ * date, a set's item or a list's key alike), so a comparison need make no path for it: most
+ * fields of an unchanged resource are such.
+ */
+function sameScalar(a: unknown, b: unknown): boolean {
+  if (a === b) return a === null || typeof a !== 'object';
   // An absent live field and a null desired one mean the same thing.
-  if ((a === null || a === undefined) && (b === null || b === undefined)) return true;
-  return canonicalJson(a) === canonicalJson(b);
+  return (a === null || a === undefined) && (b === null || b === undefined);
 }
 
 /** `{ $ref: 'AlertChannel:mail' }` (a resource this deploy creates) shown as `AlertChannel:mail`. */
@@ -133,8 +141,10 @@ class Differ {
   #fields(desired: Payload, live: Payload, at: At): void {
     const { path, rulePath, desiredRoot, liveRoot } = at;
     for (const key of Object.keys(desired)) {
+      const value = desired[key];
+      if (sameScalar(value, live[key])) continue;
       this.field(
-        desired[key],
+        value,
         live[key],
         { path: `${path}.${key}`, rulePath: `${rulePath}.${key}`, desiredRoot, liveRoot },
         desired,
@@ -232,7 +242,12 @@ class Differ {
 export function diffPayload(desired: Payload, live: Payload, ctx: DiffContext, out: Change[]): number {
   const differ = new Differ(ctx, out);
   let unchanged = 0;
-  for (const [key, value] of Object.entries(desired)) {
+  for (const key of Object.keys(desired)) {
+    const value = desired[key];
+    if (sameScalar(value, live[key])) {
+      unchanged++;
+      continue;
+    }
     const before = out.length;
     differ.field(
       value,
