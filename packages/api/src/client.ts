@@ -100,6 +100,13 @@ export function createClient(options: ClientOptions = {}): Client {
   return buildClient(new Transport({ ...options, ...config }));
 }
 
+/**
+ * How many pages of one page-based list are asked for at a time once the first has told how many
+ * there are, so that the round trips of a long list do not add up one after another. The rate
+ * limiter still holds them to the account's limits.
+ */
+const PAGES_IN_FLIGHT = 4;
+
 function buildClient(t: Transport) {
   const call = <K extends keyof E>(name: K, input: CallInput = {}) =>
     t.call(endpoints[name], input) as Promise<Out<K>>;
@@ -116,6 +123,8 @@ function buildClient(t: Transport) {
     iteratePages<Item<K>>(
       (p, limit) => page(name, { ...query, page: p, limit }),
       (query.limit as number) ?? 100,
+      1,
+      PAGES_IN_FLIGHT,
     );
 
   const cursorPage = async <K extends keyof E>(
@@ -143,8 +152,11 @@ function buildClient(t: Transport) {
     const list = endpoints[op.list] as Endpoint;
     return {
       async *pages() {
+        const query = { ...op.listQuery };
         const iterable =
-          list.pagination === 'cursor' ? cursorPages(op.list as never) : pages(op.list as never);
+          list.pagination === 'cursor'
+            ? cursorPages(op.list as never, query)
+            : pages(op.list as never, query);
         for await (const p of iterable) yield { ...p, items: (p.items as unknown[]).map(asLive) };
       },
       get: async (id) => {

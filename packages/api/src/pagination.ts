@@ -27,19 +27,42 @@ export function parseContentRange(header: string | undefined): {
   return out;
 }
 
-/** Iterate page-based lists: stop on a short page, an empty page, or once `total` items were seen. */
+/**
+ * Iterate page-based lists: stop on a short page, an empty page, or once `total` items were seen.
+ * Once a page has told the total (`Content-Range`), the pages it says are left are asked for up to
+ * `concurrency` at a time, and yielded in order: a list of 50 pages costs 50 round trips one after
+ * another otherwise. A page asked for ahead of a stop is not waited for, and its failure is not
+ * reported.
+ */
 export async function* iteratePages<T>(
   fetchPage: (page: number, limit: number) => Promise<Page<T>>,
   limit = 100,
   firstPage = 1,
+  concurrency = 1,
 ): AsyncGenerator<Page<T>> {
+  const asked = new Map<number, Promise<Page<T>>>();
+  const ask = (page: number) => {
+    const answer = fetchPage(page, limit);
+    // Handled here so that a page never waited for does not fail the process; awaiting it below
+    // still throws its error.
+    answer.catch(() => undefined);
+    asked.set(page, answer);
+  };
   let seen = 0;
+  // The last page by the latest total; undefined until a page has told it.
+  let lastPage: number | undefined;
   for (let page = firstPage; ; page++) {
-    const result = await fetchPage(page, limit);
+    const ahead = lastPage === undefined ? page : Math.max(page, Math.min(lastPage, page + concurrency - 1));
+    for (let p = page; p <= ahead; p++) if (!asked.has(p)) ask(p);
+    const result = await (asked.get(page) as Promise<Page<T>>);
+    asked.delete(page);
     yield result;
     seen += result.items.length;
     if (result.items.length < limit) return;
-    if (result.total !== undefined && seen >= result.total) return;
+    if (result.total !== undefined) {
+      if (seen >= result.total) return;
+      lastPage = Math.ceil(result.total / limit);
+    }
   }
 }
 

@@ -141,8 +141,10 @@ describe('pagination', () => {
     const { server, client } = await setup(pagedHandler(groups(250), true));
     const all = await collect(client.checkGroups.all());
     expect(all.map((g) => g.id)).toEqual(groups(250).map((g) => g.id));
-    expect(server.requests.map((r) => [r.query.get('page'), r.query.get('limit')])).toEqual([
-      ['1', '100'],
+    // Pages 2 and 3 are asked for together, once page 1 has told the total: in either order.
+    const asked = server.requests.map((r) => [r.query.get('page'), r.query.get('limit')]);
+    expect(asked[0]).toEqual(['1', '100']);
+    expect(asked.slice(1).sort()).toEqual([
       ['2', '100'],
       ['3', '100'],
     ]);
@@ -178,6 +180,19 @@ describe('pagination', () => {
     const all = await collect(client.statusPageServices.all());
     expect(all.map((s) => s.id)).toEqual(services.map((s) => s.id));
     expect(server.requests.map((r) => r.query.get('nextId'))).toEqual([null, 'c-100', 'c-200']);
+  });
+
+  it('reads the status page services in one answer, as the service gives them with paginated=false', async () => {
+    const services = Array.from({ length: 230 }, (_, i) => ({ ...f.service, id: `svc-${i}`, name: `s${i}` }));
+    const { server, client } = await setup((req) => {
+      const all = req.query.get('paginated') === 'false';
+      const entries = all ? services : services.slice(0, Number(req.query.get('limit')));
+      return { json: { length: entries.length, entries, nextId: all ? null : 'c-100' } };
+    });
+    let items = 0;
+    for await (const page of client.managed('StatusPageService').pages()) items += page.items.length;
+    expect(items).toBe(230);
+    expect(server.requests.map((r) => r.query.get('paginated'))).toEqual(['false']);
   });
 
   it('handles an empty cursor-based list', async () => {

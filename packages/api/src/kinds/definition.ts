@@ -53,6 +53,8 @@ export interface KindOperations {
   readonly idType: 'int' | 'string';
   /** Query parameters every create sends. */
   readonly createQuery?: Readonly<Record<string, unknown>>;
+  /** Query parameters every read of the whole list sends. */
+  readonly listQuery?: Readonly<Record<string, unknown>>;
 }
 
 /**

@@ -72,5 +72,7 @@ export const statusPageServiceKind: KindDefinition = {
     delete: 'statusPageServicesDelete',
     idParam: 'serviceId',
     idType: 'string',
+    // Services are small: the whole list in one answer, where pages would be read one after another.
+    listQuery: { paginated: false },
   },
 };
