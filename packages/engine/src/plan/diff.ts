@@ -47,13 +47,15 @@ function same(a: unknown, b: unknown): boolean {
   return a === b || sameScalar(a, b) || canonicalJson(a) === canonicalJson(b);
 }
 
+const isObject = (value: unknown) => value !== null && typeof value === 'object';
+
 /**
  * The same scalar on both sides, or null beside absent: unchanged under every rule (a secret, a
  * date, a set's item or a list's key alike), so a comparison need make no path for it: most
  * fields of an unchanged resource are such.
  */
 function sameScalar(a: unknown, b: unknown): boolean {
-  if (a === b) return a === null || typeof a !== 'object';
+  if (a === b) return !isObject(a);
   // An absent live field and a null desired one mean the same thing.
   return (a === null || a === undefined) && (b === null || b === undefined);
 }
@@ -73,6 +75,12 @@ const setKey = (item: unknown) => (typeof item === 'string' ? `s${item}` : `j${c
 function sameSet(desired: readonly unknown[], live: unknown): boolean {
   const liveItems = live === null || live === undefined ? [] : live;
   if (!Array.isArray(liveItems)) return false;
+  // The same items in the same order (as the service mostly gives a set back): no sets to make.
+  if (
+    liveItems.length === desired.length &&
+    desired.every((item, i) => item === liveItems[i] && !isObject(item))
+  )
+    return true;
   const want = new Set(desired.map(setKey));
   const have = new Set(liveItems.map(setKey));
   if (want.size !== have.size) return false;
