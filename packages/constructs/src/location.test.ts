@@ -46,6 +46,19 @@ describe('where a construct was made', () => {
     ]);
   });
 
+  it('is read from the construct itself when it comes from a copy of the package without a caller locator', () => {
+    const found = runModule([
+      `import { CheckGroup, createSession, synth } from ${JSON.stringify(DIST)};`,
+      'createSession();',
+      "const group = new CheckGroup('older', { name: 'older' });", // line 3
+      // What a construct of an older copy lacks: synthesis then asks the construct for its location.
+      "Object.defineProperty(group, Symbol.for('@monitor/constructs.callerLocator'), { value: undefined });",
+      'const { resources, diagnostics } = synth();',
+      'console.log(JSON.stringify({ diagnostics, at: [resources[0].location?.line, resources[0].location?.column] }));',
+    ]);
+    expect(found).toEqual({ diagnostics: [], at: [3, 15] });
+  });
+
   it('keeps the construct alive no longer than synthesis: a resource keeps only its captured stack', () => {
     const found = runModule([
       `import { CheckGroup, createSession, synth } from ${JSON.stringify(DIST)};`,
