@@ -1,0 +1,97 @@
+import {
+  CheckGroup,
+  createSession,
+  type DesiredResource,
+  EmailAlertChannel,
+  synth,
+} from '@monitor/constructs';
+import { describe, expect, it } from 'vitest';
+import { ByPhysicalId } from '../identity.js';
+import { emptyLive } from '../live/read-live.js';
+import type { Live } from '../plan/plan.js';
+import { emptyState, type State, stateKey } from '../state/state.js';
+import { recoverLostState } from './recover.js';
+
+/** The code: what `declare` makes, synthesized. */
+function code(declare: () => void): DesiredResource[] {
+  createSession();
+  declare();
+  const { resources, diagnostics } = synth();
+  expect(diagnostics).toEqual([]);
+  return resources;
+}
+
+function account(): Live {
+  const live = emptyLive();
+  live.CheckGroup = [
+    { id: 1, name: 'Payments' },
+    { id: 2, name: 'Search' },
+    { id: 3, name: 'Billing' },
+  ];
+  // As the service gives back what a construct made: every field of its payload, and an id.
+  const [channel] = code(() => new EmailAlertChannel('mail', { address: 'oncall@example.com' }));
+  const payload = channel?.payload as Record<string, unknown>;
+  live.AlertChannel = [
+    { ...payload, id: 10, config: { address: 'other@example.com' } },
+    { ...payload, id: 11 },
+  ];
+  return live;
+}
+
+function stateWith(...entries: [string, number][]): State {
+  const state = emptyState('acct');
+  for (const [logicalId, physicalId] of entries) {
+    state.resources[stateKey('CheckGroup', logicalId)] = {
+      kind: 'CheckGroup',
+      logicalId,
+      physicalId,
+      appliedHash: 'h',
+      secretHashes: {},
+      protect: false,
+    };
+  }
+  return state;
+}
+
+const found = (recoveries: ReturnType<typeof recoverLostState>) =>
+  Object.fromEntries([...recoveries].map(([key, { r, byContent }]) => [key, { id: r.id, byContent }]));
+
+describe('recoverLostState', () => {
+  it('finds a construct with no state entry by its natural key, and one by content where its kind has none', () => {
+    const desired = code(() => {
+      new CheckGroup('payments', { name: 'Payments' });
+      new EmailAlertChannel('oncall', { address: 'oncall@example.com' });
+    });
+    expect(found(recoverLostState(desired, account(), emptyState('acct'), new ByPhysicalId()))).toEqual({
+      'CheckGroup:payments': { id: 1, byContent: false },
+      'AlertChannel:oncall': { id: 11, byContent: true },
+    });
+  });
+
+  it('looks for no construct that has an entry, its own or an alias', () => {
+    const desired = code(() => {
+      new CheckGroup('payments', { name: 'Payments' });
+      new CheckGroup('search', { name: 'Search', aliases: ['old-search'] });
+      new CheckGroup('billing', { name: 'Billing' });
+    });
+    const state = stateWith(['payments', 1], ['old-search', 2]);
+    expect(found(recoverLostState(desired, account(), state, new ByPhysicalId()))).toEqual({
+      'CheckGroup:billing': { id: 3, byContent: false },
+    });
+  });
+
+  it('takes no resource this project or another owns, and each for one construct at most', () => {
+    const desired = code(() => {
+      new CheckGroup('payments', { name: 'Payments' });
+      new CheckGroup('payments-again', { name: 'Payments' });
+      new CheckGroup('search', { name: 'Search' });
+      new CheckGroup('billing', { name: 'Billing' });
+    });
+    // `billing-old` holds the group named Billing: nothing else of this project may take it.
+    const state = stateWith(['billing-old', 3]);
+    const otherOwners = new ByPhysicalId<string>().set('CheckGroup', 2, 'search-team');
+    expect(found(recoverLostState(desired, account(), state, otherOwners))).toEqual({
+      'CheckGroup:payments': { id: 1, byContent: false },
+    });
+  });
+});
