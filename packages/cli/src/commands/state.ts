@@ -155,192 +155,253 @@ function operands(args: StateArgs, count: number, usage: string): string[] {
   return given;
 }
 
+/** What an action of `monitor state` works with. */
+interface ActionContext {
+  args: StateArgs;
+  io: RunContext['io'];
+  out: RunContext['out'];
+  target: StateTarget;
+  project: ProjectConfig;
+  engine: typeof import('@monitor/engine');
+  p: ReturnType<typeof paint>;
+  /** Text for people: nothing with --json, where the envelope tells it. */
+  say: (text: string) => void;
+}
+
 async function perform(
   args: StateArgs,
   { io, out }: RunContext,
   target: StateTarget,
   project: ProjectConfig,
 ): Promise<ExitCode> {
-  const p = paint(io.color);
   const say = (text: string) => {
     if (!out.json) io.stdout(text);
   };
   const engine = await import('@monitor/engine');
+  return ACTION_RUNS[args.action]({ args, io, out, target, project, engine, p: paint(io.color), say });
+}
+
+const ACTION_RUNS: Record<Action, (context: ActionContext) => Promise<ExitCode>> = {
+  list: listEntries,
+  show: showEntry,
+  mv: moveEntry,
+  rm: removeEntry,
+  pull: pullState,
+  push: pushState,
+  migrate: migrateState,
+  unlock: unlockState,
+  rebind: rebindState,
+};
+
+/** `state list`: every entry, in a table, with what is damaged and how to repair it. */
+async function listEntries({
+  args,
+  io,
+  out,
+  project,
+  engine,
+  p,
+  say,
+  target,
+}: ActionContext): Promise<ExitCode> {
   const { backend } = target;
-  switch (args.action) {
-    case 'list': {
-      operands(args, 0, '(no arguments)');
-      const { state, problems, location } = await engine.listState(backend);
-      const entries = Object.entries(state.resources).sort(([a], [b]) => (a < b ? -1 : 1));
-      out.result = {
-        location,
-        serial: state.serial,
-        service: state.service ?? null,
-        entries: entries.map(([key, e]) => ({ key, ...e })),
-        pendingCreates: state.pendingCreates,
-        problems,
-      };
-      say(p.dim(`${t(`state of ${project.config.projectName} in ${location}, serial ${state.serial}`)}\n\n`));
-      if (entries.length === 0) say('No entries: this project owns nothing in the account yet.\n');
-      else {
-        const { renderTable } = await import('../tables.js');
-        say(
-          renderTable(
-            entries,
-            [
-              { header: 'ENTRY', value: ([key]) => key, shrink: true },
-              { header: 'PHYSICAL ID', value: ([, e]) => String(e.physicalId) },
-              {
-                header: 'NAME',
-                value: ([, e]) => (e.identity ?? '').replace(/^[a-zA-Z]+:/, ''),
-                shrink: true,
-              },
-              { header: 'PROTECT', value: ([, e]) => (e.protect ? 'protected' : '') },
-              {
-                header: 'SECRETS',
-                value: ([, e]) => String(Object.keys(e.secretHashes).length),
-                align: 'right',
-              },
-            ],
-            io,
-            p,
-          ),
-        );
-      }
-      if (state.pendingCreates.length > 0)
-        say(p.yellow(`\nPending creates (an interrupted deploy): ${t(state.pendingCreates.join(', '))}\n`));
-      for (const problem of problems) {
-        say(p.red(`\n✗ damaged: ${problem.message}\n`));
-        say(
-          p.dim(
-            `  repair: monitor state rm "${problem.keys[problem.keys.length - 1]}", or monitor state push --force FILE\n`,
-          ),
-        );
-      }
-      if (entries.length > 0) say(p.dim(`\n${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}\n`));
-      return EXIT.ok;
-    }
-    case 'show': {
-      const [key] = operands(args, 1, '<Kind:logical-id>') as [string];
-      const entry = await engine.showEntry(backend, key);
-      out.result = { key, ...entry };
-      const { renderFields } = await import('../tables.js');
-      say(
-        `${p.bold(t(key))}\n${renderFields(
-          [
-            ['kind', entry.kind],
-            ['logical id', entry.logicalId],
-            ['physical id', String(entry.physicalId)],
-            ['name', entry.identity],
-            ['protect', String(entry.protect)],
-            ['applied hash', entry.appliedHash],
-            ['secrets', Object.keys(entry.secretHashes).join(', ') || '(none)'],
-          ],
-          p,
-        ).replace(/^/gm, '  ')}`,
-      );
-      return EXIT.ok;
-    }
-    case 'mv': {
-      const [from, to] = operands(args, 2, '<Kind:from-id> <Kind:to-id>') as [string, string];
-      out.result = { moved: await engine.moveEntry(target, from, to) };
-      say(
-        `${p.green('✓')} ${t(`moved ${from} to ${to}; the resource keeps its id. Rename the construct to "${to.split(':').slice(1).join(':')}" too.`)}\n`,
-      );
-      return EXIT.ok;
-    }
-    case 'rm': {
-      const [key] = operands(args, 1, '<Kind:logical-id>') as [string];
-      const removed = await engine.removeEntry(target, key);
-      out.result = { removed: { key, ...removed } };
-      say(
-        `${p.green('✓')} forgot ${t(`${key} (id ${String(removed.physicalId)})`)}; the resource stays in the account, unmanaged. If its construct is still in the code, the next diff shows it as a conflict.\n`,
-      );
-      return EXIT.ok;
-    }
-    case 'pull': {
-      operands(args, 0, '(no arguments)');
-      const state = await engine.pullState(backend);
-      // The state itself on stdout, as push takes it back (the envelope with --json).
-      if (out.json) out.result = { state: JSON.parse(engine.serializeState(state)) };
-      else io.stdout(engine.serializeState(state));
-      return EXIT.ok;
-    }
-    case 'push': {
-      const [file] = operands(args, 1, '<file>') as [string];
-      const path = resolve(io.cwd, file);
-      let text: string;
-      try {
-        text = readFileSync(path, 'utf8');
-      } catch (e) {
-        throw new UsageError(
-          `cannot read ${path}: ${(e as Error).message}`,
-          'save one with monitor state pull > state.json',
-        );
-      }
-      const pushed = engine.parseStateText(text, path);
-      const saved = await engine.pushState(target, pushed, { source: file, force: args.force === true });
-      out.result = { pushed: saved.entries, serial: saved.serial };
-      say(
-        `${p.green('✓')} pushed ${saved.entries} entries to ${backend.location} (serial ${saved.serial})\n`,
-      );
-      return EXIT.ok;
-    }
-    case 'migrate': {
-      operands(args, 0, '--to <postgres-url|directory>');
-      if (args.to === undefined || args.to.trim() === '') {
-        throw new UsageError(
-          'monitor state migrate needs --to',
-          'e.g. --to postgres://user@host/db, or --to .monitor/state',
-        );
-      }
-      const destination: StateBackend = /^postgres(ql)?:\/\//.test(args.to)
-        ? new engine.PostgresStateBackend({
-            url: args.to,
-            project: project.config.projectName,
-            accountId: target.accountId,
-          })
-        : new engine.FileStateBackend(resolve(io.cwd, args.to), target.accountId);
-      try {
-        const moved = await engine.migrateState(target, destination, { force: args.force === true });
-        out.result = { from: backend.location, to: destination.location, ...moved };
-        const use = /^postgres/.test(args.to)
-          ? 'set MONITOR_STATE_URL (or state: { backend: "postgres", url } in the config)'
-          : `set state: { path: ${JSON.stringify(args.to)} } in the config and unset MONITOR_STATE_URL`;
-        say(
-          `${p.green('✓')} copied ${moved.entries} entries from ${backend.location} to ${destination.location}; the source is left as it was.\nNext: ${use}, then run monitor diff: it should say No changes.\n`,
-        );
-        return EXIT.ok;
-      } finally {
-        await destination.close();
-      }
-    }
-    case 'unlock': {
-      operands(args, 0, '--force');
-      if (args.force !== true) {
-        throw new UsageError(
-          'monitor state unlock changes the lock of a run: it needs --force',
-          'make sure no deploy is running, then add --force',
-        );
-      }
-      const holder = await backend.forceUnlock();
-      out.result = { cleared: holder ?? null };
-      say(
-        holder === undefined
-          ? 'The state was not locked.\n'
-          : `${p.green('✓')} cleared the lock of ${t(engine.describeHolder(holder))}\n`,
-      );
-      return EXIT.ok;
-    }
-    case 'rebind': {
-      operands(args, 0, '(no arguments)');
-      const rebound = await engine.rebindState(target);
-      out.result = { rebound };
-      say(
-        `${p.green('✓')} the state now belongs to ${t(rebound.to)}${rebound.from === null ? '' : ` (it was ${t(rebound.from)})`}. Run monitor diff: if the ids name other resources there, it shows them as gone.\n`,
-      );
-      return EXIT.ok;
-    }
+  operands(args, 0, '(no arguments)');
+  const { state, problems, location } = await engine.listState(backend);
+  const entries = Object.entries(state.resources).sort(([a], [b]) => (a < b ? -1 : 1));
+  out.result = {
+    location,
+    serial: state.serial,
+    service: state.service ?? null,
+    entries: entries.map(([key, e]) => ({ key, ...e })),
+    pendingCreates: state.pendingCreates,
+    problems,
+  };
+  say(p.dim(`${t(`state of ${project.config.projectName} in ${location}, serial ${state.serial}`)}\n\n`));
+  if (entries.length === 0) say('No entries: this project owns nothing in the account yet.\n');
+  else {
+    const { renderTable } = await import('../tables.js');
+    say(
+      renderTable(
+        entries,
+        [
+          { header: 'ENTRY', value: ([key]) => key, shrink: true },
+          { header: 'PHYSICAL ID', value: ([, e]) => String(e.physicalId) },
+          {
+            header: 'NAME',
+            value: ([, e]) => (e.identity ?? '').replace(/^[a-zA-Z]+:/, ''),
+            shrink: true,
+          },
+          { header: 'PROTECT', value: ([, e]) => (e.protect ? 'protected' : '') },
+          {
+            header: 'SECRETS',
+            value: ([, e]) => String(Object.keys(e.secretHashes).length),
+            align: 'right',
+          },
+        ],
+        io,
+        p,
+      ),
+    );
   }
-  return EXIT.error;
+  if (state.pendingCreates.length > 0)
+    say(p.yellow(`\nPending creates (an interrupted deploy): ${t(state.pendingCreates.join(', '))}\n`));
+  for (const problem of problems) {
+    say(p.red(`\n✗ damaged: ${problem.message}\n`));
+    say(
+      p.dim(
+        `  repair: monitor state rm "${problem.keys[problem.keys.length - 1]}", or monitor state push --force FILE\n`,
+      ),
+    );
+  }
+  if (entries.length > 0) say(p.dim(`\n${entries.length} entr${entries.length === 1 ? 'y' : 'ies'}\n`));
+  return EXIT.ok;
+}
+
+/** `state show KEY`: one entry's fields. */
+async function showEntry({ args, out, engine, p, say, target }: ActionContext): Promise<ExitCode> {
+  const { backend } = target;
+  const [key] = operands(args, 1, '<Kind:logical-id>') as [string];
+  const entry = await engine.showEntry(backend, key);
+  out.result = { key, ...entry };
+  const { renderFields } = await import('../tables.js');
+  say(
+    `${p.bold(t(key))}\n${renderFields(
+      [
+        ['kind', entry.kind],
+        ['logical id', entry.logicalId],
+        ['physical id', String(entry.physicalId)],
+        ['name', entry.identity],
+        ['protect', String(entry.protect)],
+        ['applied hash', entry.appliedHash],
+        ['secrets', Object.keys(entry.secretHashes).join(', ') || '(none)'],
+      ],
+      p,
+    ).replace(/^/gm, '  ')}`,
+  );
+  return EXIT.ok;
+}
+
+/** `state mv FROM TO`: the entry takes another logical id; the resource keeps its id. */
+async function moveEntry({ args, out, target, engine, p, say }: ActionContext): Promise<ExitCode> {
+  const [from, to] = operands(args, 2, '<Kind:from-id> <Kind:to-id>') as [string, string];
+  out.result = { moved: await engine.moveEntry(target, from, to) };
+  say(
+    `${p.green('✓')} ${t(`moved ${from} to ${to}; the resource keeps its id. Rename the construct to "${to.split(':').slice(1).join(':')}" too.`)}\n`,
+  );
+  return EXIT.ok;
+}
+
+/** `state rm KEY`: forget an entry; the resource stays in the account. */
+async function removeEntry({ args, out, target, engine, p, say }: ActionContext): Promise<ExitCode> {
+  const [key] = operands(args, 1, '<Kind:logical-id>') as [string];
+  const removed = await engine.removeEntry(target, key);
+  out.result = { removed: { key, ...removed } };
+  say(
+    `${p.green('✓')} forgot ${t(`${key} (id ${String(removed.physicalId)})`)}; the resource stays in the account, unmanaged. If its construct is still in the code, the next diff shows it as a conflict.\n`,
+  );
+  return EXIT.ok;
+}
+
+/** `state pull`: the state itself on stdout, as push takes it back (the envelope with --json). */
+async function pullState({ args, io, out, engine, target }: ActionContext): Promise<ExitCode> {
+  const { backend } = target;
+  operands(args, 0, '(no arguments)');
+  const state = await engine.pullState(backend);
+  // The state itself on stdout, as push takes it back (the envelope with --json).
+  if (out.json) out.result = { state: JSON.parse(engine.serializeState(state)) };
+  else io.stdout(engine.serializeState(state));
+  return EXIT.ok;
+}
+
+/** `state push FILE`: replace the state with a file's, through the checks a deploy makes. */
+async function pushState({ args, io, out, target, engine, p, say }: ActionContext): Promise<ExitCode> {
+  const { backend } = target;
+  const [file] = operands(args, 1, '<file>') as [string];
+  const path = resolve(io.cwd, file);
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (e) {
+    throw new UsageError(
+      `cannot read ${path}: ${(e as Error).message}`,
+      'save one with monitor state pull > state.json',
+    );
+  }
+  const pushed = engine.parseStateText(text, path);
+  const saved = await engine.pushState(target, pushed, { source: file, force: args.force === true });
+  out.result = { pushed: saved.entries, serial: saved.serial };
+  say(`${p.green('✓')} pushed ${saved.entries} entries to ${backend.location} (serial ${saved.serial})\n`);
+  return EXIT.ok;
+}
+
+/** `state migrate --to`: copy the state to PostgreSQL or a directory; the source stays as it was. */
+async function migrateState({
+  args,
+  io,
+  out,
+  target,
+  project,
+  engine,
+  p,
+  say,
+}: ActionContext): Promise<ExitCode> {
+  const { backend } = target;
+  operands(args, 0, '--to <postgres-url|directory>');
+  if (args.to === undefined || args.to.trim() === '') {
+    throw new UsageError(
+      'monitor state migrate needs --to',
+      'e.g. --to postgres://user@host/db, or --to .monitor/state',
+    );
+  }
+  const destination: StateBackend = /^postgres(ql)?:\/\//.test(args.to)
+    ? new engine.PostgresStateBackend({
+        url: args.to,
+        project: project.config.projectName,
+        accountId: target.accountId,
+      })
+    : new engine.FileStateBackend(resolve(io.cwd, args.to), target.accountId);
+  try {
+    const moved = await engine.migrateState(target, destination, { force: args.force === true });
+    out.result = { from: backend.location, to: destination.location, ...moved };
+    const use = /^postgres/.test(args.to)
+      ? 'set MONITOR_STATE_URL (or state: { backend: "postgres", url } in the config)'
+      : `set state: { path: ${JSON.stringify(args.to)} } in the config and unset MONITOR_STATE_URL`;
+    say(
+      `${p.green('✓')} copied ${moved.entries} entries from ${backend.location} to ${destination.location}; the source is left as it was.\nNext: ${use}, then run monitor diff: it should say No changes.\n`,
+    );
+    return EXIT.ok;
+  } finally {
+    await destination.close();
+  }
+}
+
+/** `state unlock --force`: clear the lock of a run that died. */
+async function unlockState({ args, out, engine, p, say, target }: ActionContext): Promise<ExitCode> {
+  const { backend } = target;
+  operands(args, 0, '--force');
+  if (args.force !== true) {
+    throw new UsageError(
+      'monitor state unlock changes the lock of a run: it needs --force',
+      'make sure no deploy is running, then add --force',
+    );
+  }
+  const holder = await backend.forceUnlock();
+  out.result = { cleared: holder ?? null };
+  say(
+    holder === undefined
+      ? 'The state was not locked.\n'
+      : `${p.green('✓')} cleared the lock of ${t(engine.describeHolder(holder))}\n`,
+  );
+  return EXIT.ok;
+}
+
+/** `state rebind`: record that the state belongs to the service at MONITOR_BASE_URL now. */
+async function rebindState({ args, out, target, engine, p, say }: ActionContext): Promise<ExitCode> {
+  operands(args, 0, '(no arguments)');
+  const rebound = await engine.rebindState(target);
+  out.result = { rebound };
+  say(
+    `${p.green('✓')} the state now belongs to ${t(rebound.to)}${rebound.from === null ? '' : ` (it was ${t(rebound.from)})`}. Run monitor diff: if the ids name other resources there, it shows them as gone.\n`,
+  );
+  return EXIT.ok;
 }
