@@ -15,19 +15,11 @@ import { plan } from '../plan/plan.js';
 import type { Live } from '../plan/types.js';
 import { emptyState, type State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
+import { synthesized as code } from '../test-support/planning.js';
 import { planRouting } from './routes.js';
 
 const NOW = { now: new Date('2026-11-24T12:00:00Z'), secretKey: 'team-state-secret' };
 const SLACK_HOOK = 'https://hooks.slack.example.com/services/T000/B000/canary';
-
-/** The constructs `declare` makes, synthesized in a session of their own. */
-function code(declare: () => void): DesiredResource[] {
-  createSession();
-  declare();
-  const { resources, diagnostics } = synth();
-  expect(diagnostics).toEqual([]);
-  return resources;
-}
 
 /** The account and state after a real apply of `resources` to an empty fake account. */
 async function deployed(resources: DesiredResource[]): Promise<{ live: Live; state: State }> {

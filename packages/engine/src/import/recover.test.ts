@@ -10,16 +10,8 @@ import { ByPhysicalId } from '../identity.js';
 import { emptyLive } from '../live/read-live.js';
 import type { Live } from '../plan/plan.js';
 import { emptyState, type State, stateKey } from '../state/state.js';
+import { synthesized as code, entry, stateOf } from '../test-support/planning.js';
 import { recoverLostState } from './recover.js';
-
-/** The code: what `declare` makes, synthesized. */
-function code(declare: () => void): DesiredResource[] {
-  createSession();
-  declare();
-  const { resources, diagnostics } = synth();
-  expect(diagnostics).toEqual([]);
-  return resources;
-}
 
 function account(): Live {
   const live = emptyLive();
@@ -38,20 +30,8 @@ function account(): Live {
   return live;
 }
 
-function stateWith(...entries: [string, number][]): State {
-  const state = emptyState('acct');
-  for (const [logicalId, physicalId] of entries) {
-    state.resources[stateKey('CheckGroup', logicalId)] = {
-      kind: 'CheckGroup',
-      logicalId,
-      physicalId,
-      appliedHash: 'h',
-      secretHashes: {},
-      protect: false,
-    };
-  }
-  return state;
-}
+const stateWith = (...entries: [string, number][]): State =>
+  stateOf(entries.map(([logicalId, physicalId]) => entry('CheckGroup', logicalId, physicalId)));
 
 const found = (recoveries: ReturnType<typeof recoverLostState>) =>
   Object.fromEntries([...recoveries].map(([key, { r, byContent }]) => [key, { id: r.id, byContent }]));
