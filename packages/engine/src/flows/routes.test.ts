@@ -1,12 +1,10 @@
 import {
   CheckGroup,
-  createSession,
   type DesiredResource,
   EmailAlertChannel,
   MaintenanceWindow,
   PagerdutyAlertChannel,
   SlackAlertChannel,
-  synth,
 } from '@monitor/constructs';
 import { describe, expect, it } from 'vitest';
 import { apply } from '../apply/apply.js';

@@ -1,15 +1,9 @@
-import {
-  CheckGroup,
-  createSession,
-  type DesiredResource,
-  EmailAlertChannel,
-  synth,
-} from '@monitor/constructs';
+import { CheckGroup, EmailAlertChannel } from '@monitor/constructs';
 import { describe, expect, it } from 'vitest';
 import { ByPhysicalId } from '../identity.js';
 import { emptyLive } from '../live/read-live.js';
 import type { Live } from '../plan/plan.js';
-import { emptyState, type State, stateKey } from '../state/state.js';
+import { emptyState, type State } from '../state/state.js';
 import { synthesized as code, entry, stateOf } from '../test-support/planning.js';
 import { recoverLostState } from './recover.js';
 
