@@ -66,6 +66,9 @@ describe('values', () => {
   it('null in code and a field the service leaves out mean the same; any value differs from null', () => {
     expect(changesOf('CheckGroup', { runtimeId: null }, {})).toEqual([]);
     expect(changesOf('CheckGroup', { runtimeId: null }, { runtimeId: null })).toEqual([]);
+    // A prop set to undefined is sent as nothing: null and absent alike in the account.
+    expect(changesOf('CheckGroup', { runtimeId: undefined }, { runtimeId: null })).toEqual([]);
+    expect(changesOf('CheckGroup', { runtimeId: undefined }, {})).toEqual([]);
     expect(changesOf('CheckGroup', { runtimeId: null }, { runtimeId: '2024.02' })).toEqual([
       { path: 'runtimeId', before: '2024.02', after: null },
     ]);
@@ -121,13 +124,14 @@ describe('values', () => {
   it('counts the top-level fields that did not change', () => {
     const out: Change[] = [];
     const unchanged = diffPayload(
-      { name: 'G', concurrency: 3, muted: false, tags: ['a'] },
-      { name: 'G', concurrency: 4, muted: false, tags: ['b'] },
+      { name: 'G', concurrency: 3, muted: false, tags: ['a'], locations: ['x', 'y'] },
+      { name: 'G', concurrency: 4, muted: false, tags: ['b'], locations: ['y', 'x'] },
       ctx,
       out,
     );
     expect(out.map((c) => c.path)).toEqual(['concurrency', 'tags']);
-    expect(unchanged).toBe(2);
+    // name and muted, the same values; locations, the same set.
+    expect(unchanged).toBe(3);
   });
 });
 

@@ -44,18 +44,15 @@ export interface DiffContext {
 type Payload = Record<string, unknown>;
 
 function same(a: unknown, b: unknown): boolean {
-  return a === b || sameScalar(a, b) || canonicalJson(a) === canonicalJson(b);
+  return sameScalar(a, b) || canonicalJson(a) === canonicalJson(b);
 }
-
-const isObject = (value: unknown) => value !== null && typeof value === 'object';
 
 /**
  * The same scalar on both sides, or null beside absent: unchanged under every rule (a secret, a
- * date, a set's item or a list's key alike), so a comparison need make no path for it: most
- * fields of an unchanged resource are such.
+ * date, a set's item or a list's key alike).
  */
 function sameScalar(a: unknown, b: unknown): boolean {
-  if (a === b) return !isObject(a);
+  if (a === b) return a === null || typeof a !== 'object';
   // An absent live field and a null desired one mean the same thing.
   return (a === null || a === undefined) && (b === null || b === undefined);
 }
@@ -75,12 +72,6 @@ const setKey = (item: unknown) => (typeof item === 'string' ? `s${item}` : `j${c
 function sameSet(desired: readonly unknown[], live: unknown): boolean {
   const liveItems = live === null || live === undefined ? [] : live;
   if (!Array.isArray(liveItems)) return false;
-  // The same items in the same order (as the service mostly gives a set back): no sets to make.
-  if (
-    liveItems.length === desired.length &&
-    desired.every((item, i) => item === liveItems[i] && !isObject(item))
-  )
-    return true;
   const want = new Set(desired.map(setKey));
   const have = new Set(liveItems.map(setKey));
   if (want.size !== have.size) return false;
@@ -128,11 +119,22 @@ class Differ {
     });
   }
 
-  /** Compare one field of a record: `holder` is the desired record that has it. */
-  field(desired: unknown, live: unknown, at: At, holder: Payload): void {
+  /**
+   * Compare the field `key` of `holder`, a desired record at `parent`, with the live value at the
+   * same place. Equal scalars are unchanged under every rule: no path is made for them (most
+   * fields of an unchanged resource are such).
+   */
+  field(holder: Payload, key: string, live: unknown, parent: At): void {
+    const desired = holder[key];
+    if (sameScalar(desired, live)) return;
+    const at: At = {
+      path: parent.path === '' ? key : `${parent.path}.${key}`,
+      rulePath: parent.rulePath === '' ? key : `${parent.rulePath}.${key}`,
+      desiredRoot: parent.desiredRoot,
+      liveRoot: parent.liveRoot,
+    };
     const { kind } = this.#ctx;
     if (typeof desired === 'string' && isSensitive(kind, at.rulePath, holder, at.desiredRoot)) {
-      if (desired === live) return;
       // A service that returns the value is compared with it; one that masks it (empty), by the hash in state.
       if (typeof live === 'string' && live !== '') {
         this.#sensitiveChanged(at.path, false);
@@ -147,17 +149,7 @@ class Differ {
 
   /** Every field of a desired record against the live record at the same place. */
   #fields(desired: Payload, live: Payload, at: At): void {
-    const { path, rulePath, desiredRoot, liveRoot } = at;
-    for (const key of Object.keys(desired)) {
-      const value = desired[key];
-      if (sameScalar(value, live[key])) continue;
-      this.field(
-        value,
-        live[key],
-        { path: `${path}.${key}`, rulePath: `${rulePath}.${key}`, desiredRoot, liveRoot },
-        desired,
-      );
-    }
+    for (const key of Object.keys(desired)) this.field(desired, key, live[key], at);
   }
 
   value(desired: unknown, live: unknown, at: At): void {
@@ -249,20 +241,11 @@ class Differ {
  */
 export function diffPayload(desired: Payload, live: Payload, ctx: DiffContext, out: Change[]): number {
   const differ = new Differ(ctx, out);
+  const root: At = { path: '', rulePath: '', desiredRoot: desired, liveRoot: live };
   let unchanged = 0;
   for (const key of Object.keys(desired)) {
-    const value = desired[key];
-    if (sameScalar(value, live[key])) {
-      unchanged++;
-      continue;
-    }
     const before = out.length;
-    differ.field(
-      value,
-      live[key],
-      { path: key, rulePath: key, desiredRoot: desired, liveRoot: live },
-      desired,
-    );
+    differ.field(desired, key, live[key], root);
     if (out.length === before) unchanged++;
   }
   return unchanged;
