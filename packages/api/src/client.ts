@@ -136,7 +136,13 @@ function buildClient(t: Transport) {
   };
   const cursorPages = <K extends keyof E>(name: K, query: Record<string, unknown> = {}) =>
     iterateCursor<Item<K>>(
-      (nextId, limit) => cursorPage(name, { ...query, limit, ...(nextId === undefined ? {} : { nextId }) }),
+      (nextId, limit) =>
+        cursorPage(name, {
+          ...query,
+          // The whole list in one answer takes no limit: one the service applied would cut it short.
+          ...(query.paginated === false ? {} : { limit }),
+          ...(nextId === undefined ? {} : { nextId }),
+        }),
       (query.limit as number) ?? 100,
     );
 

@@ -6,11 +6,11 @@ import { iteratePages, type Page } from './pagination.js';
  * order; `totalAfter` changes the list's length as a page is answered (items made or deleted).
  */
 function pagedList(total: number, options: { totalAfter?: (page: number) => number } = {}) {
-  const asked: number[] = [];
+  const pages: number[] = [];
   const pending = new Map<number, { answer: () => void; fail: (e: Error) => void }>();
   const fetchPage = (page: number, limit: number) =>
     new Promise<Page<number>>((resolve, reject) => {
-      asked.push(page);
+      pages.push(page);
       const answer = () => {
         const now = options.totalAfter?.(page) ?? total;
         const start = (page - 1) * limit;
@@ -19,11 +19,16 @@ function pagedList(total: number, options: { totalAfter?: (page: number) => numb
       };
       pending.set(page, { answer, fail: reject });
     });
+  const asked = (page: number) => {
+    const request = pending.get(page);
+    if (request === undefined) throw new Error(`page ${page} was not asked for (asked: ${pages.join(', ')})`);
+    return request;
+  };
   return {
-    asked,
+    asked: pages,
     fetchPage,
-    answer: (page: number) => pending.get(page)?.answer(),
-    fail: (page: number, error: Error) => pending.get(page)?.fail(error),
+    answer: (page: number) => asked(page).answer(),
+    fail: (page: number, error: Error) => asked(page).fail(error),
   };
 }
 
@@ -57,7 +62,7 @@ describe('iteratePages with pages in flight', () => {
     expect(list.asked).toEqual([1, 2, 3, 4, 5]);
   });
 
-  it('one at a time by default, and never past the last page the total tells of', async () => {
+  it('one page at a time by default', async () => {
     const list = pagedList(250);
     const reading = (async () => {
       const out: number[] = [];

@@ -29,10 +29,12 @@ export function parseContentRange(header: string | undefined): {
 
 /**
  * Iterate page-based lists: stop on a short page, an empty page, or once `total` items were seen.
- * Once a page has told the total (`Content-Range`), the pages it says are left are asked for up to
- * `concurrency` at a time, and yielded in order: a list of 50 pages costs 50 round trips one after
- * another otherwise. A page asked for ahead of a stop is not waited for, and its failure is not
- * reported.
+ * Pages are numbered from 1 (page n holds items (n - 1) * limit onwards); `firstPage` may start
+ * later. Once a page has told the total (`Content-Range`), the pages it says are left are asked
+ * for up to `concurrency` at a time, and yielded in order: a list of 50 pages costs 50 round trips
+ * one after another otherwise. A page asked for ahead of a stop (the list shrank, a page before it
+ * failed, the caller stopped reading) still goes out and is counted, but is not waited for, and
+ * its failure is not reported.
  */
 export async function* iteratePages<T>(
   fetchPage: (page: number, limit: number) => Promise<Page<T>>,

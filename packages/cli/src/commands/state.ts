@@ -307,7 +307,6 @@ async function pullState({ args, io, out, engine, target }: ActionContext): Prom
   const { backend } = target;
   operands(args, 0, '(no arguments)');
   const state = await engine.pullState(backend);
-  // The state itself on stdout, as push takes it back (the envelope with --json).
   if (out.json) out.result = { state: JSON.parse(engine.serializeState(state)) };
   else io.stdout(engine.serializeState(state));
   return EXIT.ok;
