@@ -16,12 +16,8 @@ export interface EntryContext {
   ids: ReadonlyMap<string, string | number>;
 }
 
-/** The state entry apply would have recorded had it written an imported construct's payload to `live`. */
-export function importedEntry(
-  { res, desired: d }: SynthesizedImport,
-  live: LiveResource,
-  ctx: EntryContext,
-): StateEntry {
+/** The state entry apply would have recorded had it written an imported construct's payload to its live resource. */
+export function importedEntry({ res, desired: d, live }: SynthesizedImport, ctx: EntryContext): StateEntry {
   return {
     kind: d.kind,
     logicalId: d.logicalId,

@@ -70,9 +70,9 @@ export function planImport(options: ImportOptions): ImportPlan {
   const { live, state, code } = options;
   const env = options.env ?? {};
   const otherOwners = options.otherOwners ?? new ByPhysicalId<string>();
-  const recoveries = recoverLostState(code, live, state, otherOwners);
-  // Nobody imports what this project owns or has just found again for one of its constructs.
   const ownedHere = ByPhysicalId.of(Object.values(state.resources), (e) => [e.kind, e.physicalId]);
+  const recoveries = recoverLostState(code, live, state, { here: ownedHere, elsewhere: otherOwners });
+  // Nobody imports what this project owns or has just found again for one of its constructs.
   const foundAgain = ByPhysicalId.of(recoveries.values(), ({ d, r }) => [d.kind, r.id]);
   const owned = {
     has: (kind: ResourceKind, id: PhysicalId) => ownedHere.has(kind, id) || foundAgain.has(kind, id),
@@ -95,11 +95,9 @@ export function planImport(options: ImportOptions): ImportPlan {
   });
 
   const ctx: EntryContext = { secrets: secretHasher(options.secretKey, state.salt), ids };
-  const liveOf = ByPhysicalId.of(chosen, ({ kind, r }) => [kind, r.id]);
   const entries: Record<string, StateEntry> = {};
   for (const made of synthesized) {
-    const { kind, logicalId } = made.desired;
-    entries[stateKey(kind, logicalId)] = importedEntry(made, liveOf.find(kind, made.res.physicalId).r, ctx);
+    entries[stateKey(made.desired.kind, made.desired.logicalId)] = importedEntry(made, ctx);
   }
   for (const [key, recovery] of recoveries) entries[key] = recoveredEntry(recovery, ctx);
 
@@ -109,6 +107,7 @@ export function planImport(options: ImportOptions): ImportPlan {
     recoveries,
     entries,
     ctx,
+    otherOwners,
   });
   return { resources, recovered, secrets, ownedElsewhere, entries, remaining, diagnostics };
 }
@@ -140,6 +139,7 @@ function checkImport(
     recoveries: ReadonlyMap<string, Recovery>;
     entries: Record<string, StateEntry>;
     ctx: EntryContext;
+    otherOwners: ByPhysicalId<string>;
   },
 ): { remaining: Operation[]; recovered: RecoveredResource[] } {
   const { live, state, code } = options;
@@ -147,7 +147,7 @@ function checkImport(
   const check = plan([...code, ...made.imported], live, after, {
     now: options.now,
     secretKey: options.secretKey,
-    otherOwners: options.otherOwners ?? new ByPhysicalId<string>(),
+    otherOwners: made.otherOwners,
   });
   const changed = new Map(check.operations.map((op) => [stateKey(op.kind, op.logicalId), op]));
   const remaining = made.resources.flatMap((res) => changed.get(stateKey(res.kind, res.logicalId)) ?? []);

@@ -1,4 +1,4 @@
-import { CheckGroup, EmailAlertChannel } from '@monitor/constructs';
+import { CheckGroup, type DesiredResource, EmailAlertChannel } from '@monitor/constructs';
 import { describe, expect, it } from 'vitest';
 import { ByPhysicalId } from '../identity.js';
 import { emptyLive } from '../live/read-live.js';
@@ -27,6 +27,12 @@ function account(): Live {
 const stateWith = (...entries: [string, number][]): State =>
   stateOf(entries.map(([logicalId, physicalId]) => entry('CheckGroup', logicalId, physicalId)));
 
+/** What `code` finds again in the account, with `state` this project's and `elsewhere` the other projects'. */
+function recover(code: DesiredResource[], state: State, elsewhere = new ByPhysicalId<string>()) {
+  const here = ByPhysicalId.of(Object.values(state.resources), (e) => [e.kind, e.physicalId]);
+  return recoverLostState(code, account(), state, { here, elsewhere });
+}
+
 const found = (recoveries: ReturnType<typeof recoverLostState>) =>
   Object.fromEntries([...recoveries].map(([key, { r, byContent }]) => [key, { id: r.id, byContent }]));
 
@@ -36,7 +42,7 @@ describe('recoverLostState', () => {
       new CheckGroup('payments', { name: 'Payments' });
       new EmailAlertChannel('oncall', { address: 'oncall@example.com' });
     });
-    expect(found(recoverLostState(desired, account(), emptyState('acct'), new ByPhysicalId()))).toEqual({
+    expect(found(recover(desired, emptyState('acct')))).toEqual({
       'CheckGroup:payments': { id: 1, byContent: false },
       'AlertChannel:oncall': { id: 11, byContent: true },
     });
@@ -49,7 +55,7 @@ describe('recoverLostState', () => {
       new CheckGroup('billing', { name: 'Billing' });
     });
     const state = stateWith(['payments', 1], ['old-search', 2]);
-    expect(found(recoverLostState(desired, account(), state, new ByPhysicalId()))).toEqual({
+    expect(found(recover(desired, state))).toEqual({
       'CheckGroup:billing': { id: 3, byContent: false },
     });
   });
@@ -64,7 +70,7 @@ describe('recoverLostState', () => {
     // `billing-old` holds the group named Billing: nothing else of this project may take it.
     const state = stateWith(['billing-old', 3]);
     const otherOwners = new ByPhysicalId<string>().set('CheckGroup', 2, 'search-team');
-    expect(found(recoverLostState(desired, account(), state, otherOwners))).toEqual({
+    expect(found(recover(desired, state, otherOwners))).toEqual({
       'CheckGroup:payments': { id: 1, byContent: false },
     });
   });

@@ -15,15 +15,15 @@ export interface Recovery {
 /**
  * Constructs of the code with no state entry (their own or an alias's) find their resource again:
  * by natural key, or by content where the kind has none. Never a resource this project or
- * another owns, and each resource for one construct at most. By the construct's state key.
+ * another owns (`owners.here`: state's entries by physical id), and each resource for one
+ * construct at most. By the construct's state key.
  */
 export function recoverLostState(
   code: readonly DesiredResource[],
   live: Live,
   state: State,
-  otherOwners: ByPhysicalId<string>,
+  owners: { here: ByPhysicalId<unknown>; elsewhere: ByPhysicalId<string> },
 ): Map<string, Recovery> {
-  const ownedHere = ByPhysicalId.of(Object.values(state.resources), (e) => [e.kind, e.physicalId]);
   const taken = new ByPhysicalId<true>();
   const found = new Map<string, Recovery>();
   for (const d of code) {
@@ -31,7 +31,7 @@ export function recoverLostState(
     if (keys.some((k) => state.resources[k] !== undefined)) continue;
     const natural = naturalKeyOf(KINDS[d.kind], d.payload);
     const free = (r: LiveResource) =>
-      !ownedHere.has(d.kind, r.id) && !otherOwners.has(d.kind, r.id) && !taken.has(d.kind, r.id);
+      !owners.here.has(d.kind, r.id) && !owners.elsewhere.has(d.kind, r.id) && !taken.has(d.kind, r.id);
     const match =
       natural !== undefined
         ? live[d.kind].find((r) => free(r) && naturalKeyOf(KINDS[d.kind], r)?.key === natural.key)

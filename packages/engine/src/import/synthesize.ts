@@ -3,7 +3,7 @@ import type { DesiredResource, Diagnostic } from '@monitor/constructs';
 import * as constructs from '@monitor/constructs';
 import { ByPhysicalId } from '../identity.js';
 import { type Change, diffPayload } from '../plan/diff.js';
-import { resolveRefs } from '../plan/plan.js';
+import { type LiveResource, resolveRefs } from '../plan/plan.js';
 import { stateKey } from '../state/state.js';
 import type { ImportedResource } from './imported.js';
 import type { Chosen } from './select.js';
@@ -19,6 +19,8 @@ export const UNKNOWN_SECRET = '\ufdd0monitor:unknown-secret';
 export interface SynthesizedImport {
   res: ImportedResource;
   desired: DesiredResource;
+  /** The live resource it was made from. */
+  live: LiveResource;
 }
 
 /**
@@ -39,6 +41,7 @@ export function synthesizeImported(
   const { ids, defaults, env } = context;
   const byLive = ByPhysicalId.of(resources, (res) => [res.kind, res.physicalId]);
   const liveById = ByPhysicalId.of(chosen, ({ kind, r }) => [kind, r.id]);
+  const liveOf = (res: ImportedResource) => liveById.find(res.kind, res.physicalId).r;
   const instances = new Map<string, constructs.Construct<object>>();
   const runtime = (value: PropValue): unknown => {
     if (isRefValue(value)) {
@@ -81,7 +84,7 @@ export function synthesizeImported(
     const changes: Change[] = [];
     diffPayload(
       resolveRefs(desired.payload, ids) as Record<string, unknown>,
-      liveById.find(res.kind, res.physicalId).r,
+      liveOf(res),
       { kind: KINDS[res.kind], secretUnchanged: () => true },
       changes,
     );
@@ -99,7 +102,7 @@ export function synthesizeImported(
     const final = synthOne(res, res.props);
     diagnostics.push(...final.diagnostics);
     instances.set(stateKey(res.kind, res.logicalId), final.instance);
-    synthesized.push({ res, desired: final.desired });
+    synthesized.push({ res, desired: final.desired, live: liveOf(res) });
   }
   return { synthesized, diagnostics };
 }
