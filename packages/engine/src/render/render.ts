@@ -288,62 +288,77 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
   const out: string[] = [];
   if (plan.targets !== undefined) out.push(s.yellow(partialNote(plan.targets)), '');
   out.push(...routingWarningText(plan.routing, plan.findings, s));
-  // A replacement deletes the resource too: it is listed with the deletions.
+  out.push(...operationsText(plan, s));
+  out.push(...conflictsText(plan.conflicts, s, options.cwd));
+  out.push(...findingsText(plan.findings, s, options.cwd));
+  out.push(...stateNotesText(plan, s));
+  out.push(closingLine(plan, s));
+  return `${out.join('\n')}\n`;
+}
+
+/**
+ * The operations in three sections: deletions (a replacement deletes the resource too) under a
+ * warning, changes from the code, and drift; who gets paged comes between the first two, before
+ * the field-level details, because it is what a reviewer asks first.
+ */
+function operationsText(plan: Plan, s: Style): string[] {
+  const out: string[] = [];
   const deletes = plan.operations.filter((o) => o.action === 'delete' || o.action === 'replace');
-  // Updates that only send unverifiable secrets again are the note below, not changes.
+  // Updates that only send unverifiable secrets again are a note of stateNotesText, not changes.
   const sections = sectionsOf(plan);
   const code = sections.fromCode.filter((o) => o.action !== 'replace');
-  const { drift } = sections;
-  if (deletes.length > 0) {
-    out.push(
-      s.red(
-        s.bold(
-          `! ${deletes.length} resource${deletes.length === 1 ? '' : 's'} will be DELETED from the account:`,
-        ),
-      ),
-    );
-    for (const op of deletes) out.push(...operationLines(op, s));
+  const section = (heading: string, ops: readonly Operation[]) => {
+    if (ops.length === 0) return;
+    out.push(heading);
+    for (const op of ops) out.push(...operationLines(op, s));
     out.push('');
-  }
-  // Who gets paged comes before the field-level details: it is what a reviewer asks first.
+  };
+  section(
+    s.red(
+      s.bold(
+        `! ${deletes.length} resource${deletes.length === 1 ? '' : 's'} will be DELETED from the account:`,
+      ),
+    ),
+    deletes,
+  );
   out.push(...routingSectionText(plan.routing, s));
-  if (code.length > 0) {
-    out.push(s.bold('Changes from the code:'));
-    for (const op of code) out.push(...operationLines(op, s));
-    out.push('');
-  }
-  if (drift.length > 0) {
-    out.push(
-      s.bold("Drift: changed outside monitor since the last deploy (deploy restores the code's values):"),
-    );
-    for (const op of drift) out.push(...operationLines(op, s));
-    out.push('');
-  }
-  if (plan.conflicts.length > 0) {
-    out.push(
-      s.red(
-        s.bold(
-          `! ${plan.conflicts.length} construct${plan.conflicts.length === 1 ? '' : 's'} in conflict with the account: deploy refuses until resolved`,
-        ),
+  section(s.bold('Changes from the code:'), code);
+  section(
+    s.bold("Drift: changed outside monitor since the last deploy (deploy restores the code's values):"),
+    sections.drift,
+  );
+  return out;
+}
+
+/** The constructs in conflict with the account, each where it is written, with its hint. */
+function conflictsText(conflicts: Plan['conflicts'], s: Style, cwd: string | undefined): string[] {
+  if (conflicts.length === 0) return [];
+  const out = [
+    s.red(
+      s.bold(
+        `! ${conflicts.length} construct${conflicts.length === 1 ? '' : 's'} in conflict with the account: deploy refuses until resolved`,
       ),
-    );
-    for (const c of plan.conflicts) {
-      const { message, hint } = describeConflict(c);
-      const file =
-        c.location === undefined
-          ? ''
-          : options.cwd === undefined
-            ? c.location.file
-            : relative(options.cwd, c.location.file);
-      const at =
-        c.location === undefined ? '' : s.dim(`  ${t(file)}:${c.location.line}:${c.location.column}`);
-      out.push(`  ${s.red('!')} ${c.kind} ${s.bold(t(c.logicalId))}${at}`);
-      out.push(`      ${t(message)}`);
-      out.push(s.dim(`      hint: ${t(hint)}`));
-    }
-    out.push('');
+    ),
+  ];
+  for (const c of conflicts) {
+    const { message, hint } = describeConflict(c);
+    const file =
+      c.location === undefined ? '' : cwd === undefined ? c.location.file : relative(cwd, c.location.file);
+    const at = c.location === undefined ? '' : s.dim(`  ${t(file)}:${c.location.line}:${c.location.column}`);
+    out.push(`  ${s.red('!')} ${c.kind} ${s.bold(t(c.logicalId))}${at}`);
+    out.push(`      ${t(message)}`);
+    out.push(s.dim(`      hint: ${t(hint)}`));
   }
-  out.push(...findingsText(plan.findings, s, options.cwd));
+  out.push('');
+  return out;
+}
+
+/**
+ * What the plan records or leaves without a call: resources kept, protect switches, secrets sent
+ * again, and the state entries it drops (gone, mismatched, abandoned creates).
+ */
+function stateNotesText(plan: Plan, s: Style): string[] {
+  const out: string[] = [];
   if (plan.protectedKept.length > 0) {
     out.push(s.dim(`Kept (protect: true, removed from code): ${list(plan.protectedKept)}`));
   }
@@ -390,14 +405,15 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
       ),
     );
   }
+  return out;
+}
+
+/** "No changes." with the count of resources that match, or the summary of the changes. */
+function closingLine(plan: Plan, s: Style): string {
   if (!hasChanges(plan) && plan.conflicts.length === 0 && findingCounts(plan.findings).error === 0) {
-    out.push(
-      `${s.green('No changes.')} ${plan.unchanged === 1 ? '1 resource matches' : `${plan.unchanged} resources match`} the code.`,
-    );
-  } else {
-    out.push(s.bold(summaryLine(plan)));
+    return `${s.green('No changes.')} ${plan.unchanged === 1 ? '1 resource matches' : `${plan.unchanged} resources match`} the code.`;
   }
-  return `${out.join('\n')}\n`;
+  return s.bold(summaryLine(plan));
 }
 
 export interface PlanJson {
