@@ -34,6 +34,13 @@ export const builder = (y: Argv) =>
       'which account a deploy to production would reach, and whether the key works',
     );
 
+type ProjectConfig = Awaited<ReturnType<typeof optionalProjectConfig>>;
+type Credentials = { apiKey: string; accountId: string; baseUrl: string };
+/** Where the account, the base URL and the key came from, in words. */
+type Sources = { account: string; baseUrl: string; key: string };
+/** Whether the service took the key, and if not, what it said. */
+type KeyCheck = { accepted: boolean; code?: string; message?: string; hint?: string };
+
 /**
  * `monitor whoami`: the account, environment and base URL a command would use here, where each
  * came from, and whether the service accepts the key. Never the key itself.
@@ -44,57 +51,15 @@ export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<Ex
   const config = project?.config;
   out.project = config?.projectName ?? null;
   out.environment = config?.environment ?? null;
-  const set = (name: string) => (io.env[name] ?? '').trim() !== '';
-  let close = async () => {};
-  let credentials: { apiKey: string; accountId: string; baseUrl: string };
-  const sources = { account: '', baseUrl: '', key: '' };
-  if (args.local === true) {
-    const emulator = await startLocalEmulator(project?.projectDir ?? io.cwd, project?.config.environment);
-    close = emulator.close;
-    credentials = emulator.credentials;
-    Object.assign(sources, {
-      account: 'the embedded emulator',
-      baseUrl: 'the embedded emulator',
-      key: 'the embedded emulator',
-    });
-  } else {
-    const accountId = config?.accountId;
-    credentials = credentialsFromEnv(accountEnv(io.env, config), config?.baseUrl);
-    sources.account =
-      accountId !== undefined
-        ? `environment ${config?.environment ?? ''} in the config`
-        : 'MONITOR_ACCOUNT_ID';
-    sources.baseUrl = set('MONITOR_BASE_URL') ? 'MONITOR_BASE_URL' : 'the config';
-    sources.key = 'MONITOR_API_KEY';
-  }
+  const { credentials, sources, close } = await accountOf(args, io.env, project, io.cwd);
   out.account = { id: credentials.accountId, local: args.local === true };
-  const client = clientFor(credentials, io, {});
-  let check: { accepted: boolean; code?: string; message?: string; hint?: string };
+  let check: KeyCheck;
   try {
-    await client.checkGroups.list({ limit: 1 });
-    check = { accepted: true };
-  } catch (e) {
-    const error = e as { code?: string; message: string; hint?: string };
-    check = {
-      accepted: false,
-      ...(error.code === undefined ? {} : { code: error.code }),
-      message: error.message,
-      ...(error.hint === undefined ? {} : { hint: error.hint }),
-    };
+    check = await checkKey(clientFor(credentials, io, {}));
   } finally {
-    await client.close();
     await close();
   }
-  const state =
-    args.local === true
-      ? `files in ${relative(io.cwd, join(localAccountDir(project?.projectDir ?? io.cwd, config?.environment), 'state')) || '.'}/`
-      : set('MONITOR_STATE_URL')
-        ? 'postgres (MONITOR_STATE_URL)'
-        : config?.stateUrl !== undefined
-          ? 'postgres (the config)'
-          : config === undefined
-            ? undefined
-            : `files in ${relative(io.cwd, config.stateDir) || '.'}`;
+  const state = stateDescription(args, io.env, project, io.cwd);
   out.result = {
     project: config?.projectName ?? null,
     configPath: project?.configPath ?? null,
@@ -109,10 +74,9 @@ export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<Ex
     state: state ?? null,
   };
   if (!check.accepted) {
-    const refused = check.code === 'unauthorized' || check.code === 'forbidden';
     out.error = {
       code: check.code ?? 'unauthorized',
-      message: refused
+      message: refusedKey(check)
         ? `the service refused the key: ${check.message ?? ''}`
         : `could not ask the service: ${check.message ?? ''}`,
       ...(check.hint === undefined ? {} : { hint: check.hint }),
@@ -120,53 +84,123 @@ export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<Ex
   }
   if (!out.json) {
     const p = paint(io.color);
-    io.stdout(
-      renderFields(
-        [
-          [
-            'project',
-            config === undefined
-              ? 'none here (no monitor.config.ts)'
-              : `${config.projectName} (${relative(io.cwd, project?.configPath ?? '') || project?.configPath})`,
-          ],
-          [
-            'environment',
-            config === undefined
-              ? undefined
-              : (config.environment ??
-                (config.environments.length > 0
-                  ? `none chosen (${config.environments.join(', ')}): pass --env NAME or set MONITOR_ENV`
-                  : 'none defined')),
-          ],
-          [
-            'account',
-            painted(`${escapeTerminal(credentials.accountId)}  ${p.dim(`from ${sources.account}`)}`),
-          ],
-          [
-            'base URL',
-            painted(`${escapeTerminal(credentials.baseUrl)}  ${p.dim(`from ${sources.baseUrl}`)}`),
-          ],
-          [
-            'API key',
-            painted(
-              `from ${sources.key}: ${
-                check.accepted
-                  ? p.green('accepted by the service')
-                  : check.code === 'unauthorized' || check.code === 'forbidden'
-                    ? p.red(`refused (${escapeTerminal(check.message ?? '')})`)
-                    : p.yellow(
-                        `not checked: the service did not answer (${escapeTerminal(check.message ?? '')})`,
-                      )
-              }`,
-            ),
-          ],
-          ['state', state],
-        ],
-        p,
-      ),
-    );
+    io.stdout(renderWhoami(project, credentials, sources, check, state, io.cwd, p));
     if (!check.accepted && check.hint !== undefined)
       io.stderr(`${p.dim('hint')}: ${escapeTerminal(check.hint)}\n`);
   }
   return check.accepted ? EXIT.ok : EXIT.error;
+}
+
+const refusedKey = (check: KeyCheck) => check.code === 'unauthorized' || check.code === 'forbidden';
+const isSet = (env: NodeJS.ProcessEnv, name: string) => (env[name] ?? '').trim() !== '';
+
+/**
+ * The credentials a command would use here and where each came from: the embedded emulator's
+ * (started, and closed by `close`) with `--local`, else the environment and the config.
+ */
+async function accountOf(
+  args: WhoamiArgs,
+  env: NodeJS.ProcessEnv,
+  project: ProjectConfig,
+  cwd: string,
+): Promise<{ credentials: Credentials; sources: Sources; close: () => Promise<void> }> {
+  const config = project?.config;
+  if (args.local === true) {
+    const emulator = await startLocalEmulator(project?.projectDir ?? cwd, config?.environment);
+    const source = 'the embedded emulator';
+    return {
+      credentials: emulator.credentials,
+      sources: { account: source, baseUrl: source, key: source },
+      close: emulator.close,
+    };
+  }
+  return {
+    credentials: credentialsFromEnv(accountEnv(env, config), config?.baseUrl),
+    sources: {
+      account:
+        config?.accountId !== undefined
+          ? `environment ${config.environment ?? ''} in the config`
+          : 'MONITOR_ACCOUNT_ID',
+      baseUrl: isSet(env, 'MONITOR_BASE_URL') ? 'MONITOR_BASE_URL' : 'the config',
+      key: 'MONITOR_API_KEY',
+    },
+    close: async () => {},
+  };
+}
+
+/** Ask the service for one check group: the cheapest call that needs the key. Closes the client. */
+async function checkKey(client: ReturnType<typeof clientFor>): Promise<KeyCheck> {
+  try {
+    await client.checkGroups.list({ limit: 1 });
+    return { accepted: true };
+  } catch (e) {
+    const error = e as { code?: string; message: string; hint?: string };
+    return {
+      accepted: false,
+      ...(error.code === undefined ? {} : { code: error.code }),
+      message: error.message,
+      ...(error.hint === undefined ? {} : { hint: error.hint }),
+    };
+  } finally {
+    await client.close();
+  }
+}
+
+/** Where state would be kept here, in words; undefined outside a project (and without --local). */
+function stateDescription(
+  args: WhoamiArgs,
+  env: NodeJS.ProcessEnv,
+  project: ProjectConfig,
+  cwd: string,
+): string | undefined {
+  const config = project?.config;
+  if (args.local === true) {
+    const dir = join(localAccountDir(project?.projectDir ?? cwd, config?.environment), 'state');
+    return `files in ${relative(cwd, dir) || '.'}/`;
+  }
+  if (isSet(env, 'MONITOR_STATE_URL')) return 'postgres (MONITOR_STATE_URL)';
+  if (config?.stateUrl !== undefined) return 'postgres (the config)';
+  return config === undefined ? undefined : `files in ${relative(cwd, config.stateDir) || '.'}`;
+}
+
+/** The fields for people, each with where it came from. */
+function renderWhoami(
+  project: ProjectConfig,
+  credentials: Credentials,
+  sources: Sources,
+  check: KeyCheck,
+  state: string | undefined,
+  cwd: string,
+  p: ReturnType<typeof paint>,
+): string {
+  const config = project?.config;
+  const keyVerdict = check.accepted
+    ? p.green('accepted by the service')
+    : refusedKey(check)
+      ? p.red(`refused (${escapeTerminal(check.message ?? '')})`)
+      : p.yellow(`not checked: the service did not answer (${escapeTerminal(check.message ?? '')})`);
+  return renderFields(
+    [
+      [
+        'project',
+        config === undefined
+          ? 'none here (no monitor.config.ts)'
+          : `${config.projectName} (${relative(cwd, project?.configPath ?? '') || project?.configPath})`,
+      ],
+      [
+        'environment',
+        config === undefined
+          ? undefined
+          : (config.environment ??
+            (config.environments.length > 0
+              ? `none chosen (${config.environments.join(', ')}): pass --env NAME or set MONITOR_ENV`
+              : 'none defined')),
+      ],
+      ['account', painted(`${escapeTerminal(credentials.accountId)}  ${p.dim(`from ${sources.account}`)}`)],
+      ['base URL', painted(`${escapeTerminal(credentials.baseUrl)}  ${p.dim(`from ${sources.baseUrl}`)}`)],
+      ['API key', painted(`from ${sources.key}: ${keyVerdict}`)],
+      ['state', state],
+    ],
+    p,
+  );
 }
