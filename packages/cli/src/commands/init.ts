@@ -101,6 +101,30 @@ export const api = new CheckGroup('example-api', {
 
 const GITIGNORE_LINES = ['node_modules/', '.monitor/local/'];
 
+/** What init did to each file of the project, by its path relative to the project. */
+class ProjectFiles {
+  readonly created: string[] = [];
+  readonly changed: string[] = [];
+  readonly kept: string[] = [];
+  constructor(readonly dir: string) {}
+
+  /** Writes `text` to `path` (relative to the project, or absolute) unless a file is there. */
+  write(path: string, text: string): void {
+    const full = resolve(this.dir, path);
+    const shown = relative(this.dir, full);
+    if (existsSync(full)) {
+      this.kept.push(shown);
+      return;
+    }
+    mkdirSync(dirname(full), { recursive: true });
+    writeFileSync(full, text);
+    this.created.push(shown);
+  }
+}
+
+type InstallFrom = ReturnType<typeof projectDependencies>;
+type CiChoice = { host: CiHost; state: StateBackendChoice; branch: string; root: string };
+
 /**
  * `monitor init [dir]`: a project that validates and deploys to the embedded emulator as it is,
  * in an empty directory or beside existing files, which are never overwritten.
@@ -116,95 +140,21 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
       'use letters, digits, dots, dashes and underscores',
     );
   }
-  const created: string[] = [];
-  const kept: string[] = [];
-  const changed: string[] = [];
   // Decided before anything is written: a refusal leaves nothing behind.
   const state = args.ci === undefined ? undefined : (args.state ?? (await askState(io)));
-  /** Writes `text` to `path` (relative to the project, or absolute) unless a file is there. */
-  const write = (path: string, text: string) => {
-    const full = resolve(dir, path);
-    const shown = relative(dir, full);
-    if (existsSync(full)) {
-      kept.push(shown);
-      return;
-    }
-    mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, text);
-    created.push(shown);
-  };
+  const files = new ProjectFiles(dir);
 
   mkdirSync(dir, { recursive: true });
   const installFrom = projectDependencies(dir);
-  write('monitor.config.ts', CONFIG(name));
-  write('tsconfig.json', TSCONFIG);
-  write(join('monitors', 'example.monitor.ts'), EXAMPLE);
-
-  // package.json: created, or given the dependencies it lacks; nothing it has is changed.
-  const wanted = installFrom.dependencies;
-  const wantedDev = installFrom.devDependencies;
-  const packagePath = join(dir, 'package.json');
-  if (existsSync(packagePath)) {
-    let pkg: Record<string, unknown>;
-    try {
-      pkg = JSON.parse(readFileSync(packagePath, 'utf8')) as Record<string, unknown>;
-    } catch (e) {
-      throw new UsageError(
-        `${packagePath} is not JSON: ${(e as Error).message}`,
-        'fix it, then run monitor init again',
-      );
-    }
-    const deps = { ...((pkg.dependencies as Record<string, string> | undefined) ?? {}) };
-    const devDeps = { ...((pkg.devDependencies as Record<string, string> | undefined) ?? {}) };
-    const lacks = (entries: Record<string, string>) =>
-      Object.entries(entries).filter(([dep]) => deps[dep] === undefined && devDeps[dep] === undefined);
-    const missing = lacks(wanted);
-    const missingDev = lacks(wantedDev);
-    if (missing.length > 0 || missingDev.length > 0) {
-      if (missing.length > 0) pkg.dependencies = { ...deps, ...Object.fromEntries(missing) };
-      if (missingDev.length > 0) pkg.devDependencies = { ...devDeps, ...Object.fromEntries(missingDev) };
-      writeFileSync(packagePath, `${JSON.stringify(pkg, null, 2)}\n`);
-      changed.push('package.json');
-    } else {
-      kept.push('package.json');
-    }
-  } else {
-    write(
-      'package.json',
-      `${JSON.stringify({ name, private: true, type: 'module', scripts: { validate: 'monitor validate', diff: 'monitor diff', deploy: 'monitor deploy', typecheck: 'tsc' }, dependencies: wanted, devDependencies: wantedDev }, null, 2)}\n`,
-    );
-  }
-
-  // .gitignore: the emulator's data and state never belong in the repository.
-  const ignorePath = join(dir, '.gitignore');
-  if (existsSync(ignorePath)) {
-    const text = readFileSync(ignorePath, 'utf8');
-    const lines = text.split('\n').map((l) => l.trim());
-    const missing = GITIGNORE_LINES.filter(
-      (l) => !lines.includes(l) && !lines.includes(l.replace(/\/$/, '')),
-    );
-    if (missing.length > 0) {
-      writeFileSync(
-        ignorePath,
-        `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${missing.join('\n')}\n`,
-      );
-      changed.push('.gitignore');
-    } else {
-      kept.push('.gitignore');
-    }
-  } else {
-    write('.gitignore', `${GITIGNORE_LINES.join('\n')}\n`);
-  }
-
-  let ci: { host: CiHost; state: StateBackendChoice; branch: string; root: string } | undefined;
-  if (args.ci !== undefined && state !== undefined) {
-    const repo = repository(dir);
-    const branch = args.defaultBranch ?? repo.defaultBranch;
-    // The workflows belong at the root of the repository the project is in: CI reads them only there.
-    const projectDir = relative(repo.root, realpathSync(dir)).split(sep).join('/') || '.';
-    for (const f of ciFiles(args.ci, { state, branch, projectDir })) write(join(repo.root, f.path), f.text);
-    ci = { host: args.ci, state, branch, root: repo.root };
-  }
+  files.write('monitor.config.ts', CONFIG(name));
+  files.write('tsconfig.json', TSCONFIG);
+  files.write(join('monitors', 'example.monitor.ts'), EXAMPLE);
+  addPackageJson(files, name, installFrom);
+  addGitignore(files);
+  const ci =
+    args.ci !== undefined && state !== undefined
+      ? addCiFiles(files, args.ci, state, args.defaultBranch)
+      : undefined;
 
   const where = relative(io.cwd, dir) || '.';
   const next = [
@@ -216,34 +166,120 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
   out.project = name;
   out.result = {
     dir,
-    created,
-    changed,
-    kept,
+    created: files.created,
+    changed: files.changed,
+    kept: files.kept,
     next,
-    dependencies: { source: installFrom.source, ...wanted, ...wantedDev },
+    dependencies: { source: installFrom.source, ...installFrom.dependencies, ...installFrom.devDependencies },
     ci: ci === undefined ? null : { host: ci.host, state: ci.state, defaultBranch: ci.branch },
   };
-  if (!out.json) {
-    const p = paint(io.color);
-    for (const f of created) io.stdout(`${p.green('created')}  ${f}\n`);
-    for (const f of changed) io.stdout(`${p.yellow('updated')}  ${f}\n`);
-    for (const f of kept) io.stdout(`${p.dim('kept   ')}  ${f} ${p.dim('(exists)')}\n`);
-    io.stdout(p.dim(`\nmonitor comes from ${installFrom.describe}.\n`));
-    if (ci !== undefined) {
-      io.stdout(
-        p.dim(
-          `CI deploys from ${ci.branch} with ${ci.state === 'postgres' ? 'state in PostgreSQL (set MONITOR_STATE_URL)' : 'state in .monitor/state/, committed by the deploy job'}: set the secrets and variables of docs/ci.md.\n`,
-        ),
-      );
-    }
-    io.stdout(`\nProject ${p.bold(name)} is ready. Next:\n\n${next.map((c) => `  ${c}`).join('\n')}\n`);
-    io.stdout(
+  if (!out.json) io.stdout(initReport(files, name, installFrom, ci, next, paint(io.color)));
+  return EXIT.ok;
+}
+
+/** package.json: created, or given the dependencies it lacks; nothing it has is changed. */
+function addPackageJson(files: ProjectFiles, name: string, installFrom: InstallFrom): void {
+  const wanted = installFrom.dependencies;
+  const wantedDev = installFrom.devDependencies;
+  const packagePath = join(files.dir, 'package.json');
+  if (!existsSync(packagePath)) {
+    files.write(
+      'package.json',
+      `${JSON.stringify({ name, private: true, type: 'module', scripts: { validate: 'monitor validate', diff: 'monitor diff', deploy: 'monitor deploy', typecheck: 'tsc' }, dependencies: wanted, devDependencies: wantedDev }, null, 2)}\n`,
+    );
+    return;
+  }
+  let pkg: Record<string, unknown>;
+  try {
+    pkg = JSON.parse(readFileSync(packagePath, 'utf8')) as Record<string, unknown>;
+  } catch (e) {
+    throw new UsageError(
+      `${packagePath} is not JSON: ${(e as Error).message}`,
+      'fix it, then run monitor init again',
+    );
+  }
+  const deps = { ...((pkg.dependencies as Record<string, string> | undefined) ?? {}) };
+  const devDeps = { ...((pkg.devDependencies as Record<string, string> | undefined) ?? {}) };
+  const lacks = (entries: Record<string, string>) =>
+    Object.entries(entries).filter(([dep]) => deps[dep] === undefined && devDeps[dep] === undefined);
+  const missing = lacks(wanted);
+  const missingDev = lacks(wantedDev);
+  if (missing.length === 0 && missingDev.length === 0) {
+    files.kept.push('package.json');
+    return;
+  }
+  if (missing.length > 0) pkg.dependencies = { ...deps, ...Object.fromEntries(missing) };
+  if (missingDev.length > 0) pkg.devDependencies = { ...devDeps, ...Object.fromEntries(missingDev) };
+  writeFileSync(packagePath, `${JSON.stringify(pkg, null, 2)}\n`);
+  files.changed.push('package.json');
+}
+
+/** .gitignore: the emulator's data and state never belong in the repository. */
+function addGitignore(files: ProjectFiles): void {
+  const ignorePath = join(files.dir, '.gitignore');
+  if (!existsSync(ignorePath)) {
+    files.write('.gitignore', `${GITIGNORE_LINES.join('\n')}\n`);
+    return;
+  }
+  const text = readFileSync(ignorePath, 'utf8');
+  const lines = text.split('\n').map((l) => l.trim());
+  const missing = GITIGNORE_LINES.filter((l) => !lines.includes(l) && !lines.includes(l.replace(/\/$/, '')));
+  if (missing.length === 0) {
+    files.kept.push('.gitignore');
+    return;
+  }
+  writeFileSync(
+    ignorePath,
+    `${text}${text.endsWith('\n') || text === '' ? '' : '\n'}${missing.join('\n')}\n`,
+  );
+  files.changed.push('.gitignore');
+}
+
+/**
+ * The CI workflows, at the root of the repository the project is in: CI reads them only there.
+ * They deploy from `defaultBranch`, else the repository's own default branch.
+ */
+function addCiFiles(
+  files: ProjectFiles,
+  host: CiHost,
+  state: StateBackendChoice,
+  defaultBranch: string | undefined,
+): CiChoice {
+  const repo = repository(files.dir);
+  const branch = defaultBranch ?? repo.defaultBranch;
+  const projectDir = relative(repo.root, realpathSync(files.dir)).split(sep).join('/') || '.';
+  for (const f of ciFiles(host, { state, branch, projectDir })) files.write(join(repo.root, f.path), f.text);
+  return { host, state, branch, root: repo.root };
+}
+
+/** What init did, file by file, where monitor comes from, and what to run next. */
+function initReport(
+  files: ProjectFiles,
+  name: string,
+  installFrom: InstallFrom,
+  ci: CiChoice | undefined,
+  next: string[],
+  p: ReturnType<typeof paint>,
+): string {
+  const out: string[] = [];
+  for (const f of files.created) out.push(`${p.green('created')}  ${f}\n`);
+  for (const f of files.changed) out.push(`${p.yellow('updated')}  ${f}\n`);
+  for (const f of files.kept) out.push(`${p.dim('kept   ')}  ${f} ${p.dim('(exists)')}\n`);
+  out.push(p.dim(`\nmonitor comes from ${installFrom.describe}.\n`));
+  if (ci !== undefined) {
+    out.push(
       p.dim(
-        '\nThen point it at your account (MONITOR_API_KEY, MONITOR_ACCOUNT_ID, MONITOR_BASE_URL) and run npx monitor diff.\n',
+        `CI deploys from ${ci.branch} with ${ci.state === 'postgres' ? 'state in PostgreSQL (set MONITOR_STATE_URL)' : 'state in .monitor/state/, committed by the deploy job'}: set the secrets and variables of docs/ci.md.\n`,
       ),
     );
   }
-  return EXIT.ok;
+  out.push(`\nProject ${p.bold(name)} is ready. Next:\n\n${next.map((c) => `  ${c}`).join('\n')}\n`);
+  out.push(
+    p.dim(
+      '\nThen point it at your account (MONITOR_API_KEY, MONITOR_ACCOUNT_ID, MONITOR_BASE_URL) and run npx monitor diff.\n',
+    ),
+  );
+  return out.join('');
 }
 
 /** The state backend CI will use: asked on a terminal, required as --state otherwise. */
