@@ -2,6 +2,7 @@ import {
   type AnalyticsSummaryElement,
   type ApiCheckAnalytics,
   type Check,
+  type Client,
   collect,
   METRIC_NAMES,
   type MetricName,
@@ -15,7 +16,7 @@ import { type AccountArgs, connectAccount, explained, uuidArgument, withAccountO
 import { type ChartSeries, renderChart } from '../chart.js';
 import type { Subcommand } from '../command.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { paint } from '../io.js';
+import { type Io, paint } from '../io.js';
 import { UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 import { localTime, renderTable } from '../tables.js';
@@ -163,9 +164,17 @@ function seriesOf(analytics: ApiCheckAnalytics, groupBy: string | undefined): Ma
   return out;
 }
 
-/** `monitor analytics api-check <id>`: one API check's metrics over time, charted above the table. */
-async function apiCheck(args: ApiCheckArgs, ctx: RunContext): Promise<ExitCode> {
-  const { io, out } = ctx;
+/** What `analytics api-check` asks for, its arguments checked. */
+interface ApiCheckRequest {
+  checkId: string;
+  metrics: MetricName[];
+  /** Minutes per point. */
+  interval: number;
+  query: Omit<Parameters<Client['analytics']['apiCheck']>[1], 'page'>;
+}
+
+/** The arguments of `analytics api-check`, checked and made into the query; a UsageError when one is wrong. */
+function apiCheckRequest(args: ApiCheckArgs): ApiCheckRequest {
   const checkId = uuidArgument(
     'the check id',
     args.checkId,
@@ -198,9 +207,11 @@ async function apiCheck(args: ApiCheckArgs, ctx: RunContext): Promise<ExitCode> 
   if (filterByStatus?.some((s) => s !== 'success' && s !== 'failure')) {
     throw new UsageError(`--status takes success, failure or both, got "${args.status}"`);
   }
-  const account = await connectAccount(args, ctx);
-  try {
-    const query = {
+  return {
+    checkId,
+    metrics,
+    interval,
+    query: {
       metrics,
       aggregationInterval: interval,
       limit: 100,
@@ -209,22 +220,47 @@ async function apiCheck(args: ApiCheckArgs, ctx: RunContext): Promise<ExitCode> 
         : { from: Math.floor(window.from / 1000), to: Math.floor(window.to / 1000) }),
       ...(args.groupBy === undefined ? {} : { groupBy: args.groupBy }),
       ...(filterByStatus === undefined ? {} : { filterByStatus }),
-    };
+    },
+  };
+}
+
+/**
+ * Every row of the window: rows come 100 to a page, so pages are read until every series is
+ * shorter than that (50 pages at most). The first page's answer carries the name and metadata.
+ */
+async function readApiCheckSeries(
+  client: Client,
+  request: ApiCheckRequest,
+  groupBy: string | undefined,
+  hints: Record<string, string>,
+): Promise<{ first: ApiCheckAnalytics | undefined; series: Map<string, Row[]> }> {
+  let first: ApiCheckAnalytics | undefined;
+  const series = new Map<string, Row[]>();
+  for (let page = 1; page <= 50; page++) {
+    const answer = await explained(
+      client.analytics.apiCheck(request.checkId, { ...request.query, page }),
+      hints,
+    );
+    first ??= answer;
+    const groups = seriesOf(answer, groupBy);
+    for (const [group, rows] of groups) series.set(group, [...(series.get(group) ?? []), ...rows]);
+    if ([...groups.values()].every((rows) => rows.length < 100)) break;
+  }
+  return { first, series };
+}
+
+/** `monitor analytics api-check <id>`: one API check's metrics over time, charted above the table. */
+async function apiCheck(args: ApiCheckArgs, ctx: RunContext): Promise<ExitCode> {
+  const { io, out } = ctx;
+  const request = apiCheckRequest(args);
+  const { checkId, metrics, interval } = request;
+  const account = await connectAccount(args, ctx);
+  try {
     const hints = {
       not_found: `no API check ${checkId} in account ${account.accountId}; analytics exist for API checks only (monitor checks list --type API)`,
     };
-    // Rows come 100 to a page; read pages until every series is shorter than that.
-    let first: ApiCheckAnalytics | undefined;
-    const series = new Map<string, Row[]>();
-    for (let page = 1; page <= 50; page++) {
-      const answer = await explained(account.client.analytics.apiCheck(checkId, { ...query, page }), hints);
-      first ??= answer;
-      const groups = seriesOf(answer, args.groupBy);
-      for (const [group, rows] of groups) series.set(group, [...(series.get(group) ?? []), ...rows]);
-      if ([...groups.values()].every((rows) => rows.length < 100)) break;
-    }
+    const { first, series } = await readApiCheckSeries(account.client, request, args.groupBy, hints);
     if (first === undefined) return EXIT.error;
-    const metadata = first.metadata;
     out.result = {
       checkId,
       name: first.name,
@@ -232,77 +268,98 @@ async function apiCheck(args: ApiCheckArgs, ctx: RunContext): Promise<ExitCode> 
       to: first.to,
       aggregationInterval: interval,
       metrics,
-      metadata,
+      metadata: first.metadata,
       series: [...series].map(([group, rows]) => ({
         ...(args.groupBy === undefined ? {} : { [args.groupBy]: group }),
         data: rows,
       })),
     };
     if (out.json) return EXIT.ok;
-    if (args.csv === true) {
-      io.stdout(
-        `${csvLine(['timestamp', ...(args.groupBy === undefined ? [] : [args.groupBy]), ...metrics])}\n`,
-      );
-      for (const [group, rows] of series) {
-        for (const row of rows) {
-          io.stdout(
-            `${csvLine([String(row.timestamp ?? ''), ...(args.groupBy === undefined ? [] : [group]), ...metrics.map((m) => row[m] as number | null)])}\n`,
-          );
-        }
-      }
-      return EXIT.ok;
-    }
-    const p = paint(io.color);
     io.stdout(
-      `${p.bold(escapeTerminal(first.name))} ${p.dim(`${escapeTerminal(first.checkType)} check ${checkId}, ${localTime(first.from)} → ${localTime(first.to)}, every ${interval} min`)}\n\n`,
-    );
-    const width = Math.min(io.columns ?? 100, 120);
-    for (const metric of metrics) {
-      const unit = metadata[metric]?.unit;
-      const chartSeries: ChartSeries[] = [...series].map(([group, rows]) => ({
-        label: escapeTerminal(group),
-        points: rows
-          .filter((r) => typeof r.timestamp === 'string')
-          .map((r) => ({
-            time: Date.parse(String(r.timestamp)),
-            value: typeof r[metric] === 'number' ? (r[metric] as number) : null,
-          })),
-      }));
-      const chart = renderChart(escapeTerminal(metadata[metric]?.label ?? metric), chartSeries, {
-        width,
-        color: io.color,
-        format: (v) => formatMetric(v, unit),
-      });
-      if (chart !== undefined) io.stdout(`${chart}\n`);
-    }
-    const rows = [...series].flatMap(([group, data]) => data.map((row) => ({ group, row })));
-    io.stdout(
-      renderTable(
-        rows,
-        [
-          { header: 'TIME', value: (r) => localTime(r.row.timestamp as string | undefined) },
-          ...(args.groupBy === undefined
-            ? []
-            : [
-                {
-                  header: args.groupBy === 'runLocation' ? 'LOCATION' : 'STATUS',
-                  value: (r: { group: string }) => r.group,
-                },
-              ]),
-          ...metrics.map((m) => ({
-            header: (metadata[m]?.label ?? m).toUpperCase(),
-            value: (r: { row: Row }) => formatMetric(r.row[m] as number | null, metadata[m]?.unit),
-            align: 'right' as const,
-          })),
-        ],
-        io,
-        p,
-      ),
+      args.csv === true
+        ? apiCheckCsv(series, metrics, args.groupBy)
+        : apiCheckText(first, series, request, args.groupBy, io),
     );
     return EXIT.ok;
   } finally {
     await account.close();
   }
+}
+
+/** The rows as CSV: a timestamp, the group when grouped, and each metric. */
+function apiCheckCsv(series: Map<string, Row[]>, metrics: MetricName[], groupBy: string | undefined): string {
+  const lines = [csvLine(['timestamp', ...(groupBy === undefined ? [] : [groupBy]), ...metrics])];
+  for (const [group, rows] of series) {
+    for (const row of rows) {
+      lines.push(
+        csvLine([
+          String(row.timestamp ?? ''),
+          ...(groupBy === undefined ? [] : [group]),
+          ...metrics.map((m) => row[m] as number | null),
+        ]),
+      );
+    }
+  }
+  return `${lines.join('\n')}\n`;
+}
+
+/** For people: a heading, a chart per metric (a line per group) and the table of rows. */
+function apiCheckText(
+  first: ApiCheckAnalytics,
+  series: Map<string, Row[]>,
+  { checkId, metrics, interval }: ApiCheckRequest,
+  groupBy: string | undefined,
+  io: Io,
+): string {
+  const p = paint(io.color);
+  const metadata = first.metadata;
+  const out = [
+    `${p.bold(escapeTerminal(first.name))} ${p.dim(`${escapeTerminal(first.checkType)} check ${checkId}, ${localTime(first.from)} → ${localTime(first.to)}, every ${interval} min`)}\n\n`,
+  ];
+  const width = Math.min(io.columns ?? 100, 120);
+  for (const metric of metrics) {
+    const unit = metadata[metric]?.unit;
+    const chartSeries: ChartSeries[] = [...series].map(([group, rows]) => ({
+      label: escapeTerminal(group),
+      points: rows
+        .filter((r) => typeof r.timestamp === 'string')
+        .map((r) => ({
+          time: Date.parse(String(r.timestamp)),
+          value: typeof r[metric] === 'number' ? (r[metric] as number) : null,
+        })),
+    }));
+    const chart = renderChart(escapeTerminal(metadata[metric]?.label ?? metric), chartSeries, {
+      width,
+      color: io.color,
+      format: (v) => formatMetric(v, unit),
+    });
+    if (chart !== undefined) out.push(`${chart}\n`);
+  }
+  const rows = [...series].flatMap(([group, data]) => data.map((row) => ({ group, row })));
+  out.push(
+    renderTable(
+      rows,
+      [
+        { header: 'TIME', value: (r) => localTime(r.row.timestamp as string | undefined) },
+        ...(groupBy === undefined
+          ? []
+          : [
+              {
+                header: groupBy === 'runLocation' ? 'LOCATION' : 'STATUS',
+                value: (r: { group: string }) => r.group,
+              },
+            ]),
+        ...metrics.map((m) => ({
+          header: (metadata[m]?.label ?? m).toUpperCase(),
+          value: (r: { row: Row }) => formatMetric(r.row[m] as number | null, metadata[m]?.unit),
+          align: 'right' as const,
+        })),
+      ],
+      io,
+      p,
+    ),
+  );
+  return out.join('');
 }
 
 export const subcommands: Subcommand[] = [
