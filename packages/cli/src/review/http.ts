@@ -126,17 +126,104 @@ export interface HostHttp {
  * ask for a minute or less; nothing waits past `deadline`.
  */
 export function hostHttp(protocol: HostProtocol, options: HostHttpOptions): HostHttp {
-  const { clock, deadline } = options;
-  const requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
-  const left = () => deadline - clock.now();
+  return new HostClient(protocol, options);
+}
 
-  const wait = async (ms: number, reason: string) => {
-    if (ms >= ANNOUNCE_WAIT_MS) options.onWait?.({ seconds: seconds(ms), reason });
-    await clock.sleep(ms);
-  };
+class HostClient implements HostHttp {
+  readonly #protocol: HostProtocol;
+  readonly #options: HostHttpOptions;
+  readonly #requestTimeoutMs: number;
 
-  const fetchOnce = async (method: string, url: URL, body: unknown, timeoutMs: number): Promise<Answer> => {
-    const headers: Record<string, string> = { ...protocol.headers };
+  constructor(protocol: HostProtocol, options: HostHttpOptions) {
+    this.#protocol = protocol;
+    this.#options = options;
+    this.#requestTimeoutMs = options.requestTimeoutMs ?? 30_000;
+  }
+
+  async request(
+    what: string,
+    method: string,
+    url: URL,
+    { body, idempotent = method !== 'POST' }: RequestOptions = {},
+  ): Promise<Answer> {
+    const protocol = this.#protocol;
+    const now = () => this.#options.clock.now();
+    let failures = 0;
+    let rateWaits = 0;
+    for (;;) {
+      if (this.#left() <= 0) {
+        throw new CodeHostError(`${what}: the time for posting ran out before ${protocol.name} answered`, {
+          hint: `${protocol.name} was slow or kept failing: re-run the job`,
+        });
+      }
+      const timeoutMs = Math.min(this.#requestTimeoutMs, this.#left());
+      let answer: Answer;
+      try {
+        answer = await this.#fetchOnce(method, url, body, timeoutMs);
+      } catch (error) {
+        const failure = this.#transportError(what, error, timeoutMs, !idempotent);
+        failures++;
+        if (!idempotent || failures > RETRIES || backoffMs(failures) >= this.#left()) throw failure;
+        await this.#wait(backoffMs(failures), `${protocol.name} did not answer ${method} ${url.pathname}`);
+        continue;
+      }
+      if (answer.status < 400) return answer;
+      const limit = protocol.rateLimit(answer, now());
+      if (limit !== undefined) {
+        rateWaits++;
+        const ms = limit.waitMs ?? backoffMs(rateWaits) * 5;
+        if (rateWaits > RATE_LIMIT_WAITS || ms > MAX_RATE_LIMIT_WAIT_MS || ms >= this.#left()) {
+          throw this.#rateLimitError(what, answer, limit);
+        }
+        await this.#wait(ms, limit.reason);
+        continue;
+      }
+      if (answer.status < 500) throw this.#statusError(what, answer);
+      failures++;
+      const ms = parseRetryAfter(answer.headers.get('retry-after'), now()) ?? backoffMs(failures);
+      if (!idempotent || failures > RETRIES || ms >= this.#left()) {
+        throw this.#statusError(what, answer, !idempotent);
+      }
+      await this.#wait(
+        ms,
+        `${protocol.name} answered ${statusLine(answer.status, '')} to ${method} ${url.pathname}`,
+      );
+    }
+  }
+
+  async paginate<T>(what: string, first: URL): Promise<T[]> {
+    const items: T[] = [];
+    const seen = new Set<string>();
+    for (let url: URL | undefined = first; url !== undefined; ) {
+      if (seen.has(url.href)) break;
+      seen.add(url.href);
+      const answer = await this.request(what, 'GET', url);
+      const page = answer.json();
+      if (!Array.isArray(page)) {
+        throw new CodeHostError(`${what}: ${this.#protocol.name} answered ${answer.status} without a list`, {
+          status: answer.status,
+        });
+      }
+      items.push(...(page as T[]));
+      const next = this.#protocol.nextPage(answer, url);
+      // The token goes only where the first request went.
+      url = next !== undefined && next.origin === first.origin ? next : undefined;
+    }
+    return items;
+  }
+
+  /** The time left before the deadline, in ms. */
+  #left(): number {
+    return this.#options.deadline - this.#options.clock.now();
+  }
+
+  async #wait(ms: number, reason: string): Promise<void> {
+    if (ms >= ANNOUNCE_WAIT_MS) this.#options.onWait?.({ seconds: seconds(ms), reason });
+    await this.#options.clock.sleep(ms);
+  }
+
+  async #fetchOnce(method: string, url: URL, body: unknown, timeoutMs: number): Promise<Answer> {
+    const headers: Record<string, string> = { ...this.#protocol.headers };
     if (body !== undefined) headers['content-type'] = 'application/json';
     const response = await fetch(url, {
       method,
@@ -145,119 +232,47 @@ export function hostHttp(protocol: HostProtocol, options: HostHttpOptions): Host
       signal: AbortSignal.timeout(timeoutMs),
     });
     return answerOf(response.status, response.headers, await response.text());
-  };
+  }
 
   /** A request that got no answer: a timeout says so, with the time it was given. */
-  const transportError = (what: string, error: unknown, timeoutMs: number, outcomeUnknown: boolean) => {
+  #transportError(what: string, error: unknown, timeoutMs: number, outcomeUnknown: boolean): CodeHostError {
+    const host = this.#protocol.name;
     const name = (error as { name?: unknown }).name;
     if (name === 'TimeoutError' || name === 'AbortError') {
-      return new CodeHostError(
-        `${what}: no answer from ${protocol.name} within ${duration(timeoutMs)} (timed out)`,
-        {
-          hint: `${protocol.name} was slow or unreachable from this runner: re-run the job`,
-          outcomeUnknown,
-        },
-      );
+      return new CodeHostError(`${what}: no answer from ${host} within ${duration(timeoutMs)} (timed out)`, {
+        hint: `${host} was slow or unreachable from this runner: re-run the job`,
+        outcomeUnknown,
+      });
     }
     const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
     const detail = typeof cause?.message === 'string' ? cause.message : (error as Error).message;
-    return new CodeHostError(`${what}: cannot reach ${protocol.name}: ${detail}`, {
-      hint: `check that the runner can reach ${protocol.name} and that its API URL is right`,
+    return new CodeHostError(`${what}: cannot reach ${host}: ${detail}`, {
+      hint: `check that the runner can reach ${host} and that its API URL is right`,
       outcomeUnknown,
     });
-  };
+  }
 
-  const statusError = (what: string, answer: Answer, outcomeUnknown = false) => {
-    const message = protocol.message(answer);
+  #statusError(what: string, answer: Answer, outcomeUnknown = false): CodeHostError {
+    const message = this.#protocol.message(answer);
     return new CodeHostError(`${what}: ${statusLine(answer.status, message)}`, {
       status: answer.status,
-      hint: protocol.hint(answer.status, message),
+      hint: this.#protocol.hint(answer.status, message),
       outcomeUnknown,
     });
-  };
+  }
 
-  const rateLimitError = (what: string, answer: Answer, limit: RateLimit) => {
+  #rateLimitError(what: string, answer: Answer, limit: RateLimit): CodeHostError {
     const ms = limit.waitMs;
-    const until = ms === undefined ? undefined : new Date(clock.now() + ms);
+    const until = ms === undefined ? undefined : new Date(this.#options.clock.now() + ms);
     const asks =
       ms === undefined || until === undefined
         ? ''
         : `; it asks to wait ${seconds(ms)} s, until ${utc(until)}`;
     return new CodeHostError(
-      `${what}: ${limit.reason}: ${statusLine(answer.status, protocol.message(answer))}${asks}`,
-      { status: answer.status, hint: protocol.rateLimitHint(until) },
+      `${what}: ${limit.reason}: ${statusLine(answer.status, this.#protocol.message(answer))}${asks}`,
+      { status: answer.status, hint: this.#protocol.rateLimitHint(until) },
     );
-  };
-
-  const request = async (
-    what: string,
-    method: string,
-    url: URL,
-    { body, idempotent = method !== 'POST' }: RequestOptions = {},
-  ): Promise<Answer> => {
-    let failures = 0;
-    let rateWaits = 0;
-    for (;;) {
-      if (left() <= 0) {
-        throw new CodeHostError(`${what}: the time for posting ran out before ${protocol.name} answered`, {
-          hint: `${protocol.name} was slow or kept failing: re-run the job`,
-        });
-      }
-      const timeoutMs = Math.min(requestTimeoutMs, left());
-      let answer: Answer;
-      try {
-        answer = await fetchOnce(method, url, body, timeoutMs);
-      } catch (error) {
-        const failure = transportError(what, error, timeoutMs, !idempotent);
-        failures++;
-        if (!idempotent || failures > RETRIES || backoffMs(failures) >= left()) throw failure;
-        await wait(backoffMs(failures), `${protocol.name} did not answer ${method} ${url.pathname}`);
-        continue;
-      }
-      if (answer.status < 400) return answer;
-      const limit = protocol.rateLimit(answer, clock.now());
-      if (limit !== undefined) {
-        rateWaits++;
-        const ms = limit.waitMs ?? backoffMs(rateWaits) * 5;
-        if (rateWaits > RATE_LIMIT_WAITS || ms > MAX_RATE_LIMIT_WAIT_MS || ms >= left()) {
-          throw rateLimitError(what, answer, limit);
-        }
-        await wait(ms, limit.reason);
-        continue;
-      }
-      if (answer.status < 500) throw statusError(what, answer);
-      failures++;
-      const ms = parseRetryAfter(answer.headers.get('retry-after'), clock.now()) ?? backoffMs(failures);
-      if (!idempotent || failures > RETRIES || ms >= left()) throw statusError(what, answer, !idempotent);
-      await wait(
-        ms,
-        `${protocol.name} answered ${statusLine(answer.status, '')} to ${method} ${url.pathname}`,
-      );
-    }
-  };
-
-  const paginate = async <T>(what: string, first: URL): Promise<T[]> => {
-    const items: T[] = [];
-    const seen = new Set<string>();
-    for (let url: URL | undefined = first; url !== undefined; ) {
-      if (seen.has(url.href)) break;
-      seen.add(url.href);
-      const answer = await request(what, 'GET', url);
-      const page = answer.json();
-      if (!Array.isArray(page)) {
-        throw new CodeHostError(`${what}: ${protocol.name} answered ${answer.status} without a list`, {
-          status: answer.status,
-        });
-      }
-      items.push(...(page as T[]));
-      const next = protocol.nextPage(answer, url);
-      // The token goes only where the first request went.
-      url = next !== undefined && next.origin === first.origin ? next : undefined;
-    }
-    return items;
-  };
-
-  return { request, paginate };
+  }
 }
 
 /** Runs `load` once; later calls get the same promise. */
