@@ -47,118 +47,173 @@ export const builder = (y: Argv) =>
     .example('$0 diff --format markdown >> "$GITHUB_STEP_SUMMARY"', 'the plan as the job summary')
     .example('$0 diff --local', 'against the embedded emulator');
 
+type Engine = typeof import('@monitor/engine');
+type DiffResult = Awaited<ReturnType<Engine['diff']>>;
+type LostState = NonNullable<Awaited<ReturnType<Engine['lostState']>>>;
+type Connected = Exclude<Awaited<ReturnType<typeof import('../project.js')['loadAndConnect']>>, number>;
+/** What the markdown of a plan is headed with. */
+type MarkdownOptions = { project: string; environment: string | undefined; account: string; local: boolean };
+
 /** `monitor diff`: what a deploy would change, field by field. Reads only; takes no lock. */
 export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
-  const [
-    {
-      blockingFindings,
-      diff,
-      hasChanges,
-      InvalidPlanError,
-      lostState,
-      planToPrintedJson,
-      renderPlanMarkdown,
-      renderPlanText,
-    },
-    { headerLine, loadAndConnect, recordFindings, reportConflicts, reportPolicyErrors },
-    { lostStateMarkdown, reportLostState, stateWhere },
-  ] = await Promise.all([import('@monitor/engine'), import('../project.js'), import('../lost-state-ui.js')]);
+  const [engine, { loadAndConnect, recordFindings }, { reportLostState, stateWhere }] = await Promise.all([
+    import('@monitor/engine'),
+    import('../project.js'),
+    import('../lost-state-ui.js'),
+  ]);
   const connected = await loadAndConnect(args, ctx, { readAccount: true });
   if (typeof connected === 'number') return connected;
   const { project, connection, snapshot } = connected;
   try {
-    const result = await diff(connection.target, {
+    const result = await engine.diff(connection.target, {
       ...scopeOf(args),
       ...(snapshot === undefined ? {} : { snapshot }),
     });
-    const changed = hasChanges(result.plan);
-    if (args.out !== undefined) {
-      const path = resolve(io.cwd, args.out);
-      try {
-        writeFileSync(path, `${JSON.stringify(result.saved, null, 2)}\n`);
-      } catch (e) {
-        throw new InvalidPlanError(
-          `cannot write the plan to ${path}: ${(e as Error).message}`,
-          'check that the directory exists and is writable',
-        );
-      }
-    }
-    if (out.json) out.plan = planToPrintedJson(result.plan);
+    const changed = engine.hasChanges(result.plan);
+    if (args.out !== undefined) savePlan(resolve(io.cwd, args.out), result.saved, engine);
+    if (out.json) out.plan = engine.planToPrintedJson(result.plan);
     out.result = { changes: changed, requests: result.requests, savedPlan: args.out ?? null };
-    const markdownOptions = {
+    const markdownOptions: MarkdownOptions = {
       project: project.config.projectName,
       environment: project.config.environment,
       account: connection.accountId,
       local: connection.local,
     };
-    const savedHint = args.out === undefined ? undefined : `the whole plan is in ${args.out}`;
     // The project's own resources, unowned because its state is missing: say that, not a conflict each.
-    const lost = await lostState(
+    const lost = await engine.lostState(
       result.plan,
       connection.target,
       snapshot === undefined ? undefined : (await snapshot).live,
     );
-    if (lost !== undefined) {
-      if (args.format === 'markdown' && !out.json)
-        io.stdout(lostStateMarkdown(lost, connection.accountId, 'diff'));
-      else if (!out.json) io.stdout(paint(io.color).dim(headerLine('diff', project, connection)));
-    } else if (args.format === 'markdown' && !out.json) {
-      io.stdout(
-        renderPlanMarkdown(result.plan, {
-          ...markdownOptions,
-          ...(savedHint === undefined ? {} : { fullPlanHint: savedHint }),
-        }),
-      );
-    } else if (!out.json) {
-      const p = paint(io.color);
-      io.stdout(p.dim(headerLine('diff', project, connection)));
-      io.stdout(renderPlanText(result.plan, p, { cwd: io.cwd }));
-      if (args.out !== undefined) {
-        io.stdout(
-          p.dim(
-            `\nSaved the plan to ${escapeTerminal(args.out)}; apply exactly it with: ${commandLine(args, 'deploy', '--plan', args.out)}\n`,
-          ),
-        );
-      }
-    }
-    const where = stateWhere(
-      project.config.projectName,
-      connection.accountId,
-      connection.target.backend.location,
-      io.cwd,
-    );
+    if (!out.json) await printPlan(args, ctx, connected, result, lost, markdownOptions);
     if (lost === undefined) recordFindings(result.plan, ctx);
     let code: ExitCode =
-      lost !== undefined
-        ? reportLostState(lost, where, ctx)
-        : result.plan.conflicts.length > 0
-          ? reportConflicts(result.plan, ctx)
-          : blockingFindings(result.plan.findings).length > 0
-            ? reportPolicyErrors(result.plan, ctx)
-            : args.detailedExitcode === true && changed
-              ? EXIT.changes
-              : EXIT.ok;
+      lost === undefined
+        ? await planExitCode(result, changed, args, ctx)
+        : reportLostState(
+            lost,
+            stateWhere(
+              project.config.projectName,
+              connection.accountId,
+              connection.target.backend.location,
+              io.cwd,
+            ),
+            ctx,
+          );
     if (args.comment === true || args.issue === true) {
-      const { postComment, postDriftIssue } = await import('../comment-ui.js');
-      const request = {
-        ...markdownOptions,
-        createIfMissing:
-          changed || result.plan.conflicts.length > 0 || blockingFindings(result.plan.findings).length > 0,
-        render: (maxLength: number, hint?: string) =>
-          lost !== undefined
-            ? lostStateMarkdown(lost, connection.accountId, 'diff')
-            : renderPlanMarkdown(result.plan, {
-                ...markdownOptions,
-                maxLength,
-                ...((hint ?? savedHint) === undefined ? {} : { fullPlanHint: hint ?? savedHint }),
-              }),
-      };
-      if (args.comment === true) code = await postComment({ ...request, purpose: 'plan' }, args, ctx, code);
-      if (args.issue === true) code = await postDriftIssue({ ...request, purpose: 'drift' }, args, ctx, code);
+      code = await postReview(args, ctx, code, { result, changed, lost, markdownOptions });
     }
     return code;
   } finally {
     await connection.close();
   }
+}
+
+/** Write the saved plan for `deploy --plan`; an InvalidPlanError when it cannot be written. */
+function savePlan(path: string, saved: DiffResult['saved'], engine: Engine): void {
+  try {
+    writeFileSync(path, `${JSON.stringify(saved, null, 2)}\n`);
+  } catch (e) {
+    throw new engine.InvalidPlanError(
+      `cannot write the plan to ${path}: ${(e as Error).message}`,
+      'check that the directory exists and is writable',
+    );
+  }
+}
+
+/** The plan on stdout, as text or markdown; a lost state instead of the plan when there is one. */
+async function printPlan(
+  args: DiffArgs,
+  { io }: RunContext,
+  { project, connection }: Connected,
+  result: DiffResult,
+  lost: LostState | undefined,
+  markdownOptions: MarkdownOptions,
+): Promise<void> {
+  const [{ renderPlanMarkdown, renderPlanText }, { headerLine }, { lostStateMarkdown }] = await Promise.all([
+    import('@monitor/engine'),
+    import('../project.js'),
+    import('../lost-state-ui.js'),
+  ]);
+  const p = paint(io.color);
+  if (args.format === 'markdown') {
+    io.stdout(
+      lost !== undefined
+        ? lostStateMarkdown(lost, connection.accountId, 'diff')
+        : renderPlanMarkdown(result.plan, {
+            ...markdownOptions,
+            ...(args.out === undefined ? {} : { fullPlanHint: `the whole plan is in ${args.out}` }),
+          }),
+    );
+    return;
+  }
+  io.stdout(p.dim(headerLine('diff', project, connection)));
+  if (lost !== undefined) return;
+  io.stdout(renderPlanText(result.plan, p, { cwd: io.cwd }));
+  if (args.out !== undefined) {
+    io.stdout(
+      p.dim(
+        `\nSaved the plan to ${escapeTerminal(args.out)}; apply exactly it with: ${commandLine(args, 'deploy', '--plan', args.out)}\n`,
+      ),
+    );
+  }
+}
+
+/** Conflicts and blocking findings are reported and refuse; else changes (with --detailed-exitcode) or ok. */
+async function planExitCode(
+  result: DiffResult,
+  changed: boolean,
+  args: DiffArgs,
+  ctx: RunContext,
+): Promise<ExitCode> {
+  const [{ blockingFindings }, { reportConflicts, reportPolicyErrors }] = await Promise.all([
+    import('@monitor/engine'),
+    import('../project.js'),
+  ]);
+  if (result.plan.conflicts.length > 0) return reportConflicts(result.plan, ctx);
+  if (blockingFindings(result.plan.findings).length > 0) return reportPolicyErrors(result.plan, ctx);
+  return args.detailedExitcode === true && changed ? EXIT.changes : EXIT.ok;
+}
+
+/**
+ * With --comment, the plan as a comment on the pull request; with --issue, drift as an issue.
+ * Either is created only when there is something to say, and updated or closed otherwise.
+ */
+async function postReview(
+  args: DiffArgs,
+  ctx: RunContext,
+  code: ExitCode,
+  given: {
+    result: DiffResult;
+    changed: boolean;
+    lost: LostState | undefined;
+    markdownOptions: MarkdownOptions;
+  },
+): Promise<ExitCode> {
+  const { result, changed, lost, markdownOptions } = given;
+  const [engine, { postComment, postDriftIssue }, { lostStateMarkdown }] = await Promise.all([
+    import('@monitor/engine'),
+    import('../comment-ui.js'),
+    import('../lost-state-ui.js'),
+  ]);
+  const savedHint = args.out === undefined ? undefined : `the whole plan is in ${args.out}`;
+  const request = {
+    ...markdownOptions,
+    createIfMissing:
+      changed || result.plan.conflicts.length > 0 || engine.blockingFindings(result.plan.findings).length > 0,
+    render: (maxLength: number, hint?: string) =>
+      lost !== undefined
+        ? lostStateMarkdown(lost, markdownOptions.account, 'diff')
+        : engine.renderPlanMarkdown(result.plan, {
+            ...markdownOptions,
+            maxLength,
+            ...((hint ?? savedHint) === undefined ? {} : { fullPlanHint: hint ?? savedHint }),
+          }),
+  };
+  let outcome = code;
+  if (args.comment === true) outcome = await postComment({ ...request, purpose: 'plan' }, args, ctx, outcome);
+  if (args.issue === true)
+    outcome = await postDriftIssue({ ...request, purpose: 'drift' }, args, ctx, outcome);
+  return outcome;
 }
