@@ -29,6 +29,7 @@ import { handOver } from './one-time-values.js';
 import { type ApplyArgs, type CommentArgs, commandLine, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
 import {
+  type ConnectedProject,
   headerLine,
   loadAndConnect,
   recordFindings,
@@ -302,20 +303,9 @@ export async function runApplyCommand(
       ? 'stopping the wait for the checks; the deploy stays applied, the sessions go on in the service'
       : 'finishing the operations in flight, starting nothing new',
   );
-  const showVerify = verifyProgress(ctx);
-  const verify: DeployVerification | undefined =
-    args.verify === undefined
-      ? undefined
-      : {
-          all: args.verify.all,
-          strict: args.verify.strict,
-          rca: args.rca === true,
-          timeoutMs: (args.verifyTimeout ?? DEFAULT_VERIFY_SECONDS) * 1000,
-          onEvent: (event) => {
-            verifying = true;
-            showVerify(event);
-          },
-        };
+  const verify = deployVerification(args, ctx, () => {
+    verifying = true;
+  });
   let outcome: ApplyOutcome;
   let lost: LostState | undefined;
   try {
@@ -360,6 +350,42 @@ export async function runApplyCommand(
     code = reportVerification(verification, args, ctx, xmlOut);
   }
   if (args.comment !== true) return code;
+  return postResultComment(command, outcome, lost, connected, args, ctx, code);
+}
+
+/**
+ * What `--verify` asks of the deploy flow, or undefined without it; `onStart` is told when the
+ * first verification event comes (Ctrl-C then stops the wait, not the apply).
+ */
+function deployVerification(
+  args: DeployVerifyArgs,
+  ctx: RunContext,
+  onStart: () => void,
+): DeployVerification | undefined {
+  if (args.verify === undefined) return undefined;
+  const showVerify = verifyProgress(ctx);
+  return {
+    all: args.verify.all,
+    strict: args.verify.strict,
+    rca: args.rca === true,
+    timeoutMs: (args.verifyTimeout ?? DEFAULT_VERIFY_SECONDS) * 1000,
+    onEvent: (event) => {
+      onStart();
+      showVerify(event);
+    },
+  };
+}
+
+/** `--comment`: how the deploy or destroy ended, as a comment on the pull request. */
+async function postResultComment(
+  command: 'deploy' | 'destroy',
+  outcome: ApplyOutcome,
+  lost: LostState | undefined,
+  { project, connection }: Pick<ConnectedProject, 'project' | 'connection'>,
+  args: CommentArgs,
+  ctx: RunContext,
+  code: ExitCode,
+): Promise<ExitCode> {
   const { postComment } = await import('./comment-ui.js');
   const options = {
     project: project.config.projectName,
