@@ -350,6 +350,85 @@ async function startEarly(
   }
 }
 
+type Handle = (
+  name: string,
+  run: (args: Record<string, unknown>, ctx: RunContext) => Promise<ExitCode>,
+) => (args: Record<string, unknown>) => Promise<void>;
+
+/**
+ * The parser of every command. Only the `requested` command's module is loaded (`loaded`), so only
+ * its options are known before it runs; the others load when their handler is reached.
+ */
+function commandParser(
+  yargs: typeof import('./yargs.js')['default'],
+  requested: (typeof COMMANDS)[number] | undefined,
+  loaded: CommandModule | undefined,
+  handle: Handle,
+  io: Io,
+): Argv {
+  let parser: Argv = yargs()
+    .scriptName('monitor')
+    .usage(
+      'monitor <command> [options]\n\nMonitoring-as-code: declare checks, dashboards and status pages in TypeScript.',
+    );
+  for (const command of COMMANDS) {
+    const module = command === requested ? loaded : undefined;
+    parser = parser.command({
+      command: command.usage ?? command.name,
+      describe: command.describe,
+      builder: (y: Argv) => {
+        if (module === undefined) return y;
+        if (!('subcommands' in module)) return module.builder(y);
+        return verbs(y, command.name, module.subcommands, handle);
+      },
+      handler: async (args: Record<string, unknown>) => {
+        const m = module ?? (await command.load());
+        if ('subcommands' in m) return;
+        await handle(command.name, m.run)(args);
+      },
+    });
+  }
+  skipHelpCache(parser);
+  return (
+    parser
+      .demandCommand(1, 'name a command')
+      .recommendCommands()
+      // What the scripts of `monitor completion` ask (--get-yargs-completions); its own command is hidden.
+      .completion('__complete', false, completeWords)
+      .strict()
+      .version(CLI_VERSION)
+      .alias('h', 'help')
+      .alias('v', 'version')
+      .wrap(Math.min(110, io.columns ?? process.stdout.columns ?? 100))
+      .epilogue(exitCodesLine())
+      .exitProcess(false)
+      .fail((message, error, context) => {
+        if (error === undefined || error === null) throw new UsageError(withSuggestion(message, context));
+        // yargs' own argument errors (a coerce function's included) are usage errors, not crashes.
+        throw error.name === 'YError' ? usageErrorOf(error) : error;
+      })
+  );
+}
+
+/** Register `subcommands` under the noun `path`, nested nouns included. */
+function verbs(y: Argv, path: string, subcommands: Subcommand[], handle: Handle): Argv {
+  let withVerbs = y;
+  for (const sub of subcommands) {
+    const name = `${path} ${sub.command.split(' ')[0]}`;
+    withVerbs = withVerbs.command({
+      command: sub.command,
+      describe: sub.describe,
+      builder: (inner: Argv) =>
+        'run' in sub ? sub.builder(inner) : verbs(inner, name, sub.subcommands, handle),
+      handler: 'run' in sub ? handle(name, sub.run) : () => {},
+    });
+  }
+  return withVerbs.demandCommand(
+    1,
+    `name what to do: ${subcommands.map((sub) => sub.command.split(' ')[0]).join(', ')}`,
+  );
+}
+
 /** Run the CLI with `argv` (without node and script); resolves to the exit code. Never exits the process. */
 export async function main(argv: string[], io: Io): Promise<ExitCode> {
   // The one answer that needs no parser: scripts ask it often, and it should cost a node start.
@@ -367,76 +446,21 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
   let answered = false;
   try {
     const loaded = requested === undefined ? undefined : await requested.load();
-    let parser: Argv = yargs()
-      .scriptName('monitor')
-      .usage(
-        'monitor <command> [options]\n\nMonitoring-as-code: declare checks, dashboards and status pages in TypeScript.',
-      );
     /** A handler that runs `run` as the command named `name`, and keeps its exit code. */
-    const handle =
-      (name: string, run: (args: Record<string, unknown>, ctx: RunContext) => Promise<ExitCode>) =>
-      async (args: Record<string, unknown>) => {
-        out.command = name;
-        out.json = args.json === true || args.format === 'json';
-        answered = true;
-        code = await run(args, { io, out });
-      };
-    /** Register `subcommands` under the noun `path`, nested nouns included. */
-    const verbs = (y: Argv, path: string, subcommands: Subcommand[]): Argv => {
-      let withVerbs = y;
-      for (const sub of subcommands) {
-        const name = `${path} ${sub.command.split(' ')[0]}`;
-        withVerbs = withVerbs.command({
-          command: sub.command,
-          describe: sub.describe,
-          builder: (inner: Argv) => ('run' in sub ? sub.builder(inner) : verbs(inner, name, sub.subcommands)),
-          handler: 'run' in sub ? handle(name, sub.run) : () => {},
-        });
-      }
-      return withVerbs.demandCommand(
-        1,
-        `name what to do: ${subcommands.map((sub) => sub.command.split(' ')[0]).join(', ')}`,
-      );
+    const handle: Handle = (name, run) => async (args) => {
+      out.command = name;
+      out.json = args.json === true || args.format === 'json';
+      answered = true;
+      code = await run(args, { io, out });
     };
-    for (const command of COMMANDS) {
-      const module = command === requested ? loaded : undefined;
-      parser = parser.command({
-        command: command.usage ?? command.name,
-        describe: command.describe,
-        builder: (y: Argv) => {
-          if (module === undefined) return y;
-          if (!('subcommands' in module)) return module.builder(y);
-          return verbs(y, command.name, module.subcommands);
-        },
-        handler: async (args: Record<string, unknown>) => {
-          const m = module ?? (await command.load());
-          if ('subcommands' in m) return;
-          await handle(command.name, m.run)(args);
-        },
-      });
-    }
-    skipHelpCache(parser);
-    await parser
-      .demandCommand(1, 'name a command')
-      .recommendCommands()
-      // What the scripts of `monitor completion` ask (--get-yargs-completions); its own command is hidden.
-      .completion('__complete', false, completeWords)
-      .strict()
-      .version(CLI_VERSION)
-      .alias('h', 'help')
-      .alias('v', 'version')
-      .wrap(Math.min(110, io.columns ?? process.stdout.columns ?? 100))
-      .epilogue(exitCodesLine())
-      .exitProcess(false)
-      .fail((message, error, context) => {
-        if (error === undefined || error === null) throw new UsageError(withSuggestion(message, context));
-        // yargs' own argument errors (a coerce function's included) are usage errors, not crashes.
-        throw error.name === 'YError' ? usageErrorOf(error) : error;
-      })
+    await commandParser(yargs, requested, loaded, handle, io).parseAsync(
+      argv,
+      {},
       // With a callback yargs hands over its help and version text instead of printing it.
-      .parseAsync(argv, {}, (_error, _args, output) => {
+      (_error, _args, output) => {
         if (output !== '') io.stdout(`${output}\n`);
-      });
+      },
+    );
   } catch (error) {
     answered = true;
     code = await report(error, io, out);
