@@ -26,7 +26,10 @@ import type { Change, ChangeCause } from './diff.js';
 
 type Payload = Record<string, unknown>;
 
-/** A value with its sets and keyed lists in a stable order, so that a reordering is no change. */
+/**
+ * A value with its sets and keyed lists in a stable order, so that a reordering is no change.
+ * `rulePath` is the value's path in the kind's rules: a top-level field's name, or deeper.
+ */
 function normalized(def: KindDefinition, rulePath: string, value: unknown): unknown {
   if (Array.isArray(value)) {
     const items = value.map((item) => normalized(def, `${rulePath}[]`, item));
@@ -41,7 +44,7 @@ function normalized(def: KindDefinition, rulePath: string, value: unknown): unkn
   }
   if (!isRecord(value)) return value;
   return Object.fromEntries(
-    Object.entries(value).map(([k, v]) => [k, normalized(def, rulePath === '' ? k : `${rulePath}.${k}`, v)]),
+    Object.entries(value).map(([k, v]) => [k, normalized(def, `${rulePath}.${k}`, v)]),
   );
 }
 
