@@ -164,17 +164,11 @@ function seriesOf(analytics: ApiCheckAnalytics, groupBy: string | undefined): Ma
   return out;
 }
 
-/** What `analytics api-check` asks for, its arguments checked. */
-interface ApiCheckRequest {
-  checkId: string;
-  metrics: MetricName[];
-  /** Minutes per point. */
-  interval: number;
-  query: Omit<Parameters<Client['analytics']['apiCheck']>[1], 'page'>;
-}
+/** What `analytics api-check` asks for, its arguments checked: the check, the metrics, minutes per point, the query. */
+type ApiCheckRequest = ReturnType<typeof apiCheckRequest>;
 
 /** The arguments of `analytics api-check`, checked and made into the query; a UsageError when one is wrong. */
-function apiCheckRequest(args: ApiCheckArgs): ApiCheckRequest {
+function apiCheckRequest(args: ApiCheckArgs) {
   const checkId = uuidArgument(
     'the check id',
     args.checkId,

@@ -1,5 +1,6 @@
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import type { MarkdownOptions } from '@monitor/engine';
 import { escapeTerminal } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
@@ -48,21 +49,28 @@ export const builder = (y: Argv) =>
     .example('$0 diff --local', 'against the embedded emulator');
 
 type Engine = typeof import('@monitor/engine');
+/** The modules `diff` loads when it runs (not before: `--help` loads none of them). */
+interface DiffModules {
+  engine: Engine;
+  projectUi: typeof import('../project.js');
+  lostUi: typeof import('../lost-state-ui.js');
+}
 type DiffResult = Awaited<ReturnType<Engine['diff']>>;
 type LostState = NonNullable<Awaited<ReturnType<Engine['lostState']>>>;
-type Connected = Exclude<Awaited<ReturnType<typeof import('../project.js')['loadAndConnect']>>, number>;
+type Connected = Exclude<Awaited<ReturnType<DiffModules['projectUi']['loadAndConnect']>>, number>;
 /** What the markdown of a plan is headed with. */
-type MarkdownOptions = { project: string; environment: string | undefined; account: string; local: boolean };
+type Heading = Pick<MarkdownOptions, 'project' | 'environment' | 'account' | 'local'>;
 
 /** `monitor diff`: what a deploy would change, field by field. Reads only; takes no lock. */
 export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
   const { io, out } = ctx;
-  const [engine, { loadAndConnect, recordFindings }, { reportLostState, stateWhere }] = await Promise.all([
+  const [engine, projectUi, lostUi] = await Promise.all([
     import('@monitor/engine'),
     import('../project.js'),
     import('../lost-state-ui.js'),
   ]);
-  const connected = await loadAndConnect(args, ctx, { readAccount: true });
+  const modules: DiffModules = { engine, projectUi, lostUi };
+  const connected = await projectUi.loadAndConnect(args, ctx, { readAccount: true });
   if (typeof connected === 'number') return connected;
   const { project, connection, snapshot } = connected;
   try {
@@ -74,7 +82,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
     if (args.out !== undefined) savePlan(resolve(io.cwd, args.out), result.saved, engine);
     if (out.json) out.plan = engine.planToPrintedJson(result.plan);
     out.result = { changes: changed, requests: result.requests, savedPlan: args.out ?? null };
-    const markdownOptions: MarkdownOptions = {
+    const heading: Heading = {
       project: project.config.projectName,
       environment: project.config.environment,
       account: connection.accountId,
@@ -86,14 +94,14 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
       connection.target,
       snapshot === undefined ? undefined : (await snapshot).live,
     );
-    if (!out.json) await printPlan(args, ctx, connected, result, lost, markdownOptions);
-    if (lost === undefined) recordFindings(result.plan, ctx);
+    if (!out.json) printPlan(args, ctx, connected, { result, lost, heading }, modules);
+    if (lost === undefined) projectUi.recordFindings(result.plan, ctx);
     let code: ExitCode =
       lost === undefined
-        ? await planExitCode(result, changed, args, ctx)
-        : reportLostState(
+        ? planExitCode(result, changed, args, ctx, modules)
+        : lostUi.reportLostState(
             lost,
-            stateWhere(
+            lostUi.stateWhere(
               project.config.projectName,
               connection.accountId,
               connection.target.backend.location,
@@ -102,7 +110,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
             ctx,
           );
     if (args.comment === true || args.issue === true) {
-      code = await postReview(args, ctx, code, { result, changed, lost, markdownOptions });
+      code = await postReview(args, ctx, code, { result, changed, lost, heading }, modules);
     }
     return code;
   } finally {
@@ -123,34 +131,28 @@ function savePlan(path: string, saved: DiffResult['saved'], engine: Engine): voi
 }
 
 /** The plan on stdout, as text or markdown; a lost state instead of the plan when there is one. */
-async function printPlan(
+function printPlan(
   args: DiffArgs,
   { io }: RunContext,
   { project, connection }: Connected,
-  result: DiffResult,
-  lost: LostState | undefined,
-  markdownOptions: MarkdownOptions,
-): Promise<void> {
-  const [{ renderPlanMarkdown, renderPlanText }, { headerLine }, { lostStateMarkdown }] = await Promise.all([
-    import('@monitor/engine'),
-    import('../project.js'),
-    import('../lost-state-ui.js'),
-  ]);
+  { result, lost, heading }: { result: DiffResult; lost: LostState | undefined; heading: Heading },
+  { engine, projectUi, lostUi }: DiffModules,
+): void {
   const p = paint(io.color);
   if (args.format === 'markdown') {
     io.stdout(
       lost !== undefined
-        ? lostStateMarkdown(lost, connection.accountId, 'diff')
-        : renderPlanMarkdown(result.plan, {
-            ...markdownOptions,
+        ? lostUi.lostStateMarkdown(lost, connection.accountId, 'diff')
+        : engine.renderPlanMarkdown(result.plan, {
+            ...heading,
             ...(args.out === undefined ? {} : { fullPlanHint: `the whole plan is in ${args.out}` }),
           }),
     );
     return;
   }
-  io.stdout(p.dim(headerLine('diff', project, connection)));
+  io.stdout(p.dim(projectUi.headerLine('diff', project, connection)));
   if (lost !== undefined) return;
-  io.stdout(renderPlanText(result.plan, p, { cwd: io.cwd }));
+  io.stdout(engine.renderPlanText(result.plan, p, { cwd: io.cwd }));
   if (args.out !== undefined) {
     io.stdout(
       p.dim(
@@ -161,18 +163,16 @@ async function printPlan(
 }
 
 /** Conflicts and blocking findings are reported and refuse; else changes (with --detailed-exitcode) or ok. */
-async function planExitCode(
+function planExitCode(
   result: DiffResult,
   changed: boolean,
   args: DiffArgs,
   ctx: RunContext,
-): Promise<ExitCode> {
-  const [{ blockingFindings }, { reportConflicts, reportPolicyErrors }] = await Promise.all([
-    import('@monitor/engine'),
-    import('../project.js'),
-  ]);
-  if (result.plan.conflicts.length > 0) return reportConflicts(result.plan, ctx);
-  if (blockingFindings(result.plan.findings).length > 0) return reportPolicyErrors(result.plan, ctx);
+  { engine, projectUi }: DiffModules,
+): ExitCode {
+  if (result.plan.conflicts.length > 0) return projectUi.reportConflicts(result.plan, ctx);
+  if (engine.blockingFindings(result.plan.findings).length > 0)
+    return projectUi.reportPolicyErrors(result.plan, ctx);
   return args.detailedExitcode === true && changed ? EXIT.changes : EXIT.ok;
 }
 
@@ -184,29 +184,21 @@ async function postReview(
   args: DiffArgs,
   ctx: RunContext,
   code: ExitCode,
-  given: {
-    result: DiffResult;
-    changed: boolean;
-    lost: LostState | undefined;
-    markdownOptions: MarkdownOptions;
-  },
+  given: { result: DiffResult; changed: boolean; lost: LostState | undefined; heading: Heading },
+  { engine, lostUi }: DiffModules,
 ): Promise<ExitCode> {
-  const { result, changed, lost, markdownOptions } = given;
-  const [engine, { postComment, postDriftIssue }, { lostStateMarkdown }] = await Promise.all([
-    import('@monitor/engine'),
-    import('../comment-ui.js'),
-    import('../lost-state-ui.js'),
-  ]);
+  const { result, changed, lost, heading } = given;
+  const { postComment, postDriftIssue } = await import('../comment-ui.js');
   const savedHint = args.out === undefined ? undefined : `the whole plan is in ${args.out}`;
   const request = {
-    ...markdownOptions,
+    ...heading,
     createIfMissing:
       changed || result.plan.conflicts.length > 0 || engine.blockingFindings(result.plan.findings).length > 0,
     render: (maxLength: number, hint?: string) =>
       lost !== undefined
-        ? lostStateMarkdown(lost, markdownOptions.account, 'diff')
+        ? lostUi.lostStateMarkdown(lost, heading.account, 'diff')
         : engine.renderPlanMarkdown(result.plan, {
-            ...markdownOptions,
+            ...heading,
             maxLength,
             ...((hint ?? savedHint) === undefined ? {} : { fullPlanHint: hint ?? savedHint }),
           }),

@@ -46,7 +46,7 @@ export async function run(args: VerifyArgs, given: RunContext): Promise<ExitCode
   const connected = await loadAndConnect(args, ctx);
   if (typeof connected === 'number') return connected;
   const { project, connection } = connected;
-  if (!ctx.out.json) ctx.io.stdout(headerLine('verify', project, connection).trimEnd() + '\n');
+  if (!ctx.out.json) ctx.io.stdout(`${headerLine('verify', project, connection).trimEnd()}\n`);
   const trap = ctx.io.trapInterrupts?.('stopping the wait for the checks; the sessions go on in the service');
   const progress = verifyProgress(ctx);
   try {

@@ -83,16 +83,27 @@ describe('fieldHashesOf: a field hashes the same however the service orders its 
     expect(hashOf({}, 'tags')).toMatch(/^[0-9a-f]{8}$/);
   });
 
-  it('hashes a secret by its keyed hash: another secret is another hash, and never the text', () => {
-    const withSecret = (value: string) =>
+  it('hashes a secret by its keyed hash: without the state secret every secret hashes alike', () => {
+    const withSecret = (value: string, secrets: typeof keyed) =>
+      fieldHashesOf(
+        'CheckGroup',
+        { environmentVariables: [{ key: 'K', value, secret: true }] },
+        ['environmentVariables'],
+        secrets,
+      ).environmentVariables;
+    expect(withSecret('one', keyed)).not.toBe(withSecret('two', keyed));
+    expect(withSecret('one', keyed)).toBe(withSecret('one', keyed));
+    // Unkeyed, the value is not in the hash at all: it cannot be told, nor guessed from state.
+    expect(withSecret('one', unkeyed)).toBe(withSecret('two', unkeyed));
+    // A variable that is not secret is hashed by its value, keyed or not.
+    const plain = (value: string) =>
       fieldHashesOf(
         'CheckGroup',
         { environmentVariables: [{ key: 'K', value }] },
         ['environmentVariables'],
-        keyed,
+        unkeyed,
       ).environmentVariables;
-    expect(withSecret('one')).not.toBe(withSecret('two'));
-    expect(withSecret('one')).toBe(withSecret('one'));
+    expect(plain('one')).not.toBe(plain('two'));
   });
 });
 
