@@ -121,7 +121,11 @@ describe('packFieldHashes and unpackFieldHashes', () => {
     expect(body).not.toContain('undefined');
     const unpacked = unpackFieldHashes('CheckGroup', packed);
     expect(unpacked?.get('name')).toEqual({ code: 'aaaaaaaa', account: 'bbbbbbbb' });
+    // A field with one side only, and one not there, are unknown: their changes take the resource's cause.
     expect(unpacked?.has('tags')).toBe(false);
+    expect(unpacked?.has('locations')).toBe(false);
+    // A state of many resources stays small: 16 hex digits a field.
+    expect(packed.length).toBeLessThan(20 * 17 + 10);
   });
 
   it('packs `-` for a field with an account hash and no code hash too', () => {

@@ -18,7 +18,6 @@ import { BOTH_NOTE, hasChanges, hasWork, PLAIN, planToJson, renderPlanText } fro
 import { emptyState, type State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { construct, entry, liveOf, stateOf } from '../test-support/planning.js';
-import { packFieldHashes, unpackFieldHashes } from './causes.js';
 import {
   appliedHash,
   type Live,
@@ -659,24 +658,5 @@ describe('plan over hand-made state and live', () => {
     );
     expect(p.conflicts.map((c) => [c.reason, c.logicalId, c.field])).toEqual([['exists', 'p', 'url']]);
     expect(p.operations).toEqual([]);
-  });
-});
-
-describe('field hashes in state', () => {
-  it('are packed in the kind’s field order, and a packing for another order unpacks as unknown', () => {
-    const packed = packFieldHashes(
-      'CheckGroup',
-      { name: 'aaaaaaaa', tags: 'bbbbbbbb' },
-      { name: 'cccccccc' },
-    );
-    const fields = unpackFieldHashes('CheckGroup', packed);
-    expect(fields?.get('name')).toEqual({ code: 'aaaaaaaa', account: 'cccccccc' });
-    // A field with one side only, and one not there, are unknown: their changes take the resource's cause.
-    expect(fields?.has('tags')).toBe(false);
-    expect(fields?.has('locations')).toBe(false);
-    expect(unpackFieldHashes('CheckGroup', `zzzzzz${packed.slice(6)}`)).toBeUndefined();
-    expect(unpackFieldHashes('CheckGroup', `${packed}.extra`)).toBeUndefined();
-    // A state of many resources stays small: 16 hex digits a field.
-    expect(packed.length).toBeLessThan(20 * 17 + 10);
   });
 });
