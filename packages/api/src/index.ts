@@ -42,6 +42,7 @@ export {
 } from './errors.js';
 export {
   CLIENT_VERSION,
+  type KnownResponses,
   type RequestEvent,
   type ResponseEvent,
   type RetryOptions,
@@ -82,6 +83,7 @@ export {
   sensitiveValues,
 } from './kinds/secrets.js';
 export { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from './kinds/status-page.js';
+export { inSchemaOrder, lenient } from './lenient.js';
 export { editDistance, nearest } from './nearest.js';
 export { collect, itemsOf, type Page } from './pagination.js';
 export { WAIT_NOTICE_MS, type WaitNotice } from './rate-limiter.js';

@@ -79,3 +79,105 @@ function build(schema: z.ZodType): z.ZodType {
       return schema;
   }
 }
+
+/**
+ * Whether every value `schema` accepts comes out of it as it went in, up to the order of object
+ * keys: no default, transform, pipe or catch, and no object that drops the keys it does not know.
+ * Then a response body known to pass the schema can be used as JSON parsed it, without the check.
+ */
+export function readsAsSent(schema: z.ZodType): boolean {
+  const known = asSent.get(schema);
+  if (known !== undefined) return known;
+  asSent.set(schema, false); // a schema that contains itself is not walked twice
+  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
+  let result: boolean;
+  switch (def.type) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+    case 'null':
+    case 'literal':
+    case 'enum':
+    case 'unknown':
+    case 'any':
+      result = true;
+      break;
+    case 'optional':
+    case 'nullable':
+      result = readsAsSent(def.innerType as z.ZodType);
+      break;
+    case 'array':
+      result = readsAsSent(def.element as z.ZodType);
+      break;
+    case 'record':
+      result = readsAsSent(def.keyType as z.ZodType) && readsAsSent(def.valueType as z.ZodType);
+      break;
+    case 'union':
+      result = (def.options ?? []).every(readsAsSent);
+      break;
+    case 'object':
+      // A plain object drops unknown keys; a loose one keeps them, as they came.
+      result =
+        def.catchall !== undefined &&
+        readsAsSent(def.catchall) &&
+        Object.values(def.shape ?? {}).every(readsAsSent);
+      break;
+    default:
+      result = false;
+  }
+  asSent.set(schema, result);
+  return result;
+}
+
+const asSent = new WeakMap<z.ZodType, boolean>();
+
+/**
+ * `value` with the keys of each object in the order `schema` declares them, then any others as
+ * they were: what the check of a schema that reads as sent would have ordered them. Never drops,
+ * adds or changes a value, and never throws: a value that does not fit the schema keeps its order.
+ * A union takes the first object option whose literal fields (a `type`, say) the value matches.
+ */
+export function inSchemaOrder(schema: z.ZodType, value: unknown): unknown {
+  if (value === null || typeof value !== 'object') return value;
+  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
+  switch (def.type) {
+    case 'optional':
+    case 'nullable':
+      return inSchemaOrder(def.innerType as z.ZodType, value);
+    case 'array':
+      return Array.isArray(value) ? value.map((v) => inSchemaOrder(def.element as z.ZodType, v)) : value;
+    case 'record':
+      if (Array.isArray(value)) return value;
+      return Object.fromEntries(
+        Object.entries(value).map(([k, v]) => [k, inSchemaOrder(def.valueType as z.ZodType, v)]),
+      );
+    case 'union': {
+      const option = (def.options ?? []).find((o) => literalsMatch(o, value));
+      return option === undefined ? value : inSchemaOrder(option, value);
+    }
+    case 'object': {
+      if (Array.isArray(value)) return value;
+      const shape = def.shape ?? {};
+      const record = value as Record<string, unknown>;
+      const out: Record<string, unknown> = {};
+      for (const [k, field] of Object.entries(shape))
+        if (k in record) out[k] = inSchemaOrder(field, record[k]);
+      for (const [k, v] of Object.entries(record)) if (!(k in out)) out[k] = v;
+      return out;
+    }
+    default:
+      return value;
+  }
+}
+
+/** Whether `schema` is an object schema whose literal fields `value` has. */
+function literalsMatch(schema: z.ZodType, value: object): boolean {
+  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
+  if (def.type !== 'object' || Array.isArray(value)) return false;
+  return Object.entries(def.shape ?? {}).every(([k, field]) => {
+    const fieldDef = (field as unknown as { _zod: { def: { type: string; values?: unknown[] } } })._zod.def;
+    return (
+      fieldDef.type !== 'literal' || (fieldDef.values ?? []).includes((value as Record<string, unknown>)[k])
+    );
+  });
+}

@@ -436,6 +436,82 @@ async function startTestServerOn(port: number): Promise<TestServer> {
   return server;
 }
 
+describe('known responses', () => {
+  /** A store of known bodies that records what the client asked of it. */
+  function knownStore() {
+    const keys = new Set<string>();
+    const calls: string[] = [];
+    return {
+      keys,
+      calls,
+      keyOf: (endpoint: string, text: string) => {
+        calls.push(`keyOf ${endpoint}`);
+        return `${endpoint}|${text}`;
+      },
+      has: (key: string) => {
+        calls.push('has');
+        return keys.has(key);
+      },
+      add: (key: string) => {
+        calls.push('add');
+        keys.add(key);
+      },
+    };
+  }
+
+  it('checks a body once, keeps it, and uses it unchecked when it comes back the same', async () => {
+    const store = knownStore();
+    let body: unknown = [f.checkGroup];
+    const { client } = await setup(() => ({ json: body }), { knownResponses: store });
+    await client.checkGroups.list();
+    expect(store.calls).toEqual(['keyOf GET /v1/check-groups', 'has', 'add']);
+    expect(store.keys.size).toBe(1);
+
+    store.calls.length = 0;
+    expect((await client.checkGroups.list()).items).toEqual([f.checkGroup]);
+    expect(store.calls).toEqual(['keyOf GET /v1/check-groups', 'has']);
+
+    // Another body is checked, and one that breaks the contract is refused and never kept.
+    body = [{ ...f.checkGroup, name: 7 }];
+    const error = await client.checkGroups.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContractError);
+    expect(store.keys.size).toBe(1);
+  });
+
+  it('hands back the body as the service sent it, checked or known: the same keys in the same order', async () => {
+    const { apiCheckDefaults, ...rest } = f.checkGroup as Record<string, unknown>;
+    const sent = { zFirst: 'unknown field', apiCheckDefaults, ...rest };
+    const store = knownStore();
+    const { client } = await setup(() => ({ json: [sent] }), { knownResponses: store });
+    const checked = (await client.checkGroups.list()).items[0];
+    const known = (await client.checkGroups.list()).items[0];
+    expect(store.calls.filter((c) => c === 'add')).toHaveLength(1);
+    expect(Object.keys(checked as object)).toEqual(Object.keys(sent));
+    expect(known).toEqual(checked);
+    expect(Object.keys(known as object)).toEqual(Object.keys(sent));
+  });
+
+  it('still learns the secrets of a body it does not check, to keep them out of errors', async () => {
+    const rawKey = 'dk_live_known_body_rawkey_77aa';
+    const board = { ...f.dashboard, keys: [{ id: 'k', rawKey, maskedKey: 'dk_…77aa', created_at: f.NOW }] };
+    const handler: Handler = (req) =>
+      req.path === '/v1/dashboards'
+        ? { json: [board] }
+        : { status: 400, json: { statusCode: 400, error: 'Bad Request', message: `bad key ${rawKey}` } };
+    const store = knownStore();
+    await (await setup(handler, { knownResponses: store })).client.dashboards.list();
+    // A new client (the next run): the body is known, so it is not checked, but it is read.
+    const { client } = await setup(handler, { knownResponses: store });
+    store.calls.length = 0;
+    await client.dashboards.list();
+    expect(store.calls).toEqual(['keyOf GET /v1/dashboards', 'has']);
+    const error = (await client.checkGroups.get(45).catch((e: unknown) => e)) as Error;
+    expect(error).toBeInstanceOf(ValidationError);
+    expect(error.message).toContain('bad key');
+    expect(error.message).not.toContain(rawKey);
+  });
+});
+
 describe('errors', () => {
   it('decodes shape A bodies', async () => {
     const { client } = await setup(() => ({

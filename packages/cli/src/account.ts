@@ -2,6 +2,7 @@ import {
   type Client,
   ConfigError,
   createClient,
+  type KnownResponses,
   type RateLimit,
   resolveClientConfig,
   type WaitNotice,
@@ -93,6 +94,8 @@ export function clientFor(
     rateLimit?: string | undefined;
     debug?: boolean | undefined;
     timeoutSeconds?: number | undefined;
+    /** Response bodies known to pass their schemas (the project's, `projectResponses`). */
+    knownResponses?: KnownResponses | undefined;
   },
 ): Client {
   const p = paint(io.color);
@@ -100,6 +103,7 @@ export function clientFor(
   return createClient({
     ...credentials,
     ...(rateLimit === undefined ? {} : { rateLimit }),
+    ...(options.knownResponses === undefined ? {} : { knownResponses: options.knownResponses }),
     // A long wait says why, on a terminal and in a CI log alike: silence there looks like a hang.
     onWait: (wait) => io.stderr(waitNotice(wait, io)),
     ...(options.timeoutSeconds === undefined

@@ -12,6 +12,7 @@ import {
   openStateBackend,
   type Plan,
   type ProjectConfig,
+  projectResponses,
   readAccount,
   requireEnvironment,
   type StateBackend,
@@ -223,7 +224,8 @@ async function openAccount(
   } else {
     credentials = credentialsFromEnv(accountEnv(io.env, project.config), project.config.baseUrl);
   }
-  const client = clientFor(credentials, io, { ...args, timeoutSeconds: args.timeout });
+  const knownResponses = projectResponses(project.projectDir);
+  const client = clientFor(credentials, io, { ...args, timeoutSeconds: args.timeout, knownResponses });
   const backend = openStateBackend(project, credentials.accountId, {
     local,
     stateUrl: io.env.MONITOR_STATE_URL,
@@ -237,6 +239,7 @@ async function openAccount(
     service: local ? LOCAL_SERVICE : serviceIdentity(credentials.baseUrl),
     secretKey,
     close: async () => {
+      knownResponses?.save();
       await backend.close();
       await client.close();
       await closeEmulator();

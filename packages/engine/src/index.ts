@@ -120,7 +120,14 @@ export { isRefValue, isSecretValue, type PropValue } from './import/values.js';
 export { readLive } from './live/read-live.js';
 export { findProjectDir, requireEnvironment } from './load/config-file.js';
 export { localAccountDir } from './load/config-location.js';
-export { type LoadedProject, type LoadOptions, load, loadConfig, type ProjectConfig } from './load/load.js';
+export {
+  type LoadedProject,
+  type LoadOptions,
+  load,
+  loadConfig,
+  type ProjectConfig,
+  projectResponses,
+} from './load/load.js';
 export { type ValidationReport, validateProject } from './load/validate.js';
 export type { Change } from './plan/diff.js';
 export type {

@@ -3,6 +3,7 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import { EngineError } from '../errors.js';
 import { type ImportPlan, planImport, type RecoveredResource } from '../import/import.js';
+import { inDeclaredOrder } from '../live/read-live.js';
 import type { LoadedProject } from '../load/load.js';
 import { validateProject } from '../load/validate.js';
 import { type LockHolder, withStateLock } from '../state/lock.js';
@@ -147,7 +148,8 @@ async function importLocked(
   const { project } = target;
   const now = options.now ?? new Date();
   options.onEvent?.({ type: 'reading' });
-  const { state, live, otherOwners } = await readAccount(target);
+  const { state, live: sent, otherOwners } = await readAccount(target);
+  const live = inDeclaredOrder(sent);
   options.onEvent?.({ type: 'generating' });
   const plan = planImport({
     live,

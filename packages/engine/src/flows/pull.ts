@@ -6,6 +6,7 @@ import { createTwoFilesPatch } from 'diff/lib/patch/create.js';
 import { EngineError } from '../errors.js';
 import { ByPhysicalId } from '../identity.js';
 import { isRefValue, isSecretValue, type PropValue } from '../import/values.js';
+import { inDeclaredOrder } from '../live/read-live.js';
 import { type NotPulled, planPull, type ResourcePull } from '../pull/plan-pull.js';
 import type { ManualEdit, PulledEdit, RewriteContext } from '../pull/rewrite.js';
 import { makePlan, type Scope } from './diff.js';
@@ -159,7 +160,11 @@ function rewriteProjectFile(
 
 /** Read, plan and rewrite in memory: what `pull` would write. Changes nothing. */
 export async function pullEdits(target: Target, options: PullOptions = {}): Promise<PullResult> {
-  const snapshot = options.snapshot ?? readAccount(target);
+  // The values pulled into code list their fields as the kind declares them.
+  const snapshot = (options.snapshot ?? readAccount(target)).then((s) => ({
+    ...s,
+    live: inDeclaredOrder(s.live),
+  }));
   const { plan, live } = await makePlan(target, 'apply', options.now ?? new Date(), {
     snapshot,
     scope: { targets: options.targets },

@@ -1,4 +1,4 @@
-import { type Client, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
+import { type Client, inSchemaOrder, KINDS, lenient, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import type { Live, LiveResource } from '../plan/plan.js';
 
 /** Every live resource of one kind, through its list endpoint (`limit=100`, one call per page). */
@@ -29,4 +29,18 @@ export async function readLive(
     }),
   );
   return live;
+}
+
+/**
+ * The account with each resource's fields in the order its kind's schema declares them: what code
+ * written from it (import, pull) lists them in, whatever order the service sent them in (the
+ * client hands bodies back as they came).
+ */
+export function inDeclaredOrder(live: Live): Live {
+  const ordered = emptyLive();
+  for (const kind of RESOURCE_KINDS) {
+    const schema = lenient(KINDS[kind].responseSchema);
+    ordered[kind] = live[kind].map((r) => inSchemaOrder(schema, r) as LiveResource);
+  }
+  return ordered;
 }

@@ -35,7 +35,7 @@ import { rememberIncluded } from './prefetch.js';
 import { atPropLocation } from './prop-location.js';
 import { type SourceReader, sourceReader } from './source-reader.js';
 import { mapStack } from './stack.js';
-import { ValidationCache } from './validation-cache.js';
+import { ResponseCache, ValidationCache } from './validation-cache.js';
 
 export interface LoadOptions {
   /** Path of the config file; by default the nearest `monitor.config.*` from `cwd` upwards. */
@@ -240,6 +240,14 @@ async function namingConfig<T>(configPath: string, body: () => Promise<T>): Prom
     if (e instanceof ProjectLoadError) e.configPath = configPath;
     throw e;
   }
+}
+
+/**
+ * The response bodies this project's reads of the account found valid, for the client's
+ * `knownResponses`; undefined when there can be no cache. Saved by the caller once it is done.
+ */
+export function projectResponses(projectDir: string): ResponseCache | undefined {
+  return ResponseCache.open(cachePath(projectDir));
 }
 
 async function loadFrom(

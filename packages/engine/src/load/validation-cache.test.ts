@@ -1,9 +1,9 @@
-import { mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { CheckGroup, createSession, Dashboard, synth } from '@monitor/constructs';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { ValidationCache } from './validation-cache.js';
+import { ResponseCache, ValidationCache } from './validation-cache.js';
 
 /** A project cache directory and a user cache directory (where the key lives), both temporary. */
 function dirs(): { cacheDir: string; env: NodeJS.ProcessEnv } {
@@ -115,6 +115,42 @@ describe('ValidationCache', () => {
     const blocked = join(d.cacheDir, 'a-file');
     writeFileSync(blocked, '');
     expect(ValidationCache.open(d.cacheDir, { env: { XDG_CACHE_HOME: blocked } })).toBeUndefined();
+  });
+});
+
+describe('ResponseCache', () => {
+  const openResponses = (d: { cacheDir: string; env: NodeJS.ProcessEnv }, schemas = 'schemas-1') => {
+    const cache = ResponseCache.open(d.cacheDir, { env: d.env, schemas });
+    if (cache === undefined) throw new Error('no cache');
+    return cache;
+  };
+  const page = '[{"id":1,"name":"Payments"}]';
+
+  it('keys a body by its endpoint and every byte of it, with the user key', () => {
+    const d = dirs();
+    const cache = openResponses(d);
+    const key = cache.keyOf('GET /v1/check-groups', page);
+    expect(cache.keyOf('GET /v1/check-groups', page)).toBe(key);
+    expect(cache.keyOf('GET /v1/dashboards', page)).not.toBe(key);
+    expect(cache.keyOf('GET /v1/check-groups', page.replace('Payments', 'payments'))).not.toBe(key);
+    expect(cache.keyOf('GET /v1/check-groups', `${page} `)).not.toBe(key);
+    // Keyed: another user's key hashes the same body otherwise.
+    const otherUser = { ...d, env: { XDG_CACHE_HOME: join(d.cacheDir, 'another-user') } };
+    expect(openResponses(otherUser).keyOf('GET /v1/check-groups', page)).not.toBe(key);
+  });
+
+  it('keeps the bodies a run added in a file of its own, for the same monitor only', () => {
+    const d = dirs();
+    const first = openResponses(d);
+    const key = first.keyOf('GET /v1/check-groups', page) as string;
+    expect(first.has(key)).toBe(false);
+    first.add(key);
+    first.save();
+    expect(existsSync(join(d.cacheDir, 'responses.json'))).toBe(true);
+    expect(existsSync(join(d.cacheDir, 'validated.json'))).toBe(false);
+    expect(openResponses(d).has(key)).toBe(true);
+    expect(openResponses(d, 'schemas-2').has(key)).toBe(false);
+    expect(open(d).has(key)).toBe(false);
   });
 });
 
