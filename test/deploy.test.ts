@@ -31,6 +31,12 @@ describe('deploy then diff', () => {
     const diff = await run('diff', '--detailed-exitcode');
     expect(diff.stdout).toContain('No changes. 4 resources match the code.');
     expect(diff.code).toBe(0);
+    // The pages read kept their contract and were kept as such: the next diff reads them unchecked, alike.
+    const responses = join(dir, '.monitor', 'cache', 'responses.json');
+    expect((JSON.parse(readFileSync(responses, 'utf8')) as { keys: string[] }).keys.length).toBeGreaterThan(
+      0,
+    );
+    expect((await run('diff', '--detailed-exitcode')).stdout).toBe(diff.stdout);
     const writes = writeCount(h);
     const again = await run('deploy', '--yes');
     expect(again.code).toBe(0);
