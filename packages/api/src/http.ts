@@ -103,9 +103,9 @@ export interface TransportOptions {
 }
 
 /**
- * Response bodies known to pass their endpoint's schema, kept between runs by the caller. Only
- * bodies that a schema hands back as they came are looked up (`readsAsSent`), so a body read from
- * it is what the check would have returned.
+ * Response bodies known to pass their endpoint's schema, kept between runs by the caller. Only the
+ * pages of lists whose schema hands them back as they came are looked up (`readsAsSent`), so a
+ * body read from it is what the check would have returned.
  */
 export interface KnownResponses {
   /** The key of `text` as a response of `endpoint` (`GET /v1/checks`); undefined when it cannot be kept. */
@@ -464,9 +464,13 @@ export class Transport {
     this.#redactor.collectFrom(json, kindOfEndpoint(endpoint));
     const schema = lenient(endpoint.response);
     // A schema that hands bodies back as they came: the parsed JSON is the result, checked or
-    // known from an earlier run to pass (the same either way, key order included).
+    // known from an earlier run to pass (the same either way, key order included). Only the pages
+    // of lists are looked up: what a run reads again unchanged (a write's answer is new each time).
     const asSent = readsAsSent(schema);
-    const key = asSent ? this.#knownResponses?.keyOf(`${endpoint.method} ${endpoint.path}`, text) : undefined;
+    const key =
+      asSent && endpoint.pagination !== undefined
+        ? this.#knownResponses?.keyOf(`${endpoint.method} ${endpoint.path}`, text)
+        : undefined;
     if (key !== undefined && this.#knownResponses?.has(key) === true) return json;
     const result = schema.safeParse(json);
     if (!result.success) {

@@ -462,7 +462,10 @@ describe('known responses', () => {
   it('checks a body once, keeps it, and uses it unchecked when it comes back the same', async () => {
     const store = knownStore();
     let body: unknown = [f.checkGroup];
-    const { client } = await setup(() => ({ json: body }), { knownResponses: store });
+    const { client } = await setup(
+      (req) => ({ json: req.path === '/v1/check-groups' ? body : f.checkGroup }),
+      { knownResponses: store },
+    );
     await client.checkGroups.list();
     expect(store.calls).toEqual(['keyOf GET /v1/check-groups', 'has', 'add']);
     expect(store.keys.size).toBe(1);
@@ -470,6 +473,11 @@ describe('known responses', () => {
     store.calls.length = 0;
     expect((await client.checkGroups.list()).items).toEqual([f.checkGroup]);
     expect(store.calls).toEqual(['keyOf GET /v1/check-groups', 'has']);
+
+    // A write's answer, or a single resource's, is new each time: checked, never kept.
+    store.calls.length = 0;
+    await client.checkGroups.get(45);
+    expect(store.calls).toEqual([]);
 
     // Another body is checked, and one that breaks the contract is refused and never kept.
     body = [{ ...f.checkGroup, name: 7 }];
