@@ -14,10 +14,14 @@ import { join } from 'node:path';
  *   the same path again would hand back the module already run;
  * - any other build goes to a place of this run's own, removed once it is imported.
  *
- * One file is written as `<name>.mjs` beside the cache files, several (the main module, parts and
- * chunks, which import each other by name) in a directory `<name>/`: their maps name the sources
- * relative to where esbuild put them, which is as deep. Like the cache files, they are readable by
- * their owner only: they are the construct files' code, literals and all.
+ * One file is written as `<name>.mjs` beside the cache files. Several (the main module, parts and
+ * chunks, which import each other by name) go into a directory: their maps name the sources
+ * relative to where esbuild put them, which is as deep. A kept build of several files shares one
+ * directory with the builds before it, `modules-<monitor>/`, where each part and chunk is named by
+ * its own content (esbuild names them so) and the main module by the build's: after an edit of one
+ * construct file, the parts it is not in keep their paths, and Node ≥ 22 their compiled code. Like
+ * the cache files, they are readable by their owner only: they are the construct files' code,
+ * literals and all.
  */
 export interface BundlePlace {
   /** The paths of the files, in the order given. */
@@ -57,17 +61,32 @@ const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>;
 holder[IMPORTED_KEY] ??= new Set<string>();
 const importedHere = holder[IMPORTED_KEY];
 
+/** What names a kept build's place: the hash of its files, and of the monitor that made them. */
+export interface KeptBuild {
+  /** The hash of the build's files, as the cache keeps them. */
+  digest: string;
+  /**
+   * monitor's own fingerprint: the parts and chunks are named by esbuild's hash of its output,
+   * which the loader then marks, so their names hold only for one monitor.
+   */
+  monitor: string;
+}
+
 /**
- * Write `files` where they are imported from: the kept place of `digest` (the hash of the build's
- * files) when there is one and this process has not used it yet, else a place of this run's own.
- * Fails only when this run's own place cannot be written (it is then removed).
+ * Write `files` where they are imported from: the kept place of the build (`keep`) when there is
+ * one and this process has not imported from it yet, else a place of this run's own. Fails only
+ * when this run's own place cannot be written (it is then removed).
  */
 export async function placeBundle(
   cacheDir: string,
   files: readonly PlacedFile[],
-  digest: string | undefined,
+  keep: KeptBuild | undefined,
 ): Promise<BundlePlace> {
-  if (digest !== undefined) {
+  if (keep !== undefined && files.length > 1) {
+    const shared = await placeShared(cacheDir, files, keep);
+    if (shared !== undefined) return shared;
+  } else if (keep !== undefined) {
+    const { digest } = keep;
     const name = `bundle-${digest.slice(0, 24)}`;
     const kept = placeAt(cacheDir, files, name, true);
     const target = targetOf(kept);
@@ -89,6 +108,88 @@ export async function placeBundle(
     throw error;
   }
   return own;
+}
+
+const SHARED_NAME = /^modules-[A-Za-z0-9_-]{12}$/;
+
+/**
+ * Put a kept build of several files in the directory the kept builds of this monitor share: each
+ * part and chunk under its own name, written only when it is not there whole, the main module
+ * (`main-<build>.mjs`) last, so that a main module in place names files that are there. Undefined
+ * when this process imported one of the files already (importing it again would not run it), or
+ * when the directory cannot be written: the build then gets a place of its own.
+ */
+async function placeShared(
+  cacheDir: string,
+  files: readonly PlacedFile[],
+  { digest, monitor }: KeptBuild,
+): Promise<BundlePlace | undefined> {
+  const dir = join(cacheDir, `modules-${monitor.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 12)}`);
+  const paths = files.map((f, i) => join(dir, i === 0 ? `main-${digest.slice(0, 24)}.mjs` : f.name));
+  if (paths.some((p) => importedHere.has(p))) return undefined;
+  // Taken before the writes: a second load of a build sharing a file meanwhile gets its own place.
+  for (const p of paths) importedHere.add(p);
+  try {
+    if (!existsSync(dir)) mkdirSync(dir, { mode: 0o700 });
+    await Promise.all(files.slice(1).map((f, i) => keepFile(paths[i + 1] as string, f.js)));
+    await keepFile(paths[0] as string, (files[0] as PlacedFile).js);
+  } catch {
+    for (const p of paths) importedHere.delete(p);
+    return undefined;
+  }
+  touched(dir);
+  pruneShared(dir, new Set(paths));
+  prune(cacheDir, dir);
+  return { paths, dir, kept: true, remove: () => {} };
+}
+
+/**
+ * Make `path` hold `js`: taken as it is when it has its size (its name says what it holds), else
+ * written under a name of this run's own and renamed into place whole. Marked as used either way.
+ */
+async function keepFile(path: string, js: string | Uint8Array): Promise<void> {
+  if (sizeIs(path, js) && touched(path)) return;
+  const temporary = `${path}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`;
+  try {
+    await writeFile(temporary, js, { mode: 0o600 });
+    renameSync(temporary, path);
+  } catch (error) {
+    rmSync(temporary, { force: true });
+    // Another run put the same file there first.
+    if (!(sizeIs(path, js) && touched(path))) throw error;
+  }
+}
+
+function sizeIs(path: string, js: string | Uint8Array): boolean {
+  try {
+    return statSync(path).size === (typeof js === 'string' ? Buffer.byteLength(js, 'utf8') : js.byteLength);
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Remove what no run used for `UNUSED_FOR_MS` from the shared directory (but the files of this
+ * build): builds before it, parts an edit replaced, what a run killed part way left. Files another
+ * build still uses are marked used by each run of it. Never throws.
+ */
+function pruneShared(dir: string, current: ReadonlySet<string>): void {
+  const now = Date.now();
+  let entries: string[];
+  try {
+    entries = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const entry of entries) {
+    const path = join(dir, entry);
+    if (current.has(path)) continue;
+    try {
+      if (now - statSync(path).mtimeMs > UNUSED_FOR_MS) rmSync(path, { force: true });
+    } catch {
+      // Gone already, or left for a later run.
+    }
+  }
 }
 
 function placeAt(cacheDir: string, files: readonly PlacedFile[], name: string, kept = false): BundlePlace {
@@ -206,7 +307,9 @@ function prune(cacheDir: string, current: string): void {
     return;
   }
   const kept = entries
-    .filter((entry) => KEPT_NAME.test(entry) && join(cacheDir, entry) !== current)
+    .filter(
+      (entry) => (KEPT_NAME.test(entry) || SHARED_NAME.test(entry)) && join(cacheDir, entry) !== current,
+    )
     .map((entry) => ({ entry, used: usedAt(entry) }))
     .filter((p): p is { entry: string; used: number } => p.used !== undefined)
     .sort((a, b) => b.used - a.used);

@@ -258,20 +258,24 @@ async function splitBuild(
   if (parts === undefined) return undefined;
   const result = await run(esbuild, projectDir, {
     ...buildOptions(projectDir),
-    entryPoints: parts.map((_, i) => ({ in: `${PART_NAMESPACE}:${i}`, out: `part-${i}` })),
+    entryPoints: parts.map((_, i) => ({ in: `${PART_NAMESPACE}:${i}`, out: 'part' })),
     // As deep as the directory `written` puts them in: their maps name the sources relative to it.
     outdir: join(cachePath(projectDir), 'split'),
     outExtension: { '.js': '.mjs' },
+    // Named by their content, as chunks are: a part an edit did not touch keeps its name (bundle-place.ts).
+    entryNames: '[name]-[hash]',
     splitting: true,
     plugins: [partsPlugin(parts, projectDir), externalsPlugin(projectDir)],
   });
   const names = parts.map((_, i) => `${PART_NAMESPACE}:${i}`);
   const externals = splitOrder(result.metafile, names);
   if (externals === undefined) return 'refused';
-  const main = mainModule(
-    externals,
-    parts.map((_, i) => `part-${i}.mjs`),
+  const outputOf = new Map(
+    Object.entries(result.metafile.outputs).map(([path, output]) => [output.entryPoint, basename(path)]),
   );
+  const partFiles = names.map((name) => outputOf.get(name));
+  if (partFiles.some((f) => f === undefined)) throw new Error('esbuild produced no file for a part');
+  const main = mainModule(externals, partFiles as string[]);
   return {
     files: [{ name: 'main.mjs', js: main }, ...builtFiles(result, projectDir)],
     metafile: result.metafile,
@@ -365,11 +369,12 @@ async function cachedOrBuild(entry: string, projectDir: string, purpose: BuildPu
 
 /**
  * Write a build into the project's cache directory, where its imports resolve as the project's
- * (`placeBundle`: a build the cache kept, at a place named by its content, which Node ≥ 22's
- * compile cache recognises on the next run).
+ * (`placeBundle`: a build the cache kept, at paths named by content, which Node ≥ 22's compile
+ * cache recognises on the next run).
  */
 async function written({ projectDir, files, fromCache, digest }: Built): Promise<Bundle> {
-  const place = await placeBundle(cacheDirectory(projectDir), files, digest);
+  const keep = digest === undefined ? undefined : { digest, monitor: monitorFingerprint() };
+  const place = await placeBundle(cacheDirectory(projectDir), files, keep);
   const maps = new Map<string, PositionMap>();
   files.forEach((f, i) => {
     if (f.map !== undefined)
