@@ -17,6 +17,7 @@ import { emptyState } from '../state/state.js';
 import { construct, entry, liveOf, stateOf } from '../test-support/planning.js';
 import { runConstructPolicies, runPlanPolicies } from './run.js';
 import { selectPolicies } from './select.js';
+import { ResourceView } from './views.js';
 
 const BUILT_INS = selectPolicies([], {}).set;
 const NOW = { now: new Date('2026-11-21T00:00:00Z') };
@@ -101,6 +102,24 @@ describe('group-activated-but-muted and group-muted-without-comment', () => {
     ]);
     // The comment above the prop counts too; a group muted with none is found, activated or not.
     expect(named(found, 'group-muted-without-comment').map((f) => f.logicalId)).toEqual(['silent']);
+  });
+
+  it('reads the comment beside a prop once, however many rules ask about it', () => {
+    let reads = 0;
+    const view = new ResourceView(
+      { ...construct('CheckGroup', 'quiet', { muted: true }), location: at(2) },
+      undefined,
+      (file) => {
+        reads++;
+        return file === '/p/a.monitor.ts' ? new SourceText(source) : undefined;
+      },
+    );
+    expect(view.commentOn('muted')).toBe('the vendor is migrating, TICKET-9');
+    expect(view.commentOn('muted')).toBe('the vendor is migrating, TICKET-9');
+    expect(reads).toBe(1);
+    expect(view.commentOn('name')).toBeUndefined();
+    expect(view.commentOn('name')).toBeUndefined();
+    expect(reads).toBe(2);
   });
 
   it('a muted group whose source cannot be read has no comment', () => {

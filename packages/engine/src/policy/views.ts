@@ -27,6 +27,8 @@ export class ResourceView implements PolicyResource {
   readonly environment: string | undefined;
   readonly resource: DesiredResource;
   readonly #sourceOf: SourceReader;
+  /** Comments read so far, by prop: several rules ask about the same one (`muted`). */
+  #comments: Map<string, string | undefined> | undefined;
 
   constructor(resource: DesiredResource, environment: string | undefined, sourceOf: SourceReader) {
     this.kind = resource.kind;
@@ -43,7 +45,9 @@ export class ResourceView implements PolicyResource {
   }
 
   commentOn(prop: string): string | undefined {
-    return commentOn(this.resource, prop, this.#sourceOf);
+    this.#comments ??= new Map();
+    if (!this.#comments.has(prop)) this.#comments.set(prop, commentOn(this.resource, prop, this.#sourceOf));
+    return this.#comments.get(prop);
   }
 }
 
