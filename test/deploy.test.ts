@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { type Io, main } from '@monitor/cli';
@@ -33,10 +33,13 @@ describe('deploy then diff', () => {
     expect(diff.code).toBe(0);
     // The pages read kept their contract and were kept as such: the next diff reads them unchecked, alike.
     const responses = join(dir, '.monitor', 'cache', 'responses.json');
-    expect((JSON.parse(readFileSync(responses, 'utf8')) as { keys: string[] }).keys.length).toBeGreaterThan(
-      0,
-    );
+    const kept = readFileSync(responses, 'utf8');
+    expect((JSON.parse(kept) as { keys: string[] }).keys.length).toBeGreaterThan(0);
+    const keptAt = statSync(responses).mtimeMs;
     expect((await run('diff', '--detailed-exitcode')).stdout).toBe(diff.stdout);
+    // Every page was known: nothing new to keep, so the file was not written again.
+    expect(readFileSync(responses, 'utf8')).toBe(kept);
+    expect(statSync(responses).mtimeMs).toBe(keptAt);
     const writes = writeCount(h);
     const again = await run('deploy', '--yes');
     expect(again.code).toBe(0);

@@ -26,6 +26,11 @@ describe('readsAsSent', () => {
     ['a catch', z.string().catch('x'), false],
     ['a lazy schema', z.lazy(() => z.string()), false],
     ['a tuple (not walked: always checked)', z.tuple([z.string()]), false],
+    ['a string that is trimmed', z.string().trim(), false],
+    ['a lower-cased string in a union', z.union([z.string().toLowerCase(), z.number()]), false],
+    ['a coerced boolean', z.coerce.boolean(), false],
+    ['a record keyed by an enum', z.record(z.enum(['a', 'b']), z.string()), false],
+    ['a string with a length check', z.string().min(1).max(5), true],
   ])('%s: %s', (_name, schema, expected) => {
     expect(readsAsSent(schema)).toBe(expected);
   });
@@ -99,6 +104,12 @@ describe('inSchemaOrder', () => {
     ]);
     // The order the check gives a body the schema accepts.
     expect(keyOrder(ordered)).toEqual(keyOrder(schema.parse(sent)));
+  });
+
+  it('keeps keys that objects inherit a name of', () => {
+    const sent = JSON.parse('{"toString":"t","constructor":1,"name":"n","__proto__":{"x":1}}') as object;
+    const ordered = inSchemaOrder(z.looseObject({ name: z.string(), constructor: z.number() }), sent);
+    expect(Object.keys(ordered as object)).toEqual(['name', 'constructor', 'toString', '__proto__']);
   });
 
   it('keeps the order of what does not fit, and never throws', () => {

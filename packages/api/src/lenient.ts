@@ -28,6 +28,10 @@ interface Def {
   keyType?: z.ZodType;
   valueType?: z.ZodType;
   entries?: Record<string, unknown>;
+  /** `z.coerce.*`: the input is converted. */
+  coerce?: boolean;
+  /** Refinements and overwrites (`.trim()`, `.toLowerCase()`: the value is rewritten). */
+  checks?: { _zod: { def: { check: string } } }[];
 }
 
 /** `z.string()` or `z.number()` when every option is a literal of that type. */
@@ -91,7 +95,8 @@ export function readsAsSent(schema: z.ZodType): boolean {
   asSent.set(schema, false); // a schema that contains itself is not walked twice
   const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
   let result: boolean;
-  switch (def.type) {
+  const rewrites = def.coerce === true || (def.checks ?? []).some((c) => c._zod.def.check === 'overwrite');
+  switch (rewrites ? 'rewrites' : def.type) {
     case 'string':
     case 'number':
     case 'boolean':
@@ -109,9 +114,15 @@ export function readsAsSent(schema: z.ZodType): boolean {
     case 'array':
       result = readsAsSent(def.element as z.ZodType);
       break;
-    case 'record':
-      result = readsAsSent(def.keyType as z.ZodType) && readsAsSent(def.valueType as z.ZodType);
+    case 'record': {
+      // Keys of an enum (or literals) are written by the schema, in its order, absent ones too.
+      const keyValues = (def.keyType as unknown as { _zod: { values?: unknown } } | undefined)?._zod.values;
+      result =
+        keyValues === undefined &&
+        readsAsSent(def.keyType as z.ZodType) &&
+        readsAsSent(def.valueType as z.ZodType);
       break;
+    }
     case 'union':
       result = (def.options ?? []).every(readsAsSent);
       break;
@@ -161,13 +172,20 @@ export function inSchemaOrder(schema: z.ZodType, value: unknown): unknown {
       const record = value as Record<string, unknown>;
       const out: Record<string, unknown> = {};
       for (const [k, field] of Object.entries(shape))
-        if (k in record) out[k] = inSchemaOrder(field, record[k]);
-      for (const [k, v] of Object.entries(record)) if (!(k in out)) out[k] = v;
+        if (Object.hasOwn(record, k)) put(out, k, inSchemaOrder(field, record[k]));
+      for (const [k, v] of Object.entries(record)) if (!Object.hasOwn(out, k)) put(out, k, v);
       return out;
     }
     default:
       return value;
   }
+}
+
+/** Set an own key, `__proto__` too (JSON.parse makes it one; an assignment would set the prototype). */
+function put(record: Record<string, unknown>, key: string, value: unknown): void {
+  if (key === '__proto__')
+    Object.defineProperty(record, key, { value, enumerable: true, writable: true, configurable: true });
+  else record[key] = value;
 }
 
 /** Whether `schema` is an object schema whose literal fields `value` has. */

@@ -499,6 +499,18 @@ describe('known responses', () => {
     expect(Object.keys(known as object)).toEqual(Object.keys(sent));
   });
 
+  it('checks a body with a __proto__ key every time (the check drops it), and keeps none', async () => {
+    const store = knownStore();
+    const raw = JSON.stringify([f.checkGroup]).replace('{', '{"__proto__":{"polluted":true},');
+    const { client } = await setup(() => ({ raw, headers: { 'content-type': 'application/json' } }), {
+      knownResponses: store,
+    });
+    const [group] = (await client.checkGroups.list()).items;
+    expect(store.calls).toEqual([]);
+    expect(Object.hasOwn(group as object, '__proto__')).toBe(false);
+    expect((group as { polluted?: unknown }).polluted).toBeUndefined();
+  });
+
   it('still learns the secrets of a body it does not check, to keep them out of errors', async () => {
     const rawKey = 'dk_live_known_body_rawkey_77aa';
     const board = { ...f.dashboard, keys: [{ id: 'k', rawKey, maskedKey: 'dk_…77aa', created_at: f.NOW }] };

@@ -30,7 +30,7 @@ const split = [
 ];
 
 /** A kept build: its digest, and the monitor that made it. */
-const keep = (d = digest()) => ({ digest: d, monitor: 'Mon1tor-fingerprint+/=xyz' });
+const keep = (d = digest()) => ({ digest: d, scope: 'Mon1tor-fingerprint+/=xyz' });
 /** Forget that this process imported `paths`, as the next run (a new process) would not know. */
 function nextProcess(paths: readonly string[]): void {
   const imported = (globalThis as Record<symbol, Set<string> | undefined>)[
@@ -199,6 +199,8 @@ describe('placeBundle', () => {
       `bundle-${process.pid + 1}-0badc0de`,
       'bundle-AbCdEfGhIjKlMnOpQrStUvWx.123-0badc0de.tmp',
       'bundle-AbCdEfGhIjKlMnOpQrStUvWx.mjs.123-0badc0de.removed',
+      'bundle-AbCdEfGhIjKlMnOpQrStUvWx.mjs.123-0badc0de.tmp',
+      'modules-AbCdEfGhIjKl.123-0badc0de.removed',
     ];
     for (const entry of left) mkdirSync(join(dir, entry));
     const recent = `bundle-${process.pid + 1}-1badc0de.mjs`;

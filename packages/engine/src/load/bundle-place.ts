@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -50,7 +50,7 @@ const UNUSED_FOR_MS = 10 * 60_000;
 const LEFT_FOR_MS = 60 * 60_000;
 
 const KEPT_NAME = /^bundle-[A-Za-z0-9_-]{24}(?:\.mjs)?$/;
-const LEFT_NAME = /^bundle-(?:\d+-[0-9a-f]{8}|[A-Za-z0-9_-]{24}\.\d+-[0-9a-f]{8}\.tmp)(?:\.mjs)?$/;
+const LEFT_NAME = /^bundle-(?:\d+-[0-9a-f]{8}|[A-Za-z0-9_-]{24}(?:\.mjs)?\.\d+-[0-9a-f]{8}\.tmp)(?:\.mjs)?$/;
 
 /**
  * The kept places this process has handed out, by path: for the whole process (another copy of
@@ -61,15 +61,16 @@ const holder = globalThis as unknown as Record<symbol, Set<string> | undefined>;
 holder[IMPORTED_KEY] ??= new Set<string>();
 const importedHere = holder[IMPORTED_KEY];
 
-/** What names a kept build's place: the hash of its files, and of the monitor that made them. */
+/** What names a kept build's place: the hash of its files, and what the names of its parts hold for. */
 export interface KeptBuild {
   /** The hash of the build's files, as the cache keeps them. */
   digest: string;
   /**
-   * monitor's own fingerprint: the parts and chunks are named by esbuild's hash of its output,
-   * which the loader then marks, so their names hold only for one monitor.
+   * A hash of monitor's fingerprint and the project's directory: the parts and chunks are named
+   * by esbuild's hash of its output, which the loader then marks with the project's absolute
+   * paths, so their names hold for one monitor in one directory only.
    */
-  monitor: string;
+  scope: string;
 }
 
 /**
@@ -85,19 +86,18 @@ export async function placeBundle(
   if (keep !== undefined && files.length > 1) {
     const shared = await placeShared(cacheDir, files, keep);
     if (shared !== undefined) return shared;
-  } else if (keep !== undefined) {
-    const { digest } = keep;
-    const name = `bundle-${digest.slice(0, 24)}`;
-    const kept = placeAt(cacheDir, files, name, true);
-    const target = targetOf(kept);
-    if (!importedHere.has(target)) {
+  } else if (keep !== undefined && files.length === 1) {
+    const path = join(cacheDir, `bundle-${keep.digest.slice(0, 24)}.mjs`);
+    if (!importedHere.has(path)) {
       // Taken before the wait: a second load of the same build meanwhile gets its own place.
-      importedHere.add(target);
-      if (await madeKept(cacheDir, name, kept, files)) {
-        prune(cacheDir, target);
-        return kept;
+      importedHere.add(path);
+      try {
+        await keepFile(path, (files[0] as PlacedFile).js);
+        prune(cacheDir, path);
+        return { paths: [path], dir: cacheDir, kept: true, remove: () => {} };
+      } catch {
+        importedHere.delete(path);
       }
-      importedHere.delete(target);
     }
   }
   const own = placeAt(cacheDir, files, `bundle-${process.pid}-${randomBytes(4).toString('hex')}`);
@@ -122,15 +122,20 @@ const SHARED_NAME = /^modules-[A-Za-z0-9_-]{12}$/;
 async function placeShared(
   cacheDir: string,
   files: readonly PlacedFile[],
-  { digest, monitor }: KeptBuild,
+  { digest, scope }: KeptBuild,
 ): Promise<BundlePlace | undefined> {
-  const dir = join(cacheDir, `modules-${monitor.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 12)}`);
+  const dir = join(cacheDir, `modules-${scope.replace(/[^A-Za-z0-9_-]/g, '').slice(0, 12)}`);
   const paths = files.map((f, i) => join(dir, i === 0 ? `main-${digest.slice(0, 24)}.mjs` : f.name));
   if (paths.some((p) => importedHere.has(p))) return undefined;
   // Taken before the writes: a second load of a build sharing a file meanwhile gets its own place.
   for (const p of paths) importedHere.add(p);
   try {
-    if (!existsSync(dir)) mkdirSync(dir, { mode: 0o700 });
+    try {
+      mkdirSync(dir, { mode: 0o700 });
+    } catch (error) {
+      // Another run made it first.
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+    }
     await Promise.all(files.slice(1).map((f, i) => keepFile(paths[i + 1] as string, f.js)));
     await keepFile(paths[0] as string, (files[0] as PlacedFile).js);
   } catch {
@@ -192,18 +197,13 @@ function pruneShared(dir: string, current: ReadonlySet<string>): void {
   }
 }
 
-function placeAt(cacheDir: string, files: readonly PlacedFile[], name: string, kept = false): BundlePlace {
+/** A place of this run's own: removed once imported. */
+function placeAt(cacheDir: string, files: readonly PlacedFile[], name: string): BundlePlace {
   const single = files.length === 1;
   const dir = single ? cacheDir : join(cacheDir, name);
   const paths = files.map((f) => (single ? join(dir, `${name}.mjs`) : join(dir, f.name)));
   const target = single ? (paths[0] as string) : dir;
-  const remove = kept ? () => {} : () => rmSync(target, { recursive: true, force: true });
-  return { paths, dir, kept, remove };
-}
-
-/** What is renamed into place and removed whole: the one file, or the directory of several. */
-function targetOf(place: BundlePlace): string {
-  return place.paths.length === 1 ? (place.paths[0] as string) : place.dir;
+  return { paths, dir, kept: false, remove: () => rmSync(target, { recursive: true, force: true }) };
 }
 
 /** Write each file, side by side off the main thread, in its directory (made first when it has one of its own). */
@@ -212,51 +212,6 @@ async function writeFiles(place: BundlePlace, files: readonly PlacedFile[]): Pro
   const writes = files.map((f, i) => writeFile(place.paths[i] as string, f.js, { mode: 0o600 }));
   const failed = (await Promise.allSettled(writes)).find((w) => w.status === 'rejected');
   if (failed !== undefined) throw failed.reason;
-}
-
-/**
- * Whether the kept place holds `files` now: as a run before (or beside) this one left it, or
- * written by this run under a name of its own and renamed into place whole, so that no run imports
- * a place half written. A place that is there but not whole (a file missing or of another size:
- * a crash, a removal cut short) is replaced. Never throws: false, and this run writes its own.
- */
-async function madeKept(
-  cacheDir: string,
-  name: string,
-  place: BundlePlace,
-  files: readonly PlacedFile[],
-): Promise<boolean> {
-  const target = targetOf(place);
-  if (existsSync(target)) {
-    if (holds(place, files)) return touched(target);
-    if (!removed(target)) return false;
-  }
-  const own = placeAt(cacheDir, files, `${name}.${process.pid}-${randomBytes(4).toString('hex')}.tmp`);
-  try {
-    await writeFiles(own, files);
-    renameSync(targetOf(own), target);
-    return true;
-  } catch {
-    try {
-      own.remove();
-    } catch {
-      // Left for a later run's prune.
-    }
-    // Another run put the same files there first.
-    return existsSync(target) && holds(place, files) && touched(target);
-  }
-}
-
-/** Whether every file of the place is there with the size of the build's. */
-function holds(place: BundlePlace, files: readonly PlacedFile[]): boolean {
-  return files.every((f, i) => {
-    try {
-      const bytes = typeof f.js === 'string' ? Buffer.byteLength(f.js, 'utf8') : f.js.byteLength;
-      return statSync(place.paths[i] as string).size === bytes;
-    } catch {
-      return false;
-    }
-  });
 }
 
 /** Mark a kept place as just used (pruning keeps the latest); false when it is gone. */
@@ -281,7 +236,11 @@ function removed(path: string): boolean {
   } catch {
     return false;
   }
-  rmSync(doomed, { recursive: true, force: true });
+  try {
+    rmSync(doomed, { recursive: true, force: true });
+  } catch {
+    // What is left is removed by a later run's prune.
+  }
   return true;
 }
 
@@ -316,7 +275,9 @@ function prune(cacheDir: string, current: string): void {
   for (const { entry, used } of kept.slice(KEPT_PLACES - 1))
     if (now - used > UNUSED_FOR_MS) removed(join(cacheDir, entry));
   for (const entry of entries) {
-    const left = LEFT_NAME.test(entry) || (entry.startsWith('bundle-') && entry.endsWith('.removed'));
+    const left =
+      LEFT_NAME.test(entry) ||
+      ((entry.startsWith('bundle-') || entry.startsWith('modules-')) && entry.endsWith('.removed'));
     const used = left ? usedAt(entry) : undefined;
     if (used !== undefined && now - used > LEFT_FOR_MS)
       rmSync(join(cacheDir, entry), { recursive: true, force: true });

@@ -1,3 +1,4 @@
+import { hash } from 'node:crypto';
 import { existsSync, mkdirSync, statSync, writeFileSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { basename, join, relative, resolve } from 'node:path';
@@ -373,7 +374,8 @@ async function cachedOrBuild(entry: string, projectDir: string, purpose: BuildPu
  * cache recognises on the next run).
  */
 async function written({ projectDir, files, fromCache, digest }: Built): Promise<Bundle> {
-  const keep = digest === undefined ? undefined : { digest, monitor: monitorFingerprint() };
+  const scope = hash('sha256', `${monitorFingerprint()}\n${projectDir}`, 'base64url');
+  const keep = digest === undefined ? undefined : { digest, scope };
   const place = await placeBundle(cacheDirectory(projectDir), files, keep);
   const maps = new Map<string, PositionMap>();
   files.forEach((f, i) => {
