@@ -28,16 +28,21 @@ interface Def {
   keyType?: z.ZodType;
   valueType?: z.ZodType;
   entries?: Record<string, unknown>;
+  /** A literal's values. */
+  values?: unknown[];
   /** `z.coerce.*`: the input is converted. */
   coerce?: boolean;
   /** Refinements and overwrites (`.trim()`, `.toLowerCase()`: the value is rewritten). */
   checks?: { _zod: { def: { check: string } } }[];
 }
 
+/** A schema's definition, as zod 4 keeps it. */
+const defOf = (schema: z.ZodType): Def => (schema as unknown as { _zod: { def: Def } })._zod.def;
+
 /** `z.string()` or `z.number()` when every option is a literal of that type. */
 function literalType(options: z.ZodType[]): z.ZodType | undefined {
   const values = options.flatMap((o) => {
-    const def = (o as unknown as { _zod: { def: { type: string; values?: unknown[] } } })._zod.def;
+    const def = defOf(o);
     return def.type === 'literal' ? (def.values ?? []) : [Symbol()];
   });
   if (values.length === 0) return undefined;
@@ -47,7 +52,7 @@ function literalType(options: z.ZodType[]): z.ZodType | undefined {
 }
 
 function build(schema: z.ZodType): z.ZodType {
-  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
+  const def = defOf(schema);
   switch (def.type) {
     case 'string':
       return z.string();
@@ -93,7 +98,7 @@ export function readsAsSent(schema: z.ZodType): boolean {
   const known = asSent.get(schema);
   if (known !== undefined) return known;
   asSent.set(schema, false); // a schema that contains itself is not walked twice
-  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
+  const def = defOf(schema);
   let result: boolean;
   const rewrites = def.coerce === true || (def.checks ?? []).some((c) => c._zod.def.check === 'overwrite');
   switch (rewrites ? 'rewrites' : def.type) {
@@ -150,7 +155,7 @@ const asSent = new WeakMap<z.ZodType, boolean>();
  */
 export function inSchemaOrder(schema: z.ZodType, value: unknown): unknown {
   if (value === null || typeof value !== 'object') return value;
-  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
+  const def = defOf(schema);
   switch (def.type) {
     case 'optional':
     case 'nullable':
@@ -190,10 +195,10 @@ function put(record: Record<string, unknown>, key: string, value: unknown): void
 
 /** Whether `schema` is an object schema whose literal fields `value` has. */
 function literalsMatch(schema: z.ZodType, value: object): boolean {
-  const def = (schema as unknown as { _zod: { def: Def } })._zod.def;
+  const def = defOf(schema);
   if (def.type !== 'object' || Array.isArray(value)) return false;
   return Object.entries(def.shape ?? {}).every(([k, field]) => {
-    const fieldDef = (field as unknown as { _zod: { def: { type: string; values?: unknown[] } } })._zod.def;
+    const fieldDef = defOf(field);
     return (
       fieldDef.type !== 'literal' || (fieldDef.values ?? []).includes((value as Record<string, unknown>)[k])
     );

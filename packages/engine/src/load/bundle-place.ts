@@ -17,7 +17,7 @@ import { join } from 'node:path';
  * One file is written as `<name>.mjs` beside the cache files. Several (the main module, parts and
  * chunks, which import each other by name) go into a directory: their maps name the sources
  * relative to where esbuild put them, which is as deep. A kept build of several files shares one
- * directory with the builds before it, `modules-<monitor>/`, where each part and chunk is named by
+ * directory with the builds before it, `modules-<scope>/`, where each part and chunk is named by
  * its own content (esbuild names them so) and the main module by the build's: after an edit of one
  * construct file, the parts it is not in keep their paths, and Node ≥ 22 their compiled code. Like
  * the cache files, they are readable by their owner only: they are the construct files' code,
@@ -113,7 +113,7 @@ export async function placeBundle(
 const SHARED_NAME = /^modules-[A-Za-z0-9_-]{12}$/;
 
 /**
- * Put a kept build of several files in the directory the kept builds of this monitor share: each
+ * Put a kept build of several files in the directory the kept builds of its scope share: each
  * part and chunk under its own name, written only when it is not there whole, the main module
  * (`main-<build>.mjs`) last, so that a main module in place names files that are there. Undefined
  * when this process imported one of the files already (importing it again would not run it), or
@@ -167,7 +167,7 @@ async function keepFile(path: string, js: string | Uint8Array): Promise<void> {
 
 function sizeIs(path: string, js: string | Uint8Array): boolean {
   try {
-    return statSync(path).size === (typeof js === 'string' ? Buffer.byteLength(js, 'utf8') : js.byteLength);
+    return statSync(path).size === Buffer.byteLength(js);
   } catch {
     return false;
   }

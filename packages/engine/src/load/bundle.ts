@@ -374,8 +374,10 @@ async function cachedOrBuild(entry: string, projectDir: string, purpose: BuildPu
  * cache recognises on the next run).
  */
 async function written({ projectDir, files, fromCache, digest }: Built): Promise<Bundle> {
-  const scope = hash('sha256', `${monitorFingerprint()}\n${projectDir}`, 'base64url');
-  const keep = digest === undefined ? undefined : { digest, scope };
+  const keep =
+    digest === undefined
+      ? undefined
+      : { digest, scope: hash('sha256', `${monitorFingerprint()}\n${projectDir}`, 'base64url') };
   const place = await placeBundle(cacheDirectory(projectDir), files, keep);
   const maps = new Map<string, PositionMap>();
   files.forEach((f, i) => {
