@@ -34,10 +34,51 @@ function formatter(timeZone: string): Intl.DateTimeFormat {
   return f;
 }
 
-/** The wall clock of `instant` (ms since the epoch) in `timeZone`. */
+/** Wall clocks already read, by zone: a plan's windows ask for the same few instants again and again. */
+const readings = new Map<string, Map<number, WallClock>>();
+const KEPT_READINGS = 10_000;
+
+/** The wall clock of `instant` (ms since the epoch) in `timeZone`; shared, not to be changed. */
 export function wallClock(instant: number, timeZone: string): WallClock {
+  let zone = readings.get(timeZone);
+  if (zone === undefined) {
+    zone = new Map();
+    readings.set(timeZone, zone);
+  }
+  let w = zone.get(instant);
+  if (w === undefined) {
+    if (zone.size >= KEPT_READINGS) zone.clear();
+    w = readWallClock(instant, timeZone);
+    zone.set(instant, w);
+  }
+  return w;
+}
+
+/** `11/14/2023, 23:13:20`: how `formatter` writes a time (en-US, 24 hours). */
+const US_NUMERIC = /^(\d{1,2})\/(\d{1,2})\/(\d{4}), (\d{2}):(\d{2}):(\d{2})$/;
+
+/**
+ * The wall clock from the zone data: parsed from `format`, a third of the time of `formatToParts`,
+ * which is still asked whenever the text is not of the usual shape (a year before 1000, another ICU).
+ */
+function readWallClock(instant: number, timeZone: string): WallClock {
+  const millisecond = ((instant % 1000) + 1000) % 1000;
+  const date = new Date(instant);
+  const f = formatter(timeZone);
+  const m = US_NUMERIC.exec(f.format(date));
+  if (m !== null) {
+    return {
+      year: Number(m[3]),
+      month: Number(m[1]),
+      day: Number(m[2]),
+      hour: Number(m[4]),
+      minute: Number(m[5]),
+      second: Number(m[6]),
+      millisecond,
+    };
+  }
   const parts: Record<string, number> = {};
-  for (const part of formatter(timeZone).formatToParts(new Date(instant))) {
+  for (const part of f.formatToParts(date)) {
     if (part.type !== 'literal') parts[part.type] = Number(part.value);
   }
   return {
@@ -47,7 +88,7 @@ export function wallClock(instant: number, timeZone: string): WallClock {
     hour: parts.hour ?? 0,
     minute: parts.minute ?? 0,
     second: parts.second ?? 0,
-    millisecond: ((instant % 1000) + 1000) % 1000,
+    millisecond,
   };
 }
 
@@ -109,7 +150,7 @@ export function formatSpan(start: number, end: number, timeZone: string): string
 /** `2026-12-01T02:00:00+01:00`: the instant as ISO 8601 with the zone's offset then. */
 export function isoInZone(instant: number, timeZone: string): string {
   const w = wallClock(instant, timeZone);
-  const offset = Math.round(offsetAt(instant, timeZone) / 60_000);
+  const offset = Math.round((asUtc(w) - instant) / 60_000);
   const sign = offset < 0 ? '-' : '+';
   const abs = Math.abs(offset);
   return `${w.year}-${two(w.month)}-${two(w.day)}T${two(w.hour)}:${two(w.minute)}:${two(w.second)}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
