@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { secretHasher } from '../hash.js';
 import type { StateEntry } from '../state/state.js';
@@ -76,6 +77,30 @@ describe('fieldHashesOf: a field hashes the same however the service orders its 
     ],
   ])('%s is a change', (_name, field, one, other) => {
     expect(hashOf(one, field)).not.toBe(hashOf(other, field));
+  });
+
+  it('orders keyed lists inside keyed lists: a status page has cards by name, their services by id', () => {
+    const page = (cards: unknown) => fieldHashesOf('StatusPage', { cards }, ['cards'], unkeyed).cards;
+    const a = { name: 'A', services: [{ id: 's1' }, { id: 's2' }] };
+    const b = { name: 'B', services: [{ id: 's3' }] };
+    const aReordered = { services: [{ id: 's2' }, { id: 's1' }], name: 'A' };
+    expect(page([a, b])).toBe(page([b, aReordered]));
+    expect(page([a, b])).not.toBe(page([{ ...a, services: [{ id: 's1' }] }, b]));
+  });
+
+  it('hashes a field with no set or keyed list under it by its canonical JSON', () => {
+    const hashes = (resource: Record<string, unknown>) =>
+      fieldHashesOf('CheckGroup', resource, ['apiCheckDefaults', 'name'], unkeyed);
+    const one = hashes({
+      name: 'n',
+      apiCheckDefaults: { url: 'u', assertions: [{ source: 'A', target: '1' }] },
+    });
+    const keysMoved = hashes({
+      apiCheckDefaults: { assertions: [{ target: '1', source: 'A' }], url: 'u' },
+      name: 'n',
+    });
+    expect(keysMoved).toEqual(one);
+    expect(one.name).toBe(createHash('sha256').update('"n"').digest('hex').slice(0, 8));
   });
 
   it('hashes an absent field as null, in 8 hex digits', () => {

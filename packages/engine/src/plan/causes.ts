@@ -28,9 +28,11 @@ type Payload = Record<string, unknown>;
 
 /**
  * A value with its sets and keyed lists in a stable order, so that a reordering is no change.
- * `rulePath` is the value's path in the kind's rules: a top-level field's name, or deeper.
+ * `rulePath` is the value's path in the kind's rules: a top-level field's name, or deeper. A value
+ * with no set or keyed list under it is returned as it is (most fields: no copy to make).
  */
 function normalized(def: KindDefinition, rulePath: string, value: unknown): unknown {
+  if (!rulePathsOf(def).has(rulePath)) return value;
   if (Array.isArray(value)) {
     const items = value.map((item) => normalized(def, `${rulePath}[]`, item));
     const keyField = def.keyed[rulePath];
@@ -46,6 +48,25 @@ function normalized(def: KindDefinition, rulePath: string, value: unknown): unkn
   return Object.fromEntries(
     Object.entries(value).map(([k, v]) => [k, normalized(def, `${rulePath}.${k}`, v)]),
   );
+}
+
+/** Each rule path of a kind's sets and keyed lists, and every path on the way to one. */
+const RULE_PATHS = new WeakMap<KindDefinition, Set<string>>();
+function rulePathsOf(def: KindDefinition): Set<string> {
+  let paths = RULE_PATHS.get(def);
+  if (paths === undefined) {
+    paths = new Set();
+    for (const rule of [...def.sets, ...Object.keys(def.keyed)]) {
+      // 'cards[].services' is reached through 'cards' and 'cards[]'.
+      let path = '';
+      for (const step of rule.split(/(?=\.|\[\])/)) {
+        path += step;
+        paths.add(path);
+      }
+    }
+    RULE_PATHS.set(def, paths);
+  }
+  return paths;
 }
 
 const HASH = 8;
