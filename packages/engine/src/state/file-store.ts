@@ -59,6 +59,15 @@ export type StateFs = AtomicWriteFs &
     | 'ftruncateSync'
   >;
 
+/** A record whose line is written, waiting for the sync that makes it durable. */
+interface UnsyncedRecord {
+  state: State;
+  changes: StateChanges;
+  pending: PendingChanges;
+  done: () => void;
+  failed: (error: unknown) => void;
+}
+
 export class FileStateBackend implements StateBackend {
   readonly location: string;
   readonly journalLocation: string;
@@ -67,10 +76,15 @@ export class FileStateBackend implements StateBackend {
   readonly #accountId: string;
   readonly #fs: StateFs;
   #journalFd: number | undefined;
-  /** Bytes of whole lines in the journal: a failed append is cut back to this. */
-  #journalSize = 0;
+  /** Bytes of whole lines written to the journal: a failed write is cut back to this. */
+  #writtenSize = 0;
+  /** Bytes of lines known to be on disk: a failed sync is cut back to this. */
+  #durableSize = 0;
   /** Why the journal can take no more lines in this run (a write failed and could not be undone). */
   #journalBroken: Error | undefined;
+  /** Records whose lines are written and wait for the next sync: one sync makes them all durable. */
+  #unsynced: UnsyncedRecord[] = [];
+  #syncScheduled = false;
 
   constructor(dir: string, accountId: string, fs: StateFs = nodeFs) {
     this.#fs = fs;
@@ -144,25 +158,41 @@ export class FileStateBackend implements StateBackend {
     return state;
   }
 
+  /**
+   * Write the line now, and resolve once it is on disk, with the changes applied to `state`. Lines
+   * written in the same turn of the event loop (the answers of parallel writes) share one sync, at
+   * its end: a deploy of 30,000 creates records 60,000 lines, and a sync each was most of its time.
+   */
   async record(state: State, changes: StateChanges, pending: PendingChanges = {}): Promise<void> {
-    storage('record to the state journal', this.journalLocation, () => this.#append(state, changes, pending));
-    applyChanges(state, changes, pending);
+    if (this.#unsynced.length > 0 && this.#unsynced[0]?.state !== state) this.#sync();
+    // Lines already written and not yet applied come first.
+    const serial = state.serial + 1 + this.#unsynced.length;
+    storage('record to the state journal', this.journalLocation, () =>
+      this.#append(state, serial, changes, pending),
+    );
+    await new Promise<void>((done, failed) => {
+      this.#unsynced.push({ state, changes, pending, done, failed });
+      if (!this.#syncScheduled) {
+        this.#syncScheduled = true;
+        setImmediate(() => this.#sync());
+      }
+    });
   }
 
   /**
-   * Append one line and make it durable, or leave the journal as it was: a write that fails part
-   * way (a full disk writes what fits) is cut back to the last whole line, so a torn line never
-   * sits under the next one. When even that fails, the journal takes no more lines in this run.
+   * Append one line, or leave the journal as it was: a write that fails part way (a full disk
+   * writes what fits) is cut back to the last whole line, so a torn line never sits under the next
+   * one. When even that fails, the journal takes no more lines in this run.
    */
-  #append(state: State, changes: StateChanges, pending: PendingChanges): void {
+  #append(state: State, serial: number, changes: StateChanges, pending: PendingChanges): void {
     if (this.#journalBroken !== undefined) throw this.#journalBroken;
-    const serial = state.serial + 1;
     if (this.#journalFd === undefined) {
       this.#fs.mkdirSync(this.#dir, { recursive: true });
       // The journal builds on a base file: the salt of its secret hashes must be on disk first.
       if (!this.#fs.existsSync(this.location)) this.#writeFile(state);
       this.#journalFd = this.#fs.openSync(this.journalLocation, 'a');
-      this.#journalSize = this.#fs.fstatSync(this.#journalFd).size;
+      this.#writtenSize = this.#fs.fstatSync(this.#journalFd).size;
+      this.#durableSize = this.#writtenSize;
     }
     const fd = this.#journalFd;
     const line = Object.keys(pending).length === 0 ? { serial, changes } : { serial, changes, pending };
@@ -171,19 +201,47 @@ export class FileStateBackend implements StateBackend {
       for (let written = 0; written < bytes.length; ) {
         written += this.#fs.writeSync(fd, bytes, written, bytes.length - written);
       }
-      this.#fs.fdatasyncSync(fd);
     } catch (error) {
-      try {
-        this.#fs.ftruncateSync(fd, this.#journalSize);
-      } catch {
-        this.#journalBroken = stateStorageError('record to the state journal', this.journalLocation, error);
-      }
+      this.#cutBack(fd, this.#writtenSize, error);
       throw error;
     }
-    this.#journalSize += bytes.length;
+    this.#writtenSize += bytes.length;
+  }
+
+  /** Make every written line durable, then apply their records in order; on failure none is. */
+  #sync(): void {
+    this.#syncScheduled = false;
+    const batch = this.#unsynced.splice(0);
+    const fd = this.#journalFd;
+    if (batch.length === 0 || fd === undefined) return;
+    try {
+      this.#fs.fdatasyncSync(fd);
+    } catch (error) {
+      // Lines that may not be on disk are taken back, so that what follows never builds on them.
+      this.#cutBack(fd, this.#durableSize, error);
+      this.#writtenSize = this.#durableSize;
+      const failure = stateStorageError('record to the state journal', this.journalLocation, error);
+      for (const record of batch) record.failed(failure);
+      return;
+    }
+    this.#durableSize = this.#writtenSize;
+    for (const record of batch) {
+      applyChanges(record.state, record.changes, record.pending);
+      record.done();
+    }
+  }
+
+  /** Cut the journal back to `size`; when that fails too, it takes no more lines in this run. */
+  #cutBack(fd: number, size: number, error: unknown): void {
+    try {
+      this.#fs.ftruncateSync(fd, size);
+    } catch {
+      this.#journalBroken = stateStorageError('record to the state journal', this.journalLocation, error);
+    }
   }
 
   async commit(state: State): Promise<State> {
+    this.#sync();
     const next: State = { ...state, serial: state.serial + 1 };
     storage('write the state file', this.location, () => this.#writeFile(next));
     if (this.#journalFd !== undefined) {
@@ -209,6 +267,7 @@ export class FileStateBackend implements StateBackend {
 
   /** Stop appending to the journal (it stays on disk until the next `commit`). */
   async close(): Promise<void> {
+    this.#sync();
     if (this.#journalFd !== undefined) this.#fs.closeSync(this.#journalFd);
     this.#journalFd = undefined;
   }

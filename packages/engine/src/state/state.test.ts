@@ -49,6 +49,94 @@ describe('FileStateBackend journal', () => {
     expect(Object.keys(folded.resources)).toEqual(['CheckGroup:b']);
   });
 
+  /** The real file system, counting syncs and noting each write and sync in order; syncs fail while `failSyncs`. */
+  function watchedFs() {
+    const events: string[] = [];
+    const watch = {
+      events,
+      failSyncs: false,
+      fs: {
+        ...fs,
+        writeSync: ((...args: Parameters<typeof fs.writeSync>) => {
+          events.push('write');
+          return (fs.writeSync as (...a: unknown[]) => number)(...args);
+        }) as typeof fs.writeSync,
+        fdatasyncSync: (fd: number) => {
+          events.push('sync');
+          if (watch.failSyncs) throw Object.assign(new Error('ENOSPC: no space left on device, fdatasync'), { code: 'ENOSPC' });
+          fs.fdatasyncSync(fd);
+        },
+      },
+    };
+    return watch;
+  }
+
+  it('makes the lines of records started together durable with one sync, and applies them in order', async () => {
+    const d = join(dir(), 'state');
+    const watch = watchedFs();
+    const store = new FileStateBackend(d, ACCOUNT, watch.fs);
+    const state = await store.read();
+    await store.record(state, { 'CheckGroup:a': entry('a', 1) });
+    watch.events.length = 0;
+    const settled: string[] = [];
+    const records = ['b', 'c', 'd'].map((id, i) =>
+      store.record(state, { [`CheckGroup:${id}`]: entry(id, i + 2) }).then(() => {
+        settled.push(`${id}@${state.serial}`);
+        watch.events.push(`settled ${id}`);
+      }),
+    );
+    // Written at once, applied only once durable.
+    expect(state.serial).toBe(1);
+    await Promise.all(records);
+    expect(watch.events).toEqual(['write', 'write', 'write', 'sync', 'settled b', 'settled c', 'settled d']);
+    expect(settled).toEqual(['b@4', 'c@4', 'd@4']);
+    const lines = readFileSync(store.journalLocation, 'utf8').trim().split('\n');
+    expect(lines.map((l) => (JSON.parse(l) as { serial: number }).serial)).toEqual([1, 2, 3, 4]);
+    expect(await new FileStateBackend(d, ACCOUNT).read()).toEqual(state);
+  });
+
+  it('fails every record of a sync that fails, applies none, and takes their lines back', async () => {
+    const d = join(dir(), 'state');
+    const watch = watchedFs();
+    const store = new FileStateBackend(d, ACCOUNT, watch.fs);
+    const state = await store.read();
+    await store.record(state, { 'CheckGroup:a': entry('a', 1) });
+    watch.failSyncs = true;
+    const results = await Promise.allSettled([
+      store.record(state, { 'CheckGroup:b': entry('b', 2) }),
+      store.record(state, { 'CheckGroup:c': entry('c', 3) }, { 'CheckGroup:c': true }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual(['rejected', 'rejected']);
+    expect(((results[0] as PromiseRejectedResult).reason as EngineError).code).toBe('state_storage');
+    expect(state.serial).toBe(1);
+    expect(Object.keys(state.resources)).toEqual(['CheckGroup:a']);
+    expect(state.pendingCreates).toEqual([]);
+    // The journal goes on from the last line on disk.
+    watch.failSyncs = false;
+    await store.record(state, { 'CheckGroup:d': entry('d', 4) });
+    const lines = readFileSync(store.journalLocation, 'utf8').trim().split('\n');
+    expect(lines.map((l) => Object.keys((JSON.parse(l) as { changes: object }).changes)[0])).toEqual([
+      'CheckGroup:a',
+      'CheckGroup:d',
+    ]);
+    expect(await new FileStateBackend(d, ACCOUNT).read()).toEqual(state);
+  });
+
+  it('makes lines still waiting for their sync durable before closing or folding the journal', async () => {
+    const d = join(dir(), 'state');
+    const store = new FileStateBackend(d, ACCOUNT);
+    const state = await store.read();
+    const recorded = store.record(state, { 'CheckGroup:a': entry('a', 1) });
+    await store.close();
+    await recorded;
+    expect(await new FileStateBackend(d, ACCOUNT).read()).toEqual(state);
+    const again = store.record(state, { 'CheckGroup:b': entry('b', 2) });
+    const folded = await store.commit(state);
+    await again;
+    expect(Object.keys(folded.resources).sort()).toEqual(['CheckGroup:a', 'CheckGroup:b']);
+    expect(await new FileStateBackend(d, ACCOUNT).read()).toEqual(folded);
+  });
+
   it('ignores a torn last line and lines already folded into the base', async () => {
     const d = join(dir(), 'state');
     const store = new FileStateBackend(d, ACCOUNT);
