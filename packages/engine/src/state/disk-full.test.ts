@@ -73,7 +73,15 @@ function fullDiskAt(failAt: number, syncFails = false) {
   const fs: StateFs = {
     ...nodeFs,
     writeSync: write,
-    fdatasyncSync: sync(nodeFs.fdatasyncSync),
+    fdatasync: ((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+      try {
+        sync(nodeFs.fdatasyncSync)(fd);
+      } catch (error) {
+        setImmediate(() => done(error as NodeJS.ErrnoException));
+        return;
+      }
+      setImmediate(() => done(null));
+    }) as typeof nodeFs.fdatasync,
     fsyncSync: sync(nodeFs.fsyncSync),
   };
   return { fs, calls: () => calls };

@@ -61,11 +61,15 @@ describe('FileStateBackend journal', () => {
           events.push('write');
           return (fs.writeSync as (...a: unknown[]) => number)(...args);
         }) as typeof fs.writeSync,
-        fdatasyncSync: (fd: number) => {
+        fdatasync: ((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
           events.push('sync');
-          if (watch.failSyncs) throw Object.assign(new Error('ENOSPC: no space left on device, fdatasync'), { code: 'ENOSPC' });
-          fs.fdatasyncSync(fd);
-        },
+          if (watch.failSyncs) {
+            const error = Object.assign(new Error('ENOSPC: no space left on device, fdatasync'), {
+              code: 'ENOSPC',
+            });
+            setImmediate(() => done(error));
+          } else fs.fdatasync(fd, done);
+        }) as typeof fs.fdatasync,
       },
     };
     return watch;
@@ -119,6 +123,63 @@ describe('FileStateBackend journal', () => {
       'CheckGroup:a',
       'CheckGroup:d',
     ]);
+    expect(await new FileStateBackend(d, ACCOUNT).read()).toEqual(state);
+  });
+
+  const enospc = () => Object.assign(new Error('ENOSPC: no space left on device'), { code: 'ENOSPC' });
+
+  it.each([
+    { fails: 'none', outcome: 'takes them with the next sync' },
+    { fails: 'first', outcome: 'fails them with the sync under way, whose lines are cut back' },
+    { fails: 'second', outcome: 'cuts only their lines back when their own sync fails' },
+  ])('writes lines while a sync is under way and $outcome', async ({ fails }) => {
+    const d = join(dir(), 'state');
+    // Syncs wait for the test to end them.
+    const syncs: ((error: NodeJS.ErrnoException | null) => void)[] = [];
+    const store = new FileStateBackend(d, ACCOUNT, {
+      ...fs,
+      fdatasync: ((fd: number, done: (error: NodeJS.ErrnoException | null) => void) => {
+        syncs.push((error) => (error === null ? fs.fdatasync(fd, done) : done(error)));
+      }) as typeof fs.fdatasync,
+    });
+    const state = await store.read();
+    const settled: string[] = [];
+    const record = (id: string, n: number) =>
+      store.record(state, { [`CheckGroup:${id}`]: entry(id, n) }).then(
+        () => settled.push(`${id} at ${state.serial}`),
+        (e: EngineError) => settled.push(`${id} failed: ${e.code}`),
+      );
+    const journal = () => readFileSync(store.journalLocation, 'utf8').trim().split('\n').filter(Boolean);
+    const first = record('a', 1);
+    await new Promise((r) => setImmediate(r));
+    expect(syncs).toHaveLength(1);
+    // Written while the first sync is under way: left for the next one.
+    const second = [record('b', 2), record('c', 3)];
+    await new Promise((r) => setImmediate(r));
+    expect(syncs).toHaveLength(1);
+    expect(journal()).toHaveLength(3);
+    expect(state.serial).toBe(0);
+    syncs[0]?.(fails === 'first' ? enospc() : null);
+    await first;
+    if (fails === 'first') {
+      await Promise.all(second);
+      expect(settled).toEqual([
+        'a failed: state_storage',
+        'b failed: state_storage',
+        'c failed: state_storage',
+      ]);
+      expect(journal()).toEqual([]);
+    } else {
+      expect(settled).toEqual(['a at 1']);
+      await new Promise((r) => setImmediate(r));
+      expect(syncs).toHaveLength(2);
+      syncs[1]?.(fails === 'second' ? enospc() : null);
+      await Promise.all(second);
+      if (fails === 'second') {
+        expect(settled).toEqual(['a at 1', 'b failed: state_storage', 'c failed: state_storage']);
+        expect(journal()).toHaveLength(1);
+      } else expect(settled).toEqual(['a at 1', 'b at 3', 'c at 3']);
+    }
     expect(await new FileStateBackend(d, ACCOUNT).read()).toEqual(state);
   });
 
