@@ -168,8 +168,8 @@ export class FileStateBackend implements StateBackend {
    */
   async record(state: State, changes: StateChanges, pending: PendingChanges = {}): Promise<void> {
     // Lines not yet applied are counted into the serial: they must all be lines of this state.
-    const unapplied = [...(this.#syncing?.records ?? []), ...this.#unsynced];
-    if (unapplied.some((r) => r.state !== state)) await this.#flush();
+    const waiting = this.#unsynced[0] ?? this.#syncing?.records[0];
+    if (waiting !== undefined && waiting.state !== state) await this.#flush();
     const serial = state.serial + 1 + (this.#syncing?.records.length ?? 0) + this.#unsynced.length;
     storage('record to the state journal', this.journalLocation, () =>
       this.#append(state, serial, changes, pending),

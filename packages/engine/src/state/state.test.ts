@@ -323,6 +323,12 @@ describe('FileStateBackend', () => {
     expect(text.endsWith('}\n')).toBe(true);
   });
 
+  it('writes an empty state as JSON.stringify(…, null, 2) does', () => {
+    const text = serializeState(emptyState(ACCOUNT));
+    expect(text).toBe(`${JSON.stringify(JSON.parse(text), null, 2)}\n`);
+    expect(text).toContain('"resources": {}');
+  });
+
   it('writes, an entry at a time, the text of JSON.stringify(…, null, 2) of every part a state has', async () => {
     const entry = (kind: StateEntry['kind'], logicalId: string, i: number): StateEntry => ({
       kind,
