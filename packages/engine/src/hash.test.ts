@@ -72,8 +72,29 @@ describe('canonicalJson', () => {
         ) {}
       })(),
     ],
+    [
+      'an array of a class of its own, whose toJSON the copy has',
+      {
+        list: new (class Listed extends Array<number> {
+          toJSON() {
+            return 'listed';
+          }
+        })(),
+      },
+    ],
   ])('%s', (_name, value) => {
     expect(canonicalJson(value)).toBe(reference(value));
+  });
+
+  it('calls a toJSON every object inherits, as JSON.stringify of the copy does', () => {
+    const prototype = Object.prototype as { toJSON?: () => string };
+    prototype.toJSON = () => 'inherited';
+    try {
+      expect(canonicalJson({ b: { c: 1 }, a: [1] })).toBe(reference({ b: { c: 1 }, a: [1] }));
+      expect(canonicalJson({ a: 1 })).toBe('"inherited"');
+    } finally {
+      delete prototype.toJSON;
+    }
   });
 
   it('gives nothing for undefined, as JSON.stringify does', () => {

@@ -8,6 +8,9 @@ import { createHmac, hash } from 'node:crypto';
  */
 export function canonicalJson(value: unknown): string {
   try {
+    // A toJSON that every object or array inherits (some library added it) is called by the copy's
+    // JSON.stringify: only the copy writes that right.
+    if ('toJSON' in Object.prototype || 'toJSON' in Array.prototype) throw UNUSUAL;
     return written(value) as string;
   } catch (e) {
     if (e !== UNUSUAL) throw e;
@@ -24,6 +27,7 @@ const UNUSUAL = Symbol('unusual');
  * - a key that may be an array index: an object puts those first, in numeric order, whatever the
  *   order they were added in;
  * - a key `toJSON`: the copy's own `toJSON` method would replace it;
+ * - an array of a class of its own: the copy is of that class too (`map`), and may have a `toJSON`;
  * - a BigInt (or any type JSON has no rule for).
  */
 function written(value: unknown): string | undefined {
@@ -41,6 +45,7 @@ function written(value: unknown): string | undefined {
     case 'object': {
       if (value === null) return 'null';
       if (Array.isArray(value)) {
+        if (Object.getPrototypeOf(value) !== Array.prototype) throw UNUSUAL;
         let out = '[';
         for (let i = 0; i < value.length; i++) out += `${i === 0 ? '' : ','}${written(value[i]) ?? 'null'}`;
         return `${out}]`;

@@ -98,6 +98,8 @@ export class FileStateBackend implements StateBackend {
   }
 
   async read(options: ReadOptions = {}): Promise<State> {
+    // What this backend wrote and is still syncing is read as it will be: on disk, or cut back.
+    await this.#flush();
     const state = storage('read the state file', this.location, () => this.#replay(this.#readBase()));
     return options.allowDamaged === true ? state : checkIntegrity(state, this.location);
   }
@@ -161,15 +163,21 @@ export class FileStateBackend implements StateBackend {
   }
 
   /**
-   * Write the line now, and resolve once it is on disk, with the changes applied to `state`. The
-   * journal is synced off the main thread, one sync at a time, each for every line written before
-   * it started: the lines of parallel writes share a sync, and the deploy goes on while the disk
-   * works (a deploy of 30,000 creates records 60,000 lines; a blocking sync each was most of it).
+   * Write the line now, and resolve once it is on disk, with the changes applied to `state` (from
+   * `changes` and `pending` as they are then: not to be changed meanwhile). The journal is synced
+   * off the main thread, one sync at a time, each for every line written before it started: the
+   * lines of parallel writes share a sync, and the deploy goes on while the disk works (a deploy of
+   * 30,000 creates records 60,000 lines; a blocking sync each was most of it).
    */
   async record(state: State, changes: StateChanges, pending: PendingChanges = {}): Promise<void> {
     // Lines not yet applied are counted into the serial: they must all be lines of this state.
-    const waiting = this.#unsynced[0] ?? this.#syncing?.records[0];
-    if (waiting !== undefined && waiting.state !== state) await this.#flush();
+    for (
+      let waiting = this.#unsynced[0] ?? this.#syncing?.records[0];
+      waiting !== undefined && waiting.state !== state;
+      waiting = this.#unsynced[0] ?? this.#syncing?.records[0]
+    ) {
+      await this.#flush();
+    }
     const serial = state.serial + 1 + (this.#syncing?.records.length ?? 0) + this.#unsynced.length;
     storage('record to the state journal', this.journalLocation, () =>
       this.#append(state, serial, changes, pending),
@@ -221,13 +229,20 @@ export class FileStateBackend implements StateBackend {
   #startSync(): void {
     this.#syncScheduled = false;
     const fd = this.#journalFd;
-    if (this.#syncing !== undefined || this.#unsynced.length === 0 || fd === undefined) return;
+    if (this.#syncing !== undefined || this.#unsynced.length === 0) return;
+    if (fd === undefined) {
+      const closed = new Error(
+        `the state journal ${this.journalLocation} was closed before its lines were synced`,
+      );
+      for (const record of this.#unsynced.splice(0)) record.failed(closed);
+      return;
+    }
     const records = this.#unsynced.splice(0);
     const size = this.#writtenSize;
     const ended = new Promise<void>((end) => {
-      this.#fs.fdatasync(fd, (error) => {
+      const synced = (error: NodeJS.ErrnoException | null | undefined) => {
         this.#syncing = undefined;
-        if (error === null) {
+        if (error === null || error === undefined) {
           this.#durableSize = size;
           for (const record of records) {
             applyChanges(record.state, record.changes, record.pending);
@@ -241,7 +256,12 @@ export class FileStateBackend implements StateBackend {
         }
         end();
         this.#startSync();
-      });
+      };
+      try {
+        this.#fs.fdatasync(fd, synced);
+      } catch (error) {
+        queueMicrotask(() => synced(error as NodeJS.ErrnoException));
+      }
     });
     this.#syncing = { records, ended };
   }
@@ -266,7 +286,9 @@ export class FileStateBackend implements StateBackend {
   }
 
   async commit(state: State): Promise<State> {
-    await this.#flush();
+    // Checked here, with nothing awaited after it: no line can be written between the check and
+    // the journal's removal.
+    while (this.#syncing !== undefined || this.#unsynced.length > 0) await this.#flush();
     const next: State = { ...state, serial: state.serial + 1 };
     storage('write the state file', this.location, () => this.#writeFile(next));
     if (this.#journalFd !== undefined) {
@@ -292,7 +314,7 @@ export class FileStateBackend implements StateBackend {
 
   /** Stop appending to the journal (it stays on disk until the next `commit`). */
   async close(): Promise<void> {
-    await this.#flush();
+    while (this.#syncing !== undefined || this.#unsynced.length > 0) await this.#flush();
     if (this.#journalFd !== undefined) this.#fs.closeSync(this.#journalFd);
     this.#journalFd = undefined;
   }

@@ -183,6 +183,28 @@ describe('FileStateBackend journal', () => {
     expect(await new FileStateBackend(d, ACCOUNT).read()).toEqual(state);
   });
 
+  it('fails the records of a sync that throws at once, and takes a sync answered with undefined as done', async () => {
+    const d = join(dir(), 'state');
+    let throws = true;
+    const store = new FileStateBackend(d, ACCOUNT, {
+      ...fs,
+      fdatasync: ((fd: number, done: (error?: NodeJS.ErrnoException | null) => void) => {
+        if (throws)
+          throw Object.assign(new Error('EBADF: bad file descriptor, fdatasync'), { code: 'EBADF' });
+        fs.fdatasyncSync(fd);
+        done(undefined);
+      }) as typeof fs.fdatasync,
+    });
+    const state = await store.read();
+    const failed = await store.record(state, { 'CheckGroup:a': entry('a', 1) }).catch((e: Error) => e);
+    expect((failed as Error).message).toContain('EBADF');
+    expect(state.serial).toBe(0);
+    throws = false;
+    await store.record(state, { 'CheckGroup:b': entry('b', 2) });
+    expect(Object.keys(state.resources)).toEqual(['CheckGroup:b']);
+    expect(await new FileStateBackend(d, ACCOUNT).read()).toEqual(state);
+  });
+
   it('makes lines still waiting for their sync durable before closing or folding the journal', async () => {
     const d = join(dir(), 'state');
     const store = new FileStateBackend(d, ACCOUNT);
