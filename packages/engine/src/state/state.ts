@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { formatIssuePath, isRecord, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
+import { formatIssuePath, isRecord, jsonPieces, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import { z } from '@monitor/api/zod';
 import { InvalidStateError } from '../errors.js';
 import { ByPhysicalId } from '../identity.js';
@@ -263,38 +263,23 @@ export function serializeState(state: State): string {
 /**
  * `serializeState`'s text in pieces, an entry at a time: the state of 30,000 resources is 18 MB
  * of text, which as one string (and its UTF-8 copy for the write) came on top of the peak memory of
- * a deploy, at its end. Each entry is put in its stored order only as it is written, so that no
- * copy of the whole state is made either (20 MB more at 30,000 resources).
+ * a deploy, at its end. Each entry is put in its stored order only as it is written (`toJSON`), so
+ * that no copy of the whole state is made either (20 MB more at 30,000 resources).
  */
 export function* stateTextPieces(state: State): Generator<string> {
-  let separator = '{\n  ';
-  for (const [key, value] of Object.entries(storedHead(state))) {
-    yield `${separator}${JSON.stringify(key)}: `;
-    separator = ',\n  ';
-    if (key === 'resources') yield* resourcesPieces(state.resources);
-    else yield indented(JSON.stringify(value, null, 2), '  ');
-  }
-  yield '\n}\n';
+  yield* jsonPieces(storedState(state), { depth: 2 });
+  yield '\n';
 }
 
-function indented(json: string, indent: string): string {
-  return json.replaceAll('\n', `\n${indent}`);
-}
-
-/** The `resources` member's text: sorted by key, each entry as `storedEntry` orders it. */
-function* resourcesPieces(resources: State['resources']): Generator<string> {
-  const keys = Object.keys(resources).sort();
-  if (keys.length === 0) {
-    yield '{}';
-    return;
+/** An entry whose stored form is made when its JSON is written. */
+class StoredEntry {
+  readonly #entry: StateEntry;
+  constructor(entry: StateEntry) {
+    this.#entry = entry;
   }
-  let separator = '{\n    ';
-  for (const key of keys) {
-    const entry = storedEntry(resources[key] as StateEntry);
-    yield `${separator}${JSON.stringify(key)}: ${indented(JSON.stringify(entry, null, 2), '    ')}`;
-    separator = ',\n    ';
+  toJSON(): Record<string, unknown> {
+    return storedEntry(this.#entry);
   }
-  yield '\n  }';
 }
 
 /** An entry as stored: its keys in their order, its secrets' hashes sorted. */
@@ -316,15 +301,18 @@ function storedEntry(e: StateEntry): Record<string, unknown> {
   };
 }
 
-/** The state's members as stored, in their order; `resources` is written by `resourcesPieces`. */
-function storedHead(state: State): Record<string, unknown> {
+/** The state as the object whose JSON is stored: keys in their order, each entry's when written. */
+function storedState(state: State): Record<string, unknown> {
+  const resources: Record<string, StoredEntry> = {};
+  for (const key of Object.keys(state.resources).sort())
+    resources[key] = new StoredEntry(state.resources[key] as StateEntry);
   return {
     formatVersion: state.formatVersion,
     accountId: state.accountId,
     ...(state.service === undefined ? {} : { service: state.service }),
     serial: state.serial,
     salt: state.salt,
-    resources: state.resources,
+    resources,
     ...(state.pendingCreates.length === 0 ? {} : { pendingCreates: [...state.pendingCreates].sort() }),
     ...(state.lastDeploy === undefined ? {} : { lastDeploy: state.lastDeploy }),
   };
