@@ -266,9 +266,14 @@ export class FileStateBackend implements StateBackend {
     this.#syncing = { records, ended };
   }
 
+  /** Whether a line is written and not yet on disk (or failed). */
+  #linesWaiting(): boolean {
+    return this.#syncing !== undefined || this.#unsynced.length > 0;
+  }
+
   /** Wait until every line written so far is on disk (or its record failed). */
   async #flush(): Promise<void> {
-    while (this.#syncing !== undefined || this.#unsynced.length > 0) {
+    while (this.#linesWaiting()) {
       this.#startSync();
       const syncing = this.#syncing;
       if (syncing === undefined) break;
@@ -288,7 +293,7 @@ export class FileStateBackend implements StateBackend {
   async commit(state: State): Promise<State> {
     // Checked here, with nothing awaited after it: no line can be written between the check and
     // the journal's removal.
-    while (this.#syncing !== undefined || this.#unsynced.length > 0) await this.#flush();
+    while (this.#linesWaiting()) await this.#flush();
     const next: State = { ...state, serial: state.serial + 1 };
     storage('write the state file', this.location, () => this.#writeFile(next));
     if (this.#journalFd !== undefined) {
@@ -314,7 +319,7 @@ export class FileStateBackend implements StateBackend {
 
   /** Stop appending to the journal (it stays on disk until the next `commit`). */
   async close(): Promise<void> {
-    while (this.#syncing !== undefined || this.#unsynced.length > 0) await this.#flush();
+    while (this.#linesWaiting()) await this.#flush();
     if (this.#journalFd !== undefined) this.#fs.closeSync(this.#journalFd);
     this.#journalFd = undefined;
   }
