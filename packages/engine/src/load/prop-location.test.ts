@@ -45,3 +45,26 @@ describe('propPosition', () => {
     expect(new SourceText(computed).propPosition({ line: 1, column: 1 }, 'name')).toBeUndefined();
   });
 });
+
+describe('propPosition over what the scanner skips', () => {
+  const at = { line: 1, column: 1 };
+  it.each([
+    // Strings with escaped quotes, brackets and commas inside them.
+    { src: `new G('g', { a: 'it\\'s, {not} [a] prop', b: 1 });`, path: 'b', column: 42 },
+    { src: `new G('g', { a: "say \\"x, y\\"", b: 1 });`, path: 'b', column: 33 },
+    // A template literal whose substitution holds braces, strings and a nested template.
+    { src: 'new G(\'g\', { a: `x${ {k: "}"}.k }${`y${1}`}, z`, b: 1 });', path: 'b', column: 50 },
+    // Block and line comments between entries, holding what would end an entry.
+    { src: `new G('g', { a: 1, /* b: 2, } */ b: 3 });`, path: 'b', column: 34 },
+    { src: `new G('g', {\n  a: 1, // b: 2, }\n  b: 3,\n});`, path: 'b', column: 3, line: 3 },
+    // Whitespace beyond ASCII (no-break space, line separator) and a byte order mark.
+    { src: `new G('g', {\u00a0a: 1,\u2028\ufeffb: 2 });`, path: 'b', column: 21 },
+    // Quoted keys, with escapes, and keys with $ and _.
+    { src: `new G('g', { 'a\\u0062': 1, $x_1: 2 });`, path: 'ab', column: 14 },
+    { src: `new G('g', { 'a\\u0062': 1, $x_1: 2 });`, path: '$x_1', column: 28 },
+    // A regular division is not a comment.
+    { src: `new G('g', { a: 4 / 2, b: 1 });`, path: 'b', column: 24 },
+  ])('$src → $path', ({ src, path, column, line = 1 }) => {
+    expect(new SourceText(src).propPosition(at, path)).toEqual({ line, column });
+  });
+});
