@@ -53,6 +53,7 @@ describe('propPosition over what the scanner skips', () => {
     { src: `new G('g', { a: 'it\\'s, {not} [a] prop', b: 1 });`, path: 'b', column: 42 },
     { src: `new G('g', { a: "say \\"x, y\\"", b: 1 });`, path: 'b', column: 33 },
     // A template literal whose substitution holds braces, strings and a nested template.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text holds a template literal
     { src: 'new G(\'g\', { a: `x${ {k: "}"}.k }${`y${1}`}, z`, b: 1 });', path: 'b', column: 50 },
     // Block and line comments between entries, holding what would end an entry.
     { src: `new G('g', { a: 1, /* b: 2, } */ b: 3 });`, path: 'b', column: 34 },
