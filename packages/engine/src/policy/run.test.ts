@@ -245,7 +245,17 @@ describe('construct rules', () => {
 });
 
 describe('plan rules', () => {
-  const code = [construct('CheckGroup', 'pay', { name: 'Pay' })];
+  const code = [
+    {
+      ...construct(
+        'CheckGroup',
+        'pay',
+        { name: 'Pay' },
+        { policyExceptions: [{ policy: 'creates', reason: 'new team' }] },
+      ),
+      location,
+    },
+  ];
   const made = plan(code, liveOf({}), emptyState('acct'), { now: new Date('2026-11-21T00:00:00Z') });
 
   it('see the operations with before and after, and place what they name at its construct', () => {
@@ -273,9 +283,18 @@ describe('plan rules', () => {
     });
     const found = runPlanPolicies(made, liveOf({}), code, only(creates), options);
     expect(seen).toEqual([[['create', 'pay', undefined, 'Pay', 'pay']]]);
-    expect(found.map((f) => [f.construct ?? null, f.logicalId ?? null, f.message, f.severity])).toEqual([
-      ['CheckGroup', 'pay', 'is created', 'info'],
-      [null, null, 'the plan as a whole', 'info'],
+    // Placed at the construct: its location, and its waiver of the rule.
+    expect(
+      found.map((f) => [
+        f.construct ?? null,
+        f.logicalId ?? null,
+        f.location ?? null,
+        f.message,
+        f.waived ?? null,
+      ]),
+    ).toEqual([
+      ['CheckGroup', 'pay', location, 'is created', { severity: 'info', reason: 'new team' }],
+      [null, null, null, 'the plan as a whole', null],
     ]);
   });
 

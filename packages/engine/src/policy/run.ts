@@ -89,7 +89,12 @@ export function runPlanPolicies(
   if (planRules.length === 0) return [];
   const view: ProjectView = projectView(resources, options.environment, options.sourceOf);
   const seen = planView(plan, live, view);
-  const byKey = new Map(resources.map((r) => [refKey(r.kind, r.logicalId), r]));
+  // Made on the first finding that names a construct: most plans have none.
+  let byKey: Map<string, DesiredResource> | undefined;
+  const resourceOf = (kind: ResourceKind, logicalId: string) => {
+    byKey ??= new Map(resources.map((r) => [refKey(r.kind, r.logicalId), r]));
+    return byKey.get(refKey(kind, logicalId));
+  };
   const out: Diagnostic[] = [];
   const safe = redactors();
   for (const active of planRules) {
@@ -100,9 +105,7 @@ export function runPlanPolicies(
     }
     for (const v of found.violations) {
       const resource =
-        v.kind === undefined || v.logicalId === undefined
-          ? undefined
-          : byKey.get(refKey(v.kind, v.logicalId));
+        v.kind === undefined || v.logicalId === undefined ? undefined : resourceOf(v.kind, v.logicalId);
       out.push(finding(active, v, resource, safe));
     }
   }

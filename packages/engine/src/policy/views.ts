@@ -99,10 +99,17 @@ function nonEmpty(text: string | undefined): string | undefined {
 
 /** The plan as plan rules see it: each operation with the live resource before and the payload after. */
 export function planView(plan: Plan, live: Live, view: ProjectView): PolicyPlan {
-  const inCode = new Map<string, PolicyResource>(view.views.map((v) => [refKey(v.kind, v.logicalId), v]));
+  // Indexes of the whole project and account, made only for a plan with operations to look up:
+  // a plan with no changes (the usual diff) has none.
+  const indexed = plan.operations.length > 0;
+  const inCode = new Map<string, PolicyResource>(
+    indexed ? view.views.map((v) => [refKey(v.kind, v.logicalId), v]) : [],
+  );
   const liveById = new Map<string, Record<string, unknown>>();
-  for (const [kind, items] of Object.entries(live) as [ResourceKind, Live[ResourceKind]][]) {
-    for (const item of items) liveById.set(`${kind}:${String(item.id)}`, item);
+  if (indexed) {
+    for (const [kind, items] of Object.entries(live) as [ResourceKind, Live[ResourceKind]][]) {
+      for (const item of items) liveById.set(`${kind}:${String(item.id)}`, item);
+    }
   }
   const operations: PolicyOperation[] = plan.operations.map((op) => {
     const physicalId = op.action === 'create' ? undefined : op.physicalId;
