@@ -61,9 +61,9 @@ export function knownPhysicalIds(
 
 /** Logical ids by physical id: state's entries, and what the constructs resolved to. */
 export function logicalNames(state: State, ids: ReadonlyMap<string, PhysicalId>): ByPhysicalId<string> {
-  const names = ByPhysicalId.of(Object.values(state.resources), (e) => [e.kind, e.physicalId]);
+  // A later entry of the same resource wins, as everywhere state is indexed by physical id.
   const logical = new ByPhysicalId<string>();
-  for (const e of names.values()) logical.set(e.kind, e.physicalId, e.logicalId);
+  for (const e of Object.values(state.resources)) logical.set(e.kind, e.physicalId, e.logicalId);
   for (const [key, id] of ids) {
     const colon = key.indexOf(':');
     logical.set(key.slice(0, colon) as ResourceKind, id, key.slice(colon + 1));
