@@ -10,8 +10,12 @@
 // Each run reports wall time, the CPU time of the monitor process (esbuild's own process is not
 // in it) and its peak RSS.
 //
-//   node bench/scale.mjs [--baseline <checkout>] [--runs N] [--only validate|diff] [--sizes 20000,50000]
-//                        [--node <path of a node binary>]
+//   node bench/scale.mjs [--baseline <checkout>] [--runs N] [--deploy-runs N] [--only validate|diff]
+//                        [--sizes 20000,50000] [--node <path of a node binary>]
+//
+// --deploy-runs (default 1): how many deploys to measure, each into a new, empty emulator account.
+// A deploy's peak moves by tens of MB from run to run (it depends on when V8 collects), so one run
+// says little about a change of that size; each run adds about 30 s a checkout at 20,000.
 //
 // --baseline (or MONITOR_BENCH_BASELINE, for `npm run bench`): another built checkout of monitor
 // (a worktree of the commit to compare with). Its CLI runs copies of the same projects,
@@ -37,6 +41,7 @@ const option = (name) => {
   return i === -1 ? undefined : args[i + 1];
 };
 const RUNS = Number(option('runs') ?? 5);
+const DEPLOY_RUNS = Number(option('deploy-runs') ?? 1);
 const only = option('only');
 const sizes = (option('sizes') ?? '20000,50000').split(',').map(Number);
 const baseline = option('baseline') ?? process.env.MONITOR_BENCH_BASELINE;
@@ -88,13 +93,13 @@ const median = (xs) => {
   return s.length % 2 === 1 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 
-/** Prints one line per checkout: medians of wall, CPU and peak RSS (MB), the runs, and the goal. */
+/** Prints one line per checkout: medians of wall, CPU and peak RSS (MB), each run's wall and peak, and the goal. */
 function report(label, results, goal) {
   for (const c of checkouts) {
     const runs = results.get(c) ?? [];
     if (runs.length === 0) continue;
     console.log(
-      `${label.padEnd(54)} ${c.name.padEnd(8)} wall ${(median(runs.map((r) => r.wall)) / 1000).toFixed(3)} s  cpu ${(median(runs.map((r) => r.cpu)) / 1000).toFixed(3)} s  peak ${Math.round(median(runs.map((r) => r.rss)) / 1024)} MB  (n=${runs.length}; wall ${runs.map((r) => (r.wall / 1000).toFixed(2)).join(' ')})${goal === undefined ? '' : `  goal: ${goal}`}`,
+      `${label.padEnd(54)} ${c.name.padEnd(8)} wall ${(median(runs.map((r) => r.wall)) / 1000).toFixed(3)} s  cpu ${(median(runs.map((r) => r.cpu)) / 1000).toFixed(3)} s  peak ${Math.round(median(runs.map((r) => r.rss)) / 1024)} MB  (n=${runs.length}; wall ${runs.map((r) => (r.wall / 1000).toFixed(2)).join(' ')}; peak ${runs.map((r) => Math.round(r.rss / 1024)).join(' ')})${goal === undefined ? '' : `  goal: ${goal}`}`,
     );
   }
 }
@@ -153,13 +158,16 @@ async function validateFigures(name, make, env = {}, goal = undefined) {
 async function deployAndDiff(n) {
   const copies = projects((constructs) => generateProject(n, constructs));
   const emulators = new Map();
+  /** A new, empty account for `c`'s next deploy: a new emulator, and no state of the last one. */
+  const emptyAccount = async (c) => {
+    await emulators.get(c)?.close();
+    emulators.set(
+      c,
+      await startEmulator({ port: 0, fixture: {}, agentHealthPort: false, rateLimits: false }),
+    );
+    rmSync(join(copies.get(c).dir, '.monitor', 'state'), { recursive: true, force: true });
+  };
   try {
-    for (const c of checkouts) {
-      emulators.set(
-        c,
-        await startEmulator({ port: 0, fixture: {}, agentHealthPort: false, rateLimits: false }),
-      );
-    }
     const env = (c) => ({
       MONITOR_BASE_URL: emulators.get(c).url,
       MONITOR_API_KEY: DEV_API_KEY,
@@ -169,10 +177,10 @@ async function deployAndDiff(n) {
     const label = `${n.toLocaleString('en')} constructs`;
     await interleaved(
       `${label}: deploy (${(n * 1.5).toLocaleString('en')} creates)`,
-      1,
+      DEPLOY_RUNS,
       (c) =>
         monitor(c, ['deploy', '--yes', '--json', '--rate-limit', '1000000/1'], copies.get(c).dir, env(c)),
-      { goal: 'peak ≤ 400 MB at 20,000' },
+      { before: emptyAccount, goal: 'peak ≤ 400 MB at 20,000' },
     );
     await interleaved(
       `${label}: diff, no changes`,
