@@ -42,6 +42,8 @@ const option = (name) => {
 };
 const RUNS = Number(option('runs') ?? 5);
 const DEPLOY_RUNS = Number(option('deploy-runs') ?? 1);
+if (!Number.isInteger(DEPLOY_RUNS) || DEPLOY_RUNS < 1)
+  throw new Error(`--deploy-runs takes a whole number of 1 or more, not ${option('deploy-runs')}`);
 const only = option('only');
 const sizes = (option('sizes') ?? '20000,50000').split(',').map(Number);
 const baseline = option('baseline') ?? process.env.MONITOR_BENCH_BASELINE;
@@ -160,7 +162,9 @@ async function deployAndDiff(n) {
   const emulators = new Map();
   /** A new, empty account for `c`'s next deploy: a new emulator, and no state of the last one. */
   const emptyAccount = async (c) => {
-    await emulators.get(c)?.close();
+    const last = emulators.get(c);
+    emulators.delete(c);
+    await last?.close();
     emulators.set(
       c,
       await startEmulator({ port: 0, fixture: {}, agentHealthPort: false, rateLimits: false }),
@@ -173,6 +177,8 @@ async function deployAndDiff(n) {
       MONITOR_API_KEY: DEV_API_KEY,
       MONITOR_ACCOUNT_ID: DEV_ACCOUNT_ID,
       MONITOR_STATE_SECRET: 'bench-state-secret',
+      // The project's own file state, which each deploy run starts without (empty is unset).
+      MONITOR_STATE_URL: '',
     });
     const label = `${n.toLocaleString('en')} constructs`;
     await interleaved(

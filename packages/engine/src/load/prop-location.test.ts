@@ -63,9 +63,28 @@ describe('propPosition over what the scanner skips', () => {
     // Quoted keys, with escapes, and keys with $ and _.
     { src: `new G('g', { 'a\\u0062': 1, $x_1: 2 });`, path: 'ab', column: 14 },
     { src: `new G('g', { 'a\\u0062': 1, $x_1: 2 });`, path: '$x_1', column: 28 },
-    // A regular division is not a comment.
+    // A regular division is not a comment, nor the start of a regular expression.
     { src: `new G('g', { a: 4 / 2, b: 1 });`, path: 'b', column: 24 },
+    { src: `new G('g', { a: (x) / 2 / y, b: 1 });`, path: 'b', column: 30 },
+    // Regular expressions holding what would end an entry: brackets, commas, quotes, slashes.
+    { src: String.raw`new G('g', { a: /\)/, b: 1 });`, path: 'b', column: 23 },
+    { src: String.raw`new G('g', { a: /[)\]/,"]+/gi, b: 1 });`, path: 'b', column: 32 },
+    { src: String.raw`new G('g', { a: s.replace(/\)/g, ''), b: 1 });`, path: 'b', column: 39 },
+    { src: String.raw`new G('g', { a: [/\]/, 2], b: 1 });`, path: 'a[1]', column: 24 },
   ])('$src → $path', ({ src, path, column, line = 1 }) => {
     expect(new SourceText(src).propPosition(at, path)).toEqual({ line, column });
+  });
+
+  it('gives up, rather than looping, on what it cannot read past', () => {
+    // A stray closing bracket where an entry should start (here after a division it takes for a
+    // regular expression's start, so the rest of the line is one): no position, and an answer.
+    const src = `new G('g', { a: x\n/ 2 ), b: 1 });`;
+    expect(new SourceText(src).propPosition(at, 'b')).toBeUndefined();
+    expect(new SourceText(`new G('g', { a: 1 ) ] b: 2 });`).propPosition(at, 'b')).toBeUndefined();
+    // In a list: the deepest prop it could find, `a`.
+    expect(new SourceText(`new G('g', { a: [1 ) ] ] });`).propPosition(at, 'a[2]')).toEqual({
+      line: 1,
+      column: 14,
+    });
   });
 });

@@ -51,7 +51,10 @@ const SINGLE_QUOTE = 39;
 const STAR = 42;
 const COMMA = 44;
 const SLASH = 47;
+const NEWLINE = 10;
+const OPEN_BRACKET = 91;
 const BACKSLASH = 92;
+const CLOSE_BRACKET = 93;
 const BACKTICK = 96;
 const OPEN_BRACE = 123;
 const isOpening = (c: number) => c === 40 || c === 91 || c === OPEN_BRACE; // ( [ {
@@ -59,6 +62,9 @@ const isClosing = (c: number) => c === 41 || c === 93 || c === 125; // ) ] }
 /** What `\s` matches beyond ASCII (no-break space, line separators, the BOM…). */
 const WIDE_SPACE = /\s/;
 const IDENTIFIER = /[A-Za-z_$][\w$]*/y;
+/** After one of these, a `/` starts a regular expression literal (`a: /\)/`); after anything else it divides. */
+const BEFORE_REGEX = new Set([...'(,=:[!&|?{};+-*%<>~^'].map((c) => c.charCodeAt(0)));
+const FLAGS = /[a-z]*/y;
 
 /**
  * A source file's text, read by a small scanner that knows strings, template literals and
@@ -142,7 +148,11 @@ export class SourceText {
   property(open: number, key: string): { at: number; value?: number } | undefined {
     if (this.#src[open] !== '{') return undefined;
     let i = this.#skipBlank(open + 1);
+    let last = -1;
     while (i < this.#src.length && this.#src[i] !== '}') {
+      // Stuck on what the scanner does not understand: no position rather than no end.
+      if (i <= last) return undefined;
+      last = i;
       const keyAt = i;
       const name = this.#readKey(i);
       if (name === undefined) {
@@ -171,8 +181,10 @@ export class SourceText {
   element(open: number, index: number): { at: number; value?: number } | undefined {
     if (this.#src[open] !== '[') return undefined;
     let i = this.#skipBlank(open + 1);
+    let last = -1;
     for (let n = 0; i < this.#src.length && this.#src[i] !== ']'; n++) {
-      if (this.#src.startsWith('...', i)) return undefined;
+      if (i <= last || this.#src.startsWith('...', i)) return undefined;
+      last = i;
       if (n === index) {
         const c = this.#src[i];
         return c === '{' || c === '[' ? { at: i, value: i } : { at: i };
@@ -211,12 +223,17 @@ export class SourceText {
   #skipExpression(i: number): number {
     const src = this.#src;
     let depth = 0;
+    // The last character that is not blank: whether a `/` starts a regular expression or divides.
+    let previous = -1;
     while (i < src.length) {
       const c = src.charCodeAt(i);
+      const start = i;
       if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) i = this.#skipString(i);
       else if (c === BACKTICK) i = this.#skipTemplate(i);
-      else if (c === SLASH && (src.charCodeAt(i + 1) === SLASH || src.charCodeAt(i + 1) === STAR))
+      else if (c === SLASH && (src.charCodeAt(i + 1) === SLASH || src.charCodeAt(i + 1) === STAR)) {
         i = this.#skipBlank(i);
+        continue;
+      } else if (c === SLASH && (previous === -1 || BEFORE_REGEX.has(previous))) i = this.#skipRegex(i);
       else if (isOpening(c)) {
         depth++;
         i++;
@@ -226,8 +243,31 @@ export class SourceText {
         i++;
       } else if (c === COMMA && depth === 0) return i;
       else i++;
+      if (c > SPACE) previous = src.charCodeAt(i - 1 > start ? i - 1 : start);
     }
     return i;
+  }
+
+  /**
+   * Past the regular expression literal at `i` and its flags; past the `/` alone when it is none
+   * (no closing `/` on its line).
+   */
+  #skipRegex(i: number): number {
+    const src = this.#src;
+    let inClass = false;
+    for (let j = i + 1; j < src.length; j++) {
+      const c = src.charCodeAt(j);
+      if (c === BACKSLASH) j++;
+      else if (c === NEWLINE) break;
+      else if (c === OPEN_BRACKET) inClass = true;
+      else if (c === CLOSE_BRACKET) inClass = false;
+      else if (c === SLASH && !inClass) {
+        FLAGS.lastIndex = j + 1;
+        FLAGS.exec(src);
+        return FLAGS.lastIndex;
+      }
+    }
+    return i + 1;
   }
 
   #skipBlank(i: number): number {

@@ -263,7 +263,7 @@ describe('plan rules', () => {
     const creates = definePolicy({
       name: 'creates',
       description: 'Lists creates.',
-      severity: 'info',
+      severity: 'warning',
       scope: 'plan',
       check: (p) => {
         seen.push(
@@ -283,19 +283,36 @@ describe('plan rules', () => {
     });
     const found = runPlanPolicies(made, liveOf({}), code, only(creates), options);
     expect(seen).toEqual([[['create', 'pay', undefined, 'Pay', 'pay']]]);
-    // Placed at the construct: its location, and its waiver of the rule.
+    // Placed at the construct: its location, and its waiver of the rule (a warning waived is info).
     expect(
       found.map((f) => [
         f.construct ?? null,
         f.logicalId ?? null,
         f.location ?? null,
         f.message,
+        f.severity,
         f.waived ?? null,
       ]),
     ).toEqual([
-      ['CheckGroup', 'pay', location, 'is created', { severity: 'info', reason: 'new team' }],
-      [null, null, null, 'the plan as a whole', null],
+      ['CheckGroup', 'pay', location, 'is created', 'info', { severity: 'warning', reason: 'new team' }],
+      [null, null, null, 'the plan as a whole', 'warning', null],
     ]);
+  });
+
+  it('see a plan with no operations, and the project', () => {
+    const unchanged = { ...made, operations: [] };
+    const seen: unknown[] = [];
+    const looks = definePolicy({
+      name: 'looks',
+      description: 'Counts what it sees.',
+      severity: 'info',
+      scope: 'plan',
+      check: (p) => {
+        seen.push([p.operations.length, p.deletions.length, p.project.resources.map((r) => r.logicalId)]);
+      },
+    });
+    expect(runPlanPolicies(unchanged, liveOf({}), code, only(looks), options)).toEqual([]);
+    expect(seen).toEqual([[0, 0, ['pay']]]);
   });
 
   it('a plan rule that throws is one error naming it', () => {
