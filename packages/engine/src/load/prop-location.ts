@@ -43,6 +43,7 @@ function steps(path: string): (string | number)[] {
 // The scanner reads char codes: a project's findings scan thousands of props, and a one-character
 // string and a regular expression per character cost several times as much.
 const TAB = 9;
+const NEWLINE = 10;
 const CARRIAGE_RETURN = 13;
 const SPACE = 32;
 const DOUBLE_QUOTE = 34;
@@ -51,14 +52,13 @@ const SINGLE_QUOTE = 39;
 const STAR = 42;
 const COMMA = 44;
 const SLASH = 47;
-const NEWLINE = 10;
 const OPEN_BRACKET = 91;
 const BACKSLASH = 92;
 const CLOSE_BRACKET = 93;
 const BACKTICK = 96;
 const OPEN_BRACE = 123;
-const isOpening = (c: number) => c === 40 || c === 91 || c === OPEN_BRACE; // ( [ {
-const isClosing = (c: number) => c === 41 || c === 93 || c === 125; // ) ] }
+const isOpening = (c: number) => c === 40 || c === OPEN_BRACKET || c === OPEN_BRACE; // ( [ {
+const isClosing = (c: number) => c === 41 || c === CLOSE_BRACKET || c === 125; // ) ] }
 /** What `\s` matches beyond ASCII (no-break space, line separators, the BOM…). */
 const WIDE_SPACE = /\s/;
 const IDENTIFIER = /[A-Za-z_$][\w$]*/y;
@@ -227,7 +227,6 @@ export class SourceText {
     let previous = -1;
     while (i < src.length) {
       const c = src.charCodeAt(i);
-      const start = i;
       if (c === DOUBLE_QUOTE || c === SINGLE_QUOTE) i = this.#skipString(i);
       else if (c === BACKTICK) i = this.#skipTemplate(i);
       else if (c === SLASH && (src.charCodeAt(i + 1) === SLASH || src.charCodeAt(i + 1) === STAR)) {
@@ -243,7 +242,8 @@ export class SourceText {
         i++;
       } else if (c === COMMA && depth === 0) return i;
       else i++;
-      if (c > SPACE) previous = src.charCodeAt(i - 1 > start ? i - 1 : start);
+      // Every step above moved past at least `c`: the last character of what it stepped over.
+      if (c > SPACE) previous = src.charCodeAt(i - 1);
     }
     return i;
   }
