@@ -49,7 +49,7 @@ export {
   type Timeouts,
 } from './http.js';
 export { formatIssuePath } from './issue-path.js';
-export { type JsonPiecesOptions, jsonPieces, textRuns } from './json-pieces.js';
+export { type JsonPiecesOptions, JsonWhenWritten, jsonPieces, textRuns } from './json-pieces.js';
 export { ALERT_CHANNEL_DEFAULTS, ALERT_CHANNEL_TYPE_DEFINITIONS } from './kinds/alert-channel.js';
 export {
   ALERT_SETTINGS_DEFAULT,

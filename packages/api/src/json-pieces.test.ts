@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { jsonPieces } from './json-pieces.js';
+import { JsonWhenWritten, jsonPieces } from './json-pieces.js';
 
 describe('jsonPieces', () => {
   it('is, in pieces, the text of JSON.stringify(value, null, 2) at every depth', () => {
@@ -106,5 +106,21 @@ describe('jsonPieces, on a value it cannot write', () => {
       for (const piece of jsonPieces(value)) pieces.push(piece);
     }).toThrow(/BigInt/);
     expect(pieces.join('')).toBe('{\n  "items": [\n    {\n      "a": 1\n    },\n    {\n      "b": 2\n    }');
+  });
+});
+
+describe('JsonWhenWritten', () => {
+  it('makes its JSON only as it is written, each time, and writes as that JSON', () => {
+    const made: number[] = [];
+    const toJson = (v: number) => {
+      made.push(v);
+      return { n: v };
+    };
+    const items = [1, 2].map((n) => new JsonWhenWritten(n, toJson));
+    expect(made).toEqual([]);
+    const text = [...jsonPieces({ items }, { depth: 1 })].join('');
+    expect(text).toBe(JSON.stringify({ items: [{ n: 1 }, { n: 2 }] }, null, 2));
+    expect(JSON.stringify(items)).toBe('[{"n":1},{"n":2}]');
+    expect(made).toEqual([1, 2, 1, 2]);
   });
 });

@@ -11,6 +11,25 @@ export function jsonPieces(value: unknown, options: JsonPiecesOptions = {}): Gen
   return memberPieces(jsonValueOf(value, ''), value, '', depth, '', escapeText);
 }
 
+/**
+ * A value whose JSON is made from it only as it is written (by `toJSON`), and not kept: an item of
+ * something written out once (by `jsonPieces` or `JSON.stringify`), so that the JSON of every item
+ * is never held at once beside the items themselves.
+ */
+export class JsonWhenWritten<T, J> {
+  readonly #value: T;
+  readonly #toJson: (value: T) => J;
+
+  constructor(value: T, toJson: (value: T) => J) {
+    this.#value = value;
+    this.#toJson = toJson;
+  }
+
+  toJSON(): J {
+    return this.#toJson(this.#value);
+  }
+}
+
 export interface JsonPiecesOptions {
   /** How many levels are walked before a value is stringified whole. @default 3 */
   depth?: number;

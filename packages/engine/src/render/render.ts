@@ -1,5 +1,5 @@
 import { relative } from 'node:path';
-import { KINDS, messageRedactor, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
+import { JsonWhenWritten, KINDS, messageRedactor, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
 import type { StructuredPatchHunk } from 'diff';
 // The one function used, by its module: the package index loads every diff algorithm (54 files).
 import { structuredPatch } from 'diff/lib/patch/create.js';
@@ -494,17 +494,6 @@ export function planToJson(plan: Plan): PlanJson {
   return planJsonWith(plan, plan.operations.map(operationToJson));
 }
 
-/** An operation whose JSON is made when it is written, and not kept. */
-class OperationJson {
-  readonly #op: Operation;
-  constructor(op: Operation) {
-    this.#op = op;
-  }
-  toJSON(): Record<string, unknown> {
-    return operationToJson(this.#op);
-  }
-}
-
 /**
  * `planToJson` to be written out once (`--json`): each operation's JSON is made as it is written,
  * by its `toJSON`. `JSON.stringify` of it is that of `planToJson`. A deploy of 30,000 creates held
@@ -513,7 +502,7 @@ class OperationJson {
 export function planToPrintedJson(plan: Plan): PrintedPlanJson {
   return planJsonWith(
     plan,
-    plan.operations.map((op) => new OperationJson(op)),
+    plan.operations.map((op) => new JsonWhenWritten(op, operationToJson)),
   );
 }
 

@@ -1,5 +1,12 @@
 import { randomBytes } from 'node:crypto';
-import { formatIssuePath, isRecord, jsonPieces, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
+import {
+  formatIssuePath,
+  isRecord,
+  JsonWhenWritten,
+  jsonPieces,
+  RESOURCE_KINDS,
+  type ResourceKind,
+} from '@monitor/api';
 import { z } from '@monitor/api/zod';
 import { InvalidStateError } from '../errors.js';
 import { ByPhysicalId } from '../identity.js';
@@ -271,17 +278,6 @@ export function* stateTextPieces(state: State): Generator<string> {
   yield '\n';
 }
 
-/** An entry whose stored form is made when its JSON is written. */
-class StoredEntry {
-  readonly #entry: StateEntry;
-  constructor(entry: StateEntry) {
-    this.#entry = entry;
-  }
-  toJSON(): Record<string, unknown> {
-    return storedEntry(this.#entry);
-  }
-}
-
 /** An entry as stored: its keys in their order, its secrets' hashes sorted. */
 function storedEntry(e: StateEntry): Record<string, unknown> {
   const secretHashes = Object.fromEntries(
@@ -303,9 +299,10 @@ function storedEntry(e: StateEntry): Record<string, unknown> {
 
 /** The state as the object whose JSON is stored: keys in their order, each entry's when written. */
 function storedState(state: State): Record<string, unknown> {
-  const resources: Record<string, StoredEntry> = {};
+  // Each entry's stored form is made as it is written, not all at once beside the state.
+  const resources: Record<string, JsonWhenWritten<StateEntry, Record<string, unknown>>> = {};
   for (const key of Object.keys(state.resources).sort())
-    resources[key] = new StoredEntry(state.resources[key] as StateEntry);
+    resources[key] = new JsonWhenWritten(state.resources[key] as StateEntry, storedEntry);
   return {
     formatVersion: state.formatVersion,
     accountId: state.accountId,
