@@ -93,7 +93,12 @@ function sortedCopy(value: unknown): unknown {
 
 /** A short, stable hash of a JSON value. */
 export function hashJson(value: unknown): string {
-  return hash('sha256', canonicalJson(value), 'hex').slice(0, 32);
+  return hashOfJson(canonicalJson(value));
+}
+
+/** `hashJson` of the value whose `canonicalJson` is `json`. */
+export function hashOfJson(json: string): string {
+  return hash('sha256', json, 'hex').slice(0, 32);
 }
 
 /**

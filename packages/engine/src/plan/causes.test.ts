@@ -103,6 +103,28 @@ describe('fieldHashesOf: a field hashes the same however the service orders its 
     expect(one.name).toBe(createHash('sha256').update('"n"').digest('hex').slice(0, 8));
   });
 
+  it('hashes a value by its JSON alone: small or large, the first time or again, past the kept few', () => {
+    const oracle = (json: string) => createHash('sha256').update(json).digest('hex').slice(0, 8);
+    const long = 'x'.repeat(100);
+    for (let round = 0; round < 2; round++) {
+      expect(
+        fieldHashesOf(
+          'CheckGroup',
+          { name: 'n2', muted: true, tags: [long] },
+          ['name', 'muted', 'tags'],
+          unkeyed,
+        ),
+      ).toEqual({
+        name: oracle('"n2"'),
+        muted: oracle('true'),
+        tags: oracle(`["${long}"]`),
+      });
+    }
+    const names = Array.from({ length: 5000 }, (_, i) => `group ${i}`);
+    const hashed = names.map((name) => fieldHashesOf('CheckGroup', { name }, ['name'], unkeyed).name);
+    expect(hashed).toEqual(names.map((name) => oracle(JSON.stringify(name))));
+  });
+
   it('hashes an absent field as null, in 8 hex digits', () => {
     expect(hashOf({}, 'tags')).toBe(hashOf({ tags: null }, 'tags'));
     expect(hashOf({}, 'tags')).toMatch(/^[0-9a-f]{8}$/);
