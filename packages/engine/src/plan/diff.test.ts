@@ -121,6 +121,30 @@ describe('values', () => {
     ]);
   });
 
+  it('a record is not a list of the same items, nor a list a record keyed by index', () => {
+    expect(changesOf('CheckGroup', { apiCheckDefaults: { 0: 'x' } }, { apiCheckDefaults: ['x'] })).toEqual([
+      { path: 'apiCheckDefaults', before: ['x'], after: { 0: 'x' } },
+    ]);
+    const assertion = { source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' };
+    expect(
+      changesOf(
+        'CheckGroup',
+        { apiCheckDefaults: { assertions: [assertion] } },
+        { apiCheckDefaults: { assertions: { 0: assertion } } },
+      ),
+    ).toEqual([{ path: 'apiCheckDefaults.assertions', before: { 0: assertion }, after: [assertion] }]);
+  });
+
+  it('a record with as many fields as the live one, but another field, is a change in that field', () => {
+    expect(
+      changesOf(
+        'CheckGroup',
+        { alertSettings: { reminders: { amount: 1 } } },
+        { alertSettings: { reminders: { interval: 1 } } },
+      ),
+    ).toEqual([{ path: 'alertSettings.reminders.amount', before: null, after: 1 }]);
+  });
+
   it('counts the top-level fields that did not change', () => {
     const out: Change[] = [];
     const unchanged = diffPayload(

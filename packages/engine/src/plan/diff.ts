@@ -57,6 +57,29 @@ function sameScalar(a: unknown, b: unknown): boolean {
   return (a === null || a === undefined) && (b === null || b === undefined);
 }
 
+/**
+ * The same JSON on both sides: the same keys and, under them, the same scalars. Unchanged under
+ * every rule (a set, a keyed list, a date or a secret alike), and most of an unchanged resource's
+ * records and lists are such: one walk without the paths and indexes that comparing by the rules
+ * builds (a no-change diff of 30,000 resources spent two thirds of its comparison on those).
+ */
+function sameJson(a: unknown, b: unknown): boolean {
+  if (a === b) return true;
+  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
+  if (Array.isArray(a)) {
+    if (!Array.isArray(b) || a.length !== b.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameJson(a[i], b[i])) return false;
+    return true;
+  }
+  if (Array.isArray(b)) return false;
+  const keys = Object.keys(a);
+  if (keys.length !== Object.keys(b).length) return false;
+  for (const key of keys) {
+    if (!Object.hasOwn(b, key) || !sameJson((a as Payload)[key], (b as Payload)[key])) return false;
+  }
+  return true;
+}
+
 /** `{ $ref: 'AlertChannel:mail' }` (a resource this deploy creates) shown as `AlertChannel:mail`. */
 function refsByName(value: unknown): unknown {
   if (isPayloadRef(value)) return value.$ref;
@@ -153,6 +176,7 @@ class Differ {
   }
 
   value(desired: unknown, live: unknown, at: At): void {
+    if (typeof desired === 'object' && sameJson(desired, live)) return;
     const { kind } = this.#ctx;
     if (kind.dates.includes(at.rulePath) && typeof desired === 'string') {
       const a = Date.parse(desired);
