@@ -31,6 +31,31 @@ function storage<T>(action: string, path: string, step: () => T): T {
   }
 }
 
+/** How much of a state file or journal is read at a time. */
+const READ_RUN_BYTES = 64 * 1024;
+
+/**
+ * A file's text, read a run at a time. Not `readFileSync(path, 'utf8')`, which reads the whole file
+ * into one block outside the JS heap: once glibc's malloc frees a block that large, it raises its
+ * threshold for handing freed memory back to the system to match, and the rest of the run keeps
+ * tens of MB it no longer uses (a no-change diff of 30,000 resources, whose state file is 18 MB,
+ * peaked 30 to 50 MB higher). Invalid UTF-8 reads as U+FFFD and a BOM is kept, as there.
+ */
+function readTextInRuns(fs: StateFs, path: string): string {
+  const fd = fs.openSync(path, 'r');
+  try {
+    const run = Buffer.allocUnsafe(READ_RUN_BYTES);
+    const decoder = new TextDecoder('utf-8', { ignoreBOM: true });
+    let text = '';
+    for (let length = fs.readSync(fd, run); length > 0; length = fs.readSync(fd, run)) {
+      text += decoder.decode(run.subarray(0, length), { stream: true });
+    }
+    return text + decoder.decode();
+  } finally {
+    fs.closeSync(fd);
+  }
+}
+
 const journalLineSchema = z.strictObject({
   serial: z.number().int().min(1),
   changes: z.record(z.string(), stateEntrySchema.nullable()),
@@ -48,7 +73,7 @@ export type StateFs = AtomicWriteFs &
   Pick<
     typeof nodeFs,
     | 'existsSync'
-    | 'readFileSync'
+    | 'readSync'
     | 'fdatasync'
     | 'mkdirSync'
     | 'openSync'
@@ -116,7 +141,7 @@ export class FileStateBackend implements StateBackend {
   #readBase(): State {
     let text: string;
     try {
-      text = this.#fs.readFileSync(this.location, 'utf8');
+      text = readTextInRuns(this.#fs, this.location);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return emptyState(this.#accountId);
       throw e;
@@ -134,7 +159,7 @@ export class FileStateBackend implements StateBackend {
   #replay(base: State): State {
     let text: string;
     try {
-      text = this.#fs.readFileSync(this.journalLocation, 'utf8');
+      text = readTextInRuns(this.#fs, this.journalLocation);
     } catch (e) {
       if ((e as NodeJS.ErrnoException).code === 'ENOENT') return base;
       throw e;

@@ -313,6 +313,22 @@ describe('FileStateBackend', () => {
     );
   });
 
+  it('reads a file of many 64 KB runs as it was written, characters split between two runs and all', async () => {
+    const store = new FileStateBackend(dir(), ACCOUNT);
+    const names = Array.from({ length: 400 }, (_, i) => `name:Grüße € ${'😀€é'.repeat(100)} ${i}`);
+    const resources = Object.fromEntries(
+      names.map((identity, i) => [`CheckGroup:g${i}`, { ...entry(`g${i}`, i + 1), identity }]),
+    );
+    const saved = await store.commit({ ...(await store.read()), resources });
+    const bytes = readFileSync(store.location);
+    const runStarts = Array.from({ length: Math.floor(bytes.length / 65536) }, (_, k) => (k + 1) * 65536);
+    // A byte 10xxxxxx continues a character begun in the run before.
+    expect(runStarts.some((at) => ((bytes[at] ?? 0) & 0xc0) === 0x80)).toBe(true);
+    const read = await new FileStateBackend(store.location.replace(`/${ACCOUNT}.json`, ''), ACCOUNT).read();
+    expect(read).toEqual(saved);
+    expect(read.resources['CheckGroup:g399']?.identity).toBe(names[399]);
+  });
+
   it('refuses a last deploy that is not one, naming the field', async () => {
     const d = dir();
     const store = new FileStateBackend(d, ACCOUNT);
