@@ -39,7 +39,7 @@ const READ_RUN_BYTES = 64 * 1024;
  * into one block outside the JS heap: once glibc's malloc frees a block that large, it raises its
  * threshold for handing freed memory back to the system to match, and the rest of the run keeps
  * tens of MB it no longer uses (a no-change diff of 30,000 resources, whose state file is 18 MB,
- * peaked 30 to 50 MB higher). Invalid UTF-8 reads as U+FFFD and a BOM is kept, as there.
+ * peaked 20 to 50 MB higher). Invalid UTF-8 reads as U+FFFD and a BOM is kept, as there.
  */
 function readTextInRuns(fs: StateFs, path: string): string {
   const fd = fs.openSync(path, 'r');
