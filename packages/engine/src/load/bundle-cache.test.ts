@@ -203,6 +203,8 @@ describe('the build cache', () => {
     const first = await build(dir);
     const file = cacheFile(join(dir, '.monitor', 'cache'), 'constructs');
     const good = readFileSync(file);
+    const inMap = good.indexOf('"mappings"');
+    expect(inMap).toBeGreaterThan(good.indexOf('whole'));
     const flipped = (at: number) => {
       const copy = Buffer.from(good);
       copy[at] = (copy[at] ?? 0) ^ 1;
@@ -211,7 +213,7 @@ describe('the build cache', () => {
     const damaged = [
       // In the module, in its source map, and in the map's index (the last section).
       Buffer.from(good.toString('latin1').replace('whole', 'w0ole'), 'latin1'),
-      flipped(good.indexOf('"mappings"') + 14),
+      flipped(inMap + 14),
       flipped(good.length - 1),
       good.subarray(0, good.length - 10),
       Buffer.concat([good, Buffer.from('x')]),

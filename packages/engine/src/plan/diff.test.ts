@@ -145,6 +145,17 @@ describe('values', () => {
     ).toEqual([{ path: 'alertSettings.reminders.amount', before: null, after: 1 }]);
   });
 
+  it('an item of a list in order with a field more in the account is a change of the list', () => {
+    const a = { source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' };
+    expect(
+      changesOf(
+        'CheckGroup',
+        { apiCheckDefaults: { assertions: [a] } },
+        { apiCheckDefaults: { assertions: [{ ...a, extra: 1 }] } },
+      ),
+    ).toEqual([{ path: 'apiCheckDefaults.assertions', before: [{ ...a, extra: 1 }], after: [a] }]);
+  });
+
   it('counts the top-level fields that did not change', () => {
     const out: Change[] = [];
     const unchanged = diffPayload(
@@ -192,6 +203,38 @@ describe('keyed lists', () => {
         after: { key: 'TOKEN', value: '(sensitive value)', locked: false, secret: true },
       },
     ]);
+  });
+
+  describe('a key given more than once (query parameters such as ?tag=a&tag=b)', () => {
+    const parameter = (value: string, key = 'tag') => ({ key, value });
+    const groupWith = (...parameters: { key: string; value: string }[]) => ({
+      apiCheckDefaults: { queryParameters: parameters },
+    });
+
+    it('pairs the items of one key in their order: only what moved is a change', () => {
+      const desired = groupWith(parameter('a'), parameter('b'), parameter('2', 'v'));
+      expect(changesOf('CheckGroup', desired, desired)).toEqual([]);
+      expect(
+        changesOf('CheckGroup', desired, groupWith(parameter('a'), parameter('b'), parameter('1', 'v'))),
+      ).toEqual([{ path: 'apiCheckDefaults.queryParameters[v].value', before: '1', after: '2' }]);
+      expect(
+        changesOf(
+          'CheckGroup',
+          groupWith(parameter('a'), parameter('c')),
+          groupWith(parameter('a'), parameter('b')),
+        ),
+      ).toEqual([{ path: 'apiCheckDefaults.queryParameters[tag].value', before: 'b', after: 'c' }]);
+    });
+
+    it('an item more or less of a key is one added or removed', () => {
+      const [a, b, c] = [parameter('a'), parameter('b'), parameter('c')];
+      expect(changesOf('CheckGroup', groupWith(a, b, c), groupWith(a, b))).toEqual([
+        { path: 'apiCheckDefaults.queryParameters[tag]', before: null, after: c },
+      ]);
+      expect(changesOf('CheckGroup', groupWith(a), groupWith(a, b))).toEqual([
+        { path: 'apiCheckDefaults.queryParameters[tag]', before: b, after: null },
+      ]);
+    });
   });
 
   it('a reference to a resource this deploy creates is shown by its logical id, at any depth', () => {

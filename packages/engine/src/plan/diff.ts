@@ -61,7 +61,7 @@ function sameScalar(a: unknown, b: unknown): boolean {
  * The same JSON on both sides: the same keys and, under them, the same scalars. Unchanged under
  * every rule (a set, a keyed list, a date or a secret alike), and most of an unchanged resource's
  * records and lists are such: one walk without the paths and indexes that comparing by the rules
- * builds (a no-change diff of 30,000 resources spent two thirds of its comparison on those).
+ * builds (about a fifth of the comparison of 30,000 unchanged resources, in process).
  */
 function sameJson(a: unknown, b: unknown): boolean {
   if (a === b) return true;
@@ -221,18 +221,25 @@ class Differ {
       if (isPayloadRef(key)) return key.$ref.slice(key.$ref.indexOf(':') + 1);
       return (refKind === undefined ? undefined : refName?.(refKind, key)) ?? String(key);
     };
-    const liveByKey = new Map(live.map((item) => [keyOf(item), item]));
+    // The items of one key (a header or a query parameter given twice) pair in their order.
+    const liveByKey = new Map<string, unknown[]>();
+    for (const item of live) {
+      const key = keyOf(item);
+      const items = liveByKey.get(key);
+      if (items === undefined) liveByKey.set(key, [item]);
+      else items.push(item);
+    }
+    const paired = new Map<string, number>();
     const itemAt = (item: unknown): At => ({
       ...at,
       path: `${at.path}[${nameOf(item)}]`,
       rulePath: `${at.rulePath}[]`,
     });
-    const desiredKeys = new Set<string>();
     for (const item of desired) {
       const key = keyOf(item);
-      desiredKeys.add(key);
-      const match = liveByKey.get(key);
-      if (match === undefined) {
+      const items = liveByKey.get(key) ?? [];
+      const index = paired.get(key) ?? 0;
+      if (index >= items.length) {
         this.#out.push({
           path: itemAt(item).path,
           before: null,
@@ -240,14 +247,16 @@ class Differ {
         });
         continue;
       }
+      paired.set(key, index + 1);
+      const match = items[index];
       if (!isRecord(item) || !isRecord(match)) {
         if (!same(item, match)) this.#changed(itemAt(item), match, item);
         continue;
       }
       this.#fields(item, match, itemAt(item));
     }
-    for (const [key, item] of liveByKey) {
-      if (!desiredKeys.has(key)) {
+    for (const [key, items] of liveByKey) {
+      for (const item of items.slice(paired.get(key) ?? 0)) {
         this.#out.push({
           path: itemAt(item).path,
           before: this.#shown(item, itemAt(item), at.liveRoot),
