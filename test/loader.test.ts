@@ -1,9 +1,11 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { EngineError, load, validateProject } from '@monitor/engine';
 import { describe, expect, it } from 'vitest';
+import { cleanup, writeProject } from './support/harness.js';
 
 const fixtures = fileURLToPath(new URL('./fixtures/', import.meta.url));
 const examples = fileURLToPath(new URL('../examples/', import.meta.url));
@@ -74,6 +76,43 @@ describe('load', () => {
     const checkout = project.resources.find((r) => r.logicalId === 'checkout');
     expect(checkout?.payload.localSetupScript).toContain('x-request-id');
     expect(checkout?.options.protect).toBe(true);
+  });
+
+  it('keeps no construct alive once synthesized: a resource keeps its location, not the construct and its props', () => {
+    // A construct's captured stack holds the loader's frames (it was made while the loader awaited
+    // the import), and the loader's session was in them: every construct whose location was not
+    // read (one with no finding) lived, props and all, as long as the project.
+    const dir = writeProject({
+      'monitors/ops.monitor.ts': [
+        "import { Dashboard } from '@monitor/constructs';",
+        '{',
+        "  const board = new Dashboard('ops', { header: 'Ops', customCSS: '.a {}'.repeat(10_000) });", // line 3
+        '  (globalThis as Record<string, unknown>).made = new WeakRef(board);',
+        '}',
+      ].join('\n'),
+    });
+    try {
+      const script = join(dir, 'check.mjs');
+      writeFileSync(
+        script,
+        [
+          `const { load } = await import(${JSON.stringify(import.meta.resolve('@monitor/engine'))});`,
+          `const project = await load({ cwd: ${JSON.stringify(dir)} });`,
+          'await new Promise((r) => setTimeout(r, 0));',
+          'globalThis.gc();',
+          'const [resource] = project.resources;',
+          'const freed = globalThis.made.deref() === undefined;',
+          'console.log(JSON.stringify({ freed, findings: project.findings.length, line: resource.location?.line }));',
+        ].join('\n'),
+      );
+      const { NODE_OPTIONS: _options, ...env } = process.env;
+      const run = spawnSync(process.execPath, ['--expose-gc', script], { cwd: dir, encoding: 'utf8', env });
+      expect(run.stderr).toBe('');
+      // Freed before its location was read, which the stack alone still gives.
+      expect(JSON.parse(run.stdout)).toEqual({ freed: true, findings: 0, line: 3 });
+    } finally {
+      cleanup(dir);
+    }
   });
 
   it('names the missing config file to create', async () => {

@@ -282,11 +282,15 @@ async function loadFrom(
     throw e;
   }
   const bundled = performance.now();
-  const session = createSession({ environment: config.environment });
   const mapLocation = locationMapper(b);
   let imported = 0;
   // Synthesis runs construct code too (a library's own synthesize): an exit there fails the load.
   const { resources, diagnostics } = await loadGuarded(b, projectDir, async (exited) => {
+    // The session is this function's own, not in a closure of `loadFrom`: every construct's
+    // captured stack holds `loadFrom`'s frame (they are made while it awaits the import), so a
+    // session there kept every construct and its props alive as long as a resource, all run for
+    // those whose location is never read.
+    const session = createSession({ environment: config.environment });
     try {
       await importBundle(b, projectDir, 'a construct file', exited);
     } finally {
