@@ -447,46 +447,72 @@ export interface PlanJson {
 }
 
 /**
- * An operation as the plan's JSON shows it. Each is made with `Object.assign` onto its first
- * fields, not spread: see `operationBase` in plan/compare.ts (a hidden class of its own for each of
- * 30,000 operations).
+ * An operation as the plan's JSON shows it: one object literal per action, a field that does not
+ * apply left `undefined` (JSON leaves it out). Not spread (in Node 20's V8, `{ ...base, action }`
+ * gives every object a hidden class of its own), nor `Object.assign` onto a first few fields:
+ * that made a deploy of 30,000 creates move about 50 MB to the old generation while it printed
+ * its `--json` (old space 173 → 225 MB, against 174 → 182 MB so), and peak 462 MB against 412 MB.
  */
 function operationToJson(op: Operation): Record<string, unknown> {
-  const base = {
-    action: op.action,
-    kind: op.kind,
-    logicalId: op.logicalId,
-    ...(op.name === undefined ? {} : { name: op.name }),
-  };
-  if (op.action === 'delete') return Object.assign(base, { physicalId: op.physicalId });
-  const desired = { construct: op.construct, dependsOn: op.dependsOn, protect: op.protect };
-  if (op.action === 'create') {
-    return Object.assign(base, desired, {
-      recreate: op.recreate,
-      after: redactPayload(KINDS[op.kind], op.payload),
-    });
+  switch (op.action) {
+    case 'delete':
+      return {
+        action: op.action,
+        kind: op.kind,
+        logicalId: op.logicalId,
+        name: op.name,
+        physicalId: op.physicalId,
+      };
+    case 'create':
+      return {
+        action: op.action,
+        kind: op.kind,
+        logicalId: op.logicalId,
+        name: op.name,
+        construct: op.construct,
+        dependsOn: op.dependsOn,
+        protect: op.protect,
+        recreate: op.recreate,
+        after: redactPayload(KINDS[op.kind], op.payload),
+      };
+    case 'replace':
+      return {
+        action: op.action,
+        kind: op.kind,
+        logicalId: op.logicalId,
+        name: op.name,
+        physicalId: op.physicalId,
+        construct: op.construct,
+        dependsOn: op.dependsOn,
+        protect: op.protect,
+        after: redactPayload(KINDS[op.kind], op.payload),
+      };
+    default:
+      return {
+        action: op.action,
+        kind: op.kind,
+        logicalId: op.logicalId,
+        name: op.name,
+        physicalId: op.physicalId,
+        construct: op.construct,
+        dependsOn: op.dependsOn,
+        protect: op.protect,
+        from: op.from,
+        resumed: op.resumed === true ? true : undefined,
+        // Sent again by a deploy, but no change: its secrets could not be compared (no state secret).
+        resendOnly: isResendOnly(op) ? true : undefined,
+        drift: op.drift,
+        changes: op.changes.map((c) => ({
+          path: c.path,
+          before: c.before ?? null,
+          after: c.after ?? null,
+          sensitive: c.sensitive ? true : undefined,
+          unverified: c.unverified ? true : undefined,
+          cause: c.cause,
+        })),
+        unchangedAttributes: op.unchangedAttributes,
+      };
   }
-  if (op.action === 'replace') {
-    return Object.assign(base, { physicalId: op.physicalId }, desired, {
-      after: redactPayload(KINDS[op.kind], op.payload),
-    });
-  }
-  return Object.assign(base, { physicalId: op.physicalId }, desired, {
-    ...(op.from === undefined ? {} : { from: op.from }),
-    ...(op.resumed === true ? { resumed: true } : {}),
-    // Sent again by a deploy, but no change: its secrets could not be compared (no state secret).
-    ...(isResendOnly(op) ? { resendOnly: true } : {}),
-    drift: op.drift,
-    changes: op.changes.map((c) => ({
-      path: c.path,
-      before: c.before ?? null,
-      after: c.after ?? null,
-      ...(c.sensitive ? { sensitive: true } : {}),
-      ...(c.unverified ? { unverified: true } : {}),
-      ...(c.cause === undefined ? {} : { cause: c.cause }),
-    })),
-    unchangedAttributes: op.unchangedAttributes,
-  });
 }
 
 /** The plan for scripts: every operation with its change paths, before and after; secrets redacted. */
