@@ -140,6 +140,109 @@ describe('planToJson', () => {
   });
 });
 
+describe("an operation's JSON", () => {
+  /** Each operation's fields as the JSON text has them, in order. */
+  const fieldsOf = (ops: Operation[]) =>
+    (
+      JSON.parse(JSON.stringify(planToJson(planOf(ops)))) as { operations: Record<string, unknown>[] }
+    ).operations.map((op) => [
+      Object.keys(op),
+      ...((op.changes as Record<string, unknown>[] | undefined) ?? []).map(Object.keys),
+    ]);
+
+  it('has the fields of its action in their order, and none that does not apply', () => {
+    const update: Operation = {
+      ...desired,
+      kind: 'CheckGroup',
+      logicalId: 'edited',
+      action: 'update',
+      physicalId: 8,
+      drift: false,
+      unchangedAttributes: 1,
+      payload: {},
+      changes: [{ path: 'muted', before: true, after: false }],
+    };
+    expect(
+      fieldsOf([
+        secretGroup,
+        { ...secretGroup, logicalId: 'again', action: 'replace', physicalId: 4 },
+        update,
+        { kind: 'Dashboard', logicalId: 'old', action: 'delete', physicalId: 'd-1', dependsOn: [] },
+      ]),
+    ).toEqual([
+      [['action', 'kind', 'logicalId', 'construct', 'dependsOn', 'protect', 'recreate', 'after']],
+      [['action', 'kind', 'logicalId', 'physicalId', 'construct', 'dependsOn', 'protect', 'after']],
+      [
+        [
+          'action',
+          'kind',
+          'logicalId',
+          'physicalId',
+          'construct',
+          'dependsOn',
+          'protect',
+          'drift',
+          'changes',
+          'unchangedAttributes',
+        ],
+        ['path', 'before', 'after'],
+      ],
+      [['action', 'kind', 'logicalId', 'physicalId']],
+    ]);
+  });
+
+  it('has the optional fields where they apply, in their places', () => {
+    expect(
+      fieldsOf([
+        {
+          ...desired,
+          kind: 'CheckGroup',
+          logicalId: 'moved',
+          name: 'Moved',
+          action: 'move',
+          from: 'old-id',
+          resumed: true,
+          physicalId: 8,
+          drift: false,
+          unchangedAttributes: 0,
+          payload: {},
+          changes: [
+            { path: 'name', before: 'a', after: 'b', sensitive: true, unverified: true, cause: 'code' },
+          ],
+        },
+        {
+          kind: 'Dashboard',
+          logicalId: 'old',
+          name: 'Old',
+          action: 'delete',
+          physicalId: 'd-1',
+          dependsOn: [],
+        },
+      ]),
+    ).toEqual([
+      [
+        [
+          'action',
+          'kind',
+          'logicalId',
+          'name',
+          'physicalId',
+          'construct',
+          'dependsOn',
+          'protect',
+          'from',
+          'resumed',
+          'drift',
+          'changes',
+          'unchangedAttributes',
+        ],
+        ['path', 'before', 'after', 'sensitive', 'unverified', 'cause'],
+      ],
+      [['action', 'kind', 'logicalId', 'name', 'physicalId']],
+    ]);
+  });
+});
+
 describe('planToPrintedJson', () => {
   const plan = planOf([
     secretGroup,
