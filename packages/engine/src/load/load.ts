@@ -286,10 +286,10 @@ async function loadFrom(
   let imported = 0;
   // Synthesis runs construct code too (a library's own synthesize): an exit there fails the load.
   const { resources, diagnostics } = await loadGuarded(b, projectDir, async (exited) => {
-    // The session is this function's own, not in a closure of `loadFrom`: every construct's
-    // captured stack holds `loadFrom`'s frame (they are made while it awaits the import), so a
-    // session there kept every construct and its props alive as long as a resource, all run for
-    // those whose location is never read.
+    // A local of this arrow, not of `loadFrom`: constructs are made while this arrow awaits the
+    // import, so each one's captured stack holds it, and through it the variables `loadFrom`'s
+    // closures share. With the session among them, one resource whose location is never read
+    // kept every construct and its props alive for the rest of the run. Keep nothing large there.
     const session = createSession({ environment: config.environment });
     try {
       await importBundle(b, projectDir, 'a construct file', exited);

@@ -160,7 +160,8 @@ describe("an operation's JSON", () => {
       drift: false,
       unchangedAttributes: 1,
       payload: {},
-      changes: [{ path: 'muted', before: true, after: false }],
+      resumed: false,
+      changes: [{ path: 'muted', before: true, after: false, sensitive: false, unverified: false }],
     };
     expect(
       fieldsOf([
@@ -211,6 +212,19 @@ describe("an operation's JSON", () => {
           ],
         },
         {
+          ...desired,
+          kind: 'CheckGroup',
+          logicalId: 'resent',
+          action: 'update',
+          physicalId: 9,
+          drift: false,
+          unchangedAttributes: 0,
+          payload: {},
+          changes: [
+            { path: 'environmentVariables[TOKEN].value', before: undefined, after: 'x', unverified: true },
+          ],
+        },
+        {
           kind: 'Dashboard',
           logicalId: 'old',
           name: 'Old',
@@ -238,8 +252,46 @@ describe("an operation's JSON", () => {
         ],
         ['path', 'before', 'after', 'sensitive', 'unverified', 'cause'],
       ],
+      [
+        [
+          'action',
+          'kind',
+          'logicalId',
+          'physicalId',
+          'construct',
+          'dependsOn',
+          'protect',
+          'resendOnly',
+          'drift',
+          'changes',
+          'unchangedAttributes',
+        ],
+        ['path', 'before', 'after', 'unverified'],
+      ],
       [['action', 'kind', 'logicalId', 'name', 'physicalId']],
     ]);
+  });
+
+  it('is written with its values: a side a change does not have is null, a flag that applies is true', () => {
+    const resent: Operation = {
+      ...desired,
+      kind: 'CheckGroup',
+      logicalId: 'resent',
+      action: 'update',
+      physicalId: 9,
+      drift: false,
+      unchangedAttributes: 2,
+      payload: {},
+      changes: [
+        { path: 'environmentVariables[TOKEN].value', before: undefined, after: 'x', unverified: true },
+      ],
+    };
+    expect(JSON.stringify(planToJson(planOf([resent])).operations[0])).toBe(
+      '{"action":"update","kind":"CheckGroup","logicalId":"resent","physicalId":9,"construct":"CheckGroup",' +
+        '"dependsOn":[],"protect":false,"resendOnly":true,"drift":false,' +
+        '"changes":[{"path":"environmentVariables[TOKEN].value","before":null,"after":"x","unverified":true}],' +
+        '"unchangedAttributes":2}',
+    );
   });
 });
 

@@ -451,7 +451,7 @@ export interface PlanJson {
  * apply left `undefined` (JSON leaves it out). Not spread (in Node 20's V8, `{ ...base, action }`
  * gives every object a hidden class of its own), nor `Object.assign` onto a first few fields:
  * that made a deploy of 30,000 creates move about 50 MB to the old generation while it printed
- * its `--json` (old space 173 → 225 MB, against 174 → 182 MB so), and peak 462 MB against 412 MB.
+ * its `--json` (old space 173 → 225 MB; now 174 → 182 MB), and peak at 458–466 MB (now 411–418 MB).
  */
 function operationToJson(op: Operation): Record<string, unknown> {
   switch (op.action) {
