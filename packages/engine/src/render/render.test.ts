@@ -1,6 +1,6 @@
 import { jsonPieces, SENSITIVE_VALUE } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
-import type { Operation } from '../plan/plan.js';
+import type { Operation, UpdateOperation } from '../plan/plan.js';
 import { planOf } from '../test-support/doubles.js';
 import { PLAIN, planToJson, planToPrintedJson, renderPlanText } from './render.js';
 
@@ -149,20 +149,33 @@ describe("an operation's JSON", () => {
       Object.keys(op),
       ...((op.changes as Record<string, unknown>[] | undefined) ?? []).map(Object.keys),
     ]);
+  /** A check group's update of `changes`, with `fields` over the usual ones. */
+  const updateOf = (
+    changes: UpdateOperation['changes'],
+    fields: Partial<UpdateOperation> = {},
+  ): Operation => ({
+    ...desired,
+    kind: 'CheckGroup',
+    logicalId: 'edited',
+    action: 'update',
+    physicalId: 9,
+    drift: false,
+    unchangedAttributes: 0,
+    payload: {},
+    changes,
+    ...fields,
+  });
+  /** A sensitive value with no state secret to compare it with: the update only sends it again. */
+  const resent = updateOf(
+    [{ path: 'environmentVariables[TOKEN].value', before: undefined, after: 'x', unverified: true }],
+    { logicalId: 'resent', unchangedAttributes: 2 },
+  );
 
   it('has the fields of its action in their order, and none that does not apply', () => {
-    const update: Operation = {
-      ...desired,
-      kind: 'CheckGroup',
-      logicalId: 'edited',
-      action: 'update',
-      physicalId: 8,
-      drift: false,
-      unchangedAttributes: 1,
-      payload: {},
-      resumed: false,
-      changes: [{ path: 'muted', before: true, after: false, sensitive: false, unverified: false }],
-    };
+    const update = updateOf(
+      [{ path: 'muted', before: true, after: false, sensitive: false, unverified: false }],
+      { resumed: false },
+    );
     expect(
       fieldsOf([
         secretGroup,
@@ -211,19 +224,7 @@ describe("an operation's JSON", () => {
             { path: 'name', before: 'a', after: 'b', sensitive: true, unverified: true, cause: 'code' },
           ],
         },
-        {
-          ...desired,
-          kind: 'CheckGroup',
-          logicalId: 'resent',
-          action: 'update',
-          physicalId: 9,
-          drift: false,
-          unchangedAttributes: 0,
-          payload: {},
-          changes: [
-            { path: 'environmentVariables[TOKEN].value', before: undefined, after: 'x', unverified: true },
-          ],
-        },
+        resent,
         {
           kind: 'Dashboard',
           logicalId: 'old',
@@ -273,19 +274,6 @@ describe("an operation's JSON", () => {
   });
 
   it('is written with its values: a side a change does not have is null, a flag that applies is true', () => {
-    const resent: Operation = {
-      ...desired,
-      kind: 'CheckGroup',
-      logicalId: 'resent',
-      action: 'update',
-      physicalId: 9,
-      drift: false,
-      unchangedAttributes: 2,
-      payload: {},
-      changes: [
-        { path: 'environmentVariables[TOKEN].value', before: undefined, after: 'x', unverified: true },
-      ],
-    };
     expect(JSON.stringify(planToJson(planOf([resent])).operations[0])).toBe(
       '{"action":"update","kind":"CheckGroup","logicalId":"resent","physicalId":9,"construct":"CheckGroup",' +
         '"dependsOn":[],"protect":false,"resendOnly":true,"drift":false,' +
