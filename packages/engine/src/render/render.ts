@@ -422,6 +422,7 @@ export interface PlanJson {
   createdAt: string;
   summary: Plan['summary'];
   changes: boolean;
+  /** As JSON writes them: a field that does not apply is an own key holding `undefined` here. */
   operations: Record<string, unknown>[];
   forget: string[];
   /** A partial plan's targets (state keys): the rest of the project was not compared. */
