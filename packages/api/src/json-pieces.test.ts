@@ -48,6 +48,15 @@ describe('jsonPieces', () => {
     expect(chunks.filter((c) => c.length > 65_536 + 400)).toHaveLength(1);
   });
 
+  it('gives out an array below the depth it walks in pieces too', () => {
+    const changes = Array.from({ length: 5_000 }, (_, i) => ({ group: `g-${i}`, text: 'x'.repeat(i % 300) }));
+    const value = { routing: { changes } };
+    const chunks = [...jsonPieces(value, { depth: 2 })];
+    expect(chunks.join('')).toBe(JSON.stringify(value, null, 2));
+    // `changes` is a member at the depth where objects are stringified whole: 900 KB in one piece before.
+    expect(Math.max(...chunks.map((c) => c.length))).toBeLessThan(65_536 + 400);
+  });
+
   it("calls an item's toJSON only when its run is made, and keeps none of their results", () => {
     let made = 0;
     const items = Array.from({ length: 2_000 }, (_, i) => ({
