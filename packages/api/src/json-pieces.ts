@@ -1,10 +1,11 @@
 /**
  * The text of `JSON.stringify(value, null, 2)`, in pieces: for what is too large to hold as one
  * string beside the data it is made from (a deploy's `--json` envelope of 30,000 operations is
- * 67 MB; its state file, 18 MB). The first `depth` levels of plain objects are walked, and what is
- * below them is stringified a value at a time; an array that is reached is given out as its items,
- * each stringified whole, joined in runs of at least `RUN_CHARS` characters. A value that cannot be written (a BigInt, a cycle) throws part way,
- * after the pieces before it.
+ * 67 MB; its state file, 18 MB). Plain objects are walked `depth` levels deep: below that, a
+ * member is stringified whole. An array that is the value or a member of a walked object, at any
+ * of those levels or just below them, is given out as its items, each stringified whole, joined in
+ * runs of at least `RUN_CHARS` characters. A value that cannot be written (a BigInt, a cycle)
+ * throws part way, after the pieces before it.
  */
 export function jsonPieces(value: unknown, options: JsonPiecesOptions = {}): Generator<string> {
   const { depth = 3, escapeText = (json: string) => json } = options;
@@ -31,7 +32,10 @@ export class JsonWhenWritten<T, J> {
 }
 
 export interface JsonPiecesOptions {
-  /** How many levels are walked before a value is stringified whole. @default 3 */
+  /**
+   * How many levels of plain objects are walked before a member is stringified whole (an array
+   * there still comes in runs of its items). @default 3
+   */
   depth?: number;
   /** Rewrites each piece of JSON text as it is made (escapes that read back as the same data). */
   escapeText?: (json: string) => string;
@@ -103,8 +107,9 @@ function* piecesOf(
   indent: string,
   escapeText: (json: string) => string,
 ): Generator<string> {
-  // An array in runs of its items at any depth: one member can be most of the text (the routes a
-  // plan of 20,000 constructs changes, 3.7 MB, were one string and its indented copy).
+  // An array in runs of its items even below the walked levels: one member can be most of the text
+  // (the routes a plan of 20,000 constructs changes, 3.7 MB, were one string and its indented copy).
+  // Its items, and what is inside them, are stringified whole.
   if (Array.isArray(value)) {
     yield* itemsInRuns(value, indent, escapeText);
     return;
@@ -147,7 +152,9 @@ function* itemsInRuns(
   }
   const inner = `${indent}  `;
   let run = '';
-  for (let i = 0; i < items.length; i++) {
+  // Its length read once, as JSON.stringify reads it: an item's toJSON could add to it.
+  const length = items.length;
+  for (let i = 0; i < length; i++) {
     let text: string;
     try {
       const raw = items[i];
