@@ -201,16 +201,20 @@ describe('placeBundle', () => {
       'bundle-AbCdEfGhIjKlMnOpQrStUvWx.mjs.123-0badc0de.removed',
       'bundle-AbCdEfGhIjKlMnOpQrStUvWx.mjs.123-0badc0de.tmp',
       'modules-AbCdEfGhIjKl.123-0badc0de.removed',
+      'output-Ab12Cd',
     ];
     for (const entry of left) mkdirSync(join(dir, entry));
     const recent = `bundle-${process.pid + 1}-1badc0de.mjs`;
     writeFileSync(join(dir, recent), '');
+    // A run beside this one may be building into it.
+    const building = 'output-Ef34Gh';
+    mkdirSync(join(dir, building));
     for (const entry of left) utimesSync(join(dir, entry), new Date(0), new Date(0));
     writeFileSync(join(dir, 'constructs.bundle'), '');
     utimesSync(join(dir, 'constructs.bundle'), new Date(0), new Date(0));
     const kept = await placeBundle(dir, split, keep());
     expect(readdirSync(dir).sort()).toEqual(
-      [kept.dir.slice(dir.length + 1), 'constructs.bundle', recent].sort(),
+      [kept.dir.slice(dir.length + 1), 'constructs.bundle', recent, building].sort(),
     );
   });
 

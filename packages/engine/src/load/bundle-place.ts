@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync, utimesSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
@@ -50,7 +50,17 @@ const UNUSED_FOR_MS = 10 * 60_000;
 const LEFT_FOR_MS = 60 * 60_000;
 
 const KEPT_NAME = /^bundle-[A-Za-z0-9_-]{24}(?:\.mjs)?$/;
-const LEFT_NAME = /^bundle-(?:\d+-[0-9a-f]{8}|[A-Za-z0-9_-]{24}(?:\.mjs)?\.\d+-[0-9a-f]{8}\.tmp)(?:\.mjs)?$/;
+const LEFT_NAME =
+  /^bundle-(?:\d+-[0-9a-f]{8}|[A-Za-z0-9_-]{24}(?:\.mjs)?\.\d+-[0-9a-f]{8}\.tmp)(?:\.mjs)?$|^output-[A-Za-z0-9]{6}$/;
+
+/**
+ * A new directory in the cache directory for esbuild to write one build into, as deep as a
+ * directory of parts (their maps name the sources relative to it). The build is read back and
+ * the directory removed; one that a run killed part way left is pruned with the other leftovers.
+ */
+export function outputDirectory(cacheDir: string): string {
+  return mkdtempSync(join(cacheDir, 'output-'));
+}
 
 /**
  * The kept places this process has handed out, by path: for the whole process (another copy of

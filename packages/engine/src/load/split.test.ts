@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { bundle, cacheDirectory, constructsEntry } from './bundle.js';
+import { BundleError, bundle, cacheDirectory, constructsEntry } from './bundle.js';
 import { cacheFile, splitRefused } from './bundle-cache.js';
 import { mainModule, PART_BYTES, SPLIT_FROM_BYTES, splitOrder, splitParts } from './split.js';
 import { mapStack } from './stack.js';
@@ -169,6 +169,8 @@ describe('a large project bundled in parts', () => {
   }
 
   const files = ['a.monitor.ts', 'b.monitor.ts', 'c.monitor.ts', 'd.monitor.ts'];
+  const outputDirectories = (dir: string) =>
+    readdirSync(join(dir, '.monitor', 'cache')).filter((entry) => entry.startsWith('output-'));
 
   it('runs every module once, in the order one bundle would, externals first', async () => {
     const dir = project({
@@ -184,6 +186,23 @@ describe('a large project bundled in parts', () => {
     expect(b.files.length).toBeGreaterThan(2);
     expect(order).toEqual(['ext-x', 'shared', 'a', 'b', 'c', 'd', 'd after await']);
     expect(await splitRefused(cacheFile(join(dir, '.monitor', 'cache'), 'constructs'))).toBe(false);
+    // esbuild wrote the parts into a directory of the build's own, which is gone once they are read.
+    expect(outputDirectories(dir)).toEqual([]);
+  });
+
+  it('leaves no output behind when a part fails to build', async () => {
+    const dir = project({
+      'a.monitor.ts': log('a') + pad,
+      'b.monitor.ts': log('b') + pad,
+      'c.monitor.ts': `${pad}\nconst broken = ;\n`,
+      'd.monitor.ts': log('d'),
+    });
+    const failure = await bundle(constructsEntry(files.map((f) => join(dir, f))), dir, 'constructs').catch(
+      (e: unknown) => e,
+    );
+    expect(failure).toBeInstanceOf(BundleError);
+    expect((failure as BundleError).diagnostics[0]?.location?.file).toBe(join(dir, 'c.monitor.ts'));
+    expect(outputDirectories(dir)).toEqual([]);
   });
 
   it('is bundled whole when a shared module would run earlier in parts than it does in one bundle', async () => {
