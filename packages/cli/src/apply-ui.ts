@@ -291,6 +291,7 @@ export async function runApplyCommand(
   ) => Promise<ApplyOutcome>,
   savedPlanPath?: string,
 ): Promise<ExitCode> {
+  given.io.holdLessGarbage?.();
   const { ctx, xml: xmlOut } = reportingContext(args.reporter, given);
   const connected = await loadAndConnect(args, ctx);
   if (typeof connected === 'number') return connected;

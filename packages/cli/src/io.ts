@@ -1,4 +1,5 @@
 import { styleText } from 'node:util';
+import { setFlagsFromString } from 'node:v8';
 import { textRuns } from '@monitor/api/json-pieces';
 import type { Style } from '@monitor/engine';
 
@@ -34,6 +35,31 @@ export interface Io {
    * goes on), a second one exits at once. Call `release` when done.
    */
   trapInterrupts?: (notice?: string | (() => string)) => { signal: AbortSignal; release: () => void };
+  /**
+   * For the rest of the process, have V8 collect the old generation once it has grown by half
+   * since the last collection (`heapGrowthFlag`). Absent in tests: their worker's heap is not a
+   * command's.
+   */
+  holdLessGarbage?: () => void;
+}
+
+/**
+ * The V8 flag a long apply runs with, undefined when the person chose V8's heap growth themselves
+ * (`node --heap-growing-percent`, or in NODE_OPTIONS). Left to itself, V8 lets the old generation
+ * grow to up to four times what outlived the last collection before it collects again; a deploy
+ * makes garbage for minutes (requests, answers, state snapshots), and holds all of it until then.
+ * A deploy of 20,000 constructs peaked at 410–436 MB on Node 20 and 469–494 MB on Node 22 that
+ * way, against 373–374 and 386–401 MB with the old generation collected once it grows by half,
+ * for about 4 % more CPU. Validate gains nothing from it (its peak is what it holds) and spends
+ * 5–10 % more CPU, so only deploy and destroy ask for it.
+ */
+export function heapGrowthFlag(
+  execArgv: readonly string[],
+  nodeOptions: string | undefined,
+): string | undefined {
+  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)];
+  if (given.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg))) return undefined;
+  return '--heap-growing-percent=50';
 }
 
 /**
@@ -126,6 +152,10 @@ export function processIo(): Io {
           process.off('SIGTERM', onSignal);
         },
       };
+    },
+    holdLessGarbage: () => {
+      const flag = heapGrowthFlag(process.execArgv, env.NODE_OPTIONS);
+      if (flag !== undefined) setFlagsFromString(flag);
     },
   };
 }
