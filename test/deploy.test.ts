@@ -91,11 +91,15 @@ describe('deploy then diff', () => {
 });
 
 describe('on a terminal', () => {
-  function terminal(cwd: string, env: Record<string, string>, answer: string | undefined) {
-    const io: Io & { out: string; err: string; asked: string[] } = {
+  function terminal(cwd: string, env: Record<string, string>, answer: string | undefined, writes = () => 0) {
+    const io: Io & { out: string; err: string; asked: string[]; heldAfterWrites: number[] } = {
       out: '',
       err: '',
       asked: [],
+      heldAfterWrites: [],
+      holdLessGarbage: () => {
+        io.heldAfterWrites.push(writes());
+      },
       stdout: (t) => {
         io.out += t;
       },
@@ -116,20 +120,27 @@ describe('on a terminal', () => {
 
   it('asks before applying: anything but "yes" changes nothing (exit 5); "yes" applies', async () => {
     const { h, dir } = await setup({ 'a.monitor.ts': groups(1) });
-    const declined = terminal(dir, h.env, 'y');
+    const writes = () => h.writes().length;
+    const declined = terminal(dir, h.env, 'y', writes);
     expect(await main(['deploy'], declined)).toBe(5);
     expect(declined.asked[0]).toContain(`Apply these changes to account ${DEV_ACCOUNT_ID}?`);
     expect(declined.err).toContain('Cancelled: nothing was changed.');
     expect(h.writes()).toEqual([]);
-    const accepted = terminal(dir, h.env, 'yes');
+    const accepted = terminal(dir, h.env, 'yes', writes);
     expect(await main(['deploy'], accepted)).toBe(0);
     expect(accepted.out).toContain('Plan: 2 to create');
     expect(h.writes()).toHaveLength(2);
     // Nothing to do: no question.
-    const again = terminal(dir, h.env, 'yes');
+    const again = terminal(dir, h.env, 'yes', writes);
     expect(await main(['deploy'], again)).toBe(0);
     expect(again.asked).toEqual([]);
     expect(again.out).toContain('No changes.');
+    // V8 is asked to collect sooner once the apply is approved, before its first write; not when
+    // nothing is applied, and never by the commands that only read.
+    expect([declined, accepted, again].map((io) => io.heldAfterWrites)).toEqual([[], [0], []]);
+    const diff = terminal(dir, h.env, undefined, writes);
+    expect(await main(['diff'], diff)).toBe(0);
+    expect(diff.heldAfterWrites).toEqual([]);
   });
 });
 

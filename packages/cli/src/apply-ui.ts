@@ -291,7 +291,6 @@ export async function runApplyCommand(
   ) => Promise<ApplyOutcome>,
   savedPlanPath?: string,
 ): Promise<ExitCode> {
-  given.io.holdLessGarbage?.();
   const { ctx, xml: xmlOut } = reportingContext(args.reporter, given);
   const connected = await loadAndConnect(args, ctx);
   if (typeof connected === 'number') return connected;
@@ -307,6 +306,7 @@ export async function runApplyCommand(
   const verify = deployVerification(args, ctx, () => {
     verifying = true;
   });
+  const ask = consent(command, args, ctx.io, connection.accountId);
   let outcome: ApplyOutcome;
   let lost: LostState | undefined;
   try {
@@ -314,7 +314,11 @@ export async function runApplyCommand(
       connection.target,
       {
         command: `monitor ${command}`,
-        confirm: consent(command, args, ctx.io, connection.accountId),
+        confirm: async (plan) => {
+          const answer = await ask(plan);
+          if (answer.approved) given.io.holdLessGarbage?.();
+          return answer;
+        },
         lockTimeoutMs: (args.lockTimeout ?? 0) * 1000,
         ...(args.parallelism === undefined ? {} : { parallelism: args.parallelism }),
         ...(trap === undefined ? {} : { signal: trap.signal }),

@@ -30,7 +30,7 @@ process.on('exit', (code) => {
   process.exitCode = 1;
 });
 
-const { processIo } = await import('./io.js');
+const { holdLessGarbage, processIo } = await import('./io.js');
 const { main } = await import('./main.js');
-process.exitCode = await main(process.argv.slice(2), processIo());
+process.exitCode = await main(process.argv.slice(2), { ...processIo(), holdLessGarbage });
 finished = true;

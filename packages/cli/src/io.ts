@@ -36,30 +36,36 @@ export interface Io {
    */
   trapInterrupts?: (notice?: string | (() => string)) => { signal: AbortSignal; release: () => void };
   /**
-   * For the rest of the process, have V8 collect the old generation once it has grown by half
-   * since the last collection (`heapGrowthFlag`). Absent in tests: their worker's heap is not a
-   * command's.
+   * For the rest of the process, have V8 collect the old generation sooner (`holdLessGarbage`).
+   * Called once a deploy or destroy is about to apply; set only by the CLI's own process (bin.ts).
    */
   holdLessGarbage?: () => void;
 }
 
 /**
  * The V8 flag a long apply runs with, undefined when the person chose V8's heap growth themselves
- * (`node --heap-growing-percent`, or in NODE_OPTIONS). Left to itself, V8 lets the old generation
- * grow to up to four times what outlived the last collection before it collects again; a deploy
- * makes garbage for minutes (requests, answers, state snapshots), and holds all of it until then.
- * A deploy of 20,000 constructs peaked at 410–436 MB on Node 20 and 469–494 MB on Node 22 that
- * way, against 373–374 and 386–401 MB with the old generation collected once it grows by half,
- * for about 4 % more CPU. Validate gains nothing from it (its peak is what it holds) and spends
- * 5–10 % more CPU, so only deploy and destroy ask for it.
+ * (`node --heap-growing-percent=…`; Node refuses it in NODE_OPTIONS). Left to itself, V8 lets the
+ * old generation grow by a factor it picks, up to four, past what outlived the last collection
+ * before it collects again; a deploy makes garbage for minutes (requests, answers, state
+ * snapshots), and what of it reaches the old generation stays until then. A deploy of 20,000
+ * constructs peaked at 410–436 MB on Node 20 and 469–494 MB on Node 22 that way, against
+ * 373–374 and 386–401 MB with the old generation collected once it grows by half, for about 4 %
+ * more CPU. Validate gains nothing from it (its peak is what it holds) and spends 5–10 % more CPU.
  */
-export function heapGrowthFlag(
-  execArgv: readonly string[],
-  nodeOptions: string | undefined,
-): string | undefined {
-  const given = [...execArgv, ...(nodeOptions ?? '').split(/\s+/)];
-  if (given.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg))) return undefined;
+export function heapGrowthFlag(execArgv: readonly string[]): string | undefined {
+  if (execArgv.some((arg) => /^--heap[-_]growing[-_]percent\b/.test(arg))) return undefined;
   return '--heap-growing-percent=50';
+}
+
+/**
+ * `Io.holdLessGarbage` for the CLI's own process; not in `processIo`, which a program may run
+ * commands with inside its own process. Set only once the project is loaded: a V8 flag changed
+ * before would change the hash that Node's compile cache checks, and Node ≥ 22 would refuse the
+ * compiled code of the project's modules that validate and diff left, and compile them again.
+ */
+export function holdLessGarbage(): void {
+  const flag = heapGrowthFlag(process.execArgv);
+  if (flag !== undefined) setFlagsFromString(flag);
 }
 
 /**
@@ -152,10 +158,6 @@ export function processIo(): Io {
           process.off('SIGTERM', onSignal);
         },
       };
-    },
-    holdLessGarbage: () => {
-      const flag = heapGrowthFlag(process.execArgv, env.NODE_OPTIONS);
-      if (flag !== undefined) setFlagsFromString(flag);
     },
   };
 }

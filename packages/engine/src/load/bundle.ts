@@ -282,7 +282,11 @@ async function splitBuild(
       plugins: [partsPlugin(parts, projectDir), externalsPlugin(projectDir)],
     });
   } finally {
-    rmSync(outdir, { recursive: true, force: true });
+    try {
+      rmSync(outdir, { recursive: true, force: true });
+    } catch {
+      // Pruned by a later run (bundle-place.ts); the build itself is read.
+    }
   }
   const names = parts.map((_, i) => `${PART_NAMESPACE}:${i}`);
   const externals = splitOrder(result.metafile, names);
