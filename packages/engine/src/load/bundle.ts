@@ -8,11 +8,14 @@ import {
   type BuiltFile,
   cacheFile,
   fingerprint,
-  readCachedBuild,
+  type KeptBuild,
+  type PartsRecord,
+  readKeptBuild,
   splitRefused,
   storeBuild,
 } from './bundle-cache.js';
 import { outputDirectory, placeBundle } from './bundle-place.js';
+import { mergeParts, outputsByName, partsOfLengths, partsToRebuild } from './changed-parts.js';
 import { esbuildService } from './esbuild-service.js';
 import { mappingsIndex, type OriginalPosition, type PositionMap, positionMap } from './position-map.js';
 import { mainModule, PART_NAMESPACE, splitOrder, splitParts } from './split.js';
@@ -106,6 +109,8 @@ export interface Bundle {
   files: readonly string[];
   /** Whether it is the build kept in the project's cache (nothing it was made from had changed). */
   fromCache: boolean;
+  /** Set when only the parts an edit touched were built, the others taken from the cache. */
+  rebuilt?: { parts: number; of: number } | undefined;
   /** Where a position in one of the bundle's files came from (1-based); undefined where nothing maps. */
   lookup(file: string, line: number, column: number): OriginalPosition | undefined;
   /** Remove the bundle's files, unless they are kept for the next run (`placeBundle`). */
@@ -143,6 +148,7 @@ interface Built {
   projectDir: string;
   files: BuiltFile[];
   fromCache: boolean;
+  rebuilt?: { parts: number; of: number } | undefined;
   /** Hash of the build's files, when the cache holds it. */
   digest?: string | undefined;
 }
@@ -250,36 +256,129 @@ function sizeOf(file: string): number {
   }
 }
 
+/** What a build in parts made: its files (the main module first), metafile, entry names and record. */
+interface SplitBuilt {
+  files: BuiltFile[];
+  metafile: Metafile;
+  names: string[];
+  parts: PartsRecord;
+  /** Set when only some parts were built (`changedPartsBuild`). */
+  rebuilt?: { parts: number; of: number };
+}
+
 /**
  * A large project's construct files built as parts, loaded in order by a main module (split.ts);
  * undefined when the project is small, `refused` when the parts would not run its modules in the
  * order one bundle does.
  */
-async function splitBuild(
-  entry: string,
-  projectDir: string,
-): Promise<{ files: BuiltFile[]; metafile: Metafile; names: string[] } | 'refused' | undefined> {
+async function splitBuild(entry: string, projectDir: string): Promise<SplitBuilt | 'refused' | undefined> {
   const files = entryFiles(entry);
   const parts = files === undefined ? undefined : splitParts(files, sizeOf);
   if (parts === undefined) return undefined;
+  const result = await buildParts(
+    projectDir,
+    parts.map((files, index) => ({ index, files })),
+  );
+  const names = parts.map((_, i) => `${PART_NAMESPACE}:${i}`);
+  const metafile = outputsByName(result.metafile);
+  const main = mainOf(metafile, names);
+  if (main === undefined) return 'refused';
+  return {
+    files: [main, ...builtFiles(result, projectDir)],
+    metafile,
+    names,
+    parts: { lengths: parts.map((p) => p.length), metafile },
+  };
+}
+
+/**
+ * The parts of `entry` that reach a file `kept.changed` names built again, the others taken from
+ * the kept build (changed-parts.ts); undefined when that cannot give what a build of every part
+ * gives, or when it would build every part anyway.
+ */
+async function changedPartsBuild(
+  entry: string,
+  projectDir: string,
+  kept: KeptBuild,
+): Promise<SplitBuilt | undefined> {
+  const files = entryFiles(entry);
+  const record = kept.parts;
+  const parts =
+    files === undefined || record === undefined ? undefined : partsOfLengths(files, record.lengths);
+  if (parts === undefined || record === undefined) return undefined;
+  const names = parts.map((_, i) => `${PART_NAMESPACE}:${i}`);
+  const changed = new Set(kept.changed);
+  const changedNames = new Set(
+    Object.keys(record.metafile.inputs).filter((name) => changed.has(resolve(projectDir, name))),
+  );
+  // Each changed file must be a module of the build (not a tsconfig.json or a package.json).
+  const changedPaths = new Set([...changedNames].map((name) => resolve(projectDir, name)));
+  if (changedPaths.size !== changed.size) return undefined;
+  const rebuild = partsToRebuild(record.metafile, names, changedNames);
+  if (rebuild === undefined) return undefined;
+  const result = await buildParts(
+    projectDir,
+    rebuild.map((index) => ({ index, files: parts[index] as string[] })),
+  );
+  const fresh = outputsByName(result.metafile);
+  const metafile = mergeParts(
+    record.metafile,
+    fresh,
+    names,
+    rebuild.map((index) => names[index] as string),
+  );
+  const main = metafile === undefined ? undefined : mainOf(metafile, names);
+  if (metafile === undefined || main === undefined) return undefined;
+  const keptFiles = kept.build.files.filter((f) => f.name !== MAIN && f.name in metafile.outputs);
+  return {
+    files: [main, ...keptFiles, ...builtFiles(result, projectDir)],
+    metafile,
+    names,
+    parts: { lengths: record.lengths, metafile },
+    rebuilt: { parts: rebuild.length, of: parts.length },
+  };
+}
+
+/** The name of a split build's main module. */
+const MAIN = 'main.mjs';
+
+/** The main module of a split build (`metafile`'s outputs named by file name); undefined when it would change the order. */
+function mainOf(metafile: Metafile, names: readonly string[]): BuiltFile | undefined {
+  const externals = splitOrder(metafile, names);
+  if (externals === undefined) return undefined;
+  const outputOf = new Map(
+    Object.entries(metafile.outputs).map(([name, output]) => [output.entryPoint, name]),
+  );
+  const partFiles = names.map((name) => outputOf.get(name));
+  if (partFiles.some((f) => f === undefined)) throw new Error('esbuild produced no file for a part');
+  return { name: MAIN, js: mainModule(externals, partFiles as string[]) };
+}
+
+/** Build the parts given (each its index among all the parts, and its construct files). */
+async function buildParts(
+  projectDir: string,
+  parts: readonly { index: number; files: readonly string[] }[],
+): Promise<BuildResult> {
   // Written by esbuild and read back, not handed over in its answer: esbuild reads its service's
   // answers into one buffer that grows to twice the largest (28 MB of parts and maps at 20,000
   // constructs) and stays for the rest of the run; and once buffers that large have been freed,
   // glibc keeps in the process the memory the run frees after. A deploy of 20,000 constructs from
   // a fresh checkout peaked at 515–552 MB that way on Node 20, against 410–432 MB now.
   const outdir = outputDirectory(cachePath(projectDir));
-  let result: BuildResult;
   try {
-    result = await run(projectDir, {
+    return await run(projectDir, {
       ...buildOptions(projectDir),
-      entryPoints: parts.map((_, i) => ({ in: `${PART_NAMESPACE}:${i}`, out: 'part' })),
+      entryPoints: parts.map(({ index }) => ({ in: `${PART_NAMESPACE}:${index}`, out: 'part' })),
       outdir,
       write: true,
       outExtension: { '.js': '.mjs' },
       // Named by their content, as chunks are: a part an edit did not touch keeps its name (bundle-place.ts).
       entryNames: '[name]-[hash]',
       splitting: true,
-      plugins: [partsPlugin(parts, projectDir), externalsPlugin(projectDir)],
+      plugins: [
+        partsPlugin(new Map(parts.map((p) => [p.index, p.files])), projectDir),
+        externalsPlugin(projectDir),
+      ],
     });
   } finally {
     try {
@@ -288,24 +387,10 @@ async function splitBuild(
       // Pruned by a later run (bundle-place.ts); the build itself is read.
     }
   }
-  const names = parts.map((_, i) => `${PART_NAMESPACE}:${i}`);
-  const externals = splitOrder(result.metafile, names);
-  if (externals === undefined) return 'refused';
-  const outputOf = new Map(
-    Object.entries(result.metafile.outputs).map(([path, output]) => [output.entryPoint, basename(path)]),
-  );
-  const partFiles = names.map((name) => outputOf.get(name));
-  if (partFiles.some((f) => f === undefined)) throw new Error('esbuild produced no file for a part');
-  const main = mainModule(externals, partFiles as string[]);
-  return {
-    files: [{ name: 'main.mjs', js: main }, ...builtFiles(result, projectDir)],
-    metafile: result.metafile,
-    names,
-  };
 }
 
 /** Each part's entry: the imports of its run of construct files. */
-function partsPlugin(parts: readonly string[][], projectDir: string): Plugin {
+function partsPlugin(parts: ReadonlyMap<number, readonly string[]>, projectDir: string): Plugin {
   return {
     name: 'monitor-parts',
     setup(b) {
@@ -314,7 +399,7 @@ function partsPlugin(parts: readonly string[][], projectDir: string): Plugin {
         namespace: PART_NAMESPACE,
       }));
       b.onLoad({ filter: /.*/, namespace: PART_NAMESPACE }, (args) => ({
-        contents: constructsEntry(parts[Number(args.path)] ?? []),
+        contents: constructsEntry(parts.get(Number(args.path)) ?? []),
         resolveDir: projectDir,
         loader: 'js',
       }));
@@ -323,17 +408,18 @@ function partsPlugin(parts: readonly string[][], projectDir: string): Plugin {
 }
 
 /**
- * Build `entry` with esbuild (in parts when the project is large); nothing is written yet but
- * the cache of `purpose`. Fails with a BundleError.
+ * Build `entry` with esbuild (in parts when the project is large; only the parts an edit touched
+ * when `kept` allows); nothing is written yet but the cache of `purpose`. Fails with a BundleError.
  */
-async function build(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Built> {
+async function build(
+  entry: string,
+  projectDir: string,
+  purpose: BuildPurpose,
+  kept: KeptBuild | undefined,
+): Promise<Built> {
   const started = Date.now();
   const cache = cacheFile(cacheDirectory(projectDir), purpose);
-  // A project whose parts would change the order builds whole; it is not tried again each time.
-  const split =
-    purpose === 'constructs' && !(await splitRefused(cache))
-      ? await splitBuild(entry, projectDir)
-      : undefined;
+  const split = purpose === 'constructs' ? await partsBuild(entry, projectDir, cache, kept) : undefined;
   let files: BuiltFile[];
   let metafile: Metafile;
   let entryNames: string[];
@@ -357,7 +443,11 @@ async function build(entry: string, projectDir: string, purpose: BuildPurpose): 
       entry,
       projectDir,
       monitorFingerprint(),
-      { files, ...(split === 'refused' ? { splitRefused: true } : {}) },
+      {
+        files,
+        ...(split === 'refused' ? { splitRefused: true } : {}),
+        ...(split === undefined || split === 'refused' ? {} : { parts: split.parts }),
+      },
       {
         entryNames,
         entryFiles: entryNames.flatMap((name) =>
@@ -370,7 +460,24 @@ async function build(entry: string, projectDir: string, purpose: BuildPurpose): 
   } catch {
     // Only the next run's head start is lost.
   }
-  return { projectDir, files, fromCache: false, digest };
+  const rebuilt = split === undefined || split === 'refused' ? undefined : split.rebuilt;
+  return { projectDir, files, fromCache: false, rebuilt, digest };
+}
+
+/**
+ * The construct files built in parts: only those an edit touched when the kept build allows, else
+ * all of them; `refused` when the parts would change the order, undefined when the project is
+ * small or its last build was refused (it is not tried in parts again each time).
+ */
+async function partsBuild(
+  entry: string,
+  projectDir: string,
+  cache: string,
+  kept: KeptBuild | undefined,
+): Promise<SplitBuilt | 'refused' | undefined> {
+  const changed = kept === undefined ? undefined : await changedPartsBuild(entry, projectDir, kept);
+  if (changed !== undefined) return changed;
+  return (await splitRefused(cache)) ? undefined : splitBuild(entry, projectDir);
 }
 
 const monitorFingerprint = () => fingerprint([import.meta.url]);
@@ -382,9 +489,9 @@ const monitorFingerprint = () => fingerprint([import.meta.url]);
 async function cachedOrBuild(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Built> {
   // Made first: making it while esbuild runs would change the project directory under the build.
   const file = cacheFile(cacheDirectory(projectDir), purpose);
-  const cached = await readCachedBuild(file, entry, projectDir, monitorFingerprint());
-  if (cached === undefined) return build(entry, projectDir, purpose);
-  return { projectDir, files: cached.files, fromCache: true, digest: cached.digest };
+  const kept = await readKeptBuild(file, entry, projectDir, monitorFingerprint());
+  if (kept === undefined || kept.changed.length > 0) return build(entry, projectDir, purpose, kept);
+  return { projectDir, files: kept.build.files, fromCache: true, digest: kept.build.digest };
 }
 
 /**
@@ -392,7 +499,7 @@ async function cachedOrBuild(entry: string, projectDir: string, purpose: BuildPu
  * (`placeBundle`: a build the cache kept, at paths named by content, which Node ≥ 22's compile
  * cache recognises on the next run).
  */
-async function written({ projectDir, files, fromCache, digest }: Built): Promise<Bundle> {
+async function written({ projectDir, files, fromCache, rebuilt, digest }: Built): Promise<Bundle> {
   const keep =
     digest === undefined
       ? undefined
@@ -411,6 +518,7 @@ async function written({ projectDir, files, fromCache, digest }: Built): Promise
     file: place.paths[0] as string,
     files: place.paths,
     fromCache,
+    rebuilt,
     lookup: (file, line, column) => maps.get(file)?.lookup(line, column),
     dispose: place.remove,
   };

@@ -1,10 +1,20 @@
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import {
+  appendFileSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  utimesSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { BundleError, bundle, cacheDirectory, constructsEntry } from './bundle.js';
+import { metafile } from '../test-support/metafile.js';
+import { type Bundle, BundleError, bundle, cacheDirectory, constructsEntry } from './bundle.js';
 import { cacheFile, splitRefused } from './bundle-cache.js';
 import { mainModule, PART_BYTES, SPLIT_FROM_BYTES, splitOrder, splitParts } from './split.js';
 import { mapStack } from './stack.js';
@@ -33,44 +43,6 @@ describe('splitParts', () => {
     ]);
   });
 });
-
-/** A metafile of parts importing files, files importing modules (`!name` is external), and outputs. */
-function metafile(
-  graph: Record<string, string[]>,
-  outputs: Record<string, { entry?: string; imports?: string[]; inputs: string[] }>,
-): Metafile {
-  return {
-    inputs: Object.fromEntries(
-      Object.entries(graph).map(([name, imports]) => [
-        name,
-        {
-          bytes: 1,
-          imports: imports.map((i) =>
-            i.startsWith('!')
-              ? { path: i.slice(1), kind: 'import-statement' as const, external: true }
-              : { path: i, kind: 'import-statement' as const },
-          ),
-        },
-      ]),
-    ),
-    outputs: Object.fromEntries(
-      Object.entries(outputs).map(([name, o]) => [
-        name,
-        {
-          bytes: 1,
-          imports: (o.imports ?? []).map((i) =>
-            i.startsWith('!')
-              ? { path: i.slice(1), kind: 'import-statement' as const, external: true }
-              : { path: i, kind: 'import-statement' as const },
-          ),
-          exports: [],
-          ...(o.entry === undefined ? {} : { entryPoint: o.entry }),
-          inputs: Object.fromEntries(o.inputs.map((i) => [i, { bytesInOutput: 1 }])),
-        },
-      ]),
-    ),
-  };
-}
 
 const PARTS = ['monitor-part:0', 'monitor-part:1'];
 
@@ -219,6 +191,102 @@ describe('a large project bundled in parts', () => {
     expect(order).toEqual(['a', 'shared', 'b', 'c', 'd']);
     // Remembered for the next build of the project, which goes straight to one bundle.
     expect(await splitRefused(cacheFile(join(dir, '.monitor', 'cache'), 'constructs'))).toBe(true);
+  });
+
+  describe('after an edit', () => {
+    const sixFiles = ['a', 'b', 'c', 'd', 'e', 'f'].map((n) => `${n}.monitor.ts`);
+    /** Six construct files, a part each; a and c share a module, and d imports an external. */
+    const sources = (): Record<string, string> => ({
+      'package.json': '{ "type": "module" }\n',
+      'node_modules/ext-x/package.json': '{ "name": "ext-x", "type": "module", "main": "index.js" }\n',
+      // No log: a module runs once per process, and a test loads the same project more than once.
+      'node_modules/ext-x/index.js': 'export {};\n',
+      'shared.ts': `${log('shared')}export const shared = 1;\n`,
+      'a.monitor.ts': `import { shared } from './shared';\n${log('a')}export const a = shared;\n${pad}`,
+      'b.monitor.ts': log('b') + pad,
+      'c.monitor.ts': `import { shared } from './shared';\n${log('c')}export const c = shared;\n${pad}`,
+      'd.monitor.ts': `import 'ext-x';\n${log('d')}${pad}`,
+      'e.monitor.ts': log('e') + pad,
+      'f.monitor.ts': log('f'),
+    });
+    /**
+     * The bundle's files by name (the main module's named by its build), the project's directory
+     * (which each file's loading marker names) left out: what a load imports.
+     */
+    const contents = (b: Bundle, dir: string) =>
+      Object.fromEntries(
+        b.files.map((f) => [
+          basename(f).replace(/^main(-.*)?\.mjs$/, 'main'),
+          readFileSync(f, 'utf8').replaceAll(dir, '<project>'),
+        ]),
+      );
+    /** Edit the files (path → new text from old), and build the project; also the same files built with no cache. */
+    async function editAndBuild(dir: string, edits: Record<string, (text: string) => string>) {
+      for (const [file, edit] of Object.entries(edits))
+        writeFileSync(join(dir, file), edit(readFileSync(join(dir, file), 'utf8')));
+      // Dated back, as the project was: a build is kept only when its files were written before it.
+      const past = new Date(Date.now() - 30_000);
+      for (const file of sixFiles) utimesSync(join(dir, file), past, past);
+      const edited = await runBundle(dir, sixFiles);
+      const whole = project({
+        ...sources(),
+        ...Object.fromEntries(Object.keys(edits).map((f) => [f, readFileSync(join(dir, f), 'utf8')])),
+      });
+      const reference = { ...(await runBundle(whole, sixFiles)), dir: whole };
+      expect(reference.b.rebuilt).toBeUndefined();
+      return { edited, reference };
+    }
+
+    it('builds again only the parts that reach an edited file, into what one build of every part makes', async () => {
+      const dir = project(sources());
+      const first = await runBundle(dir, sixFiles);
+      expect(first.b.files).toHaveLength(8); // the main module, six parts, the chunk of shared.ts
+      expect(first.b.rebuilt).toBeUndefined();
+
+      const { edited, reference } = await editAndBuild(dir, { 'e.monitor.ts': (t) => t + log('e again') });
+      expect(edited.b.rebuilt).toEqual({ parts: 1, of: 6 });
+      expect(edited.order).toEqual(['shared', 'a', 'b', 'c', 'd', 'e', 'e again', 'f']);
+      expect(edited.order).toEqual(reference.order);
+      expect(contents(edited.b, dir)).toEqual(contents(reference.b, reference.dir));
+      // And what it kept is taken as it is by the next run.
+      expect((await runBundle(dir, sixFiles)).b.fromCache).toBe(true);
+    });
+
+    it('builds again every part that reaches an edited module they share, and its chunk', async () => {
+      const dir = project(sources());
+      await runBundle(dir, sixFiles);
+      const { edited, reference } = await editAndBuild(dir, { 'shared.ts': (t) => t + log('shared again') });
+      expect(edited.b.rebuilt).toEqual({ parts: 2, of: 6 });
+      expect(edited.order).toEqual(['shared', 'shared again', 'a', 'b', 'c', 'd', 'e', 'f']);
+      expect(contents(edited.b, dir)).toEqual(contents(reference.b, reference.dir));
+    });
+
+    it('builds every part when the edit makes a part share a module with a kept one', async () => {
+      const dir = project(sources());
+      await runBundle(dir, sixFiles);
+      // The part then reaches shared.ts, as a and c do.
+      const { edited, reference } = await editAndBuild(dir, {
+        'e.monitor.ts': (t) => `import './shared';\n${t}`,
+      });
+      expect(edited.b.rebuilt).toBeUndefined();
+      expect(edited.order.filter((m) => m === 'shared')).toHaveLength(1);
+      expect(contents(edited.b, dir)).toEqual(contents(reference.b, reference.dir));
+    });
+
+    it('builds every part when a file that is not a module changed, or the parts record is damaged', async () => {
+      const dir = project(sources());
+      await runBundle(dir, sixFiles);
+      appendFileSync(join(dir, 'e.monitor.ts'), log('e again'));
+      writeFileSync(join(dir, 'package.json'), '{ "type": "module", "name": "other" }\n');
+      expect((await runBundle(dir, sixFiles)).b.rebuilt).toBeUndefined();
+
+      appendFileSync(join(dir, 'e.monitor.ts'), log('e once more'));
+      const record = `${cacheFile(join(dir, '.monitor', 'cache'), 'constructs')}.parts.json`;
+      writeFileSync(record, readFileSync(record, 'utf8').slice(0, 100));
+      const damaged = await runBundle(dir, sixFiles);
+      expect(damaged.b.rebuilt).toBeUndefined();
+      expect(damaged.order).toEqual(['shared', 'a', 'b', 'c', 'd', 'e', 'e again', 'e once more', 'f']);
+    });
   });
 
   it('maps a stack through the part that threw to the file and line', async () => {

@@ -1,0 +1,121 @@
+import { basename } from 'node:path';
+import type { Metafile } from 'esbuild';
+
+/**
+ * After an edit of a large project, only the parts (split.ts) that reach an edited module are
+ * built again; the others are taken from the kept build. esbuild builds a part that shares no
+ * module with another part the same, byte for byte, alone or with all the others: its output is
+ * its own modules and its imports of externals. So a part is kept only where that holds: the
+ * parts built again must reach no module that a kept part reaches, before and after the edit
+ * (a module they share would be a chunk of both in one build, and a copy of its own in each
+ * here). Bundling 20,000 constructs takes about a second; building the part one edit touched,
+ * tens of milliseconds.
+ */
+
+type Input = Metafile['inputs'][string];
+type Output = Metafile['outputs'][string];
+
+/**
+ * The metafile with its outputs named by file name alone (as the kept build names them), keys
+ * and imports of chunks alike: builds write into directories of their own, and a kept part's
+ * output must keep its name beside the outputs of a later build.
+ */
+export function outputsByName(metafile: Metafile): Metafile {
+  const outputs: Record<string, Output> = {};
+  for (const [path, output] of Object.entries(metafile.outputs)) {
+    outputs[basename(path)] = {
+      ...output,
+      imports: output.imports.map((i) => (i.external ? i : { ...i, path: basename(i.path) })),
+    };
+  }
+  return { inputs: metafile.inputs, outputs };
+}
+
+/** The modules `entry` imports, directly or not (metafile names, externals left out, `entry` in). */
+function reachedFrom(inputs: Metafile['inputs'], entry: string, into = new Set<string>()): Set<string> {
+  const stack = [entry];
+  while (stack.length > 0) {
+    const name = stack.pop() as string;
+    if (into.has(name)) continue;
+    into.add(name);
+    const input = inputs[name] as Input | undefined;
+    for (const imported of input?.imports ?? []) if (!imported.external) stack.push(imported.path);
+  }
+  return into;
+}
+
+/**
+ * The parts to build again, by index, when the modules named `changed` (metafile names) were
+ * edited: those that reach one. Undefined when the edit is not one of module sources only (a
+ * changed name that no part reaches), or when every part would be built anyway.
+ */
+export function partsToRebuild(
+  kept: Metafile,
+  parts: readonly string[],
+  changed: ReadonlySet<string>,
+): number[] | undefined {
+  const rebuild: number[] = [];
+  const reached = new Set<string>();
+  parts.forEach((part, i) => {
+    const modules = reachedFrom(kept.inputs, part);
+    for (const m of modules) reached.add(m);
+    if ([...changed].some((name) => modules.has(name))) rebuild.push(i);
+  });
+  if ([...changed].some((name) => !reached.has(name))) return undefined;
+  return rebuild.length === 0 || rebuild.length === parts.length ? undefined : rebuild;
+}
+
+/**
+ * The metafile of the whole split build once the parts `rebuilt` (entry names) were built again
+ * into `fresh`: the kept build's outputs for the other parts (and the chunks they import), and
+ * the new ones. Undefined when a rebuilt part reaches a module that a kept part reaches, in the
+ * kept build or in the new one: one build of all the parts would not give the same outputs.
+ */
+export function mergeParts(
+  kept: Metafile,
+  fresh: Metafile,
+  parts: readonly string[],
+  rebuilt: readonly string[],
+): Metafile | undefined {
+  const keptParts = parts.filter((p) => !rebuilt.includes(p));
+  const keptModules = new Set<string>();
+  for (const part of keptParts) reachedFrom(kept.inputs, part, keptModules);
+  const before = new Set<string>();
+  for (const part of rebuilt) reachedFrom(kept.inputs, part, before);
+  const after = new Set<string>();
+  for (const part of rebuilt) reachedFrom(fresh.inputs, part, after);
+  for (const m of [...before, ...after]) if (keptModules.has(m)) return undefined;
+
+  // The kept parts' outputs, and the chunks those import.
+  const keptOutputs = new Set<string>();
+  const stack = Object.entries(kept.outputs)
+    .filter(([, o]) => o.entryPoint !== undefined && keptParts.includes(o.entryPoint))
+    .map(([name]) => name);
+  while (stack.length > 0) {
+    const name = stack.pop() as string;
+    if (keptOutputs.has(name)) continue;
+    keptOutputs.add(name);
+    for (const i of kept.outputs[name]?.imports ?? []) if (!i.external) stack.push(i.path);
+  }
+  const inputs: Record<string, Input> = {};
+  for (const [name, input] of Object.entries(kept.inputs)) if (keptModules.has(name)) inputs[name] = input;
+  Object.assign(inputs, fresh.inputs);
+  const outputs: Record<string, Output> = {};
+  for (const [name, output] of Object.entries(kept.outputs)) {
+    if (keptOutputs.has(name) || keptOutputs.has(name.replace(/\.map$/, ''))) outputs[name] = output;
+  }
+  Object.assign(outputs, fresh.outputs);
+  return { inputs, outputs };
+}
+
+/** The construct files cut into parts of the kept lengths; undefined when they do not add up to the files. */
+export function partsOfLengths(files: readonly string[], lengths: readonly number[]): string[][] | undefined {
+  if (lengths.reduce((a, b) => a + b, 0) !== files.length || lengths.some((n) => !(n > 0))) return undefined;
+  const parts: string[][] = [];
+  let at = 0;
+  for (const n of lengths) {
+    parts.push(files.slice(at, at + n));
+    at += n;
+  }
+  return parts;
+}
