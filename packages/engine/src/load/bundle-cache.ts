@@ -214,15 +214,15 @@ export async function readCachedBuild(
 /**
  * A kept build, and the files of those it was made from whose content changed since (none when it
  * can be taken as it is). With changes, only a build in parts is read, with its parts' record
- * (`PartsRecord`), and only when nothing but the content of files changed: not which files exist,
- * not the entry, monitor or the cache. Otherwise undefined.
+ * (`PartsRecord`, which must be this very build's), and only when nothing but the content of
+ * files changed: not which files exist, not the entry, monitor or the cache. Otherwise undefined.
  */
 export async function readKeptBuild(
   file: string,
   entry: string,
   projectDir: string,
   monitor: string,
-): Promise<KeptBuild | undefined> {
+): Promise<CacheLookup | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(file, 'r');
@@ -280,8 +280,8 @@ export async function readKeptBuild(
   }
 }
 
-/** A kept build (`readKeptBuild`): the build, what changed since, and its parts' record when it has changes. */
-export interface KeptBuild {
+/** What the cache holds for a build (`readKeptBuild`): the build, what changed since, and its parts' record when something did. */
+export interface CacheLookup {
   build: CachedBuild & { digest: string };
   /** The files it was made from whose content is not what it was. */
   changed: readonly string[];

@@ -6,16 +6,16 @@ import type { Diagnostic } from '@monitor/constructs';
 import type { BuildFailure, BuildOptions, Message, Metafile, Plugin } from 'esbuild';
 import {
   type BuiltFile,
+  type CacheLookup,
   cacheFile,
   fingerprint,
-  type KeptBuild,
   type PartsRecord,
   readKeptBuild,
   splitRefused,
   storeBuild,
 } from './bundle-cache.js';
 import { outputDirectory, placeBundle } from './bundle-place.js';
-import { mergeParts, outputsByName, partsOfLengths, partsToRebuild } from './changed-parts.js';
+import { mergeParts, outputsByName, partsToRebuild } from './changed-parts.js';
 import { esbuildService } from './esbuild-service.js';
 import { mappingsIndex, type OriginalPosition, type PositionMap, positionMap } from './position-map.js';
 import { mainModule, PART_NAMESPACE, splitOrder, splitParts } from './split.js';
@@ -256,15 +256,18 @@ function sizeOf(file: string): number {
   }
 }
 
-/** What a build in parts made: its files (the main module first), metafile, entry names and record. */
-interface SplitBuilt {
+/** What a build made, before it is kept: its files, metafile and entry names, and more of a build in parts. */
+interface Made {
   files: BuiltFile[];
   metafile: Metafile;
-  names: string[];
-  parts: PartsRecord;
-  /** Set when only some parts were built (`changedPartsBuild`). */
-  rebuilt?: { parts: number; of: number };
+  entryNames: string[];
+  parts?: PartsRecord | undefined;
+  rebuilt?: { parts: number; of: number } | undefined;
+  splitRefused?: boolean;
 }
+
+/** What a build in parts made: its files (the main module first), and its parts' record. */
+type SplitBuilt = Made & { parts: PartsRecord };
 
 /**
  * A large project's construct files built as parts, loaded in order by a main module (split.ts);
@@ -286,57 +289,69 @@ async function splitBuild(entry: string, projectDir: string): Promise<SplitBuilt
   return {
     files: [main, ...builtFiles(result, projectDir)],
     metafile,
-    names,
+    entryNames: names,
     parts: { lengths: parts.map((p) => p.length), metafile },
   };
 }
 
+/** A module of the project's source that an edit may change without building every part. */
+const SOURCE_MODULE = /\.(c|m)?(j|t)sx?$/;
+
 /**
  * The parts of `entry` that reach a file `kept.changed` names built again, the others taken from
- * the kept build (changed-parts.ts); undefined when that cannot give what a build of every part
- * gives, or when it would build every part anyway.
+ * the kept build (changed-parts.ts); undefined when that cannot run the project as a build of
+ * every part would, or when it would build every part anyway. Fails with a BundleError when a
+ * part does not build.
  */
 async function changedPartsBuild(
   entry: string,
   projectDir: string,
-  kept: KeptBuild,
+  kept: CacheLookup,
 ): Promise<SplitBuilt | undefined> {
   const files = entryFiles(entry);
   const record = kept.parts;
-  const parts =
-    files === undefined || record === undefined ? undefined : partsOfLengths(files, record.lengths);
-  if (parts === undefined || record === undefined) return undefined;
+  if (files === undefined || record === undefined) return undefined;
+  // The cuts of a build of every part, so that parts do not drift from them as files grow.
+  const parts = splitParts(files, sizeOf);
+  if (parts === undefined || parts.map((p) => p.length).join() !== record.lengths.join()) return undefined;
   const names = parts.map((_, i) => `${PART_NAMESPACE}:${i}`);
   const changed = new Set(kept.changed);
   const changedNames = new Set(
     Object.keys(record.metafile.inputs).filter((name) => changed.has(resolve(projectDir, name))),
   );
-  // Each changed file must be a module of the build (not a tsconfig.json or a package.json).
+  // Each changed file must be a module of source code: a package.json or tsconfig.json (imported
+  // as JSON or not) also steers how every file near it builds.
   const changedPaths = new Set([...changedNames].map((name) => resolve(projectDir, name)));
-  if (changedPaths.size !== changed.size) return undefined;
-  const rebuild = partsToRebuild(record.metafile, names, changedNames);
-  if (rebuild === undefined) return undefined;
-  const result = await buildParts(
-    projectDir,
-    rebuild.map((index) => ({ index, files: parts[index] as string[] })),
-  );
-  const fresh = outputsByName(result.metafile);
-  const metafile = mergeParts(
-    record.metafile,
-    fresh,
-    names,
-    rebuild.map((index) => names[index] as string),
-  );
-  const main = metafile === undefined ? undefined : mainOf(metafile, names);
-  if (metafile === undefined || main === undefined) return undefined;
-  const keptFiles = kept.build.files.filter((f) => f.name !== MAIN && f.name in metafile.outputs);
-  return {
-    files: [main, ...keptFiles, ...builtFiles(result, projectDir)],
-    metafile,
-    names,
-    parts: { lengths: record.lengths, metafile },
-    rebuilt: { parts: rebuild.length, of: parts.length },
-  };
+  if (changedPaths.size !== changed.size || ![...changedNames].every((n) => SOURCE_MODULE.test(n)))
+    return undefined;
+  try {
+    const rebuild = partsToRebuild(record.metafile, names, changedNames);
+    if (rebuild === undefined) return undefined;
+    const result = await buildParts(
+      projectDir,
+      rebuild.map((index) => ({ index, files: parts[index] as string[] })),
+    );
+    const fresh = outputsByName(result.metafile);
+    const rebuilt = rebuild.map((index) => names[index] as string);
+    const merged = mergeParts(record.metafile, fresh, names, rebuilt);
+    const main = merged === undefined ? undefined : mainOf(merged.metafile, names);
+    if (merged === undefined || main === undefined) return undefined;
+    // A chunk both builds made (esbuild's helpers, the same code under the same name) is taken once.
+    const keptFiles = kept.build.files.filter(
+      (f) => merged.keptOutputs.has(f.name) && !(f.name in fresh.outputs),
+    );
+    return {
+      files: [main, ...keptFiles, ...builtFiles(result, projectDir)],
+      metafile: merged.metafile,
+      entryNames: names,
+      parts: { lengths: record.lengths, metafile: merged.metafile },
+      rebuilt: { parts: rebuild.length, of: parts.length },
+    };
+  } catch (e) {
+    if (e instanceof BundleError) throw e;
+    // A record that parses but does not hold what a build writes: every part is built.
+    return undefined;
+  }
 }
 
 /** The name of a split build's main module. */
@@ -408,46 +423,50 @@ function partsPlugin(parts: ReadonlyMap<number, readonly string[]>, projectDir: 
 }
 
 /**
- * Build `entry` with esbuild (in parts when the project is large; only the parts an edit touched
- * when `kept` allows); nothing is written yet but the cache of `purpose`. Fails with a BundleError.
+ * Build `entry` with esbuild (in parts when the project is large); nothing is written yet but the
+ * cache of `purpose`. Fails with a BundleError.
  */
 async function build(
   entry: string,
   projectDir: string,
   purpose: BuildPurpose,
-  kept: KeptBuild | undefined,
+  started: number,
 ): Promise<Built> {
-  const started = Date.now();
   const cache = cacheFile(cacheDirectory(projectDir), purpose);
-  const split = purpose === 'constructs' ? await partsBuild(entry, projectDir, cache, kept) : undefined;
-  let files: BuiltFile[];
-  let metafile: Metafile;
-  let entryNames: string[];
-  if (split !== undefined && split !== 'refused') ({ files, metafile, names: entryNames } = split);
-  else {
-    const result = await run(projectDir, {
-      ...buildOptions(projectDir),
-      stdin: { contents: entry, resolveDir: projectDir, sourcefile: ENTRY_NAME, loader: 'js' },
-      outfile: join(cachePath(projectDir), 'bundle.mjs'),
-      plugins: [externalsPlugin(projectDir)],
-    });
-    files = builtFiles(result, projectDir);
-    if (files.length !== 1 || files[0]?.map === undefined) throw new Error('esbuild produced no bundle');
-    metafile = result.metafile;
-    entryNames = [ENTRY_NAME];
-  }
+  // A project whose parts would change the order builds whole; it is not tried again each time.
+  const split =
+    purpose === 'constructs' && !(await splitRefused(cache))
+      ? await splitBuild(entry, projectDir)
+      : undefined;
+  if (split !== undefined && split !== 'refused') return keep(split, entry, projectDir, purpose, started);
+  const result = await run(projectDir, {
+    ...buildOptions(projectDir),
+    stdin: { contents: entry, resolveDir: projectDir, sourcefile: ENTRY_NAME, loader: 'js' },
+    outfile: join(cachePath(projectDir), 'bundle.mjs'),
+    plugins: [externalsPlugin(projectDir)],
+  });
+  const files = builtFiles(result, projectDir);
+  if (files.length !== 1 || files[0]?.map === undefined) throw new Error('esbuild produced no bundle');
+  const made = {
+    files,
+    metafile: result.metafile,
+    entryNames: [ENTRY_NAME],
+    splitRefused: split === 'refused',
+  };
+  return keep(made, entry, projectDir, purpose, started);
+}
+
+/** `made`, kept in the cache of `purpose` when it can be (`storeBuild`). */
+function keep(made: Made, entry: string, projectDir: string, purpose: BuildPurpose, started: number): Built {
+  const { files, metafile, entryNames } = made;
   let digest: string | undefined;
   try {
     digest = storeBuild(
-      cache,
+      cacheFile(cacheDirectory(projectDir), purpose),
       entry,
       projectDir,
       monitorFingerprint(),
-      {
-        files,
-        ...(split === 'refused' ? { splitRefused: true } : {}),
-        ...(split === undefined || split === 'refused' ? {} : { parts: split.parts }),
-      },
+      { files, ...(made.splitRefused === true ? { splitRefused: true } : {}), parts: made.parts },
       {
         entryNames,
         entryFiles: entryNames.flatMap((name) =>
@@ -460,38 +479,44 @@ async function build(
   } catch {
     // Only the next run's head start is lost.
   }
-  const rebuilt = split === undefined || split === 'refused' ? undefined : split.rebuilt;
-  return { projectDir, files, fromCache: false, rebuilt, digest };
-}
-
-/**
- * The construct files built in parts: only those an edit touched when the kept build allows, else
- * all of them; `refused` when the parts would change the order, undefined when the project is
- * small or its last build was refused (it is not tried in parts again each time).
- */
-async function partsBuild(
-  entry: string,
-  projectDir: string,
-  cache: string,
-  kept: KeptBuild | undefined,
-): Promise<SplitBuilt | 'refused' | undefined> {
-  const changed = kept === undefined ? undefined : await changedPartsBuild(entry, projectDir, kept);
-  if (changed !== undefined) return changed;
-  return (await splitRefused(cache)) ? undefined : splitBuild(entry, projectDir);
+  return { projectDir, files, fromCache: false, rebuilt: made.rebuilt, digest };
 }
 
 const monitorFingerprint = () => fingerprint([import.meta.url]);
 
 /**
  * The build of `entry`: the one kept in the project's cache when nothing it was made from has
- * changed since, else a new one (which is then kept).
+ * changed since; after an edit of some construct files of a large project, the parts it touched
+ * built again; else a new one (which is then kept).
  */
 async function cachedOrBuild(entry: string, projectDir: string, purpose: BuildPurpose): Promise<Built> {
+  // Before the kept build is checked: a file written after it may not be what was checked, and a
+  // build is kept only when none of its files was written after `started` (`storeBuild`).
+  const started = Date.now();
+  const fromCache = await fromKeptBuild(entry, projectDir, purpose, started);
+  return fromCache ?? build(entry, projectDir, purpose, started);
+}
+
+/**
+ * The kept build when nothing changed, or its parts an edit touched built again; undefined when
+ * neither can be (the kept build, tens of MB, is let go before a build of every part).
+ */
+async function fromKeptBuild(
+  entry: string,
+  projectDir: string,
+  purpose: BuildPurpose,
+  started: number,
+): Promise<Built | undefined> {
   // Made first: making it while esbuild runs would change the project directory under the build.
   const file = cacheFile(cacheDirectory(projectDir), purpose);
-  const kept = await readKeptBuild(file, entry, projectDir, monitorFingerprint());
-  if (kept === undefined || kept.changed.length > 0) return build(entry, projectDir, purpose, kept);
-  return { projectDir, files: kept.build.files, fromCache: true, digest: kept.build.digest };
+  const lookup = await readKeptBuild(file, entry, projectDir, monitorFingerprint());
+  if (lookup === undefined) return undefined;
+  const { build: cached, changed } = lookup;
+  if (changed.length === 0)
+    return { projectDir, files: cached.files, fromCache: true, digest: cached.digest };
+  const split = purpose === 'constructs' ? await changedPartsBuild(entry, projectDir, lookup) : undefined;
+  if (split === undefined) return undefined;
+  return keep(split, entry, projectDir, purpose, started);
 }
 
 /**

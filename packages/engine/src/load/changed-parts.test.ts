@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { metafile } from '../test-support/metafile.js';
-import { mergeParts, outputsByName, partsOfLengths, partsToRebuild } from './changed-parts.js';
+import { mergeParts, outputsByName, partsToRebuild } from './changed-parts.js';
 
 const PARTS = ['monitor-part:0', 'monitor-part:1', 'monitor-part:2'];
 
@@ -54,10 +54,11 @@ describe('mergeParts', () => {
       { 'p2-new.mjs': { entry: 'monitor-part:2', inputs: ['c.ts', 'helper.ts', 'extra.ts'] } },
     );
     const merged = mergeParts(kept, fresh, PARTS, ['monitor-part:2']);
-    expect(Object.keys(merged?.outputs ?? {}).sort()).toEqual(
+    expect([...(merged?.keptOutputs ?? [])].sort()).toEqual(['chunk.mjs', 'p0.mjs', 'p1.mjs']);
+    expect(Object.keys(merged?.metafile.outputs ?? {}).sort()).toEqual(
       ['chunk.mjs', 'chunk.mjs.map', 'p0.mjs', 'p0.mjs.map', 'p1.mjs', 'p1.mjs.map', 'p2-new.mjs'].sort(),
     );
-    expect(Object.keys(merged?.inputs ?? {}).sort()).toEqual(
+    expect(Object.keys(merged?.metafile.inputs ?? {}).sort()).toEqual(
       [
         'a.ts',
         'b.ts',
@@ -71,7 +72,7 @@ describe('mergeParts', () => {
       ].sort(),
     );
     // The new part's graph, not the kept one's.
-    expect(merged?.inputs['c.ts']?.imports.map((i) => i.path)).toEqual(['helper.ts', 'extra.ts']);
+    expect(merged?.metafile.inputs['c.ts']?.imports.map((i) => i.path)).toEqual(['helper.ts', 'extra.ts']);
   });
 
   it('refuses when a part built again now reaches a module a kept part reaches', () => {
@@ -108,19 +109,5 @@ describe('outputsByName', () => {
     );
     expect(Object.keys(named.outputs)).toEqual(['p0.mjs', 'chunk.mjs']);
     expect(named.outputs['p0.mjs']?.imports.map((i) => i.path)).toEqual(['chunk.mjs', './ext/thing.js']);
-  });
-});
-
-describe('partsOfLengths', () => {
-  it('cuts the files into runs of the kept lengths', () => {
-    expect(partsOfLengths(['a', 'b', 'c', 'd'], [1, 3])).toEqual([['a'], ['b', 'c', 'd']]);
-  });
-
-  it.each([
-    ['more files', ['a', 'b', 'c'], [1, 1]],
-    ['fewer files', ['a'], [1, 1]],
-    ['an empty part', ['a', 'b'], [2, 0]],
-  ])('refuses lengths that do not fit the files: %s', (_, files, lengths) => {
-    expect(partsOfLengths(files, lengths)).toBeUndefined();
   });
 });

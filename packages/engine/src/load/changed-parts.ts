@@ -3,13 +3,14 @@ import type { Metafile } from 'esbuild';
 
 /**
  * After an edit of a large project, only the parts (split.ts) that reach an edited module are
- * built again; the others are taken from the kept build. esbuild builds a part that shares no
- * module with another part the same, byte for byte, alone or with all the others: its output is
- * its own modules and its imports of externals. So a part is kept only where that holds: the
- * parts built again must reach no module that a kept part reaches, before and after the edit
- * (a module they share would be a chunk of both in one build, and a copy of its own in each
- * here). Bundling 20,000 constructs takes about a second; building the part one edit touched,
- * tens of milliseconds.
+ * built again; the others are taken from the kept build. A part that shares no module of the
+ * project with another part is built alone as it is built with all the others: its own modules,
+ * its imports of externals, and esbuild's helpers (`__name` for `keepNames`), which are pure
+ * functions: in a chunk with all the others, in the part itself alone (then the text differs, not
+ * what runs). So a part is kept only where that holds: the parts built again must reach no module
+ * that a kept part reaches, before and after the edit (a module they share would be one instance
+ * in a chunk in one build, and a copy of its own in each here). Bundling 20,000 constructs takes
+ * about a second; building the part one edit touched, tens of milliseconds.
  */
 
 type Input = Metafile['inputs'][string];
@@ -67,16 +68,16 @@ export function partsToRebuild(
 
 /**
  * The metafile of the whole split build once the parts `rebuilt` (entry names) were built again
- * into `fresh`: the kept build's outputs for the other parts (and the chunks they import), and
- * the new ones. Undefined when a rebuilt part reaches a module that a kept part reaches, in the
- * kept build or in the new one: one build of all the parts would not give the same outputs.
+ * into `fresh`: the kept build's outputs for the other parts (and the chunks they import, which
+ * `keptOutputs` names), and the new ones. Undefined when a rebuilt part reaches a module that a
+ * kept part reaches, in the kept build or in the new one: that module would run twice.
  */
 export function mergeParts(
   kept: Metafile,
   fresh: Metafile,
   parts: readonly string[],
   rebuilt: readonly string[],
-): Metafile | undefined {
+): { metafile: Metafile; keptOutputs: ReadonlySet<string> } | undefined {
   const keptParts = parts.filter((p) => !rebuilt.includes(p));
   const keptModules = new Set<string>();
   for (const part of keptParts) reachedFrom(kept.inputs, part, keptModules);
@@ -105,17 +106,5 @@ export function mergeParts(
     if (keptOutputs.has(name) || keptOutputs.has(name.replace(/\.map$/, ''))) outputs[name] = output;
   }
   Object.assign(outputs, fresh.outputs);
-  return { inputs, outputs };
-}
-
-/** The construct files cut into parts of the kept lengths; undefined when they do not add up to the files. */
-export function partsOfLengths(files: readonly string[], lengths: readonly number[]): string[][] | undefined {
-  if (lengths.reduce((a, b) => a + b, 0) !== files.length || lengths.some((n) => !(n > 0))) return undefined;
-  const parts: string[][] = [];
-  let at = 0;
-  for (const n of lengths) {
-    parts.push(files.slice(at, at + n));
-    at += n;
-  }
-  return parts;
+  return { metafile: { inputs, outputs }, keptOutputs };
 }

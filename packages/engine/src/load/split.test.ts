@@ -220,16 +220,26 @@ describe('a large project bundled in parts', () => {
           readFileSync(f, 'utf8').replaceAll(dir, '<project>'),
         ]),
       );
-    /** Edit the files (path → new text from old), and build the project; also the same files built with no cache. */
-    async function editAndBuild(dir: string, edits: Record<string, (text: string) => string>) {
+    /** Date the project's files back, as `project` does: a build is kept only when its files were written before it. */
+    const dateBack = (dir: string, files: string[]) => {
+      const past = new Date(Date.now() - 30_000);
+      for (const file of files) utimesSync(join(dir, file), past, past);
+    };
+    /**
+     * Edit the files (path → new text from old) and build the project; also the same files built
+     * with no cache, in a project of their own.
+     */
+    async function editAndBuild(
+      dir: string,
+      edits: Record<string, (text: string) => string>,
+      base: Record<string, string> = sources(),
+    ) {
       for (const [file, edit] of Object.entries(edits))
         writeFileSync(join(dir, file), edit(readFileSync(join(dir, file), 'utf8')));
-      // Dated back, as the project was: a build is kept only when its files were written before it.
-      const past = new Date(Date.now() - 30_000);
-      for (const file of sixFiles) utimesSync(join(dir, file), past, past);
+      dateBack(dir, Object.keys(base));
       const edited = await runBundle(dir, sixFiles);
       const whole = project({
-        ...sources(),
+        ...base,
         ...Object.fromEntries(Object.keys(edits).map((f) => [f, readFileSync(join(dir, f), 'utf8')])),
       });
       const reference = { ...(await runBundle(whole, sixFiles)), dir: whole };
@@ -259,6 +269,68 @@ describe('a large project bundled in parts', () => {
       expect(edited.b.rebuilt).toEqual({ parts: 2, of: 6 });
       expect(edited.order).toEqual(['shared', 'shared again', 'a', 'b', 'c', 'd', 'e', 'f']);
       expect(contents(edited.b, dir)).toEqual(contents(reference.b, reference.dir));
+      const next = await runBundle(dir, sixFiles);
+      expect(next.b.fromCache).toBe(true);
+      expect(contents(next.b, dir)).toEqual(contents(reference.b, reference.dir));
+    });
+
+    it('builds again two parts that share a module, with one copy of their chunk', async () => {
+      const dir = project(sources());
+      await runBundle(dir, sixFiles);
+      const { edited, reference } = await editAndBuild(dir, {
+        'a.monitor.ts': (t) => t + log('a again'),
+        'c.monitor.ts': (t) => t + log('c again'),
+      });
+      expect(edited.b.rebuilt).toEqual({ parts: 2, of: 6 });
+      // The chunk of shared.ts is made again as it was: the same file, under the same name.
+      const names = edited.b.files.map((f) => basename(f));
+      expect(new Set(names).size).toBe(names.length);
+      expect(contents(edited.b, dir)).toEqual(contents(reference.b, reference.dir));
+    });
+
+    it('runs what one build runs when esbuild shares its helpers between parts, and maps positions in every part', async () => {
+      // Functions and classes: `keepNames` names them with a helper that a build of every part
+      // puts in a chunk of its own, and a build of some parts into those parts.
+      const named = (n: string) =>
+        `export function fn_${n}() { return 1; }\nexport class C_${n} {}\n` +
+        `(globalThis.splitNames ??= []).push(fn_${n}.name, C_${n}.name);\n` +
+        // By the file's path (its loading marker): the build of the same files with no cache runs too.
+        "(globalThis.splitStacks ??= {})[globalThis[Symbol.for('monitor.loadingFile')]] = new Error('here').stack;\n";
+      const base = Object.fromEntries(
+        Object.entries(sources()).map(([f, t]) => [
+          f,
+          f.endsWith('.monitor.ts') ? named(f[0] as string) + t : t,
+        ]),
+      );
+      const dir = project(base);
+      const first = await runBundle(dir, sixFiles);
+      const holder = globalThis as { splitNames?: string[]; splitStacks?: Record<string, string> };
+      holder.splitNames = [];
+      holder.splitStacks = {};
+      // a and c built again, b, d, e and f kept; every part uses the helper, and the build of a and
+      // c makes the chunk of shared.ts again, as it was.
+      const { edited, reference } = await editAndBuild(
+        dir,
+        { 'a.monitor.ts': (t) => t + log('a again'), 'c.monitor.ts': (t) => t + log('c again') },
+        base,
+      );
+      expect(edited.b.rebuilt).toEqual({ parts: 2, of: 6 });
+      expect(edited.order).toEqual(reference.order);
+      expect(holder.splitNames).toEqual(
+        ['a', 'b', 'c', 'd', 'e', 'f']
+          .flatMap((n) => [`fn_${n}`, `C_${n}`])
+          .concat(['a', 'b', 'c', 'd', 'e', 'f'].flatMap((n) => [`fn_${n}`, `C_${n}`])),
+      );
+      const names = edited.b.files.map((f) => basename(f));
+      expect(new Set(names).size).toBe(names.length);
+      // Every kept part is the file it was.
+      const keptNames = first.b.files.map((f) => basename(f)).filter((n) => n.startsWith('part-'));
+      expect(names.filter((n) => keptNames.includes(n))).toHaveLength(4);
+      // The positions of a kept part (b) and of one built again (c) map to their files and lines.
+      const at = (n: string) =>
+        mapStack(holder.splitStacks?.[join(dir, `${n}.monitor.ts`)] ?? '', edited.b, dir).first;
+      expect(at('b')).toEqual({ file: join(dir, 'b.monitor.ts'), line: 4, column: 82 });
+      expect(at('c')).toEqual({ file: join(dir, 'c.monitor.ts'), line: 4, column: 82 });
     });
 
     it('builds every part when the edit makes a part share a module with a kept one', async () => {
@@ -273,19 +345,68 @@ describe('a large project bundled in parts', () => {
       expect(contents(edited.b, dir)).toEqual(contents(reference.b, reference.dir));
     });
 
-    it('builds every part when a file that is not a module changed, or the parts record is damaged', async () => {
+    it('builds every part when the edit moves where parts are cut', async () => {
       const dir = project(sources());
       await runBundle(dir, sixFiles);
-      appendFileSync(join(dir, 'e.monitor.ts'), log('e again'));
-      writeFileSync(join(dir, 'package.json'), '{ "type": "module", "name": "other" }\n');
-      expect((await runBundle(dir, sixFiles)).b.rebuilt).toBeUndefined();
+      // e no longer fills a part: f joins it.
+      const { edited, reference } = await editAndBuild(dir, { 'e.monitor.ts': () => log('e small') });
+      expect(edited.b.rebuilt).toBeUndefined();
+      expect(edited.b.files).toHaveLength(7);
+      expect(contents(edited.b, dir)).toEqual(contents(reference.b, reference.dir));
+    });
 
-      appendFileSync(join(dir, 'e.monitor.ts'), log('e once more'));
+    it('builds every part when a package.json changed, even one a construct file imports', async () => {
+      const withJson = {
+        ...sources(),
+        'b.monitor.ts': `import pkg from './package.json';\nexport const type = pkg.type;\n${log('b')}${pad}`,
+      };
+      const dir = project(withJson);
+      await runBundle(dir, sixFiles);
+      // `sideEffects: false` would drop shared.ts from every part that only imports it.
+      const { edited, reference } = await editAndBuild(
+        dir,
+        { 'package.json': () => '{ "type": "module", "name": "other" }\n' },
+        withJson,
+      );
+      expect(edited.b.rebuilt).toBeUndefined();
+      expect(contents(edited.b, dir)).toEqual(contents(reference.b, reference.dir));
+    });
+
+    it('builds every part when the parts record is damaged, another build’s, or not what a build writes', async () => {
+      const dir = project(sources());
+      await runBundle(dir, sixFiles);
       const record = `${cacheFile(join(dir, '.monitor', 'cache'), 'constructs')}.parts.json`;
-      writeFileSync(record, readFileSync(record, 'utf8').slice(0, 100));
-      const damaged = await runBundle(dir, sixFiles);
-      expect(damaged.b.rebuilt).toBeUndefined();
-      expect(damaged.order).toEqual(['shared', 'a', 'b', 'c', 'd', 'e', 'e again', 'e once more', 'f']);
+      const first = readFileSync(record, 'utf8');
+      const rebuildOnce = async (text: string, damage: (record: string) => string) => {
+        appendFileSync(join(dir, 'e.monitor.ts'), log(text));
+        dateBack(dir, ['e.monitor.ts']);
+        writeFileSync(record, damage(readFileSync(record, 'utf8')));
+        return runBundle(dir, sixFiles);
+      };
+      const cut = await rebuildOnce('e cut', (r) => r.slice(0, 100));
+      expect(cut.b.rebuilt).toBeUndefined();
+      const older = await rebuildOnce('e older', () => first);
+      expect(older.b.rebuilt).toBeUndefined();
+      const malformed = await rebuildOnce('e malformed', (r) => {
+        const parsed = JSON.parse(r) as { metafile: { inputs: Record<string, unknown> } };
+        for (const name of Object.keys(parsed.metafile.inputs)) parsed.metafile.inputs[name] = { imports: 5 };
+        return JSON.stringify(parsed);
+      });
+      expect(malformed.b.rebuilt).toBeUndefined();
+      expect(malformed.order).toEqual([
+        'shared',
+        'a',
+        'b',
+        'c',
+        'd',
+        'e',
+        'e cut',
+        'e older',
+        'e malformed',
+        'f',
+      ]);
+      // Each of them kept a good record again: the next edit builds one part.
+      expect((await rebuildOnce('e again', (r) => r)).b.rebuilt).toEqual({ parts: 1, of: 6 });
     });
   });
 
