@@ -213,16 +213,18 @@ export async function readCachedBuild(
 
 /**
  * A kept build, and the files of those it was made from whose content changed since (none when it
- * can be taken as it is). With changes, only a build in parts is read, with its parts' record
- * (`PartsRecord`, which must be this very build's), and only when nothing but the content of
- * files changed: not which files exist, not the entry, monitor or the cache. Otherwise undefined.
+ * can be taken as it is). With changes, only a build in parts is read, and only when nothing but
+ * the content of files changed (not which files exist, not the entry, monitor or the cache) and
+ * `planChanges` makes a plan of them from its parts' record (`PartsRecord`, which must be this very
+ * build's): before the build is read, which takes tens of MB. Otherwise undefined.
  */
-export async function readKeptBuild(
+export async function readKeptBuild<Plan>(
   file: string,
   entry: string,
   projectDir: string,
   monitor: string,
-): Promise<CacheLookup | undefined> {
+  planChanges?: (changed: readonly string[], parts: PartsRecord) => Plan | undefined,
+): Promise<CacheLookup<Plan> | undefined> {
   let handle: FileHandle;
   try {
     handle = await open(file, 'r');
@@ -258,8 +260,12 @@ export async function readKeptBuild(
       if (recorded === null || statOf(path) === undefined) return undefined;
       changed.push(path);
     }
-    const parts = changed.length === 0 ? undefined : readPartsRecord(file, header.body);
-    if (changed.length > 0 && parts === undefined) return undefined;
+    let plan: Plan | undefined;
+    if (changed.length > 0) {
+      const parts = planChanges === undefined ? undefined : readPartsRecord(file, header.body);
+      plan = parts === undefined ? undefined : planChanges?.(changed, parts);
+      if (plan === undefined) return undefined;
+    }
     // One buffer for the whole body. Reading it a section at a time (tried in 0691b74) made a
     // no-change diff of 20,000 constructs peak 25 MB lower, and a validate of 50,000 35 MB higher:
     // what glibc's malloc keeps of what is freed depends on the sizes of the blocks (see
@@ -272,7 +278,7 @@ export async function readKeptBuild(
     }
     if (Buffer.from(await webcrypto.subtle.digest('SHA-256', body)).toString('base64url') !== header.body)
       return undefined;
-    return { build: { files: filesOf(header, body), digest: header.body }, changed, parts };
+    return { build: { files: filesOf(header, body), digest: header.body }, changed, plan };
   } catch {
     return undefined;
   } finally {
@@ -280,13 +286,13 @@ export async function readKeptBuild(
   }
 }
 
-/** What the cache holds for a build (`readKeptBuild`): the build, what changed since, and its parts' record when something did. */
-export interface CacheLookup {
+/** What the cache holds for a build (`readKeptBuild`): the build, what changed since, and the plan of the changes. */
+export interface CacheLookup<Plan> {
   build: CachedBuild & { digest: string };
   /** The files it was made from whose content is not what it was. */
   changed: readonly string[];
   /** Set when `changed` is not empty. */
-  parts?: PartsRecord | undefined;
+  plan?: Plan | undefined;
 }
 
 /**

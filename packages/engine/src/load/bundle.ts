@@ -6,7 +6,6 @@ import type { Diagnostic } from '@monitor/constructs';
 import type { BuildFailure, BuildOptions, Message, Metafile, Plugin } from 'esbuild';
 import {
   type BuiltFile,
-  type CacheLookup,
   cacheFile,
   fingerprint,
   type PartsRecord,
@@ -297,61 +296,84 @@ async function splitBuild(entry: string, projectDir: string): Promise<SplitBuilt
 /** A module of the project's source that an edit may change without building every part. */
 const SOURCE_MODULE = /\.(c|m)?(j|t)sx?$/;
 
+/** Which parts an edit of some construct files makes to build again (`planChangedParts`). */
+interface ChangedParts {
+  /** Each part's construct files, as a build of every part cuts them. */
+  parts: string[][];
+  /** The metafile names of the parts' entries. */
+  names: string[];
+  /** The parts to build again, by index. */
+  rebuild: number[];
+  record: PartsRecord;
+}
+
 /**
- * The parts of `entry` that reach a file `kept.changed` names built again, the others taken from
- * the kept build (changed-parts.ts); undefined when that cannot run the project as a build of
- * every part would, or when it would build every part anyway. Fails with a BundleError when a
- * part does not build.
+ * The parts of `entry` to build again after an edit of the files `changed` (paths), the others to
+ * be taken from the kept build whose parts' record is `record` (changed-parts.ts); undefined when
+ * every part is to be built.
  */
-async function changedPartsBuild(
+function planChangedParts(
   entry: string,
   projectDir: string,
-  kept: CacheLookup,
-): Promise<SplitBuilt | undefined> {
+  changed: readonly string[],
+  record: PartsRecord,
+): ChangedParts | undefined {
   const files = entryFiles(entry);
-  const record = kept.parts;
-  if (files === undefined || record === undefined) return undefined;
+  if (files === undefined) return undefined;
   // The cuts of a build of every part, so that parts do not drift from them as files grow.
   const parts = splitParts(files, sizeOf);
   if (parts === undefined || parts.map((p) => p.length).join() !== record.lengths.join()) return undefined;
   const names = parts.map((_, i) => `${PART_NAMESPACE}:${i}`);
-  const changed = new Set(kept.changed);
+  const paths = new Set(changed);
   const changedNames = new Set(
-    Object.keys(record.metafile.inputs).filter((name) => changed.has(resolve(projectDir, name))),
+    Object.keys(record.metafile.inputs).filter((name) => paths.has(resolve(projectDir, name))),
   );
   // Each changed file must be a module of source code: a package.json or tsconfig.json (imported
   // as JSON or not) also steers how every file near it builds.
   const changedPaths = new Set([...changedNames].map((name) => resolve(projectDir, name)));
-  if (changedPaths.size !== changed.size || ![...changedNames].every((n) => SOURCE_MODULE.test(n)))
+  if (changedPaths.size !== paths.size || ![...changedNames].every((n) => SOURCE_MODULE.test(n)))
     return undefined;
+  // Throws on a record that parses but does not hold what a build writes: `readKeptBuild` then
+  // finds no plan, and every part is built.
+  const rebuild = partsToRebuild(record.metafile, names, changedNames);
+  return rebuild === undefined ? undefined : { parts, names, rebuild, record };
+}
+
+/**
+ * The parts `plan` names built again, the others taken from the kept build's `keptFiles`;
+ * undefined when the result would not run the project as a build of every part would. Fails with
+ * a BundleError when a part does not build.
+ */
+async function changedPartsBuild(
+  projectDir: string,
+  { parts, names, rebuild, record }: ChangedParts,
+  keptFiles: readonly BuiltFile[],
+): Promise<SplitBuilt | undefined> {
+  const result = await buildParts(
+    projectDir,
+    rebuild.map((index) => ({ index, files: parts[index] as string[] })),
+  );
+  const fresh = outputsByName(result.metafile);
+  const rebuilt = rebuild.map((index) => names[index] as string);
+  let merged: ReturnType<typeof mergeParts>;
+  let main: BuiltFile | undefined;
   try {
-    const rebuild = partsToRebuild(record.metafile, names, changedNames);
-    if (rebuild === undefined) return undefined;
-    const result = await buildParts(
-      projectDir,
-      rebuild.map((index) => ({ index, files: parts[index] as string[] })),
-    );
-    const fresh = outputsByName(result.metafile);
-    const rebuilt = rebuild.map((index) => names[index] as string);
-    const merged = mergeParts(record.metafile, fresh, names, rebuilt);
-    const main = merged === undefined ? undefined : mainOf(merged.metafile, names);
-    if (merged === undefined || main === undefined) return undefined;
-    // A chunk both builds made (esbuild's helpers, the same code under the same name) is taken once.
-    const keptFiles = kept.build.files.filter(
-      (f) => merged.keptOutputs.has(f.name) && !(f.name in fresh.outputs),
-    );
-    return {
-      files: [main, ...keptFiles, ...builtFiles(result, projectDir)],
-      metafile: merged.metafile,
-      entryNames: names,
-      parts: { lengths: record.lengths, metafile: merged.metafile },
-      rebuilt: { parts: rebuild.length, of: parts.length },
-    };
-  } catch (e) {
-    if (e instanceof BundleError) throw e;
-    // A record that parses but does not hold what a build writes: every part is built.
-    return undefined;
+    merged = mergeParts(record.metafile, fresh, names, rebuilt);
+    main = merged === undefined ? undefined : mainOf(merged.metafile, names);
+  } catch {
+    return undefined; // a record that parses but does not hold what a build writes
   }
+  if (merged === undefined || main === undefined) return undefined;
+  const { metafile, keptOutputs } = merged;
+  // A chunk both builds made (esbuild's helpers, the same code under the same name) is taken once.
+  const kept = keptFiles.filter((f) => keptOutputs.has(f.name) && !(f.name in fresh.outputs));
+  return {
+    files: [main, ...kept, ...builtFiles(result, projectDir)],
+    metafile,
+    entryNames: names,
+    parts: { lengths: record.lengths, metafile },
+    rebuilt: { parts: rebuild.length, of: parts.length },
+  };
 }
 
 /** The name of a split build's main module. */
@@ -509,12 +531,19 @@ async function fromKeptBuild(
 ): Promise<Built | undefined> {
   // Made first: making it while esbuild runs would change the project directory under the build.
   const file = cacheFile(cacheDirectory(projectDir), purpose);
-  const lookup = await readKeptBuild(file, entry, projectDir, monitorFingerprint());
+  const lookup = await readKeptBuild(
+    file,
+    entry,
+    projectDir,
+    monitorFingerprint(),
+    purpose === 'constructs'
+      ? (changed, record) => planChangedParts(entry, projectDir, changed, record)
+      : undefined,
+  );
   if (lookup === undefined) return undefined;
-  const { build: cached, changed } = lookup;
-  if (changed.length === 0)
-    return { projectDir, files: cached.files, fromCache: true, digest: cached.digest };
-  const split = purpose === 'constructs' ? await changedPartsBuild(entry, projectDir, lookup) : undefined;
+  const { build: cached, plan } = lookup;
+  if (plan === undefined) return { projectDir, files: cached.files, fromCache: true, digest: cached.digest };
+  const split = await changedPartsBuild(projectDir, plan, cached.files);
   if (split === undefined) return undefined;
   return keep(split, entry, projectDir, purpose, started);
 }
