@@ -32,15 +32,21 @@ export function outputsByName(metafile: Metafile): Metafile {
   return { inputs: metafile.inputs, outputs };
 }
 
-/** The modules `entry` imports, directly or not (metafile names, externals left out, `entry` in). */
-function reachedFrom(inputs: Metafile['inputs'], entry: string, into = new Set<string>()): Set<string> {
-  const stack = [entry];
+/**
+ * The names `starts` import, directly or not, in `graph` (the metafile's inputs or its outputs,
+ * which name their imports alike), externals left out and `starts` in; added to `into`.
+ */
+function reached(
+  graph: Record<string, { imports: readonly { path: string; external?: boolean }[] } | undefined>,
+  starts: Iterable<string>,
+  into = new Set<string>(),
+): Set<string> {
+  const stack = [...starts];
   while (stack.length > 0) {
     const name = stack.pop() as string;
     if (into.has(name)) continue;
     into.add(name);
-    const input = inputs[name] as Input | undefined;
-    for (const imported of input?.imports ?? []) if (!imported.external) stack.push(imported.path);
+    for (const imported of graph[name]?.imports ?? []) if (!imported.external) stack.push(imported.path);
   }
   return into;
 }
@@ -56,13 +62,13 @@ export function partsToRebuild(
   changed: ReadonlySet<string>,
 ): number[] | undefined {
   const rebuild: number[] = [];
-  const reached = new Set<string>();
+  const byAny = new Set<string>();
   parts.forEach((part, i) => {
-    const modules = reachedFrom(kept.inputs, part);
-    for (const m of modules) reached.add(m);
+    const modules = reached(kept.inputs, [part]);
+    for (const m of modules) byAny.add(m);
     if ([...changed].some((name) => modules.has(name))) rebuild.push(i);
   });
-  if ([...changed].some((name) => !reached.has(name))) return undefined;
+  if ([...changed].some((name) => !byAny.has(name))) return undefined;
   return rebuild.length === 0 || rebuild.length === parts.length ? undefined : rebuild;
 }
 
@@ -79,25 +85,18 @@ export function mergeParts(
   rebuilt: readonly string[],
 ): { metafile: Metafile; keptOutputs: ReadonlySet<string> } | undefined {
   const keptParts = parts.filter((p) => !rebuilt.includes(p));
-  const keptModules = new Set<string>();
-  for (const part of keptParts) reachedFrom(kept.inputs, part, keptModules);
-  const before = new Set<string>();
-  for (const part of rebuilt) reachedFrom(kept.inputs, part, before);
-  const after = new Set<string>();
-  for (const part of rebuilt) reachedFrom(fresh.inputs, part, after);
+  const keptModules = reached(kept.inputs, keptParts);
+  const before = reached(kept.inputs, rebuilt);
+  const after = reached(fresh.inputs, rebuilt);
   for (const m of [...before, ...after]) if (keptModules.has(m)) return undefined;
 
   // The kept parts' outputs, and the chunks those import.
-  const keptOutputs = new Set<string>();
-  const stack = Object.entries(kept.outputs)
-    .filter(([, o]) => o.entryPoint !== undefined && keptParts.includes(o.entryPoint))
-    .map(([name]) => name);
-  while (stack.length > 0) {
-    const name = stack.pop() as string;
-    if (keptOutputs.has(name)) continue;
-    keptOutputs.add(name);
-    for (const i of kept.outputs[name]?.imports ?? []) if (!i.external) stack.push(i.path);
-  }
+  const keptOutputs = reached(
+    kept.outputs,
+    Object.entries(kept.outputs)
+      .filter(([, o]) => o.entryPoint !== undefined && keptParts.includes(o.entryPoint))
+      .map(([name]) => name),
+  );
   const inputs: Record<string, Input> = {};
   for (const [name, input] of Object.entries(kept.inputs)) if (keptModules.has(name)) inputs[name] = input;
   Object.assign(inputs, fresh.inputs);
