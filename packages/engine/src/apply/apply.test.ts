@@ -1,4 +1,4 @@
-import { AmbiguousWriteError, ValidationError } from '@monitor/api';
+import { AmbiguousWriteError, ServerError, ValidationError } from '@monitor/api';
 import {
   CheckGroup,
   createSession,
@@ -196,6 +196,39 @@ describe('apply', () => {
     expect(result.results[0]).toMatchObject({ status: 'failed', error: { code: 'ambiguous_write' } });
     expect(account.calls.filter((c) => c.startsWith('create'))).toHaveLength(3);
     expect(result.state.pendingCreates).toEqual(['AlertChannel:mail']);
+  });
+
+  it('an ambiguous create whose read-back fails stays pending, and the next run adopts what it made', async () => {
+    new CheckGroup('g', { name: 'G' });
+    const account = new FakeAccount();
+    const backend = new MemoryBackend();
+    account.after = ({ op }) => {
+      if (op === 'create') throw new AmbiguousWriteError('timed out after the request was sent');
+    };
+    // Every read answers 500 while the deploy looks for what it made.
+    const unreadable: typeof account = Object.create(account);
+    unreadable.managed = (kind) => ({
+      ...account.managed(kind),
+      // biome-ignore lint/correctness/useYield: a list that fails before its first page
+      pages: async function* () {
+        throw new ServerError('GET /v2/check-groups failed: 500', { status: 500 });
+      },
+    });
+    const made = await planFor(account, backend);
+    const result = await apply(made, { client: unreadable, backend, sleep: noSleep });
+    expect(result.results[0]).toMatchObject({ status: 'failed' });
+    expect(account.all('CheckGroup')).toHaveLength(1);
+    // The outcome is unknown, not "nothing was created": the create stays pending.
+    expect(result.state.pendingCreates).toEqual(['CheckGroup:g']);
+    expect((await backend.read()).pendingCreates).toEqual(['CheckGroup:g']);
+    // The next run finds it and adopts it, once.
+    account.after = () => {};
+    const next = await planFor(account, backend);
+    expect(next.operations).toMatchObject([{ action: 'adopt', resumed: true }]);
+    const settled = await apply(next, { client: account, backend });
+    expect(settled.state.pendingCreates).toEqual([]);
+    expect(settled.state.resources['CheckGroup:g']?.physicalId).toBe(account.all('CheckGroup')[0]?.id);
+    expect(account.all('CheckGroup')).toHaveLength(1);
   });
 
   it('deletes after creates and updates, referrers before what they refer to; a 404 counts as deleted', async () => {

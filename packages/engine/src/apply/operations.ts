@@ -109,9 +109,19 @@ async function createResource(op: CreateOperation, ctx: OperationContext): Promi
   // next plan follows instead of creating again. A record that fails stops the create here.
   if (!ctx.state.pendingCreates.includes(key)) await ctx.record({}, { [key]: true });
   let made: { value: ManagedResource; reconciled: boolean };
+  // Once one attempt's outcome is unknown, only a read that settles it may drop the pending mark:
+  // a read-back that fails too leaves a resource the account may hold, which the next plan adopts.
+  let outcomeUnknown = false;
   try {
     made = await reconciled<ManagedResource>(
-      () => ctx.client.managed(op.kind).create(payload),
+      async () => {
+        try {
+          return await ctx.client.managed(op.kind).create(payload);
+        } catch (error) {
+          if (error instanceof AmbiguousWriteError) outcomeUnknown = true;
+          throw error;
+        }
+      },
       async () => {
         const found = await findCreated(op, payload, ctx);
         return found === undefined ? { done: false } : { done: true, value: found };
@@ -119,9 +129,10 @@ async function createResource(op: CreateOperation, ctx: OperationContext): Promi
       ctx,
     );
   } catch (error) {
-    // The service answered: nothing was created. (An unknown outcome stays pending for the next plan.)
-    // A failure to record that is no loss: a pending create that made nothing is dropped next time.
-    if (!(error instanceof AmbiguousWriteError)) await ctx.record({}, { [key]: false }).catch(() => {});
+    // The service answered every attempt: nothing was created. (An unknown outcome stays pending for
+    // the next plan.) A failure to record that is no loss: a pending create that made nothing is
+    // dropped next time.
+    if (!outcomeUnknown) await ctx.record({}, { [key]: false }).catch(() => {});
     throw error;
   }
   const resource = made.value;
