@@ -1,5 +1,5 @@
 // `monitor state` on the file backend: list, show, mv, rm, pull and push, with their errors.
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { describe, expect, it } from 'vitest';
@@ -104,6 +104,25 @@ describe('monitor state', () => {
     const cleared = await run('state', 'unlock', '--force');
     expect(cleared.code).toBe(0);
     expect(cleared.stdout).toContain('cleared the lock of monitor deploy (pid 4242 on ci-7');
+    expect(existsSync(lock)).toBe(false);
+    // An empty lock file (a run whose disk filled while it took the lock): unlock says what it removed.
+    writeFileSync(lock, '');
+    const emptied = await run('state', 'unlock', '--force');
+    expect(emptied.code).toBe(0);
+    expect(emptied.stdout).toContain(`removed the lock file ${lock}, which named no run (empty or unreadable)`);
+    expect((await run('state', 'unlock', '--force')).stdout).toContain('The state was not locked.');
+  });
+
+  it('an empty lock file left by a full disk is taken over once it is a few seconds old, and the run says so', async () => {
+    const { dir, run } = await setup({ 'a.monitor.ts': `${IMPORTS}new CheckGroup('g', { name: 'G' });\n` });
+    mkdirSync(join(dir, '.monitor', 'state'), { recursive: true });
+    const lock = join(dir, '.monitor', 'state', `${DEV_ACCOUNT_ID}.lock`);
+    writeFileSync(lock, '');
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    const deployed = await run('deploy', '--yes');
+    expect(deployed.code).toBe(0);
+    expect(deployed.stderr).toContain(`Removed the lock file ${lock}, which has named no run for`);
     expect(existsSync(lock)).toBe(false);
   });
 

@@ -24,6 +24,7 @@ import {
 import { escapeTerminal } from '@monitor/engine/escape';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { CLEAR_LINE, type Io, type Paint, paint } from './io.js';
+import { staleLockNotice } from './lock-notice.js';
 import { type LostStateWhere, lostStateMarkdown, reportLostState, stateWhere } from './lost-state-ui.js';
 import { handOver } from './one-time-values.js';
 import { type ApplyArgs, type CommentArgs, commandLine, type ProjectArgs } from './options.js';
@@ -91,6 +92,10 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
       held = undefined;
     },
     onEvent(event: FlowEvent) {
+      if (event.type === 'lock-stale') {
+        io.stderr(staleLockNotice(event.removed));
+        return;
+      }
       if (event.type === 'lock-wait') {
         io.stderr(
           `Waiting up to ${Math.round(event.timeoutMs / 1000)} s for the state lock held by ${escapeTerminal(describeHolder(event.holder))}\n`,

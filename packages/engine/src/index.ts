@@ -45,6 +45,7 @@ export {
   importResources,
   kindsNamed,
 } from './flows/import.js';
+export { type LockEvent, type LockedFlowOptions, lockedFlow } from './flows/locked.js';
 export { type LostState, lostState, lostStateCandidate } from './flows/lost-state.js';
 export { outputs, type ResourceOutput } from './flows/outputs.js';
 export {
@@ -200,7 +201,8 @@ export { UnknownGroupError } from './routing/select.js';
 export { userTimeZone } from './routing/time-zone.js';
 export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './state/backend.js';
 export { FileStateBackend, type StateFs } from './state/file-store.js';
-export { describeHolder, LockHeldError, type LockHolder, withStateLock } from './state/lock.js';
+export { LockHeldError, withStateLock } from './state/lock.js';
+export { type ClearedLock, describeHolder, type LockHolder } from './state/lock-holder.js';
 export { type OpenStateOptions, openStateBackend } from './state/open.js';
 export { type PostgresBackendOptions, PostgresStateBackend, redactUrl } from './state/postgres-store.js';
 export {

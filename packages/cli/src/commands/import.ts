@@ -6,6 +6,7 @@ import type { Argv } from 'yargs';
 import { CommandError } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { CLEAR_LINE, paint } from '../io.js';
+import { staleLockNotice } from '../lock-notice.js';
 import {
   commaList,
   commandLine,
@@ -123,6 +124,7 @@ export async function run(args: ImportArgs, ctx: RunContext): Promise<ExitCode> 
       confirm: (matched) => confirmByContent(matched, args, ctx),
       onEvent: (event) => {
         if (event.type === 'lock-wait') io.stderr(`Waiting up to ${args.lockTimeout} s for the state lock\n`);
+        if (event.type === 'lock-stale') io.stderr(staleLockNotice(event.removed));
         else if (event.type === 'reading') status('Reading the account…');
         else status(escapeTerminal(`Writing code for what ${project.config.projectName} does not own…`));
       },

@@ -5,6 +5,7 @@ import { escapeTerminal as t } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
+import { staleLockNotice } from '../lock-notice.js';
 import { environmentOf, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
 
@@ -98,6 +99,9 @@ export async function run(args: StateArgs, ctx: RunContext): Promise<ExitCode> {
     service: await serviceOf(args, io.env, project),
     command: `monitor state ${args.action}`,
     lockTimeoutMs: (args.lockTimeout ?? 0) * 1000,
+    onEvent: (event) => {
+      if (event.type === 'lock-stale') io.stderr(staleLockNotice(event.removed));
+    },
   };
   try {
     return await perform(args, ctx, target, project);
@@ -384,12 +388,15 @@ async function unlockState({ args, out, engine, p, say, target }: ActionContext)
       'make sure no deploy is running, then add --force',
     );
   }
-  const holder = await backend.forceUnlock();
-  out.result = { cleared: holder ?? null };
+  const cleared = await backend.forceUnlock();
+  out.result = { cleared: cleared.holder ?? null, removed: cleared.removed ?? null };
+  const removed = cleared.removed === undefined ? '' : t(cleared.removed);
   say(
-    holder === undefined
+    cleared.removed === undefined
       ? 'The state was not locked.\n'
-      : `${p.green('✓')} cleared the lock of ${t(engine.describeHolder(holder))}\n`,
+      : cleared.holder === undefined
+        ? `${p.green('✓')} removed ${removed}\n`
+        : `${p.green('✓')} cleared the lock of ${t(engine.describeHolder(cleared.holder))}: removed ${removed}\n`,
   );
   return EXIT.ok;
 }

@@ -5,8 +5,8 @@ import { checkSavedPlan, type SavedPlan, scopeOf } from '../plan/saved-plan.js';
 import type { Plan } from '../plan/types.js';
 import { blockingFindings } from '../policy/run.js';
 import { deletionCount, hasWork } from '../render/render.js';
-import { type LockHolder, withStateLock } from '../state/lock.js';
 import { makePlan, type Scope } from './diff.js';
+import { type LockEvent, lockedFlow } from './locked.js';
 import type { Target } from './target.js';
 import {
   type Baseline,
@@ -20,11 +20,7 @@ import {
 } from './verify.js';
 
 /** Progress of a deploy or destroy, as it happens. */
-export type FlowEvent =
-  | { type: 'lock-wait'; holder: LockHolder | undefined; timeoutMs: number }
-  | { type: 'locked' }
-  | { type: 'planned'; plan: Plan }
-  | ApplyEvent;
+export type FlowEvent = LockEvent | { type: 'locked' } | { type: 'planned'; plan: Plan } | ApplyEvent;
 
 /**
  * The answer to "apply this plan?": the caller asks a person or checks its flags. A refusal says
@@ -228,19 +224,10 @@ export function destroy(target: Target, options: DestroyOptions): Promise<ApplyO
 }
 
 function withLock(target: Target, options: ApplyFlowOptions, body: () => Promise<ApplyOutcome>) {
-  const timeoutMs = options.lockTimeoutMs ?? 0;
-  return withStateLock(
-    target.backend,
-    {
-      command: options.command,
-      timeoutMs,
-      onWait: (holder) => options.onEvent?.({ type: 'lock-wait', holder, timeoutMs }),
-    },
-    async () => {
-      options.onEvent?.({ type: 'locked' });
-      return body();
-    },
-  );
+  return lockedFlow(target.backend, options, async () => {
+    options.onEvent?.({ type: 'locked' });
+    return body();
+  });
 }
 
 /** What a flow adds around the apply: work once consent is given, and what the state should say of the run. */

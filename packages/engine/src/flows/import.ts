@@ -6,8 +6,8 @@ import { type ImportPlan, planImport, type RecoveredResource } from '../import/i
 import { inDeclaredOrder } from '../live/read-live.js';
 import type { LoadedProject } from '../load/load.js';
 import { validateProject } from '../load/validate.js';
-import { type LockHolder, withStateLock } from '../state/lock.js';
 import type { Consent } from './deploy.js';
+import { type LockEvent, lockedFlow } from './locked.js';
 import { readAccount, type Target } from './target.js';
 
 /** A filter that selects nothing it could: a kind that does not exist. Nothing was read or written. */
@@ -34,10 +34,7 @@ export interface ImportSelection {
 }
 
 /** Progress of an import, as it happens. */
-export type ImportEvent =
-  | { type: 'lock-wait'; holder: LockHolder | undefined; timeoutMs: number }
-  | { type: 'reading' }
-  | { type: 'generating' };
+export type ImportEvent = LockEvent | { type: 'reading' } | { type: 'generating' };
 
 export interface ImportFlowOptions {
   /** What holds the lock, e.g. `monitor import`. */
@@ -128,16 +125,7 @@ export async function importResources(target: Target, options: ImportFlowOptions
   const kinds = kindsNamed(options.filters?.kinds ?? []);
   const run = () => importLocked(target, options, kinds);
   if (options.dryRun === true) return run();
-  const timeoutMs = options.lockTimeoutMs ?? 0;
-  return withStateLock(
-    target.backend,
-    {
-      command: options.command,
-      timeoutMs,
-      onWait: (holder) => options.onEvent?.({ type: 'lock-wait', holder, timeoutMs }),
-    },
-    run,
-  );
+  return lockedFlow(target.backend, options, run);
 }
 
 async function importLocked(

@@ -2,7 +2,6 @@ import { isResourceKind } from '@monitor/api';
 import { EngineError, InvalidStateError } from '../errors.js';
 import { ByPhysicalId } from '../identity.js';
 import type { StateBackend } from '../state/backend.js';
-import { withStateLock } from '../state/lock.js';
 import {
   checkIntegrity,
   type IntegrityProblem,
@@ -11,6 +10,7 @@ import {
   type StateEntry,
   stateKey,
 } from '../state/state.js';
+import { type LockEvent, lockedFlow } from './locked.js';
 import { checkService } from './target.js';
 
 /**
@@ -31,6 +31,8 @@ export interface StateTarget {
   command: string;
   /** How long to wait for a deploy that holds the lock. @default 0 */
   lockTimeoutMs?: number;
+  /** Told of a wait for the lock, or of a lock left behind that was removed. */
+  onEvent?: (event: LockEvent) => void;
 }
 
 /** An edit that would give this project a resource that another project owns. */
@@ -107,16 +109,13 @@ async function writeChecked(backend: StateBackend, next: State): Promise<State> 
   return backend.commit(next);
 }
 
-/** The lock request of an edit. */
-const lockOf = (target: StateTarget) => ({ command: target.command, timeoutMs: target.lockTimeoutMs ?? 0 });
-
 /** Rename an entry (what `aliases` do in a deploy): the resource keeps its physical id. */
 export async function moveEntry(
   target: StateTarget,
   from: string,
   to: string,
 ): Promise<{ from: string; to: string }> {
-  return withStateLock(target.backend, lockOf(target), async () => {
+  return lockedFlow(target.backend, target, async () => {
     const state = await target.backend.read({ allowDamaged: true });
     const entry = findEntry(state, from);
     const colon = to.indexOf(':');
@@ -144,7 +143,7 @@ export async function moveEntry(
  * one of two entries that record one resource is removed.
  */
 export async function removeEntry(target: StateTarget, key: string): Promise<StateEntry> {
-  return withStateLock(target.backend, lockOf(target), async () => {
+  return lockedFlow(target.backend, target, async () => {
     const state = await target.backend.read({ allowDamaged: true });
     const entry = findEntry(state, key);
     const resources = { ...state.resources };
@@ -194,7 +193,7 @@ export async function pushState(
       'fix the file (each resource recorded once, under its own Kind:logicalId) and push it again',
     );
   }
-  return withStateLock(target.backend, lockOf(target), async () => {
+  return lockedFlow(target.backend, target, async () => {
     const current = await target.backend.read({ allowDamaged: true });
     if (current.serial !== pushed.serial && options.force !== true) {
       throw new StaleStateError(
@@ -224,8 +223,8 @@ export async function migrateState(
   if (destination.location === target.backend.location) {
     throw new StateEditError('--to is where the state already is', 'name the other backend');
   }
-  return withStateLock(target.backend, lockOf(target), () =>
-    withStateLock(destination, lockOf(target), async () => {
+  return lockedFlow(target.backend, target, () =>
+    lockedFlow(destination, target, async () => {
       const source = await target.backend.read();
       const existing = await destination.read({ allowDamaged: true });
       if (Object.keys(existing.resources).length > 0 && options.force !== true) {
@@ -255,7 +254,7 @@ export async function rebindState(target: StateTarget): Promise<{ from: string |
       'run it with MONITOR_BASE_URL set',
     );
   }
-  return withStateLock(target.backend, lockOf(target), async () => {
+  return lockedFlow(target.backend, target, async () => {
     const state = await target.backend.read({ allowDamaged: true });
     await target.backend.commit({ ...state, service });
     return { from: state.service ?? null, to: service };

@@ -1,5 +1,5 @@
 import type { ByPhysicalId } from '../identity.js';
-import type { LockHolder } from './lock.js';
+import type { ClearedLock, LockHolder } from './lock-holder.js';
 import type { State, StateEntry } from './state.js';
 
 /** Entries by `Kind:logicalId`; `null` removes one. */
@@ -14,6 +14,8 @@ export interface LockRequest {
   command: string;
   /** Called once, when the lock is found held and there is time to wait for it. */
   onWait?: (holder: LockHolder | undefined) => void;
+  /** Called when a lock left by a run that is gone was removed, with what was removed and why. */
+  onStale?: (removed: string) => void;
 }
 
 export interface ReadOptions {
@@ -51,10 +53,10 @@ export interface StateBackend {
    */
   owners?(): Promise<ByPhysicalId<string>>;
   /**
-   * Clear the lock's record of a run that is gone (`monitor state unlock --force`). Resolves to the
-   * holder it cleared; a `LockHeldError` when a live run holds the lock and it cannot be cleared.
+   * Clear the lock's record of a run that is gone (`monitor state unlock --force`). Resolves to
+   * what it cleared; a `LockHeldError` when a live run holds the lock and it cannot be cleared.
    */
-  forceUnlock(): Promise<LockHolder | undefined>;
+  forceUnlock(): Promise<ClearedLock>;
   /** Release what the backend holds open. */
   close(): Promise<void>;
 }

@@ -12,7 +12,8 @@ import {
   type StateBackend,
   type StateChanges,
 } from './backend.js';
-import { acquireLock, isAliveHere, LockHeldError, type LockHolder, readLockHolder } from './lock.js';
+import { acquireLock, isAliveHere, LockHeldError, readLockHolder } from './lock.js';
+import type { ClearedLock } from './lock-holder.js';
 import {
   checkIntegrity,
   emptyState,
@@ -82,6 +83,8 @@ export type StateFs = AtomicWriteFs &
     | 'closeSync'
     | 'fstatSync'
     | 'ftruncateSync'
+    | 'readFileSync'
+    | 'statSync'
   >;
 
 /** A record whose line is written, waiting for the sync that makes it durable. */
@@ -131,7 +134,7 @@ export class FileStateBackend implements StateBackend {
 
   async lock(request: LockRequest): Promise<() => Promise<void>> {
     try {
-      const release = await acquireLock(this.lockLocation, request);
+      const release = await acquireLock(this.lockLocation, request, this.#fs);
       return async () => release();
     } catch (e) {
       throw stateStorageError('take the state lock', this.lockLocation, e);
@@ -331,15 +334,22 @@ export class FileStateBackend implements StateBackend {
 
   /**
    * Remove the lock file of a run that is gone, including one of another host, which this host
-   * cannot check. A run alive on this host keeps it: a `LockHeldError`.
+   * cannot check, and one that names no run. A run alive on this host keeps it: a `LockHeldError`.
    */
-  async forceUnlock(): Promise<LockHolder | undefined> {
-    const holder = readLockHolder(this.lockLocation);
+  async forceUnlock(): Promise<ClearedLock> {
+    if (!this.#fs.existsSync(this.lockLocation)) return { holder: undefined, removed: undefined };
+    const holder = readLockHolder(this.lockLocation, this.#fs);
     if (isAliveHere(holder)) throw new LockHeldError(holder, 'wait for it to finish, or stop it first');
     storage('remove the state lock', this.lockLocation, () =>
       this.#fs.rmSync(this.lockLocation, { force: true }),
     );
-    return holder;
+    return {
+      holder,
+      removed:
+        holder === undefined
+          ? `the lock file ${this.lockLocation}, which named no run (empty or unreadable)`
+          : `the lock file ${this.lockLocation}`,
+    };
   }
 
   /** Stop appending to the journal (it stays on disk until the next `commit`). */

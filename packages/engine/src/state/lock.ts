@@ -1,22 +1,9 @@
-import { closeSync, mkdirSync, openSync, readFileSync, rmSync, writeSync } from 'node:fs';
+import * as nodeFs from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
 import { EngineError } from '../errors.js';
 import type { LockRequest, StateBackend } from './backend.js';
-
-export interface LockHolder {
-  pid: number;
-  host: string;
-  startedAt: string;
-  command: string;
-}
-
-/** `monitor deploy (pid 123 on host, since …)`, for messages. */
-export function describeHolder(holder: LockHolder | undefined): string {
-  return holder === undefined
-    ? 'an unknown process'
-    : `${holder.command} (pid ${holder.pid} on ${holder.host}, since ${holder.startedAt})`;
-}
+import { describeHolder, type LockHolder } from './lock-holder.js';
 
 /** Another deploy or destroy holds the lock (exit code 6). */
 export class LockHeldError extends EngineError {
@@ -36,10 +23,29 @@ export interface LockOptions extends Partial<LockRequest> {
   pollMs?: number;
 }
 
+/** The file system calls the lock makes: the real one, or a test's full disk. */
+export type LockFs = Pick<
+  typeof nodeFs,
+  'openSync' | 'writeSync' | 'closeSync' | 'rmSync' | 'readFileSync' | 'statSync' | 'mkdirSync'
+>;
+
+/**
+ * How long a lock file may stay empty or unreadable before it counts as left behind. A run writes
+ * its holder right after creating the file, so only a run that died in between (or a disk that
+ * filled) leaves it so for more than an instant; a few seconds spare a slow disk.
+ */
+export const UNREADABLE_LOCK_STALE_MS = 5_000;
+
 /** The holder a lock file names, if it can be read. */
-export function readLockHolder(path: string): LockHolder | undefined {
+export function readLockHolder(
+  path: string,
+  fs: Pick<LockFs, 'readFileSync'> = nodeFs,
+): LockHolder | undefined {
   try {
-    return JSON.parse(readFileSync(path, 'utf8')) as LockHolder;
+    const holder = JSON.parse(fs.readFileSync(path, 'utf8')) as Partial<LockHolder> | null;
+    return typeof holder?.pid === 'number' && typeof holder.host === 'string'
+      ? (holder as LockHolder)
+      : undefined;
   } catch {
     return undefined;
   }
@@ -56,16 +62,66 @@ export function isAliveHere(holder: LockHolder | undefined): boolean {
   }
 }
 
-/** A lock on this host whose process is gone is stale. Locks of other hosts are never guessed stale. */
-function isStale(holder: LockHolder | undefined): boolean {
-  return holder !== undefined && holder.host === hostname() && !isAliveHere(holder);
+/**
+ * Why the lock file is one a run left behind, or undefined while it may be held: a holder on this
+ * host whose process is gone, or a file that names no holder and has stayed so for a few seconds.
+ * Locks of other hosts are never guessed stale.
+ */
+export function staleLockReason(
+  path: string,
+  holder: LockHolder | undefined,
+  fs: Pick<LockFs, 'statSync'> = nodeFs,
+  now = Date.now(),
+): string | undefined {
+  if (holder !== undefined) {
+    return holder.host === hostname() && !isAliveHere(holder)
+      ? `the lock of ${describeHolder(holder)}, which is no longer running`
+      : undefined;
+  }
+  let age: number;
+  try {
+    age = now - fs.statSync(path).mtimeMs;
+  } catch {
+    return undefined; // gone already: the next attempt takes it
+  }
+  return age >= UNREADABLE_LOCK_STALE_MS
+    ? `the lock file ${path}, which has named no run for ${Math.round(age / 1000)} s (a run that died while taking it, or a full disk)`
+    : undefined;
+}
+
+/** Create the lock file and write its holder; a file whose holder could not be written is removed. */
+function tryCreateLock(path: string, me: LockHolder, fs: LockFs): boolean {
+  let fd: number;
+  try {
+    fd = fs.openSync(path, 'wx');
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'EEXIST') return false;
+    throw e;
+  }
+  try {
+    try {
+      fs.writeSync(fd, `${JSON.stringify(me)}\n`);
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch (e) {
+    // Left empty, the file would lock out every later run (a full disk, say).
+    fs.rmSync(path, { force: true });
+    throw e;
+  }
+  return true;
 }
 
 /**
  * Take the lock file (created exclusively, holding pid, host and start time). Resolves to the
- * release function; a held lock is a LockHeldError after `timeoutMs`.
+ * release function; a held lock is a LockHeldError after `timeoutMs`. A lock left behind by a run
+ * that is gone is removed (`onStale` says so).
  */
-export async function acquireLock(path: string, options: LockOptions = {}): Promise<() => void> {
+export async function acquireLock(
+  path: string,
+  options: LockOptions = {},
+  fs: LockFs = nodeFs,
+): Promise<() => void> {
   let deadline: number | undefined;
   const me: LockHolder = {
     pid: process.pid,
@@ -73,27 +129,21 @@ export async function acquireLock(path: string, options: LockOptions = {}): Prom
     startedAt: new Date().toISOString(),
     command: options.command ?? 'monitor',
   };
-  mkdirSync(dirname(path), { recursive: true });
+  fs.mkdirSync(dirname(path), { recursive: true });
   for (;;) {
-    try {
-      const fd = openSync(path, 'wx');
-      try {
-        writeSync(fd, `${JSON.stringify(me)}\n`);
-      } finally {
-        closeSync(fd);
-      }
+    if (tryCreateLock(path, me, fs)) {
       let released = false;
       return () => {
         if (released) return;
         released = true;
-        if (readLockHolder(path)?.pid === me.pid) rmSync(path, { force: true });
+        if (readLockHolder(path, fs)?.pid === me.pid) fs.rmSync(path, { force: true });
       };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
     }
-    const holder = readLockHolder(path);
-    if (isStale(holder)) {
-      rmSync(path, { force: true });
+    const holder = readLockHolder(path, fs);
+    const stale = staleLockReason(path, holder, fs);
+    if (stale !== undefined) {
+      fs.rmSync(path, { force: true });
+      options.onStale?.(stale);
       continue;
     }
     if (deadline === undefined) {

@@ -11,7 +11,8 @@ import {
   type StateBackend,
   type StateChanges,
 } from './backend.js';
-import { LockHeldError, type LockHolder } from './lock.js';
+import { LockHeldError } from './lock.js';
+import type { ClearedLock, LockHolder } from './lock-holder.js';
 import { checkIntegrity, emptyState, STATE_FORMAT_VERSION, type State, stateSchema } from './state.js';
 
 /**
@@ -372,11 +373,11 @@ export class PostgresStateBackend implements StateBackend {
    * Clear the holder row of a run that died (its lock went with its connection). A live run still
    * holds the advisory lock: then a `LockHeldError`, and nothing changes.
    */
-  async forceUnlock(): Promise<LockHolder | undefined> {
+  async forceUnlock(): Promise<ClearedLock> {
     const holder = await this.#holder();
     const release = await this.lock({ command: 'monitor state unlock', timeoutMs: 0 });
     await release();
-    return holder;
+    return { holder, removed: holder === undefined ? undefined : 'the holder row of the advisory lock' };
   }
 
   async record(state: State, changes: StateChanges, pending: PendingChanges = {}): Promise<void> {

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.js';
 import { FileStateBackend } from './file-store.js';
-import { acquireLock, LockHeldError } from './lock.js';
+import { acquireLock, LockHeldError, UNREADABLE_LOCK_STALE_MS } from './lock.js';
 import { emptyState, plainState, type State, type StateEntry, serializeState, stateSchema } from './state.js';
 
 const ACCOUNT = '00000000-0000-4000-8000-00000000de00';
@@ -533,9 +533,55 @@ describe('acquireLock', () => {
         command: 'monitor deploy',
       }),
     );
-    const release = await acquireLock(path);
+    const stale: string[] = [];
+    const release = await acquireLock(path, { onStale: (removed) => stale.push(removed) });
     expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
+    expect(stale).toEqual([expect.stringMatching(/^the lock of monitor deploy \(pid \d+.*no longer running$/)]);
     release();
+  });
+
+  it('a full disk while writing the holder leaves no lock behind: the next run takes it once there is space', async () => {
+    const path = join(dir(), 'x.lock');
+    const fullDisk = {
+      ...fs,
+      writeSync: (() => {
+        throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC' });
+      }) as typeof fs.writeSync,
+    };
+    await expect(acquireLock(path, { command: 'monitor deploy' }, fullDisk)).rejects.toMatchObject({
+      code: 'ENOSPC',
+    });
+    expect(existsSync(path)).toBe(false);
+    const release = await acquireLock(path, { command: 'monitor deploy' });
+    release();
+  });
+
+  it('a lock file that names no run is taken over once it is a few seconds old, saying so; a fresh one is held', async () => {
+    const path = join(dir(), 'x.lock');
+    for (const text of ['', '{"pid":', 'null']) {
+      writeFileSync(path, text);
+      // Just made: a run may be writing its holder into it right now.
+      await expect(acquireLock(path, { timeoutMs: 0 })).rejects.toBeInstanceOf(LockHeldError);
+      const old = new Date(Date.now() - UNREADABLE_LOCK_STALE_MS - 1_000);
+      fs.utimesSync(path, old, old);
+      const stale: string[] = [];
+      const release = await acquireLock(path, { onStale: (removed) => stale.push(removed) });
+      expect(stale).toEqual([expect.stringContaining(`the lock file ${path}, which has named no run for`)]);
+      expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
+      release();
+    }
+  });
+
+  it('state unlock --force removes a lock file that names no run, and says what it removed', async () => {
+    const store = new FileStateBackend(dir(), ACCOUNT);
+    expect(await store.forceUnlock()).toEqual({ holder: undefined, removed: undefined });
+    fs.mkdirSync(join(store.lockLocation, '..'), { recursive: true });
+    writeFileSync(store.lockLocation, '');
+    expect(await store.forceUnlock()).toEqual({
+      holder: undefined,
+      removed: `the lock file ${store.lockLocation}, which named no run (empty or unreadable)`,
+    });
+    expect(existsSync(store.lockLocation)).toBe(false);
   });
 });
 

@@ -16,6 +16,7 @@ import {
   type StateChanges,
 } from '../state/backend.js';
 import { LockHeldError } from '../state/lock.js';
+import type { ClearedLock } from '../state/lock-holder.js';
 import { emptyState, type State } from '../state/state.js';
 
 type Payload = Record<string, unknown>;
@@ -186,9 +187,10 @@ export class MemoryBackend implements StateBackend {
     return structuredClone(this.stored);
   }
 
-  async forceUnlock(): Promise<undefined> {
+  async forceUnlock(): Promise<ClearedLock> {
+    const removed = this.locked ? 'the in-memory lock' : undefined;
     this.locked = false;
-    return undefined;
+    return { holder: undefined, removed };
   }
 
   async close(): Promise<void> {}
