@@ -13,7 +13,14 @@ import {
 } from './backend.js';
 import { LockHeldError } from './lock.js';
 import type { ClearedLock, LockHolder } from './lock-holder.js';
-import { checkIntegrity, emptyState, STATE_FORMAT_VERSION, type State, stateSchema } from './state.js';
+import {
+  checkFormatVersion,
+  checkIntegrity,
+  emptyState,
+  STATE_FORMAT_VERSION,
+  type State,
+  stateSchema,
+} from './state.js';
 
 /**
  * Versioned migrations of monitor's own schema (`monitor`), applied in order under a transaction
@@ -263,6 +270,7 @@ export class PostgresStateBackend implements StateBackend {
       [this.#project, this.#accountId],
     );
     if (head === undefined) return emptyState(this.#accountId);
+    checkFormatVersion(head.format_version, `the state in ${this.location}`);
     const { entries } = head;
     const pending = head.pending.map((key) => ({ key }));
     const parsed = stateSchema.safeParse({

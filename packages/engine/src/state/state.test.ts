@@ -3,11 +3,21 @@ import * as fs from 'node:fs';
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { z } from '@monitor/api/zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.js';
 import { FileStateBackend } from './file-store.js';
 import { acquireLock, LockHeldError, UNREADABLE_LOCK_STALE_MS } from './lock.js';
-import { emptyState, plainState, type State, type StateEntry, serializeState, stateSchema } from './state.js';
+import {
+  emptyState,
+  plainState,
+  STATE_FORMAT_VERSION,
+  type State,
+  type StateEntry,
+  serializeState,
+  stateEntrySchema,
+  stateSchema,
+} from './state.js';
 
 const ACCOUNT = '00000000-0000-4000-8000-00000000de00';
 const made: string[] = [];
@@ -275,7 +285,7 @@ describe('FileStateBackend', () => {
   it('reads an empty state when there is no file, and writes one that reads back with the serial moved', async () => {
     const store = new FileStateBackend(join(dir(), 'state'), ACCOUNT);
     const empty = await store.read();
-    expect(empty).toMatchObject({ formatVersion: 1, accountId: ACCOUNT, serial: 0, resources: {} });
+    expect(empty).toMatchObject({ formatVersion: 2, accountId: ACCOUNT, serial: 0, resources: {} });
     const saved = await store.commit({
       ...empty,
       resources: {
@@ -459,11 +469,113 @@ describe('FileStateBackend', () => {
     writeFileSync(store.location, '{"formatVersion":1,');
     await expect(store.read()).rejects.toThrow(EngineError);
     await expect(store.read()).rejects.toThrow(/not valid JSON/);
-    writeFileSync(store.location, JSON.stringify({ formatVersion: 9, accountId: ACCOUNT }));
-    await expect(store.read()).rejects.toThrow(/not a monitor state \(format 9\)/);
+    writeFileSync(store.location, JSON.stringify({ formatVersion: 'x', accountId: ACCOUNT }));
+    await expect(store.read()).rejects.toThrow(/not a monitor state \(format x\)/);
     writeFileSync(store.location, serializeState(emptyState('someone-else')));
     await expect(store.read()).rejects.toThrow(/belongs to account someone-else/);
     expect(readFileSync(store.location, 'utf8')).toContain('someone-else');
+  });
+});
+
+describe('the state format version', () => {
+  const v1Entry = {
+    kind: 'CheckGroup',
+    logicalId: 'g',
+    physicalId: 1,
+    appliedHash: 'h',
+    secretHashes: {},
+    protect: false,
+  };
+  const fileOf = (formatVersion: number, extra: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      formatVersion,
+      accountId: ACCOUNT,
+      serial: 1,
+      salt: 'salt-salt-salt',
+      resources: { 'CheckGroup:g': { ...v1Entry, ...extra } },
+    });
+
+  it('a state from a newer monitor is refused as such, with upgrade as the way out and no word of restoring', async () => {
+    const store = new FileStateBackend(dir(), ACCOUNT);
+    fs.mkdirSync(join(store.location, '..'), { recursive: true });
+    // Whatever keys a newer monitor added, the version is what is read first.
+    writeFileSync(store.location, fileOf(STATE_FORMAT_VERSION + 1, { ownerProject: 'platform' }));
+    const error = (await store.read().catch((e: unknown) => e)) as EngineError;
+    expect(error.message).toBe(
+      `state file ${store.location} was written by a newer monitor (state format ${STATE_FORMAT_VERSION + 1}; this monitor reads up to ${STATE_FORMAT_VERSION})`,
+    );
+    expect(error.hint).toMatch(/^upgrade monitor/);
+    expect(error.hint).not.toMatch(/restore it from git/);
+  });
+
+  it('a state of format 1, with or without the keys added since, is read and written back as the current format', async () => {
+    const store = new FileStateBackend(dir(), ACCOUNT);
+    fs.mkdirSync(join(store.location, '..'), { recursive: true });
+    for (const extra of [{}, { identity: 'name:G', fieldHashes: 'abc' }]) {
+      writeFileSync(store.location, fileOf(1, extra));
+      const read = await store.read();
+      expect(read.formatVersion).toBe(STATE_FORMAT_VERSION);
+      expect(read.resources['CheckGroup:g']).toEqual({ ...v1Entry, ...extra });
+      await store.commit(read);
+      expect(JSON.parse(readFileSync(store.location, 'utf8')).formatVersion).toBe(STATE_FORMAT_VERSION);
+    }
+  });
+
+  it('the keys of each format are pinned: a key added to the state needs a new format version', () => {
+    const KEYS_OF_FORMAT: Record<number, { state: string[]; entry: string[] }> = {
+      2: {
+        state: [
+          'formatVersion',
+          'accountId',
+          'service',
+          'serial',
+          'salt',
+          'resources',
+          'pendingCreates',
+          'lastDeploy',
+        ],
+        entry: [
+          'kind',
+          'logicalId',
+          'physicalId',
+          'appliedHash',
+          'secretHashes',
+          'protect',
+          'identity',
+          'fieldHashes',
+        ],
+      },
+    };
+    expect(Object.keys(stateSchema.shape)).toEqual(KEYS_OF_FORMAT[STATE_FORMAT_VERSION]?.state);
+    expect(Object.keys(stateEntrySchema.shape)).toEqual(KEYS_OF_FORMAT[STATE_FORMAT_VERSION]?.entry);
+  });
+
+  it("the last release's reader (format 1 only) refuses a file of this format instead of reading it as its own", () => {
+    // A copy of the reader of the release before identity and field hashes were added.
+    const releasedSchema = z.strictObject({
+      formatVersion: z.literal(1),
+      accountId: z.string().min(1),
+      service: z.string().min(1).optional(),
+      serial: z.number().int().min(0),
+      salt: z.string().min(8),
+      resources: z.record(
+        z.string(),
+        z.strictObject({
+          kind: z.string(),
+          logicalId: z.string().min(1),
+          physicalId: z.union([z.string().min(1), z.number().int()]),
+          appliedHash: z.string(),
+          secretHashes: z.record(z.string(), z.string()),
+          protect: z.boolean(),
+        }),
+      ),
+      pendingCreates: z.array(z.string()).default([]),
+      lastDeploy: z.strictObject({ at: z.iso.datetime(), groups: z.array(z.string()) }).optional(),
+    });
+    const written = JSON.parse(serializeState(emptyState(ACCOUNT))) as Record<string, unknown>;
+    const refused = releasedSchema.safeParse(written);
+    expect(refused.success).toBe(false);
+    expect(refused.error?.issues[0]?.path).toEqual(['formatVersion']);
   });
 });
 
@@ -536,7 +648,9 @@ describe('acquireLock', () => {
     const stale: string[] = [];
     const release = await acquireLock(path, { onStale: (removed) => stale.push(removed) });
     expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
-    expect(stale).toEqual([expect.stringMatching(/^the lock of monitor deploy \(pid \d+.*no longer running$/)]);
+    expect(stale).toEqual([
+      expect.stringMatching(/^the lock of monitor deploy \(pid \d+.*no longer running$/),
+    ]);
     release();
   });
 

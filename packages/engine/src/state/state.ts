@@ -11,7 +11,15 @@ import { z } from '@monitor/api/zod';
 import { InvalidStateError } from '../errors.js';
 import { ByPhysicalId } from '../identity.js';
 
-export const STATE_FORMAT_VERSION = 1;
+/**
+ * The version of the state's format, raised whenever a key is added to the state or its entries
+ * (`state.test.ts` holds the keys of each version): an older monitor then refuses the file as
+ * written by a newer one, instead of reading it as damaged. Version 2 added `identity` and
+ * `fieldHashes`, written under version 1 by the monitor that introduced them.
+ */
+export const STATE_FORMAT_VERSION = 2;
+/** The versions this monitor reads; an older one is read as the current one and written as it. */
+const FORMAT_VERSIONS_READ = [1, 2] as const;
 
 /** What monitor remembers of one resource it owns: ids and hashes, never an attribute or a secret. */
 export interface StateEntry {
@@ -94,7 +102,7 @@ export const stateEntrySchema = z.strictObject({
 });
 
 export const stateSchema = z.strictObject({
-  formatVersion: z.literal(STATE_FORMAT_VERSION),
+  formatVersion: z.literal(FORMAT_VERSIONS_READ).transform(() => STATE_FORMAT_VERSION),
   accountId: z.string().min(1),
   service: z.string().min(1).optional(),
   serial: z.number().int().min(0),
@@ -116,6 +124,7 @@ export function parseStateText(text: string, location: string): State {
       'restore it from git; monitor never writes a partial file',
     );
   }
+  checkFormatVersion(isRecord(raw) ? raw.formatVersion : undefined, `state file ${location}`);
   const plain = plainState(raw);
   if (plain !== undefined) return plain;
   const parsed = stateSchema.safeParse(raw);
@@ -127,6 +136,18 @@ export function parseStateText(text: string, location: string): State {
     );
   }
   return parsed.data as State;
+}
+
+/**
+ * Refuse a state written by a newer monitor, before reading anything else of it: its keys are not
+ * damage, and restoring an older copy would throw away what that monitor recorded.
+ */
+export function checkFormatVersion(version: unknown, where: string): void {
+  if (typeof version !== 'number' || !Number.isInteger(version) || version <= STATE_FORMAT_VERSION) return;
+  throw new InvalidStateError(
+    `${where} was written by a newer monitor (state format ${version}; this monitor reads up to ${STATE_FORMAT_VERSION})`,
+    'upgrade monitor to the version that wrote it; do not restore an older copy, which would lose what it recorded',
+  );
 }
 
 /**
