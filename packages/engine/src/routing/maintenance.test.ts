@@ -114,6 +114,34 @@ describe('maintenanceSchedule', () => {
     ]);
     expect(s.windows.map((w) => w.occurrences[0]?.overlaps)).toEqual([['Network'], ['DB']]);
   });
+
+  it('names each window an occurrence overlaps once, however many of its occurrences it meets', () => {
+    new MaintenanceWindow('daily', {
+      name: 'Daily',
+      startsAt: '2026-11-01T01:00:00Z',
+      endsAt: '2026-11-01T02:00:00Z',
+      repeatUnit: 'DAY',
+    });
+    new MaintenanceWindow('freeze', {
+      name: 'Freeze',
+      startsAt: '2026-11-24T00:00:00Z',
+      endsAt: '2027-09-20T00:00:00Z',
+    });
+    const s = schedule(300);
+    const [freeze, daily] = s.windows;
+    expect(daily?.occurrences).toHaveLength(300);
+    expect(freeze?.occurrences.map((o) => o.overlaps)).toEqual([['Daily']]);
+    expect(daily?.occurrences.every((o) => o.overlaps.length === 1 && o.overlaps[0] === 'Freeze')).toBe(true);
+    // The list at the end still has each time they are on together.
+    expect(s.overlaps).toHaveLength(300);
+    expect(s.overlaps[299]).toEqual({
+      windows: ['MaintenanceWindow:freeze', 'MaintenanceWindow:daily'],
+      start: '2027-09-19T01:00:00.000Z',
+      end: '2027-09-19T02:00:00.000Z',
+    });
+    const ics = maintenanceCalendar(s, { now: FROM, name: 'acme' }).replace(/\r\n /g, '');
+    expect(ics).toContain('\\nOverlaps: Daily\r\n');
+  });
 });
 
 describe('maintenanceCalendar', () => {
@@ -134,5 +162,42 @@ describe('maintenanceCalendar', () => {
     expect(unfolded).toContain('DTSTART:20261124T230000Z\r\nDTEND:20261125T003000Z');
     expect(unfolded).toContain('UID:MaintenanceWindow:nightly/20261125T230000Z@monitor');
     expect(unfolded).toContain('SUMMARY:Maintenance: Nightly\\; deploys\\, with a very long name');
+  });
+
+  it('keeps a weekly 02:30–03:00 window in Amsterdam 30 minutes long on the nights the clocks change (issue 45)', () => {
+    new MaintenanceWindow('weekly', {
+      name: 'Weekly',
+      startsAt: '2027-03-07T01:30:00Z',
+      endsAt: '2027-03-07T02:00:00Z',
+      repeatUnit: 'WEEK',
+      timezone: 'Europe/Amsterdam',
+    });
+    const { resources } = synth();
+    const world = worldFromCode(resources);
+    const spring = maintenanceSchedule(world, { from: new Date('2027-03-01'), days: 60, timeZone: 'UTC' });
+    const texts = spring.windows[0]?.occurrences.map((o) => o.text.split(' (')[0]);
+    // 02:30 does not exist on the 28th (02:00 → 03:00): it is read with the offset before, as 03:30.
+    expect(texts?.slice(2, 5)).toEqual([
+      '2027-03-21 02:30–03:00 Europe/Amsterdam',
+      '2027-03-28 03:30–04:00 Europe/Amsterdam',
+      '2027-04-04 02:30–03:00 Europe/Amsterdam',
+    ]);
+    const unfolded = maintenanceCalendar(spring, { now: FROM, name: 'acme' }).replace(/\r\n /g, '');
+    expect(unfolded).toContain('DTSTART:20270328T013000Z\r\nDTEND:20270328T020000Z');
+    const utc = (v = '') =>
+      Date.parse(v.replace(/(\d{4})(\d\d)(\d\d)T(\d\d)(\d\d)(\d\d)Z/, '$1-$2-$3T$4:$5:$6Z'));
+    const minutes = [...unfolded.matchAll(/DTSTART:(\w+)\r\nDTEND:(\w+)/g)].map(
+      ([, start, end]) => (utc(end) - utc(start)) / 60_000,
+    );
+    expect(minutes).toEqual(Array(8).fill(30));
+    // 02:30 comes twice on 31 October (03:00 → 02:00): the first, for 30 minutes, not 90.
+    const autumn = maintenanceSchedule(world, { from: new Date('2027-10-30'), days: 2, timeZone: 'UTC' });
+    expect(autumn.windows[0]?.occurrences.map((o) => [o.start, o.end, o.text])).toEqual([
+      [
+        '2027-10-31T00:30:00.000Z',
+        '2027-10-31T01:00:00.000Z',
+        '2027-10-31 02:30+02:00–02:00+01:00 Europe/Amsterdam (2027-10-31 00:30–01:00 UTC)',
+      ],
+    ]);
   });
 });

@@ -95,6 +95,50 @@ function statusPagesShowing(w: WorldResource, resolver: Resolver): string[] {
   return [...pages].map((p) => (typeof p.payload.name === 'string' ? p.payload.name : nameOf(p))).sort();
 }
 
+interface Found {
+  w: UpcomingWindow;
+  spans: Occurrence[];
+}
+
+/**
+ * Where the occurrences of two windows meet, by start; each occurrence names each window it meets
+ * once, however many of that window's occurrences it meets (a month-long one-off beside a daily
+ * window meets thirty of them). A window's occurrences come in order of start and of end alike
+ * (each lasts as long as the first), so the ones of `b` that meet an occurrence of `a` are a run
+ * that moves forward with it: a pass over both lists, not every pair (two daily windows over ten
+ * years are 13 million pairs).
+ */
+function overlapsOf(found: readonly Found[]): Overlap[] {
+  const overlaps: Overlap[] = [];
+  for (let i = 0; i < found.length; i++) {
+    for (let j = i + 1; j < found.length; j++) {
+      const a = found[i] as Found;
+      const b = found[j] as Found;
+      // The occurrences of b that name a already; one of a names b at most once, in its own turn.
+      const bNamed = new Set<number>();
+      let first = 0;
+      a.spans.forEach((x, xi) => {
+        while (first < b.spans.length && (b.spans[first] as Occurrence).end <= x.start) first++;
+        let met = false;
+        for (let yi = first; yi < b.spans.length; yi++) {
+          const y = b.spans[yi] as Occurrence;
+          if (y.start >= x.end) break;
+          overlaps.push({
+            windows: [a.w.window, b.w.window],
+            start: new Date(Math.max(x.start, y.start)).toISOString(),
+            end: new Date(Math.min(x.end, y.end)).toISOString(),
+          });
+          met = true;
+          if (!bNamed.has(yi)) b.w.occurrences[yi]?.overlaps.push(a.w.name);
+          bNamed.add(yi);
+        }
+        if (met) a.w.occurrences[xi]?.overlaps.push(b.w.name);
+      });
+    }
+  }
+  return overlaps.sort((x, y) => x.start.localeCompare(y.start));
+}
+
 /**
  * The maintenance windows on during `days` days from `from`, repeats expanded on the wall clock of
  * each window's zone; each with the groups and status pages it affects, and where two overlap.
@@ -108,7 +152,7 @@ export function maintenanceSchedule(
   const from = options.from.getTime();
   const until = from + options.days * DAY_MS;
   const groups = resolver.all('CheckGroup');
-  const found: { w: UpcomingWindow; spans: Occurrence[] }[] = [];
+  const found: Found[] = [];
   const unreadable: string[] = [];
   for (const w of resolver.all('MaintenanceWindow')) {
     const schedule = scheduleOf(w.payload);
@@ -137,28 +181,7 @@ export function maintenanceSchedule(
   found.sort(
     (a, b) => (a.spans[0]?.start ?? 0) - (b.spans[0]?.start ?? 0) || a.w.name.localeCompare(b.w.name),
   );
-  const overlaps: Overlap[] = [];
-  for (let i = 0; i < found.length; i++) {
-    for (let j = i + 1; j < found.length; j++) {
-      const a = found[i] as (typeof found)[number];
-      const b = found[j] as (typeof found)[number];
-      a.spans.forEach((x, xi) => {
-        b.spans.forEach((y, yi) => {
-          const start = Math.max(x.start, y.start);
-          const end = Math.min(x.end, y.end);
-          if (start >= end) return;
-          overlaps.push({
-            windows: [a.w.window, b.w.window],
-            start: new Date(start).toISOString(),
-            end: new Date(end).toISOString(),
-          });
-          a.w.occurrences[xi]?.overlaps.push(b.w.name);
-          b.w.occurrences[yi]?.overlaps.push(a.w.name);
-        });
-      });
-    }
-  }
-  overlaps.sort((x, y) => x.start.localeCompare(y.start));
+  const overlaps = overlapsOf(found);
   return {
     from: new Date(from).toISOString(),
     until: new Date(until).toISOString(),

@@ -173,4 +173,19 @@ describe('instantOf', () => {
     );
     expect(iso(t)).toBe('2026-10-25T00:30:00.000Z');
   });
+
+  it.each([
+    // Auckland jumps from 02:00 (+12:00) to 03:00 (+13:00) on 2026-09-27, and back on 2026-04-05.
+    ['Pacific/Auckland', [2026, 9, 27, 2, 30], '2026-09-26T14:30:00.000Z', '2026-09-27T03:30:00+13:00'],
+    ['Pacific/Auckland', [2026, 4, 5, 2, 30], '2026-04-04T13:30:00.000Z', '2026-04-05T02:30:00+13:00'],
+    // Chatham from 02:45 (+12:45) to 03:45 (+13:45), and back.
+    ['Pacific/Chatham', [2026, 9, 27, 3, 15], '2026-09-26T14:30:00.000Z', '2026-09-27T04:15:00+13:45'],
+    ['Pacific/Chatham', [2026, 4, 5, 3, 15], '2026-04-04T13:30:00.000Z', '2026-04-05T03:15:00+13:45'],
+  ] as const)(
+    'reads them so in %s too, where offsets pass +12:00: %j',
+    (zone, [year, month, day, hour, minute], utc, local) => {
+      const t = instantOf({ year, month, day, hour, minute, second: 0, millisecond: 0 }, zone);
+      expect([iso(t), isoInZone(t, zone)]).toEqual([utc, local]);
+    },
+  );
 });

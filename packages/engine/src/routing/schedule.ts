@@ -56,13 +56,20 @@ export function scheduleOf(window: Record<string, unknown>): WindowSchedule | un
   };
 }
 
-/** The `k`th occurrence (0 is the first): both ends moved on the wall clock of the window's zone. */
+/**
+ * The `k`th occurrence (0 is the first): its start moved on the wall clock of the window's zone,
+ * its end as long after it as the first one's, as RFC 5545 repeats an event with a DTEND (§3.8.5.3).
+ * A start the clocks skip (02:30 when they jump from 02:00 to 03:00) is read with the offset before
+ * the change, an hour later (§3.3.5); a start shown twice (the change back) is the first of the two.
+ * Moving the end on the wall clock as well would make a 02:30–03:00 window end before it starts on
+ * the night of the jump, and last 90 minutes on the night the clocks go back.
+ */
 function occurrence(s: WindowSchedule, k: number): Occurrence {
   if (s.repeat === undefined || k === 0) return { start: s.startsAt, end: s.endsAt };
   const unit = s.repeat.unit === 'MONTH' ? 'MONTH' : 'DAY';
   const count = k * s.repeat.interval * (s.repeat.unit === 'WEEK' ? 7 : 1);
-  const move = (at: number) => instantOf(addToWallClock(wallClock(at, s.timeZone), unit, count), s.timeZone);
-  return { start: move(s.startsAt), end: move(s.endsAt) };
+  const start = instantOf(addToWallClock(wallClock(s.startsAt, s.timeZone), unit, count), s.timeZone);
+  return { start, end: start + (s.endsAt - s.startsAt) };
 }
 
 /** The longest a repeat step can be, with room for a daylight-saving hour: to skip steps safely. */

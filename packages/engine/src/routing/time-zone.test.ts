@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isoInZone, offsetAt, wallClock } from './time-zone.js';
+import { formatSpan, isoInZone, offsetAt, wallClock } from './time-zone.js';
 
 /** The wall clock as formatToParts reads it: what wallClock must agree with. */
 const formats = new Map<string, Intl.DateTimeFormat>();
@@ -80,5 +80,24 @@ describe('isoInZone', () => {
     expect(isoInZone(Date.UTC(2026, 0, 1), 'Asia/Kathmandu')).toBe('2026-01-01T05:45:00+05:45');
     expect(isoInZone(Date.UTC(2026, 0, 1), 'America/St_Johns')).toBe('2025-12-31T20:30:00-03:30');
     expect(offsetAt(Date.UTC(2026, 0, 1), 'America/St_Johns')).toBe(-210 * 60_000);
+  });
+});
+
+describe('formatSpan', () => {
+  it('gives each end its offset only when the offset changes in between', () => {
+    const at = Date.parse;
+    expect(formatSpan(at('2026-10-24T00:30:00Z'), at('2026-10-24T01:00:00Z'), 'Europe/Berlin')).toBe(
+      '2026-10-24 02:30–03:00 Europe/Berlin',
+    );
+    // Half an hour from the first 02:30 of the night the clocks go back ends at the second 02:00.
+    expect(formatSpan(at('2026-10-25T00:30:00Z'), at('2026-10-25T01:00:00Z'), 'Europe/Berlin')).toBe(
+      '2026-10-25 02:30+02:00–02:00+01:00 Europe/Berlin',
+    );
+    expect(formatSpan(at('2026-03-28T23:00:00Z'), at('2026-03-29T05:00:00Z'), 'America/St_Johns')).toBe(
+      '2026-03-28 20:30–2026-03-29 02:30 America/St_Johns',
+    );
+    expect(formatSpan(at('2026-03-08T06:00:00Z'), at('2026-03-08T08:00:00Z'), 'America/New_York')).toBe(
+      '2026-03-08 01:00-05:00–04:00-04:00 America/New_York',
+    );
   });
 });

@@ -109,9 +109,11 @@ export function offsetAt(instant: number, timeZone: string): number {
  */
 export function instantOf(w: WallClock, timeZone: string): number {
   const local = asUtc(w);
-  // The zone's offsets half a day either side: a change of offset in between makes two candidates.
-  const before = local - offsetAt(local - 43_200_000, timeZone);
-  const after = local - offsetAt(local + 43_200_000, timeZone);
+  // The zone's offsets a day either side: a change of offset in between makes two candidates. Half
+  // a day is not enough: offsets reach +14:00, and in Chatham (+12:45 in winter) or Auckland (+12)
+  // 12 hours before 02:30 read as UTC is already after the change at 02:45 or 02:00.
+  const before = local - offsetAt(local - 86_400_000, timeZone);
+  const after = local - offsetAt(local + 86_400_000, timeZone);
   const shows = (t: number) => asUtc(wallClock(t, timeZone)) === local;
   const [early, late] = before <= after ? [before, after] : [after, before];
   if (shows(early)) return early;
@@ -140,20 +142,35 @@ export function formatWallClock(instant: number, timeZone: string): string {
   return `${w.year}-${two(w.month)}-${two(w.day)} ${two(w.hour)}:${two(w.minute)}`;
 }
 
-/** `2026-12-01 02:00–04:00 Europe/Berlin`; the end's date only when it is another day. */
+/** `+02:00`, `-03:30`: an offset from UTC in ms, as ISO 8601 writes it. */
+function offsetText(ms: number): string {
+  const minutes = Math.round(ms / 60_000);
+  const abs = Math.abs(minutes);
+  return `${minutes < 0 ? '-' : '+'}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+}
+
+/**
+ * `2026-12-01 02:00–04:00 Europe/Berlin`; the end's date only when it is another day. When the
+ * zone's offset changes in between, each time carries its offset: the night the clocks go back,
+ * half an hour from the first 02:30 ends at the second 02:00 (`02:30+02:00–02:00+01:00`), which
+ * would otherwise read as an end before the start.
+ */
 export function formatSpan(start: number, end: number, timeZone: string): string {
-  const from = formatWallClock(start, timeZone);
-  const to = formatWallClock(end, timeZone);
-  return `${from}–${from.slice(0, 10) === to.slice(0, 10) ? to.slice(11) : to} ${timeZone}`;
+  let from = formatWallClock(start, timeZone);
+  let to = formatWallClock(end, timeZone);
+  const sameDay = from.slice(0, 10) === to.slice(0, 10);
+  const [before, after] = [offsetAt(start, timeZone), offsetAt(end, timeZone)];
+  if (before !== after) {
+    from += offsetText(before);
+    to += offsetText(after);
+  }
+  return `${from}–${sameDay ? to.slice(11) : to} ${timeZone}`;
 }
 
 /** `2026-12-01T02:00:00+01:00`: the instant as ISO 8601 with the zone's offset then. */
 export function isoInZone(instant: number, timeZone: string): string {
   const w = wallClock(instant, timeZone);
-  const offset = Math.round((asUtc(w) - instant) / 60_000);
-  const sign = offset < 0 ? '-' : '+';
-  const abs = Math.abs(offset);
-  return `${w.year}-${two(w.month)}-${two(w.day)}T${two(w.hour)}:${two(w.minute)}:${two(w.second)}${sign}${two(Math.floor(abs / 60))}:${two(abs % 60)}`;
+  return `${w.year}-${two(w.month)}-${two(w.day)}T${two(w.hour)}:${two(w.minute)}:${two(w.second)}${offsetText(asUtc(w) - instant)}`;
 }
 
 /** The time zone the user's clock is in: `TZ`, else the system's. */
