@@ -573,6 +573,62 @@ describe('10. clean failures', () => {
     });
   });
 
+  it('--config on a symlink loop or a dangling link says so, not "does not exist"', async () => {
+    const { h, dir, run } = await setup({ 'a.monitor.ts': IMPORTS + group('g', 'G') });
+    nodeFs.symlinkSync('loop-b.ts', join(dir, 'loop-a.ts'));
+    nodeFs.symlinkSync('loop-a.ts', join(dir, 'loop-b.ts'));
+    nodeFs.symlinkSync('gone.ts', join(dir, 'dangling.ts'));
+    await changesNothing(h, dir, async () => {
+      const loop = await run('deploy', '--yes', '--config', 'loop-a.ts');
+      expect(loop.code).toBe(1);
+      expect(loop.stderr).toContain(`config file ${join(dir, 'loop-a.ts')} is a symlink loop`);
+      const dangling = await run('diff', '--config', 'dangling.ts');
+      expect(dangling.code).toBe(1);
+      expect(dangling.stderr).toContain(
+        `config file ${join(dir, 'dangling.ts')} is a symlink to a file that does not exist`,
+      );
+    });
+  });
+
+  it('a state URL of another database is refused before anything is read, naming its scheme; a path is a state directory', async () => {
+    const { h, dir, run } = await setup({ 'a.monitor.ts': IMPORTS + group('g', 'G') });
+    await changesNothing(h, dir, async () => {
+      const r = await monitor(['diff'], {
+        cwd: dir,
+        env: { ...h.env, MONITOR_STATE_URL: 'mysql://ops:hunter2@db.internal/monitor' },
+      });
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain(
+        'the state URL mysql://ops:***@db.internal/monitor has the scheme mysql:, where monitor cannot keep state',
+      );
+      expect(r.stderr).not.toContain('hunter2');
+      const migrate = await run('state', 'migrate', '--to', 'mysql://db.internal/monitor');
+      expect(migrate.code).toBe(1);
+      expect(migrate.stderr).toContain('has the scheme mysql:');
+      expect(existsSync(join(dir, 'mysql:'))).toBe(false);
+    });
+    const elsewhere = await monitor(['deploy', '--yes'], {
+      cwd: dir,
+      env: { ...h.env, MONITOR_STATE_URL: 'shared-state' },
+    });
+    expect(elsewhere.code).toBe(0);
+    expect(existsSync(join(dir, 'shared-state', `${DEV_ACCOUNT_ID}.json`))).toBe(true);
+  });
+
+  it.skipIf(!existsSync('/dev/full'))(
+    'a plan saved to a full disk: the file and the cause, no stack',
+    async () => {
+      const { h, dir, run } = await setup({ 'a.monitor.ts': IMPORTS + group('g', 'G') });
+      await changesNothing(h, dir, async () => {
+        const r = await run('diff', '--out', '/dev/full');
+        expect(r.code).toBe(1);
+        expect(r.stderr).toBe(
+          'error: cannot write the plan to /dev/full: the disk is full (ENOSPC)\nhint: free some space on the disk that holds /dev, then run the command again\n',
+        );
+      });
+    },
+  );
+
   it('monitor emulator --port or --agent-health-port busy or out of range: exit 1 at once with a hint', async () => {
     const port = await busyPort();
     for (const [args, message] of [

@@ -9,6 +9,7 @@ import { UsageError, usageErrorOf } from './options.js';
 import { type ErrorJson, Output, type RunContext } from './output.js';
 import { readableStack } from './readable-stack.js';
 import { type RefusedExit, takeRefusedExit } from './refused-exit.js';
+import { forPeople, isSystemError } from './system-error.js';
 import { CLI_VERSION } from './version.js';
 
 export { CLI_VERSION };
@@ -217,7 +218,9 @@ const EXIT_BY_ERROR_CODE: Record<string, ExitCode> = {
 };
 
 /** Print an error once, with its hint; the only place that turns errors into exit codes. */
-async function report(error: unknown, io: Io, out: Output): Promise<ExitCode> {
+async function report(thrown: unknown, io: Io, out: Output): Promise<ExitCode> {
+  // Said for people, with the file when it is known, not as Node's bare message and a stack.
+  const error = isSystemError(thrown) ? await forPeople(thrown) : thrown;
   const { stack, ...json } = describe(error);
   out.error = json;
   const code = EXIT_BY_ERROR_CODE[json.code] ?? EXIT.error;

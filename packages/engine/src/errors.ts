@@ -1,3 +1,4 @@
+import { dirname } from 'node:path';
 import { CodedError } from '@monitor/api';
 import type { Diagnostic } from '@monitor/constructs';
 
@@ -7,6 +8,8 @@ export type EngineErrorCode =
   | 'invalid_state'
   | 'invalid_plan'
   | 'state_storage'
+  | 'state_url'
+  | 'file_system'
   | 'environment_required'
   | 'locked'
   | 'wrong_service'
@@ -62,6 +65,12 @@ export class StateStorageError extends EngineError {
   override readonly name = 'StateStorageError';
 }
 
+/** A state URL with a scheme monitor cannot keep state at (only PostgreSQL, or a directory). */
+export class StateUrlError extends EngineError {
+  static override readonly code = 'state_url';
+  override readonly name = 'StateUrlError';
+}
+
 /** Why a file-system call on state failed, said for people, with the way out. */
 export function stateStorageError(action: string, path: string, error: unknown): Error {
   const code = (error as NodeJS.ErrnoException).code;
@@ -93,6 +102,36 @@ export function stateStorageError(action: string, path: string, error: unknown):
   const known = code === undefined ? undefined : reason[code];
   if (known === undefined) return error instanceof Error ? error : new Error(String(error));
   return new StateStorageError(`cannot ${action} ${path}: ${known[0]} (${code})`, known[1]);
+}
+
+/** A file monitor keeps beside the project (its build, a plan) could not be written. */
+export class FileSystemError extends EngineError {
+  static override readonly code = 'file_system';
+  override readonly name = 'FileSystemError';
+}
+
+/** What a file-system error code means, and what to do about it, where `dir` is named. */
+const FILE_SYSTEM_REASONS: Record<string, [string, (dir: string) => string]> = {
+  ENOSPC: ['the disk is full', (dir) => `free some space on the disk that holds ${dir}, then run the command again`],
+  EDQUOT: ['the disk quota is used up', (dir) => `free some space in ${dir}, then run the command again`],
+  EACCES: ['permission denied', (dir) => `make ${dir} writable for this user`],
+  EPERM: ['permission denied', (dir) => `make ${dir} writable for this user`],
+  EROFS: ['the file system is read-only', (dir) => `${dir} is on a read-only file system: run where it is writable`],
+};
+
+/**
+ * A file-system failure said for people, naming the file (when known) and the way out: `cannot
+ * write /p/.monitor/cache/x.mjs: the disk is full (ENOSPC)`. An error of another kind is returned
+ * as it is.
+ */
+export function fileSystemError(action: string, path: string | undefined, error: unknown): Error {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  const known = code === undefined ? undefined : FILE_SYSTEM_REASONS[code];
+  if (known === undefined) return error instanceof Error ? error : new Error(String(error));
+  return new FileSystemError(
+    `cannot ${action}${path === undefined ? '' : ` ${path}`}: ${known[0]} (${code})`,
+    known[1](path === undefined ? 'the project' : dirname(path)),
+  );
 }
 
 /** A saved plan cannot be read or written. */

@@ -12,10 +12,13 @@ export {
   EngineError,
   type EngineErrorCode,
   EnvironmentRequiredError,
+  FileSystemError,
+  fileSystemError,
   InvalidPlanError,
   InvalidStateError,
   ProjectLoadError,
   StateStorageError,
+  StateUrlError,
 } from './errors.js';
 export {
   type ApplyFlowOptions,
@@ -203,7 +206,7 @@ export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './
 export { FileStateBackend, type StateFs } from './state/file-store.js';
 export { LockHeldError, withStateLock } from './state/lock.js';
 export { type ClearedLock, describeHolder, type LockHolder } from './state/lock-holder.js';
-export { type OpenStateOptions, openStateBackend } from './state/open.js';
+export { type OpenStateOptions, openStateBackend, stateBackendAt } from './state/open.js';
 export { type PostgresBackendOptions, PostgresStateBackend, redactUrl } from './state/postgres-store.js';
 export {
   emptyState,

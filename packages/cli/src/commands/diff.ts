@@ -123,6 +123,8 @@ function savePlan(path: string, saved: DiffResult['saved'], engine: Engine): voi
   try {
     writeFileSync(path, `${JSON.stringify(saved, null, 2)}\n`);
   } catch (e) {
+    const named = engine.fileSystemError('write the plan to', path, e);
+    if (named !== e) throw named;
     throw new engine.InvalidPlanError(
       `cannot write the plan to ${path}: ${(e as Error).message}`,
       'check that the directory exists and is writable',

@@ -356,13 +356,11 @@ async function migrateState({
       'e.g. --to postgres://user@host/db, or --to .monitor/state',
     );
   }
-  const destination: StateBackend = /^postgres(ql)?:\/\//.test(args.to)
-    ? new engine.PostgresStateBackend({
-        url: args.to,
-        project: project.config.projectName,
-        accountId: target.accountId,
-      })
-    : new engine.FileStateBackend(resolve(io.cwd, args.to), target.accountId);
+  const destination: StateBackend = engine.stateBackendAt(args.to, {
+    baseDir: io.cwd,
+    project: project.config.projectName,
+    accountId: target.accountId,
+  });
   try {
     const moved = await engine.migrateState(target, destination, { force: args.force === true });
     out.result = { from: backend.location, to: destination.location, ...moved };

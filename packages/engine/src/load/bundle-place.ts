@@ -220,8 +220,14 @@ function placeAt(cacheDir: string, files: readonly PlacedFile[], name: string): 
 async function writeFiles(place: BundlePlace, files: readonly PlacedFile[]): Promise<void> {
   if (files.length > 1) mkdirSync(place.dir, { mode: 0o700 });
   const writes = files.map((f, i) => writeFile(place.paths[i] as string, f.js, { mode: 0o600 }));
-  const failed = (await Promise.allSettled(writes)).find((w) => w.status === 'rejected');
-  if (failed !== undefined) throw failed.reason;
+  const settled = await Promise.allSettled(writes);
+  const failed = settled.findIndex((w) => w.status === 'rejected');
+  if (failed >= 0) {
+    // Named here, told for people by the CLI (this module loads before the engine's errors).
+    const reason = (settled[failed] as PromiseRejectedResult).reason as NodeJS.ErrnoException;
+    reason.path ??= place.paths[failed];
+    throw reason;
+  }
 }
 
 /** Mark a kept place as just used (pruning keeps the latest); false when it is gone. */

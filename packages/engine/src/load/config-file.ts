@@ -1,4 +1,4 @@
-import { existsSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { z } from '@monitor/api/zod';
 import { ConfigNotFoundError, EnvironmentRequiredError } from '../errors.js';
@@ -9,12 +9,7 @@ import { CONFIG_FILE_NAMES, nearestConfig } from './config-location.js';
 export function findConfig(cwd: string, explicit?: string): string {
   if (explicit !== undefined) {
     const path = resolve(cwd, explicit);
-    if (!existsSync(path)) {
-      throw new ConfigNotFoundError(
-        `config file ${path} does not exist`,
-        'check the path of the config file',
-      );
-    }
+    if (!existsSync(path)) throw missingConfig(path);
     if (statSync(path).isDirectory()) {
       const inside = CONFIG_FILE_NAMES.map((name) => join(path, name)).find((p) => existsSync(p));
       throw new ConfigNotFoundError(
@@ -32,6 +27,30 @@ export function findConfig(cwd: string, explicit?: string): string {
     `no monitor.config.ts found in ${resolve(cwd)} or any directory above it`,
     "run monitor init to scaffold a project here (config, tsconfig, an example; --ci github|gitlab adds the workflows), or create monitor.config.ts yourself: import { defineConfig } from '@monitor/constructs'; export default defineConfig({ projectName: 'my-project' })",
   );
+}
+
+/** Why an explicit config path cannot be read: a symlink loop or a dangling link is not "missing". */
+function missingConfig(path: string): ConfigNotFoundError {
+  let linked = false;
+  try {
+    linked = lstatSync(path).isSymbolicLink();
+    realpathSync(path);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ELOOP') {
+      return new ConfigNotFoundError(
+        `config file ${path} is a symlink loop: following its links comes back to where they started`,
+        'point the link at the config file itself (ls -l shows where each link points)',
+      );
+    }
+    if (linked && code === 'ENOENT') {
+      return new ConfigNotFoundError(
+        `config file ${path} is a symlink to a file that does not exist`,
+        'point the link at the config file, or name the config file itself',
+      );
+    }
+  }
+  return new ConfigNotFoundError(`config file ${path} does not exist`, 'check the path of the config file');
 }
 
 /** The directory of the project: where its config file is (see `findConfig`). */

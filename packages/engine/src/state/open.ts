@@ -1,4 +1,6 @@
-import { join } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { StateUrlError } from '../errors.js';
 import { localAccountDir } from '../load/config-location.js';
 import type { ProjectConfig } from '../load/load.js';
 import type { StateBackend } from './backend.js';
@@ -31,9 +33,43 @@ export function openStateBackend(
   }
   const url = nonEmpty(options.stateUrl) ?? project.config.stateUrl;
   if (url !== undefined) {
-    return new PostgresStateBackend({ url, project: project.config.projectName, accountId });
+    return stateBackendAt(url, {
+      baseDir: project.projectDir,
+      project: project.config.projectName,
+      accountId,
+    });
   }
   return new FileStateBackend(project.config.stateDir, accountId);
+}
+
+/**
+ * The backend at a state URL: `postgres://` or `postgresql://` is a database, `file://` or a path
+ * (relative to `baseDir`) a directory of state files. Any other scheme is refused, not tried as
+ * one of these: `mysql://…` read as PostgreSQL fails far from the cause, and as a path it would
+ * make a directory named `mysql:`.
+ */
+export function stateBackendAt(
+  where: string,
+  options: { baseDir: string; project: string; accountId: string },
+): StateBackend {
+  const scheme = /^([A-Za-z][A-Za-z0-9+.-]*):/.exec(where)?.[1]?.toLowerCase();
+  if (scheme === 'postgres' || scheme === 'postgresql') {
+    return new PostgresStateBackend({ url: where, project: options.project, accountId: options.accountId });
+  }
+  if (scheme === 'file') return new FileStateBackend(fileURLToPath(where), options.accountId);
+  // One letter before a colon is a Windows drive (C:\state), and an absolute path has no scheme.
+  if (scheme !== undefined && scheme.length > 1 && !isAbsolute(where)) {
+    throw new StateUrlError(
+      `the state URL ${redactedUrl(where)} has the scheme ${scheme}:, where monitor cannot keep state`,
+      'use postgres://user@host:5432/db (PostgreSQL) or a directory path (state files), in MONITOR_STATE_URL or state.url',
+    );
+  }
+  return new FileStateBackend(resolve(options.baseDir, where), options.accountId);
+}
+
+/** A URL as it may be shown: without its password. */
+function redactedUrl(url: string): string {
+  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/, '$1:***@');
 }
 
 function nonEmpty(value: string | undefined): string | undefined {
