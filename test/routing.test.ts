@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { collect } from '@monitor/api';
 import ICAL from 'ical.js';
@@ -306,6 +306,55 @@ new MaintenanceWindow('db', {
     expect(last?.startDate.toJSDate().toISOString()).toBe('2027-03-31T00:00:00.000Z');
     expect(first?.description).toContain('Silences: alerts of tags prod');
     expect(first?.description).toContain('Groups: Payments (silenced)');
+  });
+
+  it('keeps a weekly 02:30–03:00 Amsterdam window 30 minutes long across the spring change (issue 45)', async () => {
+    const WEEKLY = `new MaintenanceWindow('weekly', {
+  name: 'Weekly',
+  startsAt: '2027-02-28T01:30:00Z',
+  endsAt: '2027-02-28T02:00:00Z',
+  repeatUnit: 'WEEK',
+  timezone: 'Europe/Amsterdam',
+  silenceAlertsTags: ['prod'],
+});`;
+    const { dir, run } = await setup({ 'a.monitor.ts': project({ window: WEEKLY }) });
+    const r = await run('maintenance', '--from', '2027-03-01', '--days', '60', '--ics', 'x.ics');
+    expect(r.code).toBe(0);
+    // 02:30 does not exist on 28 March (02:00 → 03:00): read with the offset before the change.
+    expect(r.stdout).toContain(
+      '    2027-03-28 03:30–04:00 Europe/Amsterdam (2027-03-27 21:30–22:00 America/New_York)\n',
+    );
+    const calendar = new ICAL.Component(ICAL.parse(readFileSync(join(dir, 'x.ics'), 'utf8')));
+    const events = calendar.getAllSubcomponents('vevent').map((c) => new ICAL.Event(c));
+    expect(events).toHaveLength(8);
+    const spans = events.map((e) => [e.startDate.toJSDate().getTime(), e.endDate.toJSDate().getTime()]);
+    expect(spans.map(([start = 0, end = 0]) => (end - start) / 60_000)).toEqual(Array(8).fill(30));
+    expect(spans.map(([start = 0]) => new Date(start).toISOString()).slice(2, 5)).toEqual([
+      '2027-03-21T01:30:00.000Z',
+      '2027-03-28T01:30:00.000Z',
+      '2027-04-04T00:30:00.000Z',
+    ]);
+  });
+
+  it('writes the calendar to stdout with --ics and no file, or --ics -, and the listing to stderr', async () => {
+    const { dir, run } = await setup({ 'a.monitor.ts': project({ window: WINDOWS }) });
+    for (const ics of [['--ics'], ['--ics', '-']]) {
+      const r = await run('maintenance', '--from', '2027-03-01T00:00:00Z', '--days', '3', ...ics);
+      expect([r.code, r.stderr.split('\n').filter((l) => l.startsWith('error'))]).toEqual([0, []]);
+      expect(r.stdout.startsWith('BEGIN:VCALENDAR\r\n')).toBe(true);
+      const calendar = new ICAL.Component(ICAL.parse(r.stdout));
+      expect(calendar.getAllSubcomponents('vevent')).toHaveLength(4);
+      expect(r.stderr).toContain('Maintenance from 2027-03-01 00:00 to 2027-03-04 00:00 UTC: 2 windows');
+      expect(r.stderr).toContain('Wrote 4 events to stdout');
+    }
+    // No file written (before, it tried to write the calendar onto the project's directory: EISDIR).
+    expect(readdirSync(dir).filter((f) => f.endsWith('.ics'))).toEqual([]);
+    const json = await run('maintenance', '--ics', '--json');
+    expect(json.code).toBe(1);
+    expect(envelopeOf(json).error).toMatchObject({
+      message: '--ics with no file writes the calendar to stdout, where --json writes its envelope',
+      hint: 'name a file for the calendar, e.g. --ics maintenance.ics',
+    });
   });
 
   it('reads the account with --live', async () => {

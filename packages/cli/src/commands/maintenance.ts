@@ -58,21 +58,49 @@ export const builder = (y: Argv) =>
     })
     .option('ics', {
       type: 'string',
-      describe: 'Also write the occurrences as an iCalendar file (.ics) a team calendar can subscribe to',
+      describe:
+        'Also write the occurrences as an iCalendar file (.ics) a team calendar can subscribe to; with no file, or -, the calendar alone goes to stdout (the listing to stderr)',
     })
     .option('live', {
       type: 'boolean',
       describe: "From the account's windows (all of them, owned or not), not from the code",
     })
+    // yargs reads the `-` of `--ics -` as a word of its own (a positional, which the command has
+    // none of): taken back here as the value of --ics, before yargs checks for unknown arguments.
+    .middleware((argv) => {
+      const dash = argv._.indexOf('-');
+      if (argv.ics === '' && dash !== -1) {
+        argv._.splice(dash, 1);
+        argv.ics = '-';
+      }
+    }, true)
+    .check((args) => {
+      if (icsOnStdout(args.ics) && (args as { json?: unknown }).json === true) {
+        throw new UsageError(
+          '--ics with no file writes the calendar to stdout, where --json writes its envelope',
+          'name a file for the calendar, e.g. --ics maintenance.ics',
+        );
+      }
+      return true;
+    })
     .example('$0 maintenance', 'the windows of the next 30 days, from the code')
     .example('$0 maintenance --days 90 --live', 'what the account will silence in the next 90 days')
     .example('$0 maintenance --ics maintenance.ics', 'a calendar file for the team')
+    .example('$0 maintenance --ics -', 'the calendar on stdout, the listing on stderr')
     .epilogue(
-      "Repeats are expanded on the wall clock of each window's time zone (a 02:00 window stays at 02:00 across daylight-saving changes); times are shown in that zone and yours (TZ).",
+      "Repeats are expanded on the wall clock of each window's time zone (a 02:00 window stays at 02:00 across daylight-saving changes; a start the clocks skip is moved on by the change, as RFC 5545 does) and last as long as the first occurrence; times are shown in that zone and yours (TZ).",
     );
 
+/** `--ics` with no file (yargs reads it as ''), or `--ics -`: the calendar goes to stdout. */
+function icsOnStdout(ics: unknown): boolean {
+  return ics === '' || ics === '-';
+}
+
 /** `monitor maintenance`: the maintenance windows of the coming days, and what each affects. */
-export async function run(args: MaintenanceArgs, ctx: RunContext): Promise<ExitCode> {
+export async function run(args: MaintenanceArgs, given: RunContext): Promise<ExitCode> {
+  // With the calendar on stdout, everything for people goes to stderr.
+  const toStdout = icsOnStdout(args.ics);
+  const ctx = toStdout ? { ...given, io: { ...given.io, stdout: given.io.stderr } } : given;
   const { io, out } = ctx;
   const [
     { maintenanceCalendar, upcomingMaintenance, userTimeZone },
@@ -104,18 +132,27 @@ export async function run(args: MaintenanceArgs, ctx: RunContext): Promise<ExitC
     projectName = project.config.projectName;
     schedule = upcomingMaintenance({ code: project.resources }, options);
   }
-  out.result = { source: args.live === true ? 'live' : 'code', ...schedule, ics: args.ics ?? null };
+  out.result = {
+    source: args.live === true ? 'live' : 'code',
+    ...schedule,
+    ics: toStdout ? '-' : (args.ics ?? null),
+  };
   if (args.ics !== undefined) {
-    const path = resolve(io.cwd, args.ics);
     const calendar = maintenanceCalendar(schedule, { now: new Date(), name: `${projectName} maintenance` });
-    try {
-      writeFileAtomic(path, calendar);
-    } catch (e) {
-      throw new CommandError(
-        'cannot_write',
-        `cannot write the calendar to ${path}: ${(e as Error).message}`,
-        'name a file in a directory you can write to, e.g. --ics maintenance.ics',
-      );
+    if (toStdout) {
+      given.io.stdout(calendar);
+      await given.io.drained?.();
+    } else {
+      const path = resolve(io.cwd, args.ics);
+      try {
+        writeFileAtomic(path, calendar);
+      } catch (e) {
+        throw new CommandError(
+          'cannot_write',
+          `cannot write the calendar to ${path}: ${(e as Error).message}`,
+          'name a file in a directory you can write to, e.g. --ics maintenance.ics',
+        );
+      }
     }
   }
   if (out.json) return EXIT.ok;
@@ -139,7 +176,11 @@ export async function run(args: MaintenanceArgs, ctx: RunContext): Promise<ExitC
   }
   for (const w of schedule.unreadable) io.stdout(p.yellow(`${t(w)}: its dates cannot be read; left out\n`));
   if (args.ics !== undefined)
-    io.stdout(p.dim(`\nWrote ${occurrences} event${occurrences === 1 ? '' : 's'} to ${t(args.ics)}\n`));
+    io.stdout(
+      p.dim(
+        `\nWrote ${occurrences} event${occurrences === 1 ? '' : 's'} to ${toStdout ? 'stdout' : t(args.ics)}\n`,
+      ),
+    );
   return EXIT.ok;
 }
 
