@@ -14,6 +14,7 @@ export type ApiErrorCode =
   | 'network'
   | 'timeout'
   | 'contract'
+  | 'response_too_large'
   | 'ambiguous_write';
 
 export interface ApiErrorDetails {
@@ -150,6 +151,26 @@ export class TimeoutError extends ApiError {
   constructor(message: string, details: ApiErrorDetails & { phase: 'connect' | 'headers' | 'body' }) {
     super(message, details);
     this.phase = details.phase;
+  }
+}
+/**
+ * An answer larger than the client reads (`maxResponseBytes`): it stopped reading at the cap, or
+ * before the body when `Content-Length` said so. Never retried: it would be as large again.
+ */
+export class ResponseTooLargeError extends ApiError {
+  static override readonly code = 'response_too_large';
+  override readonly name = 'ResponseTooLargeError';
+  /** Bytes the answer declared (`Content-Length`) or had sent when the client stopped reading. */
+  readonly bytes: number;
+  /** The cap it went past. */
+  readonly limit: number;
+  constructor(message: string, details: ApiErrorDetails & { bytes: number; limit: number }) {
+    super(message, details);
+    this.bytes = details.bytes;
+    this.limit = details.limit;
+  }
+  override toJSON(): Record<string, unknown> {
+    return { ...super.toJSON(), bytes: this.bytes, limit: this.limit };
   }
 }
 /** The server answered with a body that breaks the contract (wrong field type, not JSON). */

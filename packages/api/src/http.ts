@@ -4,10 +4,12 @@ import { type Clock, systemClock } from './clock.js';
 import type { Endpoint } from './endpoints.js';
 import {
   AmbiguousWriteError,
+  type ApiError,
   ContractError,
   errorForStatus,
   NetworkError,
   RateLimitedError,
+  ResponseTooLargeError,
   TimeoutError,
   ValidationError,
   type ValidationIssue,
@@ -15,7 +17,7 @@ import {
 import { formatIssuePath } from './issue-path.js';
 import { kindOfEndpoint } from './kinds/index.js';
 import { isRecord } from './kinds/secrets.js';
-import { lenient, readsAsSent } from './lenient.js';
+import { firstIssues, lenient, readsAsSent } from './lenient.js';
 import { encodeQuery, fillPath } from './query.js';
 import { RateLimiter, WAIT_NOTICE_MS, type WaitNotice } from './rate-limiter.js';
 import { type RateLimit, type RouteRateLimit, rateLimitBucketFor } from './rate-limits.js';
@@ -33,9 +35,26 @@ export interface Timeouts {
   connectMs?: number;
   /** Waiting for the response headers. @default 30_000 */
   headersMs?: number;
-  /** Gap between chunks of the response body. @default 30_000 */
+  /** Gap between chunks of the response body (an idle timeout). @default 30_000 */
   bodyMs?: number;
+  /**
+   * The whole of one attempt, from sending the request to the last byte of the body, however
+   * steadily the bytes come: a body that trickles in a byte at a time never trips `bodyMs`.
+   * @default headersMs + bodyMs
+   */
+  totalMs?: number;
 }
+
+/**
+ * The most a response body may hold, in bytes; past it the client stops reading and throws a
+ * `ResponseTooLargeError`. Every answer of the API is a page of at most 100 items (analytics rows
+ * too), tens of kB in practice; 8 MiB leaves each of 100 items 80 KiB (a check with a long script).
+ * It is not larger because of what JSON.parse makes of a body: `[{},{},…]` weighs twenty times its
+ * bytes once parsed. A client that got 8 MiB of it peaked at 346 MB, one that got 16 MiB at
+ * 680 MB (bench/response-limits.mjs), and the CLI's run should stay under 512 MB whatever a server
+ * sends.
+ */
+export const MAX_RESPONSE_BYTES: number = 8 * 1024 * 1024;
 
 export interface RetryOptions {
   /**
@@ -66,10 +85,10 @@ export interface RequestEvent {
   attempt: number;
 }
 export interface ResponseEvent extends RequestEvent {
-  /** HTTP status; undefined when no response arrived. */
+  /** HTTP status; undefined when no response headers arrived. */
   status: number | undefined;
   durationMs: number;
-  /** The error code when the attempt failed without a response. */
+  /** The error code when the attempt failed before its whole answer was read. */
   errorCode?: string | undefined;
 }
 
@@ -93,6 +112,13 @@ export interface TransportOptions {
   onResponse?: (event: ResponseEvent) => void;
   /** Told of every wait of 2 s or more (rate limit, Retry-After, backoff), before it starts. */
   onWait?: (wait: WaitNotice) => void;
+  /**
+   * Told once per client, before its first request, of a setting that is risky but allowed: an
+   * API key sent over plain http to a host that is not loopback. By default `process.emitWarning`.
+   */
+  onWarning?: (message: string) => void;
+  /** The most a response body may hold, in bytes (`ResponseTooLargeError` past it). @default MAX_RESPONSE_BYTES */
+  maxResponseBytes?: number;
   clock?: Clock;
   random?: () => number;
   /**
@@ -140,6 +166,8 @@ const NOT_SENT_CODES = new Set([
 const RETRYABLE_STATUSES = new Set([502, 503, 504]);
 /** A read is retried on these too: a plain 500 of a list or a get is usually passing. */
 const READ_RETRYABLE_STATUSES = new Set([500, 502, 503, 504]);
+/** Statuses that never have a body, whatever `Content-Length` says (RFC 9110 §6.4.1). */
+const BODILESS_STATUSES = new Set([204, 205, 304]);
 
 /**
  * Sends one endpoint call: validation, rate limiting, retries, error mapping and response
@@ -163,6 +191,9 @@ export class Transport {
   readonly #onResponse: TransportOptions['onResponse'];
   readonly #onWait: TransportOptions['onWait'];
   readonly #knownResponses: KnownResponses | undefined;
+  readonly #maxResponseBytes: number;
+  /** What to warn of before the first request, once; undefined when nothing or already told. */
+  #warning: { message: string; tell: (message: string) => void } | undefined;
   /** Requests sent, retries included. */
   requestCount = 0;
 
@@ -170,7 +201,9 @@ export class Transport {
     const url = new URL(options.baseUrl);
     this.#origin = url.origin;
     this.#prefix = url.pathname.replace(/\/+$/, '');
-    this.#timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, ...options.timeouts };
+    const timeouts = { connectMs: 10_000, headersMs: 30_000, bodyMs: 30_000, ...options.timeouts };
+    this.#timeouts = { ...timeouts, totalMs: timeouts.totalMs ?? timeouts.headersMs + timeouts.bodyMs };
+    this.#maxResponseBytes = options.maxResponseBytes ?? MAX_RESPONSE_BYTES;
     this.#retry = { ...DEFAULT_RETRY_POLICY, rateLimitRetries: 6, ...options.retry };
     this.#validate = options.validateRequests ?? true;
     this.#clock = options.clock ?? systemClock;
@@ -192,6 +225,13 @@ export class Transport {
     if (options.apiKey !== undefined) {
       this.#headers.authorization = `Bearer ${options.apiKey}`;
       this.#redactor.add(options.apiKey);
+      if (url.protocol === 'http:' && !isLoopback(url.hostname)) {
+        this.#warning = {
+          message: `the base URL ${url.origin} is plain http to a host that is not loopback: the API key travels unencrypted to it and to anything on the way; use https, unless a proxy inside your network is meant to take it`,
+          tell:
+            options.onWarning ?? ((message) => process.emitWarning(message, { code: 'MONITOR_PLAIN_HTTP' })),
+        };
+      }
     }
     if (options.accountId !== undefined) this.#headers['x-monitor-account'] = options.accountId;
     this.#ownsDispatcher = options.dispatcher === undefined;
@@ -203,7 +243,8 @@ export class Transport {
     undici ??= import('./undici.js');
     const { Agent, request } = await undici;
     this.#dispatcher ??= new Agent({
-      connect: { timeout: this.#timeouts.connectMs },
+      // Connecting is part of an attempt: it gives up by the attempt's deadline too.
+      connect: { timeout: Math.min(this.#timeouts.connectMs, this.#timeouts.totalMs) },
       headersTimeout: this.#timeouts.headersMs,
       bodyTimeout: this.#timeouts.bodyMs,
       keepAliveTimeout: 10_000,
@@ -243,6 +284,117 @@ export class Transport {
       : `${base} has no ${endpoint.path}: the base URL is probably wrong (it should be the service's API root); check MONITOR_BASE_URL or the config's api.baseUrl, and see which one is used with monitor whoami`;
   }
 
+  /**
+   * A 3xx: the client follows no redirect, since the API key would go along to wherever it points.
+   * Name the address to use instead: the base URL the redirect leads to, when its path ends as the
+   * request's did.
+   */
+  #redirectHint(endpoint: Endpoint, requestPath: string, location: string | undefined): string {
+    const base = `${this.#origin}${this.#prefix}`;
+    const setting =
+      endpoint.agent === true
+        ? "the agent's address (--url)"
+        : "MONITOR_BASE_URL or the config's api.baseUrl";
+    let target: URL | undefined;
+    try {
+      target = location === undefined ? undefined : new URL(location, `${this.#origin}${requestPath}`);
+    } catch {
+      target = undefined;
+    }
+    if (target === undefined)
+      return `${base} redirects (monitor does not follow redirects, so that the API key goes nowhere else); set ${setting} to the address it redirects to`;
+    const asked = requestPath.slice(this.#prefix.length).split('?')[0] ?? '';
+    const newBase = target.pathname.endsWith(asked)
+      ? `${target.origin}${target.pathname.slice(0, target.pathname.length - asked.length)}`
+      : target.origin;
+    return this.redact(
+      `${base} redirects to ${target.origin}${target.pathname} (monitor does not follow redirects, so that the API key goes nowhere else); use the address it redirects to: set ${setting} to ${newBase}`,
+    );
+  }
+
+  /** Warn once, before the first request leaves, of what the client was told to do that is risky. */
+  #tellWarning(): void {
+    if (this.#warning === undefined) return;
+    const { message, tell } = this.#warning;
+    this.#warning = undefined;
+    tell(message);
+  }
+
+  /**
+   * One attempt: send the request and read its whole answer, within the attempt's deadline
+   * (`totalMs`, undici's own timeouts bound the wait for headers and each gap in the body) and
+   * the size cap. Throws the client's own errors only: NetworkError, TimeoutError,
+   * ResponseTooLargeError.
+   */
+  async #exchange(
+    request: Omit<Dispatcher.RequestOptions, 'signal'>,
+    label: string,
+    details: { method: string; path: string },
+  ): Promise<Answer> {
+    const deadline = new AbortController();
+    const timer = setTimeout(() => deadline.abort(new DeadlineExceeded()), this.#timeouts.totalMs);
+    const progress: Progress = { status: undefined, bytes: 0 };
+    try {
+      const res = await untilAborted(
+        this.#request({
+          ...request,
+          signal: deadline.signal,
+          headersTimeout: this.#timeouts.headersMs,
+          bodyTimeout: this.#timeouts.bodyMs,
+        }),
+        deadline.signal,
+      );
+      progress.status = res.statusCode;
+      const headers = flattenHeaders(res.headers);
+      const text = await readBody(res.body, progress, headers['content-length'], this.#maxResponseBytes);
+      return { status: res.statusCode, headers, text };
+    } catch (cause) {
+      throw this.#attemptError(cause, label, details, progress);
+    } finally {
+      clearTimeout(timer);
+    }
+  }
+
+  #attemptError(
+    cause: unknown,
+    label: string,
+    details: { method: string; path: string },
+    progress: Progress,
+  ): NetworkError | TimeoutError | ResponseTooLargeError {
+    const limit = this.#maxResponseBytes;
+    if (cause instanceof BodyTooLarge) {
+      const size = cause.declared
+        ? `it declares ${cause.bytes} bytes (Content-Length), nothing of it was read`
+        : `more than ${limit} bytes had arrived when it stopped reading`;
+      return new ResponseTooLargeError(
+        `${label}: the answer is larger than the ${formatBytes(limit)} the client reads: ${size}`,
+        {
+          ...details,
+          status: progress.status,
+          bytes: cause.bytes,
+          limit,
+          hint: "no answer of the service's API comes near this size: check that the base URL is the service's API, not another server (MONITOR_BASE_URL or the config's api.baseUrl)",
+        },
+      );
+    }
+    if (cause instanceof DeadlineExceeded) {
+      const ms = this.#timeouts.totalMs;
+      const headers = progress.status === undefined;
+      const message = headers
+        ? `${label}: no response headers within ${ms} ms`
+        : `${label}: no complete answer within ${ms} ms (status ${progress.status}, ${progress.bytes} bytes of the body so far)`;
+      return new TimeoutError(message, {
+        ...details,
+        status: progress.status,
+        phase: headers ? 'headers' : 'body',
+        hint: headers
+          ? 'the service is slow to answer; try again or raise the timeout'
+          : 'the service sends its answer too slowly; try again or raise the timeout',
+      });
+    }
+    return this.#networkError(cause, label, { ...details, status: progress.status });
+  }
+
   /** Call an endpoint and return its parsed body; any status outside `endpoint.success` throws. */
   async call(endpoint: Endpoint, input: CallInput = {}): Promise<unknown> {
     const raw = await this.send(endpoint, input);
@@ -268,6 +420,7 @@ export class Transport {
       body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' };
     const details = { method, path: this.redact(path) };
 
+    this.#tellWarning();
     let failures = 0;
     let rateLimited = 0;
     for (let attempt = 1; ; attempt++) {
@@ -276,30 +429,23 @@ export class Transport {
       this.#onRequest?.(event);
       const started = this.#clock.now();
       this.requestCount++;
-      let status: number;
-      let responseHeaders: Record<string, string | undefined>;
-      let text: string;
+      let answer: Answer;
       try {
-        const res = await this.#request({
-          origin: this.#origin,
-          path: fullPath,
-          method,
-          headers,
-          body,
-          headersTimeout: this.#timeouts.headersMs,
-          bodyTimeout: this.#timeouts.bodyMs,
-        });
-        status = res.statusCode;
-        responseHeaders = flattenHeaders(res.headers);
-        text = await readBody(res.body, status);
-      } catch (cause) {
-        const error = this.#networkError(cause, label, details);
+        answer = await this.#exchange(
+          { origin: this.#origin, path: fullPath, method, headers, body },
+          label,
+          details,
+        );
+      } catch (caught) {
+        const error = caught as NetworkError | TimeoutError | ResponseTooLargeError;
         this.#onResponse?.({
           ...event,
-          status: undefined,
+          status: error.status,
           durationMs: this.#clock.now() - started,
           errorCode: error.code,
         });
+        // As large again if sent again. A create answered 2xx or 5xx may have happened all the same.
+        if (error instanceof ResponseTooLargeError) throw tooLargeOutcome(error, method, label);
         const notSent =
           error instanceof NetworkError ? !error.reachedServer : (error as TimeoutError).phase === 'connect';
         if (method === 'POST' && !notSent) {
@@ -318,6 +464,7 @@ export class Transport {
         await this.#wait(this.#backoff(failures), `${label} failed (${error.code}); trying again`);
         continue;
       }
+      const { status, headers: responseHeaders, text } = answer;
       this.#onResponse?.({ ...event, status, durationMs: this.#clock.now() - started });
 
       if (endpoint.success.includes(status)) {
@@ -371,6 +518,9 @@ export class Transport {
           serverMessage,
           issues: errorBody.keys?.map((key) => ({ path: key, message: serverMessage ?? 'invalid' })),
           ...(status === 404 && routeIsFixed(endpoint) ? { hint: this.#noSuchRouteHint(endpoint) } : {}),
+          ...(status >= 300 && status < 400
+            ? { hint: this.#redirectHint(endpoint, fullPath, responseHeaders.location) }
+            : {}),
         },
       );
       if (status >= 500) {
@@ -473,9 +623,15 @@ export class Transport {
         ? this.#knownResponses?.keyOf(`${endpoint.method} ${endpoint.path}`, text)
         : undefined;
     if (key !== undefined && this.#knownResponses?.has(key) === true) return json;
-    const result = schema.safeParse(json);
-    if (!result.success) {
-      const issues = result.error.issues.map((i) => ({
+    // `validate` stops at the first problem; only a body that fails is walked for its first few
+    // (zod's own list of a hostile body's issues can take gigabytes).
+    const result = !schema.validate(json)
+      ? undefined
+      : asSent
+        ? { success: true as const, data: json }
+        : schema.safeParse(json);
+    if (result === undefined || !result.success) {
+      const issues = firstIssues(schema, json).map((i) => ({
         path: formatIssuePath(i.path) || '(root)',
         message: i.message,
       }));
@@ -492,18 +648,19 @@ export class Transport {
       });
     }
     if (key !== undefined) this.#knownResponses?.add(key);
-    return asSent ? json : result.data;
+    return result.data;
   }
 
   #networkError(
     cause: unknown,
     label: string,
-    details: { method: string; path: string },
+    details: { method: string; path: string; status: number | undefined },
   ): NetworkError | TimeoutError {
     const code = errorCode(cause);
     const reason = this.redact(cause instanceof Error ? cause.message : String(cause));
     if (code === 'UND_ERR_CONNECT_TIMEOUT') {
-      return new TimeoutError(`${label}: connecting timed out after ${this.#timeouts.connectMs} ms`, {
+      const ms = Math.min(this.#timeouts.connectMs, this.#timeouts.totalMs);
+      return new TimeoutError(`${label}: connecting timed out after ${ms} ms`, {
         ...details,
         phase: 'connect',
         cause,
@@ -512,8 +669,11 @@ export class Transport {
     }
     if (code === 'UND_ERR_HEADERS_TIMEOUT' || code === 'UND_ERR_BODY_TIMEOUT') {
       const phase = code === 'UND_ERR_HEADERS_TIMEOUT' ? 'headers' : 'body';
-      const ms = phase === 'headers' ? this.#timeouts.headersMs : this.#timeouts.bodyMs;
-      return new TimeoutError(`${label}: no response ${phase} within ${ms} ms`, {
+      const message =
+        phase === 'headers'
+          ? `${label}: no response headers within ${this.#timeouts.headersMs} ms`
+          : `${label}: the response body stalled: nothing arrived for ${this.#timeouts.bodyMs} ms`;
+      return new TimeoutError(message, {
         ...details,
         phase,
         cause,
@@ -574,13 +734,15 @@ function decodeErrorBody(text: string): {
 } {
   if (text.length === 0) return {};
   try {
-    const parsed = errorBodySchema.safeParse(JSON.parse(text));
-    if (!parsed.success) return {};
-    const body = parsed.data;
+    const json: unknown = JSON.parse(text);
+    // `validate` first: zod's issues of a hostile body (`keys: [{},{},…]`) could fill the memory.
+    if (!errorBodySchema.validate(json)) return {};
+    const body = errorBodySchema.parse(json);
     return {
       message: body.message ?? body.error,
       reason: body.error,
-      keys: body.validation?.keys,
+      // The fields the server named, as far as a person reads them.
+      keys: body.validation?.keys?.slice(0, 100),
     };
   } catch {
     return { message: text, notJson: true };
@@ -596,24 +758,141 @@ export function parseRetryAfter(header: string | undefined, now: number): number
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-/** Statuses that never have a body, whatever `Content-Length` says (RFC 9110 §6.4.1). */
-const BODILESS_STATUSES = new Set([204, 205, 304]);
+/** One attempt's answer, whole. */
+interface Answer {
+  status: number;
+  headers: Record<string, string | undefined>;
+  text: string;
+}
+
+/** How far an attempt got: its status once the headers came, the body's bytes read so far. */
+interface Progress {
+  status: number | undefined;
+  bytes: number;
+}
+
+/** The reason an attempt's deadline aborts it with. */
+class DeadlineExceeded extends Error {}
 
 /**
- * The response body as text. A bodiless status with a stray `Content-Length` is an empty answer,
- * not a broken connection (undici reports the missing bytes as a length mismatch).
+ * The answer's headers, or the signal's reason once it aborts. undici acts on an abort only once
+ * the request has a connection: one still waiting for it (a host that does not answer) would
+ * outlast the deadline. Its answer, should one come after all, is dropped.
  */
-async function readBody(body: { text(): Promise<string> }, status: number): Promise<string> {
+async function untilAborted(
+  sent: Promise<Dispatcher.ResponseData>,
+  signal: AbortSignal,
+): Promise<Dispatcher.ResponseData> {
+  let stop: (() => void) | undefined;
+  const aborted = new Promise<never>((_resolve, reject) => {
+    stop = () => reject(signal.reason);
+    signal.addEventListener('abort', stop, { once: true });
+  });
   try {
-    return await body.text();
+    return await Promise.race([sent, aborted]);
   } catch (error) {
-    if (
-      BODILESS_STATUSES.has(status) &&
-      (error as { code?: unknown }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH'
-    )
-      return '';
+    sent.then(
+      (late) => late.body.destroy(),
+      () => {},
+    );
+    throw error;
+  } finally {
+    if (stop !== undefined) signal.removeEventListener('abort', stop);
+  }
+}
+
+/** Thrown by `readBody` past the cap; `declared` when `Content-Length` said so before any byte. */
+class BodyTooLarge extends Error {
+  constructor(
+    readonly bytes: number,
+    readonly declared: boolean,
+  ) {
+    super(`response body over the cap (${bytes} bytes)`);
+  }
+}
+
+/** A response body as the client reads it: undici's readable, chunk by chunk. */
+interface BodyStream extends AsyncIterable<Uint8Array> {
+  destroy(error?: Error): unknown;
+}
+
+const utf8 = new TextDecoder();
+
+/**
+ * The response body as text, read chunk by chunk and counted: past `limit` bytes (or when
+ * `Content-Length` says it will be) the stream is destroyed, which closes the connection, and
+ * nothing more is read. A bodiless status with a stray `Content-Length` is an empty answer, not a
+ * broken connection (undici reports the missing bytes as a length mismatch).
+ */
+async function readBody(
+  body: BodyStream,
+  progress: Progress,
+  contentLength: string | undefined,
+  limit: number,
+): Promise<string> {
+  const bodiless = BODILESS_STATUSES.has(progress.status ?? 0);
+  const declared = Number(contentLength);
+  if (!bodiless && Number.isFinite(declared) && declared > limit) {
+    body.destroy();
+    throw new BodyTooLarge(declared, true);
+  }
+  const chunks: Uint8Array[] = [];
+  try {
+    for await (const chunk of body) {
+      progress.bytes += chunk.byteLength;
+      if (progress.bytes > limit) {
+        body.destroy();
+        throw new BodyTooLarge(progress.bytes, false);
+      }
+      chunks.push(chunk);
+    }
+  } catch (error) {
+    if (bodiless && (error as { code?: unknown }).code === 'UND_ERR_RES_CONTENT_LENGTH_MISMATCH') return '';
     throw error;
   }
+  // TextDecoder drops a byte order mark, as undici's own `text()` does.
+  return chunks.length === 0 ? '' : utf8.decode(chunks.length === 1 ? chunks[0] : Buffer.concat(chunks));
+}
+
+/** A POST whose answer was too large to read may have created what it sent, unless refused (4xx). */
+function tooLargeOutcome(error: ResponseTooLargeError, method: string, label: string): ApiError {
+  const refused = error.status !== undefined && error.status >= 400 && error.status < 500;
+  if (method !== 'POST' || refused) return error;
+  return new AmbiguousWriteError(
+    `${label}: the answer to the write was larger than the ${formatBytes(error.limit)} the client reads; the write may or may not have happened`,
+    {
+      method: error.method,
+      path: error.path,
+      status: error.status,
+      cause: error,
+      hint: 'read the resource back before retrying, so that it is not created twice',
+    },
+  );
+}
+
+/** `8 MiB`, `512 KiB`, `300 bytes`. */
+function formatBytes(bytes: number): string {
+  if (bytes >= 1024 * 1024 && bytes % (1024 * 1024) === 0) return `${bytes / (1024 * 1024)} MiB`;
+  if (bytes >= 1024 && bytes % 1024 === 0) return `${bytes / 1024} KiB`;
+  return `${bytes} bytes`;
+}
+
+/**
+ * Whether a URL's host is this machine: `localhost` (and `*.localhost`), 127.0.0.0/8, `::1` and
+ * the IPv4-mapped loopback (`URL` writes IPv4 in full and IPv6 compressed, in brackets).
+ */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === '::1' ||
+    /^::ffff:(7f[0-9a-f]{2}:[0-9a-f]{1,4}|127\.\d+\.\d+\.\d+)$/.test(host)
+  );
 }
 
 /** Whether the route always exists: no id in its path, and no 404 for a resource it refers to. */

@@ -34,6 +34,7 @@ export {
   NotFoundError,
   PaymentRequiredError,
   RateLimitedError,
+  ResponseTooLargeError,
   ServerError,
   TimeoutError,
   UnauthorizedError,
@@ -43,6 +44,7 @@ export {
 export {
   CLIENT_VERSION,
   type KnownResponses,
+  MAX_RESPONSE_BYTES,
   type RequestEvent,
   type ResponseEvent,
   type RetryOptions,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { endpoints } from './endpoints.js';
-import { inSchemaOrder, lenient, readsAsSent } from './lenient.js';
+import { firstIssues, inSchemaOrder, lenient, readsAsSent } from './lenient.js';
 import { checkGroupSchema } from './schemas/check-groups.js';
 import { dashboardSchema } from './schemas/dashboards.js';
 import * as f from './test-support/fixtures.js';
@@ -126,5 +126,53 @@ describe('inSchemaOrder', () => {
     const read = lenient(checkGroupSchema);
     expect(keyOrder(inSchemaOrder(read, sent))).toEqual(keyOrder(read.parse(sent)));
     expect(keyOrder(inSchemaOrder(read, sent))).not.toEqual(keyOrder(sent));
+  });
+});
+
+describe('firstIssues', () => {
+  const groups = lenient(endpoints.checkGroupsList.response);
+  /** zod's own issues, as firstIssues gives them. */
+  const zodIssues = (schema: z.ZodType, value: unknown) =>
+    (schema.safeParse(value).error?.issues ?? []).map((i) => ({ path: i.path, message: i.message }));
+
+  it.each([
+    ['a field of the wrong type', [{ ...f.checkGroup, concurrency: 'three' }]],
+    ['a required field missing', [f.checkGroup, { ...f.checkGroup, name: undefined }]],
+    [
+      'a nested list element of the wrong kind',
+      [{ ...f.checkGroup, environmentVariables: [{ key: 1 }, 'x'] }],
+    ],
+    ['an object where the list should be', { items: [] }],
+    ['a list of the wrong kinds', [1, null, 'x', []]],
+  ])('%s: the issues zod gives, found without its whole list', (_name, value) => {
+    const found = firstIssues(groups, value);
+    expect(found.length).toBeGreaterThan(0);
+    expect(found).toEqual(zodIssues(groups, value).slice(0, 20));
+  });
+
+  it('stops at 20 (or as asked), however many elements fail', () => {
+    const hostile = Array.from({ length: 200_000 }, () => ({}));
+    const found = firstIssues(groups, hostile);
+    expect(found).toHaveLength(20);
+    expect(found[0]).toEqual({
+      path: [0, 'id'],
+      message: 'Invalid input: expected number, received undefined',
+    });
+    expect(firstIssues(groups, hostile, 3)).toHaveLength(3);
+  });
+
+  it('walks into the union option whose literals match, and names a value that matches none', () => {
+    // A retry strategy is an object with a type, or 'FALLBACK'.
+    expect(firstIssues(groups, [{ ...f.checkGroup, retryStrategy: {} }])).toEqual([
+      { path: [0, 'retryStrategy', 'type'], message: 'Invalid input: expected string, received undefined' },
+    ]);
+    const union = z.union([
+      z.looseObject({ type: z.literal('A'), a: z.array(z.number()) }),
+      z.looseObject({ type: z.literal('B') }),
+    ]);
+    expect(firstIssues(union, { type: 'A', a: Array.from({ length: 100_000 }, () => 'x') })).toHaveLength(20);
+    expect(firstIssues(union, { type: 'C' })).toEqual([
+      { path: [], message: 'Invalid input: matches none of the expected shapes' },
+    ]);
   });
 });

@@ -204,3 +204,85 @@ function literalsMatch(schema: z.ZodType, value: object): boolean {
     );
   });
 }
+
+/** One problem of a value against a schema: where, and zod's message. */
+export interface ReadIssue {
+  path: PropertyKey[];
+  message: string;
+}
+
+/**
+ * The first `max` problems of `value`, which `schema` rejects, without zod's list of every one:
+ * zod checks every element of an array and keeps every issue, and a body of a few MB such as
+ * `[{},{},…]` makes millions of them (4 MiB took 4.5 GB and ended out of memory). This walks down
+ * to the failing values, asking each child whether it passes (`validate`, which stops at the first
+ * problem), and takes zod's own issues only for values it checks without walking their contents:
+ * scalars, and containers of the wrong kind. The messages are the ones zod gives for them.
+ */
+export function firstIssues(schema: z.ZodType, value: unknown, max = 20): ReadIssue[] {
+  const out: ReadIssue[] = [];
+  walkIssues(schema, value, [], out, max);
+  if (out.length === 0) out.push({ path: [], message: 'Invalid input' });
+  return out;
+}
+
+function walkIssues(schema: z.ZodType, value: unknown, path: PropertyKey[], out: ReadIssue[], max: number) {
+  const def = defOf(schema);
+  const inner = def.innerType as z.ZodType;
+  const descend = (child: z.ZodType, v: unknown, key: PropertyKey) => {
+    if (out.length < max && !child.validate(v)) walkIssues(child, v, [...path, key], out, max);
+  };
+  const isObject = value !== null && typeof value === 'object' && !Array.isArray(value);
+  const before = out.length;
+  switch (def.type) {
+    case 'optional':
+    case 'default':
+    case 'prefault':
+      if (value !== undefined) walkIssues(inner, value, path, out, max);
+      return;
+    case 'nullable':
+      if (value !== null) walkIssues(inner, value, path, out, max);
+      return;
+    case 'readonly':
+      walkIssues(inner, value, path, out, max);
+      return;
+    case 'array':
+      if (!Array.isArray(value)) break;
+      for (let i = 0; i < value.length && out.length < max; i++)
+        descend(def.element as z.ZodType, value[i], i);
+      if (out.length === before) out.push({ path, message: 'Invalid input' });
+      return;
+    case 'object':
+      if (!isObject) break;
+      for (const [key, field] of Object.entries(def.shape ?? {}))
+        descend(field, (value as Record<string, unknown>)[key], key);
+      if (out.length === before) out.push({ path, message: 'Invalid input' });
+      return;
+    case 'record':
+      if (!isObject) break;
+      for (const [key, v] of Object.entries(value as object)) descend(def.valueType as z.ZodType, v, key);
+      // Keys a record must have (an enum's) are all missing ones: a few, each one issue.
+      if (out.length === before) take(schema, value, path, out, max);
+      return;
+    case 'union': {
+      if (value === null || typeof value !== 'object') break;
+      const option = (def.options ?? []).find((o) => literalsMatch(o, value));
+      if (option === undefined)
+        out.push({ path, message: 'Invalid input: matches none of the expected shapes' });
+      else walkIssues(option, value, path, out, max);
+      return;
+    }
+  }
+  // A scalar, or a value of the wrong kind for its container: zod looks no further than its kind.
+  if (value === null || typeof value !== 'object' || ['array', 'object', 'record'].includes(def.type))
+    take(schema, value, path, out, max);
+  else out.push({ path, message: 'Invalid input' });
+}
+
+/** zod's own issues of a value it checks without walking far, under `path`. */
+function take(schema: z.ZodType, value: unknown, path: PropertyKey[], out: ReadIssue[], max: number) {
+  const result = schema.safeParse(value);
+  if (result.success) return;
+  for (const issue of result.error.issues.slice(0, max - out.length))
+    out.push({ path: [...path, ...issue.path], message: issue.message });
+}

@@ -1,3 +1,4 @@
+import type { ServerResponse } from 'node:http';
 import { Agent, buildConnector } from 'undici';
 import { afterEach, describe, expect, it } from 'vitest';
 import { type ClientOptions, createAgentHealthClient, createClient } from './client.js';
@@ -7,22 +8,28 @@ import {
   ConfigError,
   ContractError,
   ForbiddenError,
+  HttpError,
   NetworkError,
   NotFoundError,
   RateLimitedError,
+  ResponseTooLargeError,
   ServerError,
+  TimeoutError,
   UnauthorizedError,
   ValidationError,
 } from './errors.js';
-import type { RequestEvent, ResponseEvent } from './http.js';
+import { isLoopback, MAX_RESPONSE_BYTES, type RequestEvent, type ResponseEvent } from './http.js';
 import { collect } from './pagination.js';
 import * as f from './test-support/fixtures.js';
 import {
+  flood,
   type Handler,
+  startStreamingServer,
   startTestServer,
   TEST_ACCOUNT,
   TEST_KEY,
   type TestServer,
+  trickle,
 } from './test-support/server.js';
 
 const servers: TestServer[] = [];
@@ -783,5 +790,284 @@ describe('agent health client', () => {
       '/-/readiness',
     ]);
     expect(server.requests.every((r) => r.headers.authorization === undefined)).toBe(true);
+  });
+});
+
+describe('answers that stall, flood or redirect', () => {
+  async function streaming(handler: Parameters<typeof startStreamingServer>[0], options: ClientOptions = {}) {
+    const server = await startStreamingServer(handler);
+    servers.push(server);
+    const client = createClient({
+      baseUrl: server.url,
+      apiKey: TEST_KEY,
+      accountId: TEST_ACCOUNT,
+      env: {},
+      clock: fakeClock(),
+      ...options,
+    });
+    clients.push(client);
+    return { server, client };
+  }
+  const json = (res: ServerResponse, headers: Record<string, string> = {}) =>
+    res.writeHead(200, { 'content-type': 'application/json', ...headers });
+
+  it('a body sent a byte at a time ends at the deadline for the whole answer, though no gap trips the idle timeout; a GET is tried again', async () => {
+    // 40 bytes, one every 100 ms: 4 s for the whole, 100 ms between bytes (the idle timeout is 1 s).
+    const { server, client } = await streaming(
+      (_req, res) => {
+        json(res);
+        trickle(res, `[${' '.repeat(38)}]`, 100);
+      },
+      { timeouts: { headersMs: 1000, bodyMs: 1000, totalMs: 1000 }, retry: { attempts: 2 } },
+    );
+    const error = await client.alertChannels.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).phase).toBe('body');
+    expect((error as TimeoutError).message).toMatch(
+      /^GET \/v1\/alert-channels: no complete answer within 1000 ms \(status 200, \d+ bytes of the body so far\)$/,
+    );
+    expect((error as TimeoutError).hint).toMatch(/too slowly/);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('a write whose body trickles is not sent again when it is a POST (AmbiguousWriteError)', async () => {
+    const { server, client } = await streaming(
+      (_req, res) => {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        trickle(res, JSON.stringify(f.checkGroup), 100);
+      },
+      { timeouts: { headersMs: 1000, bodyMs: 1000, totalMs: 500 } },
+    );
+    const error = await client.checkGroups.create({ name: 'payments' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousWriteError);
+    expect(((error as AmbiguousWriteError).cause as TimeoutError).message).toContain(
+      'no complete answer within 500 ms',
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('the deadline ends an attempt still waiting for its connection (undici heeds an abort only once connected)', async () => {
+    // A real Agent whose connector never answers: a host that drops every packet.
+    const client = createClient({
+      baseUrl: 'https://api.example.net',
+      apiKey: TEST_KEY,
+      accountId: TEST_ACCOUNT,
+      env: {},
+      clock: fakeClock(),
+      retry: { attempts: 2 },
+      timeouts: { totalMs: 300 },
+      dispatcher: new Agent({ connect: () => {} }),
+    });
+    clients.push({ close: () => client.destroy() });
+    const error = await client.alertChannels.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).message).toBe('GET /v1/alert-channels: no response headers within 300 ms');
+    expect((error as TimeoutError).phase).toBe('headers');
+  });
+
+  it('a body that stops coming trips the idle timeout between chunks', async () => {
+    const { client } = await streaming(
+      (_req, res) => {
+        json(res);
+        res.write('[');
+      },
+      { timeouts: { bodyMs: 500, totalMs: 60_000 }, retry: { attempts: 1 } },
+    );
+    const error = await client.alertChannels.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect((error as TimeoutError).phase).toBe('body');
+    expect((error as TimeoutError).message).toBe(
+      'GET /v1/alert-channels: the response body stalled: nothing arrived for 500 ms',
+    );
+  });
+
+  it('a body past the cap is not read further: a ResponseTooLargeError naming the route and the size, not tried again', async () => {
+    // 32 MiB, four times the cap, as fast as the client takes it; no Content-Length.
+    const sent = { bytes: 0 };
+    const { server, client } = await streaming((_req, res) => {
+      json(res);
+      flood(res, 32 * 1024 * 1024, sent);
+    });
+    const error = await client.alertChannels.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    const tooLarge = error as ResponseTooLargeError;
+    expect(tooLarge.code).toBe('response_too_large');
+    expect(tooLarge.message).toBe(
+      `GET /v1/alert-channels: the answer is larger than the 8 MiB the client reads: more than ${MAX_RESPONSE_BYTES} bytes had arrived when it stopped reading`,
+    );
+    expect(tooLarge.limit).toBe(MAX_RESPONSE_BYTES);
+    expect(tooLarge.bytes).toBeGreaterThan(MAX_RESPONSE_BYTES);
+    expect(tooLarge.status).toBe(200);
+    expect(tooLarge.hint).toMatch(/check that the base URL is the service's API/);
+    expect(server.requests).toHaveLength(1);
+    // The connection was closed: the server could not send the rest.
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(sent.bytes).toBeLessThan(32 * 1024 * 1024);
+  });
+
+  it('a Content-Length past the cap fails before a byte of the body is read', async () => {
+    const { server, client } = await streaming(
+      (_req, res) => {
+        json(res, { 'content-length': String(300 * 1024 * 1024) });
+        res.write('[');
+      },
+      { timeouts: { bodyMs: 1000 }, retry: { attempts: 1 } },
+    );
+    const error = await client.alertChannels.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ResponseTooLargeError);
+    expect((error as ResponseTooLargeError).message).toBe(
+      'GET /v1/alert-channels: the answer is larger than the 8 MiB the client reads: it declares 314572800 bytes (Content-Length), nothing of it was read',
+    );
+    expect((error as ResponseTooLargeError).bytes).toBe(300 * 1024 * 1024);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a create answered 201 with a body past the cap may have happened: AmbiguousWriteError, not sent again', async () => {
+    const { server, client } = await streaming(
+      (_req, res) => {
+        res.writeHead(201, { 'content-type': 'application/json' });
+        flood(res, 64 * 1024);
+      },
+      { maxResponseBytes: 16 * 1024 },
+    );
+    const error = await client.checkGroups.create({ name: 'payments' }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(AmbiguousWriteError);
+    expect((error as AmbiguousWriteError).message).toContain('larger than the 16 KiB the client reads');
+    expect((error as AmbiguousWriteError).cause).toBeInstanceOf(ResponseTooLargeError);
+    expect(server.requests).toHaveLength(1);
+  });
+
+  it('a body within the cap that breaks the contract everywhere names its first problems, not millions', async () => {
+    // `[{},{},…]`: zod alone made an issue per missing field of every element (4 MiB: 4.5 GB).
+    const { client } = await streaming((_req, res) => {
+      json(res);
+      res.end(`[${Array.from({ length: 20_000 }, () => '{}').join(',')}]`);
+    });
+    const error = await client.alertChannels.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContractError);
+    expect((error as ContractError).issues.length).toBeLessThanOrEqual(20);
+    expect((error as ContractError).message).toMatch(
+      /^GET \/v1\/alert-channels returned a body that breaks the API contract: \[0\]\.id: Invalid input: expected number, received undefined; /,
+    );
+  });
+
+  it('a redirect is not followed: the hint names the base URL it leads to', async () => {
+    const { server } = await streaming((_req, res) => {
+      res.writeHead(307, { location: 'https://api.example.net/api/v1/alert-channels?limit=100&page=1' });
+      res.end();
+    });
+    const base = `${server.url}/api`;
+    const redirected = createClient({ baseUrl: base, apiKey: TEST_KEY, accountId: TEST_ACCOUNT, env: {} });
+    clients.push(redirected);
+    const error = await redirected.alertChannels.list().catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(HttpError);
+    expect((error as HttpError).status).toBe(307);
+    expect((error as HttpError).message).toBe('GET /v1/alert-channels failed: 307');
+    expect((error as HttpError).hint).toBe(
+      `${base} redirects to https://api.example.net/api/v1/alert-channels (monitor does not follow redirects, so that the API key goes nowhere else); use the address it redirects to: set MONITOR_BASE_URL or the config's api.baseUrl to https://api.example.net/api`,
+    );
+    expect(server.requests).toHaveLength(1);
+  });
+});
+
+describe('plain http', () => {
+  /** An Agent that connects every request to `port` on loopback, whatever host the URL names. */
+  function toLoopback(port: number): Agent {
+    const connect = buildConnector({});
+    return new Agent({
+      connect: (options, callback) =>
+        connect({ ...options, hostname: '127.0.0.1', port: String(port) }, callback),
+    });
+  }
+
+  it('warns once per client that the API key travels in clear to a host that is not loopback, and sends all the same', async () => {
+    const server = await startTestServer(() => ({ json: f.checkGroup }));
+    servers.push(server);
+    const warnings: string[] = [];
+    const client = createClient({
+      baseUrl: 'http://monitor-proxy.internal.example:8080/api',
+      apiKey: TEST_KEY,
+      accountId: TEST_ACCOUNT,
+      env: {},
+      dispatcher: toLoopback(Number(new URL(server.url).port)),
+      onWarning: (message) => warnings.push(message),
+    });
+    clients.push(client);
+    expect(warnings).toEqual([]);
+    await client.checkGroups.get(45);
+    await client.checkGroups.get(45);
+    expect(warnings).toEqual([
+      'the base URL http://monitor-proxy.internal.example:8080 is plain http to a host that is not loopback: the API key travels unencrypted to it and to anything on the way; use https, unless a proxy inside your network is meant to take it',
+    ]);
+    expect(warnings[0]).not.toContain(TEST_KEY);
+    expect(server.requests).toHaveLength(2);
+  });
+
+  it('by default the warning is a process warning', async () => {
+    const server = await startTestServer(() => ({ json: f.checkGroup }));
+    servers.push(server);
+    const seen: Error[] = [];
+    const listener = (warning: Error) => seen.push(warning);
+    process.on('warning', listener);
+    try {
+      const client = createClient({
+        baseUrl: 'http://10.1.2.3:8080',
+        apiKey: TEST_KEY,
+        accountId: TEST_ACCOUNT,
+        env: {},
+        dispatcher: toLoopback(Number(new URL(server.url).port)),
+      });
+      clients.push(client);
+      await client.checkGroups.get(45);
+      await new Promise((resolve) => setImmediate(resolve));
+      expect(seen.map((w) => (w as Error & { code?: string }).code)).toEqual(['MONITOR_PLAIN_HTTP']);
+    } finally {
+      process.off('warning', listener);
+    }
+  });
+
+  it('says nothing for loopback, for https, or without an API key', async () => {
+    const warnings: string[] = [];
+    const onWarning = (message: string) => warnings.push(message);
+    const { client } = await setup(() => ({ json: f.checkGroup }), { onWarning });
+    await client.checkGroups.get(45);
+    const secure = createClient({
+      baseUrl: 'https://api.example.net',
+      apiKey: TEST_KEY,
+      accountId: TEST_ACCOUNT,
+      env: {},
+      onWarning,
+      dispatcher: refusingAgent({ left: Number.POSITIVE_INFINITY }),
+      clock: fakeClock(),
+      retry: { attempts: 1 },
+    });
+    clients.push(secure);
+    await secure.checkGroups.get(45).catch(() => {});
+    const server = await startTestServer(() => ({ status: 200, raw: 'OK' }));
+    servers.push(server);
+    const agent = createAgentHealthClient({
+      baseUrl: 'http://agent-host:8081',
+      dispatcher: toLoopback(Number(new URL(server.url).port)),
+    });
+    clients.push(agent);
+    expect(await agent.liveness()).toEqual({ status: 200, ok: true });
+    expect(warnings).toEqual([]);
+  });
+
+  it.each([
+    ['localhost', true],
+    ['api.localhost', true],
+    ['127.0.0.1', true],
+    ['127.1.2.3', true],
+    ['[::1]', true],
+    ['[::ffff:7f00:1]', true],
+    ['LOCALHOST', true],
+    ['10.0.0.5', false],
+    ['0.0.0.0', false],
+    ['[::ffff:a00:5]', false],
+    ['localhost.example.com', false],
+    ['127.0.0.1.nip.io', false],
+  ])('%s is loopback: %s', (host, expected) => {
+    expect(isLoopback(new URL(`http://${host}:1/`).hostname)).toBe(expected);
   });
 });
