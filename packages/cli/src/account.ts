@@ -106,9 +106,18 @@ export function clientFor(
     ...(options.knownResponses === undefined ? {} : { knownResponses: options.knownResponses }),
     // A long wait says why, on a terminal and in a CI log alike: silence there looks like a hang.
     onWait: (wait) => io.stderr(waitNotice(wait, io)),
+    onWarning: (message) => warnOnce(io, message),
+    // `--timeout` bounds each request whole: the wait for the answer, each gap in its body, and
+    // the time from sending it to the body's last byte (a body that trickles in).
     ...(options.timeoutSeconds === undefined
       ? {}
-      : { timeouts: { headersMs: options.timeoutSeconds * 1000, bodyMs: options.timeoutSeconds * 1000 } }),
+      : {
+          timeouts: {
+            headersMs: options.timeoutSeconds * 1000,
+            bodyMs: options.timeoutSeconds * 1000,
+            totalMs: options.timeoutSeconds * 1000,
+          },
+        }),
     ...(options.debug === true
       ? {
           onRequest: (e) =>
@@ -126,6 +135,17 @@ export function clientFor(
         }
       : {}),
   });
+}
+
+const warned = new WeakMap<Io, Set<string>>();
+
+/** `warning: …` on stderr, once per run (per `Io`) for each message, however many clients tell it. */
+export function warnOnce(io: Io, message: string): void {
+  const told = warned.get(io) ?? new Set<string>();
+  warned.set(io, told);
+  if (told.has(message)) return;
+  told.add(message);
+  io.stderr(`${paint(io.color).yellow('warning')}: ${escapeTerminal(message)}\n`);
 }
 
 /** `Waiting 58 s: the client rate limit of 600 requests per 60 s (--rate-limit)`, one plain line. */

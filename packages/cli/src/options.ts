@@ -162,7 +162,8 @@ export function withProjectOptions<T>(y: Argv<T>) {
     .option('timeout', {
       type: 'string',
       coerce: positiveSeconds('timeout'),
-      describe: 'Seconds to wait for the service to answer a request (default 30)',
+      describe:
+        'Seconds each request may take, from sending it to the last byte of the answer (default 30 for the answer to start, 60 in all)',
     })
     .option('debug', { type: 'boolean', describe: 'Log every API request to stderr (secrets redacted)' })
     .group(['config', 'env', 'local', 'json', 'rate-limit', 'timeout', 'debug'], 'Project options:');
