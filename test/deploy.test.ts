@@ -352,6 +352,59 @@ describe('identity', () => {
   });
 });
 
+describe('identity: what the UI cannot change', () => {
+  it('a protected group renamed in the UI is still ours: protected, not foreign; a new logical id with its name is a rename to alias', async () => {
+    const { h, dir, run } = await setup({
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('checkout', { name: 'Checkout (prod)', protect: true });\n`,
+    });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const [group] = (await h.client.checkGroups.list()).items;
+    await h.client.checkGroups.update(Number(group?.id), { name: 'Checkout EU' });
+    // The code follows the UI's name under a new logical id, without aliases.
+    writeFiles(dir, {
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('checkout-x', { name: 'Checkout EU' });\n`,
+    });
+    const writes = writeCount(h);
+    const diff = await run('diff');
+    expect(diff.code).toBe(3);
+    expect(diff.stdout).not.toContain('It is not this project');
+    expect(diff.stdout).toContain('Kept (protect: true, removed from code): CheckGroup:checkout');
+    expect(diff.stdout).toContain(
+      `would be created while CheckGroup "checkout" (id ${group?.id}, "Checkout EU"), which has the same name "Checkout EU", leaves the code: a renamed logical id`,
+    );
+    expect(diff.stdout).toContain("add `aliases: ['checkout']` to the construct");
+    expect((await run('deploy', '--yes')).code).toBe(3);
+    expect(writeCount(h)).toBe(writes);
+    expect((await h.client.checkGroups.list()).items).toHaveLength(1);
+    // With the alias, the entry moves: no twin, and the renamed group is the construct's.
+    writeFiles(dir, {
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('checkout-x', { name: 'Checkout EU', aliases: ['checkout'] });\n`,
+    });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    expect((await h.client.checkGroups.list()).items.map((g) => g.id)).toEqual([group?.id]);
+    expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('ids swapped in a hand-edited state: a state problem naming both entries, and nothing written', async () => {
+    const { h, dir, run } = await setup({ 'a.monitor.ts': groups(2) });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const state = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
+    const [a, b] = [state.resources['CheckGroup:g0'], state.resources['CheckGroup:g1']];
+    [a.physicalId, b.physicalId] = [b.physicalId, a.physicalId];
+    writeFileSync(stateFile(dir), JSON.stringify(state));
+    const writes = writeCount(h);
+    const diff = await run('diff');
+    expect(diff.code).toBe(3);
+    expect(diff.stdout).not.toContain('Drift');
+    expect(diff.stdout).toContain(
+      `state records it at id ${a.physicalId}, but that id holds the resource state records for "g1"`,
+    );
+    expect(diff.stdout).toContain("the state's ids were swapped or edited by hand");
+    expect((await run('deploy', '--yes')).code).toBe(3);
+    expect(writeCount(h)).toBe(writes);
+  });
+});
+
 describe('diff --format markdown', () => {
   it('prints the plan as a pull-request comment: title, deletion banner, one details per resource, secrets masked', async () => {
     const { dir, run } = await setup({

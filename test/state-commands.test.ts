@@ -109,7 +109,9 @@ describe('monitor state', () => {
     writeFileSync(lock, '');
     const emptied = await run('state', 'unlock', '--force');
     expect(emptied.code).toBe(0);
-    expect(emptied.stdout).toContain(`removed the lock file ${lock}, which named no run (empty or unreadable)`);
+    expect(emptied.stdout).toContain(
+      `removed the lock file ${lock}, which named no run (empty or unreadable)`,
+    );
     expect((await run('state', 'unlock', '--force')).stdout).toContain('The state was not locked.');
   });
 
@@ -208,19 +210,66 @@ describe('monitor state', () => {
         expect(r.stderr).toContain('monitor state rebind');
       }
       expect((await other.client.checkGroups.list()).items.map((g) => g.name)).toEqual(['Theirs']);
-      // The same service at a new address: rebind records it; the ids then name the resources there.
-      const rebind = await monitor(['state', 'rebind'], { cwd: dir, env: other.env });
+      // The same service at a new address: rebind lists what each id holds there, and needs --yes
+      // off a terminal. Group 1 there is "Theirs", not "Ours": forgotten, never touched.
+      const refused = await monitor(['state', 'rebind'], { cwd: dir, env: other.env });
+      expect(refused.code).toBe(5);
+      expect(refused.stderr).toContain('state rebind needs --yes');
+      const rebind = await monitor(['state', 'rebind', '--yes'], { cwd: dir, env: other.env });
       expect(rebind.code).toBe(0);
-      expect(JSON.parse(readFileSync(stateFile(dir), 'utf8')).service).toBe(other.env.MONITOR_BASE_URL);
-      // Before a delete, the resource at the recorded id must be the one state recorded: here it is
-      // not ("Theirs", not "Ours"), so it is left alone and the entry is dropped.
+      expect(rebind.stdout).toMatch(
+        /− CheckGroup:g \(id 1, name:Ours; there: name:Theirs\): forgotten: another resource is at its id there/,
+      );
+      const rebound = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
+      expect(rebound.service).toBe(other.env.MONITOR_BASE_URL);
+      expect(rebound.resources).toEqual({});
       const destroy = await monitor(['destroy', '--yes', '--allow-deletes'], { cwd: dir, env: other.env });
       expect(destroy.code).toBe(0);
-      expect(destroy.stdout).toContain(
-        'Not deleted, dropped from state: CheckGroup:g was id 1 with name:Ours',
-      );
       expect((await other.client.checkGroups.list()).items.map((g) => g.name)).toEqual(['Theirs']);
       expect(other.writes().filter((w) => w.method === 'DELETE')).toEqual([]);
+    } finally {
+      await other.close();
+    }
+  });
+
+  it('rebind re-points only what is the same there: a nameless Slack channel is never taken for the email channel at its id', async () => {
+    const files = {
+      'a.monitor.ts': `import { CheckGroup, EmailAlertChannel, SlackAlertChannel } from '@monitor/constructs';
+const slack = new SlackAlertChannel('slack', { url: 'https://hooks.slack.com/services/T0/B0/x' });
+const mail = new EmailAlertChannel('mail', { address: 'ours@example.com' });
+new CheckGroup('g', { name: 'Ours', alertChannels: [slack, mail] });
+`,
+    };
+    const { dir, run } = await setup(files);
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    const recorded = JSON.parse(readFileSync(stateFile(dir), 'utf8'));
+    expect(recorded.resources['AlertChannel:slack'].identity).toMatch(/^v2 \{"type":"SLACK","created":"/);
+    const { emulatorForTests, monitor } = await import('./support/harness.js');
+    const other = await emulatorForTests();
+    try {
+      // There, the Slack channel's id holds someone else's email channel, the email channel's id an
+      // email channel of the same address, and group 1 a group named "Ours".
+      const ids = [recorded.resources['AlertChannel:slack'], recorded.resources['AlertChannel:mail']];
+      for (const e of [...ids].sort((a, b) => a.physicalId - b.physicalId)) {
+        const address = e === ids[0] ? 'a@them.example' : 'ours@example.com';
+        const made = await other.client.alertChannels.create({ type: 'EMAIL', config: { address } });
+        expect(made.id).toBe(e.physicalId);
+      }
+      await other.client.checkGroups.create({ name: 'Ours' });
+      const rebind = await monitor(['state', 'rebind', '--yes', '--json'], { cwd: dir, env: other.env });
+      expect(rebind.code).toBe(0);
+      const entries = JSON.parse(rebind.stdout).result.rebound.entries as { key: string; status: string }[];
+      // Channels carry their creation instant: the same address made at another time is another
+      // channel. Groups carry a creation date alone: a group of the same name made that day passes.
+      expect(Object.fromEntries(entries.map((e) => [e.key, e.status]))).toEqual({
+        'AlertChannel:slack': 'other',
+        'AlertChannel:mail': 'other',
+        'CheckGroup:g': 'same',
+      });
+      const destroy = await monitor(['destroy', '--yes', '--allow-deletes'], { cwd: dir, env: other.env });
+      expect(destroy.code).toBe(0);
+      // Both channel entries were forgotten: the email channels at their ids are still there.
+      expect((await other.client.alertChannels.list()).items).toHaveLength(2);
     } finally {
       await other.close();
     }

@@ -34,7 +34,9 @@ describe.skipIf(!existsSync('/dev/full'))('a file-system error no one named', ()
 
   it('leaves other errors alone', async () => {
     expect(isSystemError(new Error('ENOSPC'))).toBe(false);
-    expect(isSystemError(Object.assign(new Error('x'), { code: 'invalid_state', syscall: 'write' }))).toBe(false);
+    expect(isSystemError(Object.assign(new Error('x'), { code: 'invalid_state', syscall: 'write' }))).toBe(
+      false,
+    );
     const unknown = Object.assign(new Error('EWHAT: odd'), { code: 'EWHAT', syscall: 'write' });
     expect(await forPeople(unknown as Parameters<typeof forPeople>[0])).toBe(unknown);
   });

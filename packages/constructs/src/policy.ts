@@ -56,7 +56,7 @@ export interface PolicyOperation {
 
 /** A construct the plan cannot place (see `monitor diff`): deploy refuses while one stands. */
 export interface PolicyConflict {
-  readonly reason: 'exists' | 'rename' | 'taken' | 'owned';
+  readonly reason: 'exists' | 'rename' | 'taken' | 'owned' | 'identity';
   readonly kind: ResourceKind;
   readonly logicalId: string;
   /** The field whose value collides, and that value. */

@@ -112,11 +112,17 @@ export class FileSystemError extends EngineError {
 
 /** What a file-system error code means, and what to do about it, where `dir` is named. */
 const FILE_SYSTEM_REASONS: Record<string, [string, (dir: string) => string]> = {
-  ENOSPC: ['the disk is full', (dir) => `free some space on the disk that holds ${dir}, then run the command again`],
+  ENOSPC: [
+    'the disk is full',
+    (dir) => `free some space on the disk that holds ${dir}, then run the command again`,
+  ],
   EDQUOT: ['the disk quota is used up', (dir) => `free some space in ${dir}, then run the command again`],
   EACCES: ['permission denied', (dir) => `make ${dir} writable for this user`],
   EPERM: ['permission denied', (dir) => `make ${dir} writable for this user`],
-  EROFS: ['the file system is read-only', (dir) => `${dir} is on a read-only file system: run where it is writable`],
+  EROFS: [
+    'the file system is read-only',
+    (dir) => `${dir} is on a read-only file system: run where it is writable`,
+  ],
 };
 
 /**

@@ -74,8 +74,12 @@ export {
   moveEntry,
   OwnedElsewhereError,
   type PushOptions,
+  planRebind,
   pullState,
   pushState,
+  type Rebind,
+  type RebindConsent,
+  type RebindEntry,
   rebindState,
   removeEntry,
   StaleStateError,
@@ -144,6 +148,7 @@ export type {
   UpdateOperation,
 } from './plan/plan.js';
 export { TargetError } from './plan/plan.js';
+export { describeIdentity } from './plan/resource.js';
 export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './plan/saved-plan.js';
 export { BUILT_IN_POLICIES } from './policy/builtins.js';
 export { blockingFindings } from './policy/run.js';

@@ -1,10 +1,12 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import type { ProjectConfig, StateBackend, StateTarget } from '@monitor/engine';
+import type { ProjectConfig, Rebind, RebindEntry, StateBackend, StateTarget } from '@monitor/engine';
 import { escapeTerminal as t } from '@monitor/engine/escape';
 import type { Argv } from 'yargs';
+import { CommandError, clientFor, credentialsFromEnv } from '../account.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
+import { startLocalEmulator } from '../local-emulator.js';
 import { staleLockNotice } from '../lock-notice.js';
 import { environmentOf, UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
@@ -22,6 +24,7 @@ export interface StateArgs {
   account?: string | undefined;
   to?: string | undefined;
   force?: boolean | undefined;
+  yes?: boolean | undefined;
   lockTimeout?: number | undefined;
 }
 
@@ -52,6 +55,11 @@ export const builder = (y: Argv) =>
     .option('to', {
       type: 'string',
       describe: 'migrate: the destination, a postgres:// URL or a directory for state files',
+    })
+    .option('yes', {
+      type: 'boolean',
+      describe:
+        'rebind: go ahead without asking (needed off a terminal), after the list of what is re-pointed',
     })
     .option('force', {
       type: 'boolean',
@@ -232,7 +240,8 @@ async function listEntries({
           { header: 'PHYSICAL ID', value: ([, e]) => String(e.physicalId) },
           {
             header: 'NAME',
-            value: ([, e]) => (e.identity ?? '').replace(/^[a-zA-Z]+:/, ''),
+            value: ([, e]) =>
+              e.identity === undefined ? '' : engine.describeIdentity(e.identity).replace(/^[a-zA-Z]+:/, ''),
             shrink: true,
           },
           { header: 'PROTECT', value: ([, e]) => (e.protect ? 'protected' : '') },
@@ -274,7 +283,7 @@ async function showEntry({ args, out, engine, p, say, target }: ActionContext): 
         ['kind', entry.kind],
         ['logical id', entry.logicalId],
         ['physical id', String(entry.physicalId)],
-        ['name', entry.identity],
+        ['identity', entry.identity === undefined ? '(none)' : engine.describeIdentity(entry.identity)],
         ['protect', String(entry.protect)],
         ['applied hash', entry.appliedHash],
         ['secrets', Object.keys(entry.secretHashes).join(', ') || '(none)'],
@@ -399,13 +408,81 @@ async function unlockState({ args, out, engine, p, say, target }: ActionContext)
   return EXIT.ok;
 }
 
-/** `state rebind`: record that the state belongs to the service at MONITOR_BASE_URL now. */
-async function rebindState({ args, out, target, engine, p, say }: ActionContext): Promise<ExitCode> {
+/**
+ * `state rebind`: record that the state belongs to the service at MONITOR_BASE_URL now. Each
+ * entry is checked against what its id holds there; the list is shown and confirmed first.
+ */
+async function rebindState(ctx: ActionContext): Promise<ExitCode> {
+  const { args, io, out, target, project, engine, p, say } = ctx;
   operands(args, 0, '(no arguments)');
-  const rebound = await engine.rebindState(target);
-  out.result = { rebound };
-  say(
-    `${p.green('✓')} the state now belongs to ${t(rebound.to)}${rebound.from === null ? '' : ` (it was ${t(rebound.from)})`}. Run monitor diff: if the ids name other resources there, it shows them as gone.\n`,
-  );
-  return EXIT.ok;
+  const account = await rebindAccount(args, io, project);
+  try {
+    const client = clientFor(account.credentials, io, {});
+    const outcome = await engine.rebindState(
+      target,
+      () => engine.readLive(client),
+      async (rebind) => {
+        say(rebindListing(rebind, p));
+        return rebindConsent(args, io, rebind);
+      },
+    );
+    if (outcome.status === 'refused') throw new CommandError('refused', outcome.reason, outcome.hint);
+    out.result = {
+      rebound: { from: outcome.from, to: outcome.to, entries: outcome.entries, forgotten: outcome.forgotten },
+    };
+    say(
+      `${p.green('✓')} the state now belongs to ${t(outcome.to)}${outcome.from === null ? '' : ` (it was ${t(outcome.from)})`}: ${outcome.entries.length - outcome.forgotten.length} entries re-pointed, ${outcome.forgotten.length} forgotten. Run monitor diff next.\n`,
+    );
+    return EXIT.ok;
+  } finally {
+    await account.close();
+  }
+}
+
+/** The account rebind reads: the embedded emulator's with --local, else MONITOR_*'s. */
+async function rebindAccount(args: StateArgs, io: RunContext['io'], project: ProjectConfig) {
+  if (args.local === true) return startLocalEmulator(project.projectDir, project.config.environment);
+  return { credentials: credentialsFromEnv(io.env, project.config.baseUrl), close: async () => {} };
+}
+
+const REBIND_STATUS: Record<RebindEntry['status'], string> = {
+  same: 're-pointed: the same resource is there',
+  missing: 're-pointed: nothing is at its id there (the next plan sees it gone)',
+  other: 'forgotten: another resource is at its id there (or the same one renamed)',
+  unchecked: 'forgotten: the entry records nothing to tell its resource by',
+};
+
+/** What rebind will do to each entry, for the person who confirms it. */
+function rebindListing(rebind: Rebind, p: ReturnType<typeof paint>): string {
+  const lines = rebind.entries.map((e) => {
+    const mark = e.status === 'same' || e.status === 'missing' ? p.green('→') : p.yellow('−');
+    const there = e.found === undefined ? '' : `; there: ${t(e.found)}`;
+    return `  ${mark} ${t(e.key)} (id ${t(String(e.physicalId))}, ${t(e.recorded)}${there}): ${REBIND_STATUS[e.status]}\n`;
+  });
+  return `Rebind the state from ${t(rebind.from ?? '(no service recorded)')} to ${t(rebind.to)}:\n${lines.join('')}${
+    rebind.entries.some((e) => e.status === 'other' || e.status === 'unchecked')
+      ? 'A forgotten resource is never changed or deleted there; if one is yours, adopt it (adopt: true) or run monitor import --recover.\n'
+      : ''
+  }`;
+}
+
+async function rebindConsent(
+  args: StateArgs,
+  io: RunContext['io'],
+  rebind: Rebind,
+): Promise<{ approved: true } | { approved: false; reason: string; hint?: string }> {
+  if (args.yes === true) return { approved: true };
+  if (!io.interactive) {
+    return {
+      approved: false,
+      reason: 'refused: this is a non-interactive run and state rebind needs --yes. Nothing was changed.',
+      hint: 'review the list above, then run monitor state rebind --yes',
+    };
+  }
+  const answer = await io.prompt?.(`\nRecord the state as ${rebind.to}'s? Only "yes" is accepted: `);
+  if (answer?.trim() === 'yes') return { approved: true };
+  return {
+    approved: false,
+    reason: `Cancelled${answer === undefined ? ' (no answer)' : ''}: nothing was changed.`,
+  };
 }

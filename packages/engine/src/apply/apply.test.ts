@@ -368,14 +368,19 @@ describe('apply', () => {
     });
   });
 
-  it('records what tells each written resource apart (its natural key or name), for the check before a delete', async () => {
+  it('records what tells each written resource apart (type, creation, natural key or name), for the checks before an update or delete', async () => {
     new CheckGroup('g', { name: 'Payments' });
     new EmailAlertChannel('mail', { address: 'ops@example.com' });
     const account = new FakeAccount();
     const backend = new MemoryBackend();
     const result = await apply(await planFor(account, backend), { client: account, backend });
-    expect(result.state.resources['CheckGroup:g']?.identity).toBe('name:Payments');
-    expect(result.state.resources['AlertChannel:mail']?.identity).toBe('name:ops@example.com');
+    // What the UI cannot change (a channel's type, the creation date answered) and what it can.
+    expect(result.state.resources['CheckGroup:g']?.identity).toBe(
+      'v2 {"created":"2026-11-01","key":"name:Payments"}',
+    );
+    expect(result.state.resources['AlertChannel:mail']?.identity).toBe(
+      'v2 {"type":"EMAIL","created":"2026-11-01","key":"name:ops@example.com"}',
+    );
   });
 
   it('creates the account cannot tell apart never run at once: a lost answer never takes the twin’s resource', async () => {

@@ -1,6 +1,8 @@
 import { isResourceKind } from '@monitor/api';
 import { EngineError, InvalidStateError } from '../errors.js';
 import { ByPhysicalId } from '../identity.js';
+import { describeIdentity, identityOf, matchIdentity } from '../plan/resource.js';
+import type { Live, LiveResource } from '../plan/types.js';
 import type { StateBackend } from '../state/backend.js';
 import {
   checkIntegrity,
@@ -242,11 +244,65 @@ export async function migrateState(
   );
 }
 
+/** What rebind found of one entry at the new service. */
+export interface RebindEntry {
+  key: string;
+  physicalId: string | number;
+  /**
+   * `same`: the resource at its id there is the one recorded, re-pointed. `missing`: nothing there
+   * (re-pointed: the next plan sees it gone). `other`: another resource there, or the same one
+   * renamed, which a move of service cannot tell apart; `unchecked`: the entry records nothing to
+   * tell it by. Both are forgotten: never changed or deleted there.
+   */
+  status: 'same' | 'missing' | 'other' | 'unchecked';
+  recorded: string;
+  found?: string;
+}
+
+export interface Rebind {
+  from: string | null;
+  to: string;
+  entries: RebindEntry[];
+}
+
+/** Whether to go ahead with a rebind: a person asked, or `--yes`. */
+export type RebindConsent = (
+  rebind: Rebind,
+) => Promise<{ approved: true } | { approved: false; reason: string; hint?: string }>;
+
+/** What each entry's id holds at the new service, judged strictly: only the resource recorded is re-pointed. */
+export function planRebind(state: State, to: string, live: Live): Rebind {
+  const byId = new ByPhysicalId<LiveResource>();
+  for (const kind of Object.keys(live) as (keyof Live)[]) for (const r of live[kind]) byId.set(kind, r.id, r);
+  const entries = Object.entries(state.resources).map(([key, entry]): RebindEntry => {
+    const base = { key, physicalId: entry.physicalId, recorded: describeIdentity(entry.identity) };
+    if (entry.identity === undefined) return { ...base, status: 'unchecked' };
+    const there = byId.tryFind(entry.kind, entry.physicalId);
+    if (there === undefined) return { ...base, status: 'missing' };
+    const found = describeIdentity(identityOf(entry.kind, there));
+    // A rename cannot be told from a stranger created the same day on another server: only `same` counts.
+    return {
+      ...base,
+      found,
+      status: matchIdentity(entry.kind, entry.identity, there) === 'same' ? 'same' : 'other',
+    };
+  });
+  return { from: state.service ?? null, to, entries };
+}
+
 /**
- * Record that the state belongs to the service this run talks to: when the same service moved to a
- * new address. Its ids must still name the same resources there.
+ * Record that the state belongs to the service this run talks to (`live` is its account), when
+ * the same service moved to a new address: each entry is checked against what its id holds there,
+ * and only the resources recorded are re-pointed; the others are forgotten, so that nothing of
+ * another server is ever changed or deleted as this project's. `consent` sees the list first.
  */
-export async function rebindState(target: StateTarget): Promise<{ from: string | null; to: string }> {
+export async function rebindState(
+  target: StateTarget,
+  readAccount: () => Promise<Live>,
+  consent: RebindConsent,
+): Promise<
+  ({ status: 'rebound'; forgotten: string[] } & Rebind) | { status: 'refused'; reason: string; hint?: string }
+> {
   const service = target.service;
   if (service === undefined) {
     throw new StateEditError(
@@ -256,7 +312,21 @@ export async function rebindState(target: StateTarget): Promise<{ from: string |
   }
   return lockedFlow(target.backend, target, async () => {
     const state = await target.backend.read({ allowDamaged: true });
-    await target.backend.commit({ ...state, service });
-    return { from: state.service ?? null, to: service };
+    const rebind = planRebind(state, service, await readAccount());
+    const answer = await consent(rebind);
+    if (!answer.approved) {
+      return {
+        status: 'refused',
+        reason: answer.reason,
+        ...(answer.hint === undefined ? {} : { hint: answer.hint }),
+      };
+    }
+    const forgotten = rebind.entries
+      .filter((e) => e.status === 'other' || e.status === 'unchecked')
+      .map((e) => e.key);
+    const resources = { ...state.resources };
+    for (const key of forgotten) delete resources[key];
+    await target.backend.commit({ ...state, resources, service });
+    return { status: 'rebound', ...rebind, forgotten };
   });
 }

@@ -1,7 +1,7 @@
 import { ByPhysicalId } from '../identity.js';
 import { type State, type StateEntry, stateKey } from '../state/state.js';
-import type { AccountIndex, Matching } from './match.js';
-import { displayNameOf, identityOf, liveReferences } from './resource.js';
+import { type AccountIndex, type Matching, recordedResource } from './match.js';
+import { describeIdentity, displayNameOf, identityOf, liveReferences } from './resource.js';
 import type { DeleteOperation, MismatchedEntry, Plan } from './types.js';
 
 /**
@@ -48,14 +48,14 @@ export function planDeletes(
       plan.forget.push(key);
       continue;
     }
-    const found = identityOf(entry.kind, live);
-    if (entry.identity !== undefined && found !== entry.identity) {
+    // Renamed in the account is still ours; another resource at the recorded id never is.
+    if (!recordedResource(entry, live, state).ours) {
       plan.forget.push(key);
       plan.mismatched.push({
         key,
         physicalId: entry.physicalId,
-        recorded: entry.identity,
-        found: found ?? '(nothing to tell it by)',
+        recorded: describeIdentity(entry.identity),
+        found: describeIdentity(identityOf(entry.kind, live)),
       });
       continue;
     }

@@ -3,7 +3,7 @@ import type { DesiredResource } from '@monitor/constructs';
 import { ByPhysicalId } from '../identity.js';
 import { type State, type StateEntry, stateKey } from '../state/state.js';
 import { conflictOf } from './conflict.js';
-import { isCreatedFrom, naturalKeyOf } from './resource.js';
+import { isCreatedFrom, matchIdentity, naturalKeyOf } from './resource.js';
 import type { Conflict, Live, LiveResource } from './types.js';
 
 /**
@@ -154,6 +154,58 @@ export function adoptLive(
   return { adopted, conflicts };
 }
 
+/**
+ * Whether the live resource at an entry's recorded id is that entry's: `same` or `renamed` in the
+ * account (`matchIdentity`), unless another entry of the state records exactly it, which makes
+ * this a swap of ids, not a rename. Returns the entry that records it, if one does.
+ */
+export function recordedResource(
+  entry: StateEntry,
+  live: LiveResource,
+  state: State,
+): { ours: boolean; recordedFor?: StateEntry } {
+  const match = matchIdentity(entry.kind, entry.identity, live);
+  if (match === 'same') return { ours: true };
+  const recordedFor = Object.values(state.resources).find(
+    (e) =>
+      e !== entry &&
+      e.kind === entry.kind &&
+      e.identity !== undefined &&
+      matchIdentity(e.kind, e.identity, live) === 'same',
+  );
+  return recordedFor === undefined ? { ours: match === 'renamed' } : { ours: false, recordedFor };
+}
+
+/**
+ * Claims whose recorded id holds another resource than the one recorded: a state problem (ids
+ * swapped or edited by hand, a state of another service), so an `identity` conflict, never an
+ * update of a stranger. The entry whose recorded identity the stranger has, if any, is named: two
+ * swapped entries name each other.
+ */
+export function identityConflicts(
+  claims: ReadonlyMap<DesiredResource, Claim>,
+  state: State,
+  account: AccountIndex,
+): Conflict[] {
+  const conflicts: Conflict[] = [];
+  for (const [d, { entry }] of claims) {
+    const live = account.byId.tryFind(entry.kind, entry.physicalId);
+    if (live === undefined) continue;
+    const { ours, recordedFor } = recordedResource(entry, live, state);
+    if (ours) continue;
+    conflicts.push(
+      conflictOf(
+        'identity',
+        d,
+        { field: 'id', value: String(entry.physicalId) },
+        live,
+        recordedFor?.logicalId,
+      ),
+    );
+  }
+  return conflicts;
+}
+
 /** The matching stage in full. */
 export function matchResources(
   desired: readonly DesiredResource[],
@@ -162,5 +214,10 @@ export function matchResources(
 ): Matching {
   const { claims, claimedKeys } = claimStateEntries(desired, state);
   const { adopted, conflicts } = adoptLive(desired, claims, state, account);
-  return { claims, claimedKeys, adopted, conflicts };
+  return {
+    claims,
+    claimedKeys,
+    adopted,
+    conflicts: [...identityConflicts(claims, state, account), ...conflicts],
+  };
 }

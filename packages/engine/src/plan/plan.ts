@@ -73,7 +73,10 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
   const deleting = inSelection(planDeletes(state, matching, account, keepProtected), selection);
 
   const creates = placed.filter((d) => !matching.claims.has(d) && !matching.adopted.has(d));
-  const collisions = uniqueKeyConflicts(creates, matching, account, deleting.deletes);
+  const collisions = uniqueKeyConflicts(creates, matching, account, {
+    deleted: deleting.deletes,
+    keptProtected: deleting.protectedKept.flatMap((key) => state.resources[key] ?? []),
+  });
   const conflicts = [...matching.conflicts, ...collisions];
   for (const c of collisions) conflicted.add(stateKey(c.kind, c.logicalId));
   // Of what targets need, only the creates: the rest of the project is not compared.

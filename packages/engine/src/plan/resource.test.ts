@@ -2,9 +2,11 @@ import { describe, expect, it } from 'vitest';
 import { secretHasher } from '../hash.js';
 import {
   appliedHash,
+  describeIdentity,
   identityOf,
   isCreatedFrom,
   liveReferences,
+  matchIdentity,
   resolveRefs,
   uniqueKeysOf,
 } from './resource.js';
@@ -14,24 +16,93 @@ import type { LiveResource } from './types.js';
 
 describe('identityOf: what tells a resource from another that later holds its id', () => {
   it.each([
-    { kind: 'CheckGroup', resource: { name: 'Payments' }, identity: 'name:Payments' },
+    {
+      kind: 'CheckGroup',
+      resource: { name: 'Payments', created_at: '2026-11-01' },
+      identity: 'v2 {"created":"2026-11-01","key":"name:Payments"}',
+    },
     // The natural key, as the service compares it, before the name.
-    { kind: 'StatusPage', resource: { name: 'Acme', url: 'Acme-Status' }, identity: 'url:acme-status' },
-    { kind: 'Dashboard', resource: { header: 'Ops', customUrl: 'ops' }, identity: 'customUrl:ops' },
-    // No natural key: the name people know it by.
+    {
+      kind: 'StatusPage',
+      resource: { name: 'Acme', url: 'Acme-Status' },
+      identity: 'v2 {"key":"url:acme-status"}',
+    },
+    {
+      kind: 'Dashboard',
+      resource: { header: 'Ops', customUrl: 'ops' },
+      identity: 'v2 {"key":"customUrl:ops"}',
+    },
+    // No natural key: the type, and the name people know it by.
     {
       kind: 'AlertChannel',
       resource: { type: 'EMAIL', config: { address: 'ops@example.com' } },
-      identity: 'name:ops@example.com',
+      identity: 'v2 {"type":"EMAIL","key":"name:ops@example.com"}',
     },
-    // Nothing to tell it by (a Slack channel's url is a credential, never an identity).
+    // No name (a Slack channel's url is a credential, never an identity): its type and creation.
     {
       kind: 'AlertChannel',
-      resource: { type: 'SLACK', config: { url: 'https://hooks/x' } },
-      identity: undefined,
+      resource: { type: 'SLACK', config: { url: 'https://hooks/x' }, created_at: '2026-11-01T10:00:00.000Z' },
+      identity: 'v2 {"type":"SLACK","created":"2026-11-01T10:00:00.000Z"}',
     },
+    { kind: 'CheckGroup', resource: {}, identity: undefined },
   ] as const)('$kind $resource → $identity', ({ kind, resource, identity }) => {
     expect(identityOf(kind, resource)).toBe(identity);
+  });
+});
+
+describe('matchIdentity: is the resource at a recorded id the one recorded', () => {
+  const group = (name: string, created_at = '2026-11-01') => ({ name, created_at });
+  const recorded = identityOf('CheckGroup', group('Checkout (prod)'));
+  it.each([
+    { what: 'the same resource', live: group('Checkout (prod)'), match: 'same' },
+    {
+      what: 'renamed in the UI: created when it was, same kind',
+      live: group('Checkout EU'),
+      match: 'renamed',
+    },
+    {
+      what: 'created on another day: another resource',
+      live: group('Checkout EU', '2026-11-02'),
+      match: 'other',
+    },
+    {
+      what: 'a creation time with the clock, on the recorded day',
+      live: group('Checkout (prod)', '2026-11-01T08:00:00.000Z'),
+      match: 'same',
+    },
+  ] as const)('$what → $match', ({ live, match }) => {
+    expect(matchIdentity('CheckGroup', recorded, live)).toBe(match);
+  });
+
+  it('an alert channel of another type is never the one recorded, whatever its name', () => {
+    const slack = identityOf('AlertChannel', { type: 'SLACK', config: {}, created_at: '2026-11-01' });
+    expect(
+      matchIdentity('AlertChannel', slack, {
+        type: 'EMAIL',
+        config: { address: 'a@x' },
+        created_at: '2026-11-01',
+      }),
+    ).toBe('other');
+    expect(
+      matchIdentity('AlertChannel', slack, { type: 'SLACK', config: {}, created_at: '2026-11-01' }),
+    ).toBe('same');
+  });
+
+  it('without a creation time on both sides, a key that moved is a stranger; an older identity holds the key alone', () => {
+    const page = identityOf('StatusPage', { name: 'P', url: 'acme' });
+    expect(matchIdentity('StatusPage', page, { name: 'P', url: 'other' })).toBe('other');
+    expect(matchIdentity('CheckGroup', 'name:Checkout (prod)', group('Checkout (prod)'))).toBe('same');
+    expect(matchIdentity('CheckGroup', 'name:Checkout (prod)', group('Checkout EU'))).toBe('other');
+    expect(matchIdentity('CheckGroup', undefined, group('Anything'))).toBe('same');
+  });
+
+  it('describes an identity for people', () => {
+    expect(describeIdentity(recorded)).toBe('name:Checkout (prod)');
+    expect(
+      describeIdentity(identityOf('AlertChannel', { type: 'SLACK', config: {}, created_at: '2026-11-01' })),
+    ).toBe('a SLACK channel made 2026-11-01');
+    expect(describeIdentity('name:Old')).toBe('name:Old');
+    expect(describeIdentity(undefined)).toBe('(nothing to tell it by)');
   });
 });
 

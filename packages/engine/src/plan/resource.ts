@@ -30,16 +30,96 @@ export function displayNameOf(kind: ResourceKind, resource: Record<string, unkno
 }
 
 /**
- * What tells one resource of a kind from another that later holds its id: its natural key, else
- * its display name. Recorded in state at every write, and checked before a delete, so that a
- * resource that took the recorded id (another server, an emulator that numbers from 1) is never
- * deleted as if it were ours.
+ * What tells one resource of a kind from another that later holds its id, recorded in state at
+ * every write: what the service's UI cannot change (an alert channel's type, the creation time the
+ * service answers with) and what it can (the natural key, else the display name). Compared before
+ * any update or delete (`matchIdentity`), so that a resource that took the recorded id (another
+ * server, an emulator that numbers from 1, a state edited by hand) is never changed or deleted as
+ * if it were ours, while one merely renamed in the UI still is ours.
+ *
+ * Written as `v2 {"type":…,"created":…,"key":…}`; entries of older monitors hold the key alone
+ * (`name:Payments`, `url:acme`).
  */
 export function identityOf(kind: ResourceKind, resource: Record<string, unknown>): string | undefined {
+  const parts = identityParts(kind, resource);
+  if (parts.type === undefined && parts.created === undefined && parts.key === undefined) return undefined;
+  return `${IDENTITY_V2}${JSON.stringify(parts)}`;
+}
+
+const IDENTITY_V2 = 'v2 ';
+
+/** An identity's parts: `type` and `created` the UI cannot change, `key` it can. */
+export interface IdentityParts {
+  type?: string;
+  created?: string;
+  key?: string;
+}
+
+function identityParts(kind: ResourceKind, resource: Record<string, unknown>): IdentityParts {
   const natural = naturalKeyOf(kind, resource);
-  if (natural !== undefined) return natural;
-  const name = displayNameOf(kind, resource);
-  return name === undefined ? undefined : `name:${name}`;
+  const name = natural === undefined ? displayNameOf(kind, resource) : undefined;
+  const key = natural ?? (name === undefined ? undefined : `name:${name}`);
+  const type = kind === 'AlertChannel' && typeof resource.type === 'string' ? resource.type : undefined;
+  const created = typeof resource.created_at === 'string' ? resource.created_at : undefined;
+  return {
+    ...(type === undefined ? {} : { type }),
+    ...(created === undefined ? {} : { created }),
+    ...(key === undefined ? {} : { key }),
+  };
+}
+
+/** The parts of a recorded identity; an older monitor's holds the key alone. */
+export function parseIdentity(identity: string): IdentityParts & { legacy?: true } {
+  if (!identity.startsWith(IDENTITY_V2)) return { key: identity, legacy: true };
+  try {
+    return JSON.parse(identity.slice(IDENTITY_V2.length)) as IdentityParts;
+  } catch {
+    return { key: identity, legacy: true };
+  }
+}
+
+/**
+ * Whether the live resource at a recorded id is the one state recorded: `same`; `renamed`, when
+ * what the UI cannot change agrees (a type, and a creation time both sides know) and only its name
+ * or key moved (drift of a resource still ours); `other` otherwise, a stranger. An entry with no
+ * identity (written before 0.2) has nothing to tell by: `same`.
+ */
+export function matchIdentity(
+  kind: ResourceKind,
+  recorded: string | undefined,
+  live: Record<string, unknown>,
+): 'same' | 'renamed' | 'other' {
+  if (recorded === undefined) return 'same';
+  const was = parseIdentity(recorded);
+  const now = identityParts(kind, live);
+  // An older monitor recorded the key alone: no way to tell a rename from a stranger.
+  if (was.legacy === true) return was.key === now.key ? 'same' : 'other';
+  if (was.type !== undefined && was.type !== now.type) return 'other';
+  const bothCreated = was.created !== undefined && now.created !== undefined;
+  if (bothCreated && !sameCreation(was.created as string, now.created as string)) return 'other';
+  if (was.key === now.key) return 'same';
+  return bothCreated ? 'renamed' : 'other';
+}
+
+/** Two creation times, one maybe a date alone (the service sends both forms): compared as far as both go. */
+function sameCreation(a: string, b: string): boolean {
+  const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
+  if (dateOnly.test(a) || dateOnly.test(b)) return a.slice(0, 10) === b.slice(0, 10);
+  const [ta, tb] = [Date.parse(a), Date.parse(b)];
+  return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
+}
+
+/** An identity for messages: `name:Checkout (prod)`, or `a SLACK channel made 2026-11-01`. */
+export function describeIdentity(identity: string | undefined): string {
+  if (identity === undefined) return '(nothing to tell it by)';
+  const { type, created, key } = parseIdentity(identity);
+  if (key !== undefined) return key;
+  return [
+    type === undefined ? undefined : `a ${type} channel`,
+    created === undefined ? undefined : `made ${created}`,
+  ]
+    .filter((part) => part !== undefined)
+    .join(' ');
 }
 
 /**

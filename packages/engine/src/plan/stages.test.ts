@@ -5,6 +5,7 @@ import { construct, entry, liveOf, stateOf } from '../test-support/planning.js';
 import { uniqueKeyConflicts } from './collisions.js';
 import { planDeletes } from './deletes.js';
 import { claimStateEntries, indexAccount, matchResources } from './match.js';
+import { identityOf } from './resource.js';
 
 /** Table tests of the planner's stages, each on its own, over hand-made constructs, state and live. */
 
@@ -109,6 +110,46 @@ describe('matching: adoption and the conflicts of constructs without state', () 
     expect(m.conflicts).toEqual([]);
     expect(m.adopted.get(b)?.id).toBe('s-1');
     expect(m.adopted.has(a)).toBe(false);
+  });
+});
+
+describe('matching: the resource at a claimed entry’s id is the one recorded', () => {
+  const identity = (name: string) => identityOf('CheckGroup', { name, created_at: '2026-11-01' });
+  const live = liveOf({
+    CheckGroup: [
+      { id: 1, name: 'Alpha', created_at: '2026-11-01' },
+      { id: 2, name: 'Beta', created_at: '2026-11-01' },
+    ],
+  });
+
+  it('ids swapped by hand: a state problem naming the other entry, never an update of each into the other', () => {
+    const state = stateOf([
+      entry('CheckGroup', 'alpha', 2, { identity: identity('Alpha') }),
+      entry('CheckGroup', 'beta', 1, { identity: identity('Beta') }),
+    ]);
+    const code = [
+      construct('CheckGroup', 'alpha', { name: 'Alpha' }),
+      construct('CheckGroup', 'beta', { name: 'Beta' }),
+    ];
+    const m = matchResources(code, state, indexAccount(live, state));
+    expect(m.conflicts.map((c) => [c.logicalId, c.reason, c.value, c.holder])).toEqual([
+      ['alpha', 'identity', '2', 'beta'],
+      ['beta', 'identity', '1', 'alpha'],
+    ]);
+  });
+
+  it('renamed in the account (created when recorded): still the construct’s, no conflict; another day’s resource is one', () => {
+    const state = stateOf([entry('CheckGroup', 'alpha', 1, { identity: identity('Alpha (old name)') })]);
+    const code = [construct('CheckGroup', 'alpha', { name: 'Alpha' })];
+    expect(matchResources(code, state, indexAccount(live, state)).conflicts).toEqual([]);
+    const older = stateOf([
+      entry('CheckGroup', 'alpha', 1, {
+        identity: identityOf('CheckGroup', { name: 'X', created_at: '2025-01-01' }),
+      }),
+    ]);
+    expect(matchResources(code, older, indexAccount(live, older)).conflicts.map((c) => c.reason)).toEqual([
+      'identity',
+    ]);
   });
 });
 
@@ -257,7 +298,39 @@ describe('deleting: what a delete carries, and the order of deletes', () => {
         key: 'AlertChannel:hook',
         physicalId: 3,
         recorded: 'name:ops@example.com',
-        found: '(nothing to tell it by)',
+        found: 'a SLACK channel',
+      },
+    ]);
+  });
+
+  it('a protected resource renamed in the account is still ours: kept as protected, not dropped as a stranger', () => {
+    const recorded = identityOf('CheckGroup', { name: 'Checkout (prod)', created_at: '2026-11-01' });
+    const state = stateOf([entry('CheckGroup', 'checkout', 2, { protect: true, identity: recorded })]);
+    const account = indexAccount(
+      liveOf({ CheckGroup: [{ id: 2, name: 'Checkout EU', created_at: '2026-11-01' }] }),
+      state,
+    );
+    const d = planDeletes(state, noMatch, account, true);
+    expect([d.protectedKept, d.mismatched, d.forget]).toEqual([['CheckGroup:checkout'], [], []]);
+  });
+
+  it('a channel of another type at the recorded id is a stranger, even with nothing else to tell it by', () => {
+    const recorded = identityOf('AlertChannel', { type: 'SLACK', config: {}, created_at: '2026-11-01' });
+    const state = stateOf([entry('AlertChannel', 'slack', 3, { identity: recorded })]);
+    const account = indexAccount(
+      liveOf({
+        AlertChannel: [{ id: 3, type: 'EMAIL', config: { address: 'x@y' }, created_at: '2026-11-01' }],
+      }),
+      state,
+    );
+    const d = planDeletes(state, noMatch, account, true);
+    expect(d.deletes).toEqual([]);
+    expect(d.mismatched).toEqual([
+      {
+        key: 'AlertChannel:slack',
+        physicalId: 3,
+        recorded: 'a SLACK channel made 2026-11-01',
+        found: 'name:x@y',
       },
     ]);
   });
@@ -374,7 +447,10 @@ describe('collisions: unique keys of the creates', () => {
         ]
       : [];
     const d = page('new', 'ACME');
-    const conflicts = uniqueKeyConflicts([d], matchResources([d], state, account), account, deletes);
+    const conflicts = uniqueKeyConflicts([d], matchResources([d], state, account), account, {
+      deleted: deletes,
+      keptProtected: [],
+    });
     expect(conflicts.map((c) => [c.reason, c.field, c.holder])).toEqual([[reason, 'url', holder]]);
   });
 
@@ -382,6 +458,32 @@ describe('collisions: unique keys of the creates', () => {
     const state = stateOf([entry('StatusPageService', 'api-1', 's-1')]);
     const account = indexAccount(liveOf({ StatusPageService: [{ id: 's-1', name: 'API' }] }), state);
     const d = construct('StatusPageService', 'api-2', { name: 'API' });
-    expect(uniqueKeyConflicts([d], matchResources([d], state, account), account, [])).toEqual([]);
+    expect(
+      uniqueKeyConflicts([d], matchResources([d], state, account), account, {
+        deleted: [],
+        keptProtected: [],
+      }),
+    ).toEqual([]);
   });
+
+  it.each([
+    { leaves: 'deleted', deleted: true },
+    { leaves: 'kept as protected', deleted: false },
+  ])(
+    'a create with the natural key of a resource that leaves the code ($leaves) is a renamed logical id, not a twin',
+    ({ deleted }) => {
+      const old = entry('CheckGroup', 'checkout', 2, { protect: !deleted });
+      const state = stateOf([old]);
+      const account = indexAccount(liveOf({ CheckGroup: [{ id: 2, name: 'Checkout EU' }] }), state);
+      const d = construct('CheckGroup', 'checkout-x', { name: 'Checkout EU' });
+      const leaving = { kind: 'CheckGroup' as const, logicalId: 'checkout', physicalId: 2 };
+      const conflicts = uniqueKeyConflicts([d], matchResources([d], state, account), account, {
+        deleted: deleted ? [leaving] : [],
+        keptProtected: deleted ? [] : [leaving],
+      });
+      expect(conflicts.map((c) => [c.reason, c.field, c.value, c.holder])).toEqual([
+        ['rename', 'name', 'Checkout EU', 'checkout'],
+      ]);
+    },
+  );
 });

@@ -72,13 +72,18 @@ export type Operation = CreateOperation | UpdateOperation | ReplaceOperation | D
  * - `exists`: a live resource that no project owns has the construct's natural key or a unique
  *   key. Creating would duplicate it or fail with 409; adopting it needs `adopt: true`.
  * - `rename`: the construct would be created while the resource of another logical id, which holds
- *   the same key, is deleted: a renamed logical id without `aliases`.
+ *   the same natural or unique key, leaves the code (deleted, or kept as protected): a renamed
+ *   logical id without `aliases`.
  * - `taken`: a resource this project owns under another logical id holds a unique key the create needs.
  * - `owned`: another project (sharing this state database) owns the live resource; `adopt: true`
  *   does not take it: that project has to let it go first.
  */
 export interface Conflict {
-  reason: 'exists' | 'rename' | 'taken' | 'owned';
+  /**
+   * `identity`: state records the construct at an id where the account holds another resource
+   * (state edited by hand, ids swapped, or another service's): a state problem, never an update.
+   */
+  reason: 'exists' | 'rename' | 'taken' | 'owned' | 'identity';
   kind: ResourceKind;
   logicalId: string;
   construct: string;
@@ -88,7 +93,10 @@ export interface Conflict {
   value: string;
   /** The live resource in the way. */
   live: { id: string | number; name?: string };
-  /** For `rename` and `taken`: the logical id that holds the live resource; for `owned`, the project. */
+  /**
+   * For `rename` and `taken`: the logical id that holds the live resource; for `owned`, the
+   * project; for `identity`, the entry whose recorded identity the live resource has, if one does.
+   */
   holder?: string;
 }
 

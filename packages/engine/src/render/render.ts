@@ -196,10 +196,21 @@ function conflictText(c: Conflict): { message: string; hint: string } {
   const { noun } = KINDS[c.kind];
   const live = `id ${String(c.live.id)}${c.live.name === undefined ? '' : `, ${JSON.stringify(c.live.name)}`}`;
   const holder = c.holder ?? '';
+  if (c.reason === 'identity') {
+    return c.holder === undefined
+      ? {
+          message: `state records it at id ${String(c.live.id)}, but the account holds another resource there (${live}): a state problem, so nothing is changed there`,
+          hint: `if the state was edited by hand or belongs to another account or service, restore it; to forget the entry, monitor state rm ${c.kind}:${c.logicalId}, then adopt the resource or let the deploy create one`,
+        }
+      : {
+          message: `state records it at id ${String(c.live.id)}, but that id holds the resource state records for "${holder}" (${live}): the state's ids were swapped or edited by hand`,
+          hint: `give each entry its own id again (monitor state show, then monitor state push of a corrected copy), or forget both (monitor state rm) and find them again with monitor import --recover`,
+        };
+  }
   if (c.reason === 'rename') {
     return {
-      message: `would be created while ${c.kind} "${holder}" (${live}), which has the same ${c.field} "${c.value}", is deleted: a renamed logical id`,
-      hint: `if "${c.logicalId}" is "${holder}" renamed, add \`aliases: ['${holder}']\` to the construct, so the resource keeps its id and only its logical id moves`,
+      message: `would be created while ${c.kind} "${holder}" (${live}), which has the same ${c.field} "${c.value}", leaves the code: a renamed logical id`,
+      hint: `if "${c.logicalId}" is "${holder}" renamed, add \`aliases: ['${holder}']\` to the construct, so the resource keeps its id and only its logical id moves; if it is another resource, deploy the removal of "${holder}" first`,
     };
   }
   if (c.reason === 'owned') {
