@@ -49,7 +49,8 @@ export function planDeletes(
       continue;
     }
     // Renamed in the account is still ours; another resource at the recorded id never is.
-    if (!recordedResource(entry, live, state).ours) {
+    const { match } = recordedResource(entry, live, state);
+    if (match === 'unsure' || match === 'other') {
       plan.forget.push(key);
       plan.mismatched.push({
         key,

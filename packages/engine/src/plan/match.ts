@@ -155,17 +155,18 @@ export function adoptLive(
 }
 
 /**
- * Whether the live resource at an entry's recorded id is that entry's: `same` or `renamed` in the
- * account (`matchIdentity`), unless another entry of the state records exactly it, which makes
- * this a swap of ids, not a rename. Returns the entry that records it, if one does.
+ * Whether the live resource at an entry's recorded id is that entry's, by `matchIdentity`, unless
+ * another entry of the state records exactly it (a swap of ids, not a rename): then `recordedFor`
+ * names that entry. `proof` says how sure: for a delete only `same` and `renamed` count as ours,
+ * while a construct in the code keeps its resource unless it is proven another (`other`, a swap).
  */
 export function recordedResource(
   entry: StateEntry,
   live: LiveResource,
   state: State,
-): { ours: boolean; recordedFor?: StateEntry } {
+): { match: 'same' | 'renamed' | 'unsure' | 'other'; recordedFor?: StateEntry } {
   const match = matchIdentity(entry.kind, entry.identity, live);
-  if (match === 'same') return { ours: true };
+  if (match === 'same' || match === 'other') return { match };
   const recordedFor = Object.values(state.resources).find(
     (e) =>
       e !== entry &&
@@ -173,7 +174,7 @@ export function recordedResource(
       e.identity !== undefined &&
       matchIdentity(e.kind, e.identity, live) === 'same',
   );
-  return recordedFor === undefined ? { ours: match === 'renamed' } : { ours: false, recordedFor };
+  return recordedFor === undefined ? { match } : { match: 'other', recordedFor };
 }
 
 /**
@@ -191,8 +192,9 @@ export function identityConflicts(
   for (const [d, { entry }] of claims) {
     const live = account.byId.tryFind(entry.kind, entry.physicalId);
     if (live === undefined) continue;
-    const { ours, recordedFor } = recordedResource(entry, live, state);
-    if (ours) continue;
+    // Kept unless proven another: an older entry renamed in the UI is drift, as it always was.
+    const { match, recordedFor } = recordedResource(entry, live, state);
+    if (match !== 'other') continue;
     conflicts.push(
       conflictOf(
         'identity',

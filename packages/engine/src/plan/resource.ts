@@ -79,26 +79,29 @@ export function parseIdentity(identity: string): IdentityParts & { legacy?: true
 }
 
 /**
- * Whether the live resource at a recorded id is the one state recorded: `same`; `renamed`, when
- * what the UI cannot change agrees (a type, and a creation time both sides know) and only its name
- * or key moved (drift of a resource still ours); `other` otherwise, a stranger. An entry with no
- * identity (written before 0.2) has nothing to tell by: `same`.
+ * Whether the live resource at a recorded id is the one state recorded:
+ * - `same`;
+ * - `renamed`: what the UI cannot change agrees (a type, and a creation time both sides know) and
+ *   only its name or key moved: drift of a resource still ours;
+ * - `unsure`: its key moved and nothing the UI cannot change was recorded to tell by (an older
+ *   entry, or one written without the service's answer): a rename or a stranger;
+ * - `other`: a type or a creation time differs: a stranger.
+ * An entry with no identity (written before 0.2) has nothing to tell by: `same`.
  */
 export function matchIdentity(
   kind: ResourceKind,
   recorded: string | undefined,
   live: Record<string, unknown>,
-): 'same' | 'renamed' | 'other' {
+): 'same' | 'renamed' | 'unsure' | 'other' {
   if (recorded === undefined) return 'same';
   const was = parseIdentity(recorded);
   const now = identityParts(kind, live);
-  // An older monitor recorded the key alone: no way to tell a rename from a stranger.
-  if (was.legacy === true) return was.key === now.key ? 'same' : 'other';
+  if (was.legacy === true) return was.key === now.key ? 'same' : 'unsure';
   if (was.type !== undefined && was.type !== now.type) return 'other';
   const bothCreated = was.created !== undefined && now.created !== undefined;
   if (bothCreated && !sameCreation(was.created as string, now.created as string)) return 'other';
   if (was.key === now.key) return 'same';
-  return bothCreated ? 'renamed' : 'other';
+  return bothCreated ? 'renamed' : 'unsure';
 }
 
 /** Two creation times, one maybe a date alone (the service sends both forms): compared as far as both go. */

@@ -150,6 +150,12 @@ describe('matching: the resource at a claimed entry’s id is the one recorded',
     expect(matchResources(code, older, indexAccount(live, older)).conflicts.map((c) => c.reason)).toEqual([
       'identity',
     ]);
+    // An entry of an older monitor records the name alone: renamed in the UI, it stays the
+    // construct's (drift the deploy restores), as it always did; only a delete holds back.
+    const legacy = stateOf([entry('CheckGroup', 'alpha', 1, { identity: 'name:Alpha (old name)' })]);
+    expect(matchResources(code, legacy, indexAccount(live, legacy)).conflicts).toEqual([]);
+    const none = { claims: new Map(), claimedKeys: new Set<string>(), adopted: new Map(), conflicts: [] };
+    expect(planDeletes(legacy, none, indexAccount(live, legacy), true).mismatched).toHaveLength(1);
   });
 });
 
