@@ -3,7 +3,7 @@ import module from 'node:module';
 import { takeRefusedExit } from './refused-exit.js';
 
 // Node ≥ 22.8 keeps compiled code between runs (most of a command's start is compiling modules),
-// the project's construct files too (load/bundle-place.ts); Node 20 has no such cache, and the
+// the project's construct files too (build/bundle-place.ts in the engine); Node 20 has no such cache, and the
 // call is skipped.
 (module as { enableCompileCache?: () => unknown }).enableCompileCache?.();
 

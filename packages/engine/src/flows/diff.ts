@@ -1,9 +1,9 @@
-import { atPropLocation } from '../load/prop-location.js';
-import { sourceReader } from '../load/source-reader.js';
 import { plan } from '../plan/plan.js';
 import { type SavedPlan, savePlan } from '../plan/saved-plan.js';
 import type { Live, Plan, PlanMode } from '../plan/types.js';
 import { runPlanPolicies } from '../policy/run.js';
+import { atPropLocation } from '../positions/prop-location.js';
+import { sourceReader } from '../positions/source-reader.js';
 import { planRouting } from './routes.js';
 import { type AccountSnapshot, readAccount, type Target } from './target.js';
 

@@ -11,8 +11,6 @@ import {
   synth,
 } from '@monitor/constructs';
 import { glob } from 'tinyglobby';
-import { ProjectLoadError } from '../errors.js';
-import { inSourceOrder, runConstructPolicies } from '../policy/run.js';
 import {
   type Bundle,
   BundleError,
@@ -21,7 +19,14 @@ import {
   constructsEntry,
   earlyBuilds,
   LOADING_FILE,
-} from './bundle.js';
+} from '../build/bundle.js';
+import { loadGuarded } from '../build/exit-guard.js';
+import { ResponseCache, ValidationCache } from '../build/validation-cache.js';
+import { ProjectLoadError } from '../errors.js';
+import { inSourceOrder, runConstructPolicies } from '../policy/run.js';
+import { atPropLocation } from '../positions/prop-location.js';
+import { type SourceReader, sourceReader } from '../positions/source-reader.js';
+import { mapStack } from '../positions/stack.js';
 import {
   configSchema,
   EnvironmentError,
@@ -30,12 +35,7 @@ import {
   type ResolvedConfig,
   resolveConfig,
 } from './config-file.js';
-import { loadGuarded } from './exit-guard.js';
 import { rememberIncluded } from './prefetch.js';
-import { atPropLocation } from './prop-location.js';
-import { type SourceReader, sourceReader } from './source-reader.js';
-import { mapStack } from './stack.js';
-import { ResponseCache, ValidationCache } from './validation-cache.js';
 
 export interface LoadOptions {
   /** Path of the config file; by default the nearest `monitor.config.*` from `cwd` upwards. */

@@ -1,6 +1,6 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { cacheDirectory, cachePath, configEntry, constructsEntry, earlyBuilds } from './bundle.js';
+import { cacheDirectory, cachePath, configEntry, constructsEntry, earlyBuilds } from '../build/bundle.js';
 
 /** The file in the cache directory where a load records the construct files it included. */
 const INCLUDED_RECORD = 'included.json';

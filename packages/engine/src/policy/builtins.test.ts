@@ -10,9 +10,9 @@ import {
   synth,
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { SourceText } from '../load/prop-location.js';
-import type { SourceReader } from '../load/source-reader.js';
 import { plan } from '../plan/plan.js';
+import { SourceText } from '../positions/prop-location.js';
+import type { SourceReader } from '../positions/source-reader.js';
 import { emptyState } from '../state/state.js';
 import { construct, entry, liveOf, stateOf } from '../test-support/planning.js';
 import { runConstructPolicies, runPlanPolicies } from './run.js';

@@ -1,7 +1,7 @@
 import { definePolicy, type Policy } from '@monitor/constructs';
 import { describe, expect, it } from 'vitest';
-import { SourceText } from '../load/prop-location.js';
 import { plan } from '../plan/plan.js';
+import { SourceText } from '../positions/prop-location.js';
 import { emptyState } from '../state/state.js';
 import { construct, liveOf } from '../test-support/planning.js';
 import { blockingFindings, runConstructPolicies, runPlanPolicies } from './run.js';

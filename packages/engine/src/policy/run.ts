@@ -7,9 +7,9 @@ import {
   type PolicyResource,
   refKey,
 } from '@monitor/constructs';
-import { atPropLocation } from '../load/prop-location.js';
-import type { SourceReader } from '../load/source-reader.js';
 import type { Live, Plan } from '../plan/types.js';
+import { atPropLocation } from '../positions/prop-location.js';
+import type { SourceReader } from '../positions/source-reader.js';
 import type { ActivePolicy, PolicySet } from './select.js';
 import { type ProjectView, planView, projectView, type ResourceView } from './views.js';
 

@@ -8,8 +8,8 @@ import {
   type PolicyResource,
   refKey,
 } from '@monitor/constructs';
-import type { SourceReader } from '../load/source-reader.js';
 import type { Live, Plan } from '../plan/types.js';
+import type { SourceReader } from '../positions/source-reader.js';
 
 /** The project's constructs as policies see them, each with the resource it was made from. */
 export interface ProjectView {

@@ -1,5 +1,4 @@
 import type { Diagnostic, SourceLocation } from '@monitor/constructs';
-import type { SourceReader } from './source-reader.js';
 
 /**
  * Where a prop is written: a problem with `name` is reported at `name:`'s own line and column, one
@@ -65,6 +64,9 @@ const IDENTIFIER = /[A-Za-z_$][\w$]*/y;
 /** After one of these, a `/` starts a regular expression literal (`a: /\)/`); after anything else it divides. */
 const BEFORE_REGEX = new Set([...'(,=:[!&|?{};+-*%<>~^'].map((c) => c.charCodeAt(0)));
 const FLAGS = /[a-z]*/y;
+
+/** A project's source files for one run: each read once, undefined for one that cannot be read (`sourceReader`). */
+export type SourceReader = (file: string) => SourceText | undefined;
 
 /**
  * A source file's text, read by a small scanner that knows strings, template literals and

@@ -1,8 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { SourceText } from './prop-location.js';
+import { type SourceReader, SourceText } from './prop-location.js';
 
-/** A project's source files for one run: each read once, undefined for one that cannot be read. */
-export type SourceReader = (file: string) => SourceText | undefined;
+export type { SourceReader } from './prop-location.js';
 
 /**
  * How many files a reader keeps. Its users go through a project file by file (constructs are made

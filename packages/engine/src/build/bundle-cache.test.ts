@@ -12,9 +12,9 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { mappingsIndex } from '../positions/position-map.js';
 import { type Bundle, bundle, cacheDirectory, configEntry, constructsEntry } from './bundle.js';
 import { cacheFile, readCachedBuild, storeBuild, withoutComments } from './bundle-cache.js';
-import { mappingsIndex } from './position-map.js';
 
 /** A project directory with `files` (path → text), removed when the test finishes. */
 function project(files: Record<string, string>): { dir: string; path: (p: string) => string } {

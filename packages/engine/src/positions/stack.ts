@@ -1,12 +1,18 @@
 import { relative } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SourceLocation } from '@monitor/constructs';
-import type { Bundle } from './bundle.js';
+import type { OriginalPosition } from './position-map.js';
+
+/** The files of a build and where a position in one came from (what `build/bundle.ts`'s Bundle offers). */
+export interface MappedFiles {
+  readonly files: readonly string[];
+  lookup(file: string, line: number, column: number): OriginalPosition | undefined;
+}
 
 /** Rewrite bundle positions in a stack trace to source positions; return the first user frame. */
 export function mapStack(
   stack: string,
-  b: Bundle,
+  b: MappedFiles,
   projectDir: string,
 ): { text: string; first: SourceLocation | undefined } {
   let first: SourceLocation | undefined;

@@ -5,10 +5,17 @@ import { basename, join, relative, resolve } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
 import type { BuildFailure, BuildOptions, Message, Metafile, Plugin } from 'esbuild';
 import {
+  mappingsIndex,
+  type OriginalPosition,
+  type PositionMap,
+  positionMap,
+} from '../positions/position-map.js';
+import {
   type BuiltFile,
   cacheFile,
   fingerprint,
   type PartsRecord,
+  packageName,
   readKeptBuild,
   splitRefused,
   storeBuild,
@@ -16,7 +23,6 @@ import {
 import { outputDirectory, placeBundle } from './bundle-place.js';
 import { mergeParts, outputsByName, partsToRebuild } from './changed-parts.js';
 import { esbuildService } from './esbuild-service.js';
-import { mappingsIndex, type OriginalPosition, type PositionMap, positionMap } from './position-map.js';
 import { mainModule, PART_NAMESPACE, splitOrder, splitParts } from './split.js';
 
 /** Always loaded from the project, never bundled: one instance of the session for every file. */
@@ -38,11 +44,6 @@ function bareExcept(name: string): RegExp {
   return new RegExp(`^(?:[^./@]|${diverging.join('|')}|(?:${prefixes.join('|')})$|${literal(name)}.)`);
 }
 const TS_SOURCE = /\.(c|m)?tsx?$/;
-
-function packageName(specifier: string): string {
-  const parts = specifier.split('/');
-  return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
-}
 
 /**
  * Bare imports: Node builtins and installed JavaScript packages stay external (loaded from the

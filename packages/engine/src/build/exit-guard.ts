@@ -2,8 +2,8 @@ import { relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { SourceLocation } from '@monitor/constructs';
 import { ProjectLoadError } from '../errors.js';
+import { mapStack } from '../positions/stack.js';
 import { type Bundle, LOADING_FILE } from './bundle.js';
-import { mapStack } from './stack.js';
 
 /**
  * Where a `process.exit` that project code called after it loaded (from a timer or a callback) is

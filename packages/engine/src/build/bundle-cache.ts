@@ -523,7 +523,8 @@ function isBare(specifier: string): boolean {
   return !(specifier.startsWith('.') || specifier.startsWith('/') || isAbsolute(specifier));
 }
 
-function packageName(specifier: string): string {
+/** The package a bare import names: `@scope/name` or `name`, without a subpath. */
+export function packageName(specifier: string): string {
   const parts = specifier.split('/');
   return specifier.startsWith('@') ? parts.slice(0, 2).join('/') : (parts[0] ?? specifier);
 }

@@ -13,11 +13,11 @@ import { basename, join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { Metafile } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { mapStack } from '../positions/stack.js';
 import { metafile } from '../test-support/metafile.js';
 import { type Bundle, BundleError, bundle, cacheDirectory, constructsEntry } from './bundle.js';
 import { cacheFile, splitRefused } from './bundle-cache.js';
 import { mainModule, PART_BYTES, SPLIT_FROM_BYTES, splitOrder, splitParts } from './split.js';
-import { mapStack } from './stack.js';
 
 describe('splitParts', () => {
   it('leaves a project of less than SPLIT_FROM_BYTES whole', () => {
