@@ -136,7 +136,9 @@ export {
   type ProjectConfig,
   projectResponses,
 } from './load/load.js';
+export { type OpenStateOptions, openStateBackend, stateBackendAt } from './load/open-state.js';
 export { type ValidationReport, validateProject } from './load/validate.js';
+export { describeConflict } from './plan/conflict-text.js';
 export type { Change } from './plan/diff.js';
 export type {
   Conflict,
@@ -148,6 +150,8 @@ export type {
   UpdateOperation,
 } from './plan/plan.js';
 export { TargetError } from './plan/plan.js';
+export { type PlanJson, type PrintedPlanJson, planToJson, planToPrintedJson } from './plan/plan-json.js';
+export { deletionCount, hasChanges, hasWork } from './plan/queries.js';
 export { describeIdentity } from './plan/resource.js';
 export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './plan/saved-plan.js';
 export { BUILT_IN_POLICIES } from './policy/builtins.js';
@@ -167,21 +171,8 @@ export {
   renderApplyMarkdown,
   renderPlanMarkdown,
 } from './render/markdown.js';
-export {
-  ACTION_SYMBOL,
-  deletionCount,
-  describeConflict,
-  hasChanges,
-  hasWork,
-  PLAIN,
-  type PlanJson,
-  type PrintedPlanJson,
-  planToJson,
-  planToPrintedJson,
-  renderPlanText,
-  type Style,
-  summaryLine,
-} from './render/render.js';
+export { ACTION_SYMBOL, renderPlanText, summaryLine } from './render/render.js';
+export { PLAIN, type Style } from './render/style.js';
 export {
   renderVerificationMarkdown,
   renderVerificationText,
@@ -211,7 +202,6 @@ export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './
 export { FileStateBackend, type StateFs } from './state/file-store.js';
 export { LockHeldError, withStateLock } from './state/lock.js';
 export { type ClearedLock, describeHolder, type LockHolder } from './state/lock-holder.js';
-export { type OpenStateOptions, openStateBackend, stateBackendAt } from './state/open.js';
 export { type PostgresBackendOptions, PostgresStateBackend, redactUrl } from './state/postgres-store.js';
 export {
   emptyState,

@@ -1,10 +1,10 @@
 import type { Diagnostic } from '@monitor/constructs';
 import type { ApplyResult } from '../apply/apply.js';
 import { type ApplyEvent, type ApplyOptions, apply } from '../apply/apply.js';
+import { deletionCount, hasWork } from '../plan/queries.js';
 import { checkSavedPlan, type SavedPlan, scopeOf } from '../plan/saved-plan.js';
 import type { Plan } from '../plan/types.js';
 import { blockingFindings } from '../policy/run.js';
-import { deletionCount, hasWork } from '../render/render.js';
 import { makePlan, type Scope } from './diff.js';
 import { type LockEvent, lockedFlow } from './locked.js';
 import type { Target } from './target.js';

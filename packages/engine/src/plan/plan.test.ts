@@ -14,7 +14,8 @@ import { apply } from '../apply/apply.js';
 import { secretHasher } from '../hash.js';
 import { emptyLive, readLive } from '../live/read-live.js';
 import { renderPlanMarkdown } from '../render/markdown.js';
-import { BOTH_NOTE, hasChanges, hasWork, PLAIN, planToJson, renderPlanText } from '../render/render.js';
+import { BOTH_NOTE, renderPlanText } from '../render/render.js';
+import { PLAIN } from '../render/style.js';
 import { emptyState, type State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { construct, entry, liveOf, stateOf } from '../test-support/planning.js';
@@ -26,6 +27,8 @@ import {
   resolveRefs,
   type UpdateOperation,
 } from './plan.js';
+import { planToJson } from './plan-json.js';
+import { hasChanges, hasWork } from './queries.js';
 
 const NOW = { now: new Date('2026-11-21T00:00:00Z'), secretKey: 'team-state-secret' };
 const ACCOUNT = 'acct';

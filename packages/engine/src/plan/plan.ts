@@ -7,9 +7,11 @@ import { compareResources, knownPhysicalIds, logicalNames } from './compare.js';
 import { type DeletePlan, planDeletes } from './deletes.js';
 import { indexAccount, matchResources } from './match.js';
 import { serializeTwinCreates } from './order.js';
+import { summarize } from './queries.js';
 import { resolveIds, resolveTargets, type Selection, TargetError } from './targets.js';
 import { type Live, type Operation, PLAN_FORMAT_VERSION, type Plan, type PlanOptions } from './types.js';
 
+export { isResendOnly, summarize } from './queries.js';
 export {
   appliedHash,
   displayNameOf,
@@ -155,30 +157,5 @@ function inSelection(plan: DeletePlan, selection: Selection | undefined): Delete
     mismatched: plan.mismatched.filter((m) => named(m.key)),
     protectedKept: plan.protectedKept.filter(named),
     keptForProtected: plan.keptForProtected.filter((k) => named(k.key)),
-  };
-}
-
-/**
- * Whether an operation only sends secrets again that could not be compared (no state secret): a
- * deploy sends it, so that no rotation is missed, but it is no change a diff reports, or every
- * drift check without the key would be red.
- */
-export function isResendOnly(op: Operation): boolean {
-  return op.action === 'update' && op.changes.length > 0 && op.changes.every((c) => c.unverified === true);
-}
-
-/** How many operations of each action, and the unchanged count. */
-export function summarize(operations: readonly Operation[], unchanged: number): Plan['summary'] {
-  const count = (a: Operation['action']) =>
-    operations.filter((o) => o.action === a && !isResendOnly(o)).length;
-  return {
-    create: count('create'),
-    update: count('update'),
-    delete: count('delete'),
-    adopt: count('adopt'),
-    move: count('move'),
-    replace: count('replace'),
-    resend: operations.filter(isResendOnly).length,
-    unchanged,
   };
 }

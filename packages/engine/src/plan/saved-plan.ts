@@ -3,10 +3,10 @@ import { z } from '@monitor/api/zod';
 import { InvalidPlanError } from '../errors.js';
 import { hashJson } from '../hash.js';
 import { ByPhysicalId } from '../identity.js';
-import { type PlanJson, planToJson } from '../render/render.js';
 import { stateKey } from '../state/state.js';
 import { withoutIgnored } from './ignore.js';
 import { type Live, type LiveResource, type Operation, type Plan, summarize } from './plan.js';
+import { type PlanJson, planToJson } from './plan-json.js';
 
 export const SAVED_PLAN_FORMAT_VERSION = 1;
 

@@ -2,7 +2,6 @@ import type { ResourceKind } from '@monitor/api';
 import type { Diagnostic, SourceLocation } from '@monitor/constructs';
 import type { SecretHasher } from '../hash.js';
 import type { ByPhysicalId } from '../identity.js';
-import type { RoutingChanges } from '../routing/changes.js';
 import type { State } from '../state/state.js';
 import type { Change } from './diff.js';
 
@@ -205,4 +204,25 @@ export interface PlanOptions {
   targets?: readonly string[];
   /** Delete and create again these constructs (`logicalId` or `Kind:logicalId`). */
   replace?: readonly string[];
+}
+
+/** How a plan changes where one group's alerts go. */
+export interface RouteChange {
+  /** `CheckGroup:logicalId`. */
+  group: string;
+  logicalId: string;
+  name: string;
+  /** The route now, in one line; null for a group the plan creates. */
+  before: string | null;
+  /** The route once the plan is applied. */
+  after: string;
+  /** Once the plan is applied, no one is told when its checks fail. */
+  noFailureRoute: boolean;
+}
+
+/** The routing section of a plan: the groups whose route it changes. */
+export interface RoutingChanges {
+  changes: RouteChange[];
+  /** Changed groups left with no route for failures: flagged at the top. */
+  unrouted: string[];
 }

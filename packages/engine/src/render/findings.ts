@@ -1,7 +1,7 @@
 import { relative } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
 import { markdownCode as code, escapeTerminal as t, escapeMarkdown as text } from './escape.js';
-import type { Style } from './render.js';
+import type { Style } from './style.js';
 
 /** How many findings of each kind: errors block a deploy, waived ones are listed apart. */
 export function findingCounts(findings: readonly Diagnostic[]): {
@@ -94,22 +94,6 @@ export function findingsMarkdown(findings: readonly Diagnostic[], budget = Numbe
 }
 
 /** The findings as data: positions as in the plan's conflicts, waivers with their reasons. */
-export function findingsToJson(findings: readonly Diagnostic[]): Record<string, unknown>[] {
-  return findings.map((f) => ({
-    policy: f.policy ?? null,
-    severity: f.severity,
-    construct: f.construct ?? null,
-    logicalId: f.logicalId ?? null,
-    path: f.path,
-    message: f.message,
-    ...(f.hint === undefined ? {} : { hint: f.hint }),
-    location:
-      f.location === undefined
-        ? null
-        : { file: f.location.file, line: f.location.line, column: f.location.column },
-    waived: f.waived ?? null,
-  }));
-}
 
 const RANK: Record<string, number> = { error: 0, warning: 1, info: 2, waived: 3 };
 

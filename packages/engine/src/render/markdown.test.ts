@@ -9,7 +9,8 @@ import type { Conflict, Operation } from '../plan/plan.js';
 import { planOf } from '../test-support/doubles.js';
 import { expectLiteralText, HOSTILE_TEXT } from '../test-support/hostile-text.js';
 import { GITHUB_COMMENT_LIMIT, renderApplyMarkdown, renderPlanMarkdown } from './markdown.js';
-import { PLAIN, renderPlanText } from './render.js';
+import { renderPlanText } from './render.js';
+import { PLAIN } from './style.js';
 
 const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
 const OPTIONS = { project: 'acme', account: '00000000-0000-4000-8000-00000000de00' };

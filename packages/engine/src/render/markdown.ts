@@ -1,16 +1,16 @@
 import { KINDS, redactPayload } from '@monitor/api';
 import type { OperationResult } from '../apply/apply.js';
 import type { ApplyOutcome } from '../flows/deploy.js';
+import { describeConflict } from '../plan/conflict-text.js';
 import type { Change } from '../plan/diff.js';
 import type { Operation, Plan } from '../plan/plan.js';
+import { hasChanges } from '../plan/queries.js';
 import { markdownCode as code, markdownFence, escapeMarkdown as text } from './escape.js';
 import { findingsMarkdown } from './findings.js';
 import {
   ACTION_SYMBOL,
   BOTH_NOTE,
-  describeConflict,
   formatValue,
-  hasChanges,
   partialNote,
   sectionsOf,
   sensitiveNote,

@@ -1,8 +1,10 @@
 import { jsonPieces, SENSITIVE_VALUE } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
 import type { Operation, UpdateOperation } from '../plan/plan.js';
+import { planToJson, planToPrintedJson } from '../plan/plan-json.js';
 import { planOf } from '../test-support/doubles.js';
-import { PLAIN, planToJson, planToPrintedJson, renderPlanText } from './render.js';
+import { renderPlanText } from './render.js';
+import { PLAIN } from './style.js';
 
 const desired = { dependsOn: [], desiredHash: 'h', protect: false, construct: 'CheckGroup' };
 

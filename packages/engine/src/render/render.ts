@@ -3,33 +3,15 @@ import { JsonWhenWritten, KINDS, messageRedactor, redactPayload, SENSITIVE_VALUE
 import type { StructuredPatchHunk } from 'diff';
 // The one function used, by its module: the package index loads every diff algorithm (54 files).
 import { structuredPatch } from 'diff/lib/patch/create.js';
+import { describeConflict } from '../plan/conflict-text.js';
 import type { Change } from '../plan/diff.js';
-import {
-  type Conflict,
-  isResendOnly,
-  type Operation,
-  PLAN_FORMAT_VERSION,
-  type Plan,
-  type UpdateOperation,
-} from '../plan/plan.js';
+import type { Operation, Plan, UpdateOperation } from '../plan/plan.js';
+import { hasChanges, isResendOnly } from '../plan/queries.js';
 import type { RoutingChanges } from '../routing/changes.js';
 import { escapeTerminal as t } from './escape.js';
-import { findingCounts, findingsText, findingsToJson } from './findings.js';
+import { findingCounts, findingsText } from './findings.js';
 import { routingSectionText, routingWarningText } from './routing.js';
-
-/** How text is painted: the CLI passes colours (or none); the engine never decides. */
-export interface Style {
-  red(s: string): string;
-  yellow(s: string): string;
-  green(s: string): string;
-  cyan(s: string): string;
-  dim(s: string): string;
-  bold(s: string): string;
-}
-
-const same = (s: string) => s;
-/** No colour at all. */
-export const PLAIN: Style = { red: same, yellow: same, green: same, cyan: same, dim: same, bold: same };
+import type { Style } from './style.js';
 
 /** `+` create, `~` update, `-` delete, `=` adopt, `>` move, `-/+` replace. */
 export const ACTION_SYMBOL: Record<Operation['action'], string> = {
@@ -177,65 +159,6 @@ function operationLines(op: Operation, s: Style): string[] {
   return lines;
 }
 
-/**
- * What a conflict's field and value may show: through the kind's message redactor, which knows
- * whether the field is sensitive (only the field and its value are known here).
- */
-function conflictRedactor(c: Conflict): (text: string) => string {
-  return messageRedactor(KINDS[c.kind], { [c.field]: c.value }, { partial: true });
-}
-
-/** What a conflict is, and the ways out, for people (diagnostics) and scripts (`--json`). */
-export function describeConflict(c: Conflict): { message: string; hint: string } {
-  const { message, hint } = conflictText(c);
-  const safe = conflictRedactor(c);
-  return { message: safe(message), hint: safe(hint) };
-}
-
-function conflictText(c: Conflict): { message: string; hint: string } {
-  const { noun } = KINDS[c.kind];
-  const live = `id ${String(c.live.id)}${c.live.name === undefined ? '' : `, ${JSON.stringify(c.live.name)}`}`;
-  const holder = c.holder ?? '';
-  if (c.reason === 'identity') {
-    return c.holder === undefined
-      ? {
-          message: `state records it at id ${String(c.live.id)}, but the account holds another resource there (${live}): a state problem, so nothing is changed there`,
-          hint: `if the state was edited by hand or belongs to another account or service, restore it; to forget the entry, monitor state rm ${c.kind}:${c.logicalId}, then adopt the resource or let the deploy create one`,
-        }
-      : {
-          message: `state records it at id ${String(c.live.id)}, but that id holds the resource state records for "${holder}" (${live}): the state's ids were swapped or edited by hand`,
-          hint: `give each entry its own id again (monitor state show, then monitor state push of a corrected copy), or forget both (monitor state rm) and find them again with monitor import --recover`,
-        };
-  }
-  if (c.reason === 'rename') {
-    return {
-      message: `would be created while ${c.kind} "${holder}" (${live}), which has the same ${c.field} "${c.value}", leaves the code: a renamed logical id`,
-      hint: `if "${c.logicalId}" is "${holder}" renamed, add \`aliases: ['${holder}']\` to the construct, so the resource keeps its id and only its logical id moves; if it is another resource, deploy the removal of "${holder}" first`,
-    };
-  }
-  if (c.reason === 'owned') {
-    return {
-      message: `${article(noun)} ${noun} with ${c.field} "${c.value}" (${live}) belongs to project "${holder}", which shares this state database`,
-      hint: `use another ${c.field}; or have project "${holder}" remove it from its code (or forget it: monitor state rm) before adopting it here`,
-    };
-  }
-  if (c.reason === 'taken') {
-    return {
-      message: `${c.field} "${c.value}" is held by ${c.kind} "${holder}" (${live}), which this project owns and keeps`,
-      hint: `use another ${c.field}, or remove "${holder}" in an earlier deploy`,
-    };
-  }
-  return {
-    message: `${article(noun)} ${noun} with ${c.field} "${c.value}" already exists in the account (${live}) and this project does not own it`,
-    hint: `to manage that ${noun} from this construct, add \`adopt: true\` (it is adopted once, then owned); if this project's state was lost, monitor import --recover finds its constructs in the account again; otherwise use another ${c.field}`,
-  };
-}
-
-/** `a` or `an`, by the sound the noun starts with (the kinds' nouns start with a letter sounded as written). */
-function article(noun: string): string {
-  return /^[aeiou]/i.test(noun) ? 'an' : 'a';
-}
-
 /** `Plan: 3 to create, 2 to update, 1 to delete, 1 to adopt, 40 unchanged.` */
 export function summaryLine(plan: Plan): string {
   const { summary } = plan;
@@ -264,29 +187,6 @@ function policyErrors(plan: Plan): string[] {
 /** What a partial plan says first: what it covers, and that the rest was not compared. */
 export function partialNote(targets: readonly string[]): string {
   return `Partial plan (--target): only ${targets.join(', ')}, and what they need created first. The rest of the project was not compared: a full diff may show more.`;
-}
-
-/** How many resources the plan deletes, replacements included: what needs consent to delete. */
-export function deletionCount(plan: Plan): number {
-  return plan.summary.delete + plan.summary.replace;
-}
-
-/**
- * Whether the plan changes anything a diff reports: an operation, or an entry of state to drop or
- * record. Updates that only send unverifiable secrets again do not count (`isResendOnly`).
- */
-export function hasChanges(plan: Plan): boolean {
-  return (
-    plan.operations.some((op) => !isResendOnly(op)) ||
-    plan.forget.length > 0 ||
-    plan.abandonedCreates.length > 0 ||
-    plan.protectChanged.length > 0
-  );
-}
-
-/** Whether a deploy of the plan has anything to do: what `hasChanges` reports, or secrets to send again. */
-export function hasWork(plan: Plan): boolean {
-  return hasChanges(plan) || plan.operations.length > 0;
 }
 
 const list = (keys: string[]) => keys.map((k) => t(k)).join(', ');
@@ -425,158 +325,4 @@ function closingLine(plan: Plan, s: Style): string {
     return `${s.green('No changes.')} ${plan.unchanged === 1 ? '1 resource matches' : `${plan.unchanged} resources match`} the code.`;
   }
   return s.bold(summaryLine(plan));
-}
-
-export interface PlanJson {
-  formatVersion: typeof PLAN_FORMAT_VERSION;
-  mode: Plan['mode'];
-  createdAt: string;
-  summary: Plan['summary'];
-  changes: boolean;
-  /** As JSON writes them: a field that does not apply is an own key holding `undefined` here. */
-  operations: Record<string, unknown>[];
-  forget: string[];
-  /** A partial plan's targets (state keys): the rest of the project was not compared. */
-  targets?: string[];
-  /** Constructs deleted and created again on purpose. */
-  replace?: string[];
-  mismatched: Plan['mismatched'];
-  protectedKept: string[];
-  keptForProtected: Plan['keptForProtected'];
-  protectChanged: Plan['protectChanged'];
-  abandonedCreates: string[];
-  conflicts: (Omit<Conflict, 'location'> & {
-    location: { file: string; line: number; column: number } | null;
-    message: string;
-    hint: string;
-  })[];
-  /** What the project's policies found (construct and plan rules); deploy refuses an `error`. */
-  findings: Record<string, unknown>[];
-  unverifiedSecrets: number;
-  stateSerial: number;
-  /** The groups whose route the plan changes (absent when the plan was made without reading routes). */
-  routing?: RoutingChanges;
-}
-
-/**
- * An operation as the plan's JSON shows it: one object literal per action, a field that does not
- * apply left `undefined` (JSON leaves it out). Not spread (in Node 20's V8, `{ ...base, action }`
- * gives every object a hidden class of its own), nor `Object.assign` onto a first few fields:
- * that made a deploy of 30,000 creates move about 50 MB to the old generation while it printed
- * its `--json` (old space 173 → 225 MB; now 174 → 182 MB), and peak at 458–466 MB (now 411–418 MB).
- */
-function operationToJson(op: Operation): Record<string, unknown> {
-  switch (op.action) {
-    case 'delete':
-      return {
-        action: op.action,
-        kind: op.kind,
-        logicalId: op.logicalId,
-        name: op.name,
-        physicalId: op.physicalId,
-      };
-    case 'create':
-      return {
-        action: op.action,
-        kind: op.kind,
-        logicalId: op.logicalId,
-        name: op.name,
-        construct: op.construct,
-        dependsOn: op.dependsOn,
-        protect: op.protect,
-        recreate: op.recreate,
-        after: redactPayload(KINDS[op.kind], op.payload),
-      };
-    case 'replace':
-      return {
-        action: op.action,
-        kind: op.kind,
-        logicalId: op.logicalId,
-        name: op.name,
-        physicalId: op.physicalId,
-        construct: op.construct,
-        dependsOn: op.dependsOn,
-        protect: op.protect,
-        after: redactPayload(KINDS[op.kind], op.payload),
-      };
-    default:
-      return {
-        action: op.action,
-        kind: op.kind,
-        logicalId: op.logicalId,
-        name: op.name,
-        physicalId: op.physicalId,
-        construct: op.construct,
-        dependsOn: op.dependsOn,
-        protect: op.protect,
-        from: op.from,
-        resumed: op.resumed === true ? true : undefined,
-        // Sent again by a deploy, but no change: its secrets could not be compared (no state secret).
-        resendOnly: isResendOnly(op) ? true : undefined,
-        drift: op.drift,
-        changes: op.changes.map((c) => ({
-          path: c.path,
-          before: c.before ?? null,
-          after: c.after ?? null,
-          sensitive: c.sensitive ? true : undefined,
-          unverified: c.unverified ? true : undefined,
-          cause: c.cause,
-        })),
-        unchangedAttributes: op.unchangedAttributes,
-      };
-  }
-}
-
-/** The plan for scripts: every operation with its change paths, before and after; secrets redacted. */
-export function planToJson(plan: Plan): PlanJson {
-  return planJsonWith(plan, plan.operations.map(operationToJson));
-}
-
-/**
- * `planToJson` to be written out once (`--json`): each operation's JSON is made as it is written,
- * by its `toJSON`. `JSON.stringify` of it is that of `planToJson`. A deploy of 30,000 creates held
- * the JSON of every operation at once, a redacted copy of each payload, at the end of its run.
- */
-export function planToPrintedJson(plan: Plan): PrintedPlanJson {
-  return planJsonWith(
-    plan,
-    plan.operations.map((op) => new JsonWhenWritten(op, operationToJson)),
-  );
-}
-
-export type PrintedPlanJson = Omit<PlanJson, 'operations'> & {
-  operations: { toJSON(): Record<string, unknown> }[];
-};
-
-function planJsonWith<O>(plan: Plan, operations: O[]): Omit<PlanJson, 'operations'> & { operations: O[] } {
-  return {
-    formatVersion: PLAN_FORMAT_VERSION,
-    mode: plan.mode,
-    createdAt: plan.createdAt,
-    summary: plan.summary,
-    changes: hasChanges(plan),
-    operations,
-    forget: plan.forget,
-    ...(plan.targets === undefined ? {} : { targets: plan.targets }),
-    ...(plan.replace === undefined ? {} : { replace: plan.replace }),
-    mismatched: plan.mismatched,
-    protectedKept: plan.protectedKept,
-    keptForProtected: plan.keptForProtected,
-    protectChanged: plan.protectChanged,
-    abandonedCreates: plan.abandonedCreates,
-    conflicts: plan.conflicts.map((c) => ({
-      ...c,
-      value:
-        conflictRedactor(c)(JSON.stringify(c.value)) === JSON.stringify(c.value) ? c.value : SENSITIVE_VALUE,
-      location:
-        c.location === undefined
-          ? null
-          : { file: c.location.file, line: c.location.line, column: c.location.column },
-      ...describeConflict(c),
-    })),
-    findings: findingsToJson(plan.findings),
-    unverifiedSecrets: plan.unverifiedSecrets,
-    stateSerial: plan.stateSerial,
-    ...(plan.routing === undefined ? {} : { routing: plan.routing }),
-  };
 }

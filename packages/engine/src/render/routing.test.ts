@@ -2,11 +2,13 @@ import { micromark } from 'micromark';
 import { gfm, gfmHtml } from 'micromark-extension-gfm';
 import { describe, expect, it } from 'vitest';
 import type { Operation } from '../plan/plan.js';
+import { planToJson } from '../plan/plan-json.js';
 import type { RoutingChanges } from '../routing/changes.js';
 import { planOf } from '../test-support/doubles.js';
 import { expectLiteralText, HOSTILE_TEXT } from '../test-support/hostile-text.js';
 import { renderPlanMarkdown } from './markdown.js';
-import { PLAIN, planToJson, renderPlanText } from './render.js';
+import { renderPlanText } from './render.js';
+import { PLAIN } from './style.js';
 
 const OPTIONS = { project: 'acme', account: '00000000-0000-4000-8000-00000000de00' };
 const toHtml = (md: string) =>

@@ -1,7 +1,7 @@
 import type { Diagnostic } from '@monitor/constructs';
 import type { RouteChange, RoutingChanges } from '../routing/changes.js';
 import { markdownCode as code, escapeTerminal as t, escapeMarkdown as text } from './escape.js';
-import type { Style } from './render.js';
+import type { Style } from './style.js';
 
 /** The routing section of a plan, for people and pull requests: the groups whose route changes. */
 

@@ -1,6 +1,6 @@
 import type { CheckRun, Verdict, VerificationReport } from '../flows/verify.js';
 import { markdownCode as code, markdownLink, escapeTerminal as t, escapeMarkdown as text } from './escape.js';
-import type { Style } from './render.js';
+import type { Style } from './style.js';
 
 /** A verification report for people (text) and for a pull request (markdown): the same content. */
 

@@ -1,29 +1,10 @@
 import { isPayloadRef } from '@monitor/constructs';
-import type { Plan } from '../plan/types.js';
+import type { Plan, RouteChange, RoutingChanges } from '../plan/types.js';
 import { stateKey } from '../state/state.js';
 import { type GroupRoute, routeLine } from './routes.js';
 import type { WorldResource } from './world.js';
 
-/** How a plan changes where one group's alerts go. */
-export interface RouteChange {
-  /** `CheckGroup:logicalId`. */
-  group: string;
-  logicalId: string;
-  name: string;
-  /** The route now, in one line; null for a group the plan creates. */
-  before: string | null;
-  /** The route once the plan is applied. */
-  after: string;
-  /** Once the plan is applied, no one is told when its checks fail. */
-  noFailureRoute: boolean;
-}
-
-/** The routing section of a plan: the groups whose route it changes. */
-export interface RoutingChanges {
-  changes: RouteChange[];
-  /** Changed groups left with no route for failures: flagged at the top. */
-  unrouted: string[];
-}
+export type { RouteChange, RoutingChanges } from '../plan/types.js';
 
 /**
  * The groups whose route differs between `before` (the account now) and `after` (once the plan is

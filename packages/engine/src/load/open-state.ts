@@ -1,11 +1,11 @@
 import { isAbsolute, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { StateUrlError } from '../errors.js';
-import { localAccountDir } from '../load/config-location.js';
-import type { ProjectConfig } from '../load/load.js';
-import type { StateBackend } from './backend.js';
-import { FileStateBackend } from './file-store.js';
-import { PostgresStateBackend } from './postgres-store.js';
+import type { StateBackend } from '../state/backend.js';
+import { FileStateBackend } from '../state/file-store.js';
+import { PostgresStateBackend } from '../state/postgres-store.js';
+import { localAccountDir } from './config-location.js';
+import type { ProjectConfig } from './load.js';
 
 export interface OpenStateOptions {
   /** The embedded emulator's account: its state stays beside its data, never in a shared store. */

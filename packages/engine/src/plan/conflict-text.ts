@@ -1,0 +1,61 @@
+import { KINDS, messageRedactor } from '@monitor/api';
+import type { Conflict } from './types.js';
+
+/**
+ * What a conflict's field and value may show: through the kind's message redactor, which knows
+ * whether the field is sensitive (only the field and its value are known here).
+ */
+export function conflictRedactor(c: Conflict): (text: string) => string {
+  return messageRedactor(KINDS[c.kind], { [c.field]: c.value }, { partial: true });
+}
+
+/** What a conflict is, and the ways out, for people (diagnostics) and scripts (`--json`). */
+export function describeConflict(c: Conflict): { message: string; hint: string } {
+  const { message, hint } = conflictText(c);
+  const safe = conflictRedactor(c);
+  return { message: safe(message), hint: safe(hint) };
+}
+
+function conflictText(c: Conflict): { message: string; hint: string } {
+  const { noun } = KINDS[c.kind];
+  const live = `id ${String(c.live.id)}${c.live.name === undefined ? '' : `, ${JSON.stringify(c.live.name)}`}`;
+  const holder = c.holder ?? '';
+  if (c.reason === 'identity') {
+    return c.holder === undefined
+      ? {
+          message: `state records it at id ${String(c.live.id)}, but the account holds another resource there (${live}): a state problem, so nothing is changed there`,
+          hint: `if the state was edited by hand or belongs to another account or service, restore it; to forget the entry, monitor state rm ${c.kind}:${c.logicalId}, then adopt the resource or let the deploy create one`,
+        }
+      : {
+          message: `state records it at id ${String(c.live.id)}, but that id holds the resource state records for "${holder}" (${live}): the state's ids were swapped or edited by hand`,
+          hint: `give each entry its own id again (monitor state show, then monitor state push of a corrected copy), or forget both (monitor state rm) and find them again with monitor import --recover`,
+        };
+  }
+  if (c.reason === 'rename') {
+    return {
+      message: `would be created while ${c.kind} "${holder}" (${live}), which has the same ${c.field} "${c.value}", leaves the code: a renamed logical id`,
+      hint: `if "${c.logicalId}" is "${holder}" renamed, add \`aliases: ['${holder}']\` to the construct, so the resource keeps its id and only its logical id moves; if it is another resource, deploy the removal of "${holder}" first`,
+    };
+  }
+  if (c.reason === 'owned') {
+    return {
+      message: `${article(noun)} ${noun} with ${c.field} "${c.value}" (${live}) belongs to project "${holder}", which shares this state database`,
+      hint: `use another ${c.field}; or have project "${holder}" remove it from its code (or forget it: monitor state rm) before adopting it here`,
+    };
+  }
+  if (c.reason === 'taken') {
+    return {
+      message: `${c.field} "${c.value}" is held by ${c.kind} "${holder}" (${live}), which this project owns and keeps`,
+      hint: `use another ${c.field}, or remove "${holder}" in an earlier deploy`,
+    };
+  }
+  return {
+    message: `${article(noun)} ${noun} with ${c.field} "${c.value}" already exists in the account (${live}) and this project does not own it`,
+    hint: `to manage that ${noun} from this construct, add \`adopt: true\` (it is adopted once, then owned); if this project's state was lost, monitor import --recover finds its constructs in the account again; otherwise use another ${c.field}`,
+  };
+}
+
+/** `a` or `an`, by the sound the noun starts with (the kinds' nouns start with a letter sounded as written). */
+function article(noun: string): string {
+  return /^[aeiou]/i.test(noun) ? 'an' : 'a';
+}
