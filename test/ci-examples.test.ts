@@ -1,12 +1,12 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { type CiOptions, ciFiles } from '@monitor/cli';
 import { DEV_ACCOUNT_ID, DEV_API_KEY } from '@monitor/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { execFileInTest } from './support/children.js';
 import { ciProjects, gitHubEnv, gitLabEnv, SHA } from './support/ci.js';
 import { type FakeCodeHost, fakeGitHub, fakeGitLab } from './support/code-hosts.js';
 import { cleanup, emulatorForTests, monitor } from './support/harness.js';
@@ -28,7 +28,7 @@ afterEach(async () => {
   for (const h of hosts.splice(0)) await h.close();
   for (const d of dirs.splice(0)) cleanup(d);
 });
-const run = promisify(execFile);
+const run = execFileInTest;
 
 const example = (path: string) => parse(readFileSync(join(REPO, 'examples/ci', path), 'utf8'));
 

@@ -1,10 +1,10 @@
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { execFileInTest } from './support/children.js';
 import { monitor } from './support/harness.js';
 
 /**
@@ -12,7 +12,7 @@ import { monitor } from './support/harness.js';
  * monitor locally (node_modules/.bin/monitor, nothing on PATH), as a person's TAB would run it.
  */
 
-const run = promisify(execFile);
+const run = execFileInTest;
 const BIN = fileURLToPath(new URL('../packages/cli/bin/monitor.js', import.meta.url));
 // Outside the repository: nothing above it has a node_modules/.bin/monitor.
 const root = mkdtempSync(join(tmpdir(), 'monitor-completion-'));

@@ -364,8 +364,15 @@ interface Op {
   changes?: { path: string }[];
 }
 
+const RUNS = Number(process.env.CONVERGENCE_RUNS ?? 8);
+// A run's six CLI runs take seconds alone and up to a minute on a loaded 2-core machine: the bound
+// grows with the runs, is never below the suite's own (vitest.config.ts), and only catches a hang.
+const TIMEOUT = 180_000 + RUNS * 60_000;
+
 describe('convergence (property-based)', () => {
-  it('deploy → no changes; a random edit → exactly that edit; deploy → no changes', async () => {
+  it('deploy → no changes; a random edit → exactly that edit; deploy → no changes', {
+    timeout: TIMEOUT,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(modelArb, fc.constantFrom(...Object.keys(EDITS)), async (model, editName) => {
         const h = await emulatorForTests();
@@ -407,10 +414,10 @@ describe('convergence (property-based)', () => {
       }),
       {
         // Each run is six CLI runs against a fresh emulator; CONVERGENCE_RUNS=100 for a long search.
-        numRuns: Number(process.env.CONVERGENCE_RUNS ?? 8),
+        numRuns: RUNS,
         seed: Number(process.env.CONVERGENCE_SEED ?? 20261121),
         endOnFailure: true,
       },
     );
-  }, 300_000);
+  });
 });

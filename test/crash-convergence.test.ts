@@ -74,8 +74,16 @@ const FAULTS = {
   dropAfterProcessing: [{ method: 'POST', every: 4 }],
 };
 
+const RUNS = Number(process.env.CRASH_RUNS ?? 6);
+// A run (a killed deploy, up to eight re-runs and a diff) takes seconds alone and up to a minute on
+// a loaded 2-core machine: the bound grows with the runs, is never below the suite's own
+// (vitest.config.ts), and only catches a hang.
+const TIMEOUT = 180_000 + RUNS * 60_000;
+
 describe('crash convergence (property-based)', () => {
-  it('a deploy SIGKILLed at a random write under faults: re-runs converge, one resource per construct, a clean diff', async () => {
+  it('a deploy SIGKILLed at a random write under faults: re-runs converge, one resource per construct, a clean diff', {
+    timeout: TIMEOUT,
+  }, async () => {
     await fc.assert(
       fc.asyncProperty(modelArb, fc.nat({ max: 12 }), fc.nat({ max: 1000 }), async (model, killAt, seed) => {
         const h = await emulatorForTests({ faults: { seed, ...FAULTS } });
@@ -89,8 +97,10 @@ describe('crash convergence (property-based)', () => {
             env,
             onSpawn: (child) => {
               void (async () => {
-                while (child.exitCode === null && h.writes().length < killAt) await sleep(2);
-                if (child.exitCode === null) child.kill('SIGKILL');
+                // Until it exits, by itself or by a signal (one that stopped it when the test ended).
+                const running = () => child.exitCode === null && child.signalCode === null;
+                while (running() && h.writes().length < killAt) await sleep(2);
+                if (running()) child.kill('SIGKILL');
               })();
             },
           });
@@ -123,10 +133,10 @@ describe('crash convergence (property-based)', () => {
       }),
       {
         // Each run is a killed deploy, its re-runs and a diff; CRASH_RUNS=100 for a long search.
-        numRuns: Number(process.env.CRASH_RUNS ?? 6),
+        numRuns: RUNS,
         seed: Number(process.env.CRASH_SEED ?? 20261124),
         endOnFailure: true,
       },
     );
-  }, 300_000);
+  });
 });

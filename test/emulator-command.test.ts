@@ -1,19 +1,14 @@
 import { spawn } from 'node:child_process';
-import { describe, expect, it, onTestFinished } from 'vitest';
+import { describe, expect, it } from 'vitest';
+import { stopWhenTestEnds } from './support/children.js';
 import { BIN } from './support/harness.js';
 
-/** `monitor emulator ARGS` until it has printed its variables; interrupted when the test ends. */
+/** `monitor emulator ARGS` until it has printed its variables; killed when the test ends. */
 function serving(args: string[]): Promise<string> {
   // A clean machine: nothing says where the agent health endpoints go.
   const { AGENT_HEALTH_PORT: _, ...env } = process.env;
-  const child = spawn(process.execPath, [BIN, 'emulator', ...args], { env: { ...env, NO_COLOR: '1' } });
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGINT');
-      }),
+  const child = stopWhenTestEnds(
+    spawn(process.execPath, [BIN, 'emulator', ...args], { env: { ...env, NO_COLOR: '1' } }),
   );
   return new Promise((resolve, reject) => {
     let stdout = '';

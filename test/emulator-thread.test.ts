@@ -10,6 +10,7 @@ import { collect, createClient } from '@monitor/api';
 import { EmulatorDataError, PortInUseError } from '@monitor/emulator';
 import { DEV_ACCOUNT_ID, DEV_API_KEY, startEmulatorThread } from '@monitor/emulator/thread';
 import { afterEach, describe, expect, it } from 'vitest';
+import { stopWhenTestEnds } from './support/children.js';
 
 const dirs: string[] = [];
 afterEach(() => {
@@ -30,14 +31,14 @@ const IMPORTS: Record<string, string> = {
   '@monitor/emulator/thread': import.meta.resolve('@monitor/emulator/thread'),
 };
 
-/** Run an ES module in a child node; resolves to its exit code and output. */
+/** Run an ES module in a child node; resolves to its exit code and output. Killed when the test ends. */
 function runNode(source: string): Promise<{ code: number | null; stdout: string; stderr: string }> {
   const script = join(tempDir(), 'script.mjs');
   writeFileSync(
     script,
     source.replace(/from '(@monitor\/[a-z/]+)'/g, (_, name: string) => `from '${IMPORTS[name] ?? name}'`),
   );
-  const child = spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = stopWhenTestEnds(spawn(process.execPath, [script], { stdio: ['ignore', 'pipe', 'pipe'] }));
   let stdout = '';
   let stderr = '';
   child.stdout.on('data', (chunk: Buffer) => {

@@ -1,11 +1,10 @@
-import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { execFileInTest } from './support/children.js';
 
 /**
  * docs/getting-started.md, run as written: its commands, in an empty directory outside the
@@ -17,7 +16,7 @@ const REPO = fileURLToPath(new URL('..', import.meta.url));
 const DOC = readFileSync(join(REPO, 'docs/getting-started.md'), 'utf8');
 const root = mkdtempSync(join(tmpdir(), 'monitor-getting-started-'));
 afterAll(() => rmSync(root, { recursive: true, force: true }));
-const run = promisify(execFile);
+const run = execFileInTest;
 
 /** The doc's fenced blocks, in order, up to the section that needs a real account. */
 function blocks(): { lang: string; lines: string[] }[] {

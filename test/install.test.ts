@@ -1,4 +1,3 @@
-import { execFile } from 'node:child_process';
 import {
   copyFileSync,
   mkdirSync,
@@ -11,12 +10,12 @@ import {
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { afterAll, describe, expect, it } from 'vitest';
+import { execFileInTest } from './support/children.js';
 import { offlineLock } from './support/offline-lock.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
-const run = promisify(execFile);
+const run = execFileInTest;
 // Outside the repository, so that nothing resolves from the workspace's node_modules.
 const dir = mkdtempSync(join(tmpdir(), 'monitor-install-'));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

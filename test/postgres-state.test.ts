@@ -7,6 +7,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { DEV_ACCOUNT_ID } from '@monitor/emulator';
 import { emptyState, LockHeldError, PostgresStateBackend, type State } from '@monitor/engine';
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { stopWhenTestEnds } from './support/children.js';
 import { BIN, cleanup, monitor, writeFiles, writeProject } from './support/harness.js';
 import { type PostgresServer, startPostgres } from './support/postgres-server.mjs';
 import { type Harness, IMPORTS, projectsUnderTest } from './support/projects.js';
@@ -14,7 +15,7 @@ import { type Harness, IMPORTS, projectsUnderTest } from './support/projects.js'
 let pg: PostgresServer;
 beforeAll(async () => {
   pg = await startPostgres();
-}, 60_000);
+});
 afterAll(async () => {
   await pg?.close();
 });
@@ -158,9 +159,11 @@ describe('the postgres backend', () => {
       await b.lock({ command: 'monitor deploy' });
       process.stdout.write('locked\\n');
       setInterval(() => {}, 1000);`;
-    const child = spawn(process.execPath, ['--input-type=module', '-e', script], {
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = stopWhenTestEnds(
+      spawn(process.execPath, ['--input-type=module', '-e', script], {
+        stdio: ['ignore', 'pipe', 'inherit'],
+      }),
+    );
     await new Promise<void>((resolve) => child.stdout.on('data', () => resolve()));
     const blocked = backend(project);
     await expect(blocked.lock({ command: 'monitor deploy' })).rejects.toBeInstanceOf(LockHeldError);

@@ -347,9 +347,7 @@ describe('deploy --comment', () => {
 });
 
 describe('deploy --verify --comment', () => {
-  it('posts the verification under the deploy result: a table, failures expanded, account text escaped', {
-    timeout: 60_000,
-  }, async () => {
+  it('posts the verification under the deploy result: a table, failures expanded, account text escaped', async () => {
     const github = await fakeGitHub();
     hosts.push(github);
     github.commitPulls.set(SHA, [{ number: 7, merged: true }]);

@@ -1,8 +1,7 @@
-import { execFile, execFileSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { promisify } from 'node:util';
 import { KINDS, RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -15,6 +14,7 @@ import {
   seedAccount,
   withRefs,
 } from './support/account-arbitraries.js';
+import { execFileInTest } from './support/children.js';
 import { cleanup, emulatorForTests, envelopeOf, monitor } from './support/harness.js';
 import { emptyProject } from './support/projects.js';
 
@@ -128,7 +128,7 @@ describe('monitor pull', () => {
               `resources pull said it brought back, still changed:\n${JSON.stringify(diff.plan.operations, null, 1)}\n${JSON.stringify(result, null, 1)}`,
             ).toEqual([]);
 
-            const tsc = await promisify(execFile)(process.execPath, [TSC, '-p', dir], { cwd: dir }).catch(
+            const tsc = await execFileInTest(process.execPath, [TSC, '-p', dir], { cwd: dir }).catch(
               (e: { stdout: string }) => ({ stdout: e.stdout, failed: true }),
             );
             expect('failed' in tsc ? tsc.stdout : '', 'the pulled code type-checks').toBe('');
@@ -157,6 +157,8 @@ describe('monitor pull', () => {
         { numRuns: runs, endOnFailure: true },
       );
     },
-    60_000 + runs * 40_000,
+    // Each run is a deploy, a pull, a diff and a tsc: seconds alone, up to a minute on a loaded
+    // 2-core machine. The bound grows with PULL_RUNS, never below the suite's own, and only catches a hang.
+    180_000 + runs * 60_000,
   );
 });

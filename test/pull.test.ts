@@ -58,7 +58,7 @@ async function drifted() {
   return { h, dir, run, file };
 }
 
-describe('monitor pull', { timeout: 60_000 }, () => {
+describe('monitor pull', () => {
   it('--dry-run prints the edits as a unified diff and what to change by hand, and writes nothing', async () => {
     const { run, file } = await drifted();
     const r = await run('pull', '--dry-run');

@@ -84,7 +84,7 @@ async function deployedProject(h: Harness) {
   return { dir, run, write, paymentsId: idOf('CheckGroup:payments') };
 }
 
-describe('deploy --verify and monitor verify', { timeout: 60_000 }, () => {
+describe('deploy --verify and monitor verify', () => {
   let h: Harness;
   let p: Awaited<ReturnType<typeof deployedProject>>;
   beforeAll(async () => {
@@ -299,7 +299,7 @@ describe('deploy --verify and monitor verify', { timeout: 60_000 }, () => {
   });
 });
 
-describe('verification under the rate limit', { timeout: 90_000 }, () => {
+describe('verification under the rate limit', () => {
   it('waits for the window when the service answers 429, and still reports every run', async () => {
     const h = await emulatorForTests({
       rateLimits: { default: { limit: 8, windowMs: 1_000 }, routes: [] },

@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@monitor/api';
 import { DEV_ACCOUNT_ID, DEV_API_KEY, type EmulatorOptions, startEmulator } from '@monitor/emulator';
+import { stopWhenTestEnds } from './children.js';
 
 export const BIN = fileURLToPath(new URL('../../packages/cli/dist/bin.js', import.meta.url));
 /**
@@ -18,16 +19,21 @@ export interface CliResult {
   stderr: string;
 }
 
-/** The built CLI as a subprocess, as users and CI run it (non-interactive, no colour). */
+/**
+ * The built CLI as a subprocess, as users and CI run it (non-interactive, no colour); killed when
+ * the test ends, whatever the outcome, if it is still running.
+ */
 export function monitor(
   args: string[],
   options: { cwd: string; env?: Record<string, string>; onSpawn?: (child: ChildProcess) => void },
 ): Promise<CliResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], {
-      cwd: options.cwd,
-      env: { ...process.env, NO_COLOR: '1', CI: 'true', ...options.env },
-    });
+    const child = stopWhenTestEnds(
+      spawn(process.execPath, [BIN, ...args], {
+        cwd: options.cwd,
+        env: { ...process.env, NO_COLOR: '1', CI: 'true', ...options.env },
+      }),
+    );
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {

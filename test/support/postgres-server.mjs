@@ -105,17 +105,31 @@ export async function startPostgres() {
     ]);
   const stop = async () => {
     const exited = new Promise((resolve) => {
-      if (child === undefined || child.exitCode !== null) resolve();
+      if (child === undefined || child.exitCode !== null || child.signalCode !== null) resolve();
       else child.once('exit', () => resolve());
     });
     run(join(bin, 'pg_ctl'), ['-D', data, 'stop', '-m', 'immediate', '-w']);
     await exited;
   };
 
-  await start();
-  // Password auth over TCP, as a real server has; the superuser uses the socket, with trust.
-  sql(`CREATE USER monitor WITH PASSWORD 'monitor-test-pw'`);
-  sql('CREATE DATABASE monitor OWNER monitor');
+  const close = async () => {
+    try {
+      await stop();
+    } catch {}
+    // A server that did not stop (or never answered pg_isready) is not left running.
+    if (child !== undefined && child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  try {
+    await start();
+    // Password auth over TCP, as a real server has; the superuser uses the socket, with trust.
+    sql(`CREATE USER monitor WITH PASSWORD 'monitor-test-pw'`);
+    sql('CREATE DATABASE monitor OWNER monitor');
+  } catch (error) {
+    await close();
+    throw error;
+  }
   const urlFor = ({ user = 'monitor', password = 'monitor-test-pw', database = 'monitor' } = {}) =>
     `postgres://${encodeURIComponent(user)}:${encodeURIComponent(password)}@127.0.0.1:${port}/${database}`;
   return {
@@ -126,11 +140,6 @@ export async function startPostgres() {
     stop,
     start,
     log: () => log,
-    close: async () => {
-      try {
-        await stop();
-      } catch {}
-      rmSync(dir, { recursive: true, force: true });
-    },
+    close,
   };
 }

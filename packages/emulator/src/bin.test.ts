@@ -2,6 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { type AddressInfo, createServer, type Server } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it, onTestFinished } from 'vitest';
+import { stopWhenTestEnds } from './test-support/children.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
@@ -19,10 +20,10 @@ function cleanEnv(): NodeJS.ProcessEnv {
   return env;
 }
 
-/** `monitor-emulator ARGS` until it exits. */
+/** `monitor-emulator ARGS` until it exits; killed when the test ends, if it has not. */
 function runToExit(args: string[]): Promise<{ code: number | null; stdout: string; stderr: string }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv() });
+    const child = stopWhenTestEnds(spawn(process.execPath, [BIN, ...args], { env: cleanEnv() }));
     let stdout = '';
     let stderr = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {
@@ -36,17 +37,9 @@ function runToExit(args: string[]): Promise<{ code: number | null; stdout: strin
   });
 }
 
-/** `monitor-emulator ARGS` until it prints its variables; stopped (SIGTERM) when the test ends. */
+/** `monitor-emulator ARGS` until it prints its variables; killed when the test ends. */
 function runServing(args: string[]): Promise<{ stdout: string; child: ChildProcess }> {
-  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv() });
-  onTestFinished(
-    () =>
-      new Promise<void>((resolve) => {
-        if (child.exitCode !== null) return resolve();
-        child.once('exit', () => resolve());
-        child.kill('SIGTERM');
-      }),
-  );
+  const child = stopWhenTestEnds(spawn(process.execPath, [BIN, ...args], { env: cleanEnv() }));
   return new Promise((resolve, reject) => {
     let stdout = '';
     child.stdout.setEncoding('utf8').on('data', (d: string) => {

@@ -7,18 +7,17 @@ import { collect, createClient } from '@monitor/api';
 import { describe, expect, it } from 'vitest';
 import { DEV_ACCOUNT_ID, DEV_API_KEY, startEmulator } from './index.js';
 import { Store } from './store.js';
+import { stopChild, stopWhenTestEnds } from './test-support/children.js';
 import { tempDir } from './test-support/temp-dir.js';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 
-/** Start the built bin in a child process and wait for its URL. */
+/** Start the built bin in a child process and wait for its URL; killed when the test ends, if not before. */
 function startChild(dataFile: string): Promise<{ url: string; kill(): Promise<void> }> {
-  const child = spawn(
-    process.execPath,
-    [BIN, '--port', '0', '--agent-health-port', '0', '--quiet', '--data', dataFile],
-    {
+  const child = stopWhenTestEnds(
+    spawn(process.execPath, [BIN, '--port', '0', '--agent-health-port', '0', '--quiet', '--data', dataFile], {
       stdio: ['ignore', 'pipe', 'pipe'],
-    },
+    }),
   );
   return new Promise((resolve, reject) => {
     let out = '';
@@ -26,14 +25,7 @@ function startChild(dataFile: string): Promise<{ url: string; kill(): Promise<vo
       out += chunk.toString();
       const m = /listening on (http:\/\/\S+)/.exec(out);
       if (m?.[1] !== undefined) {
-        resolve({
-          url: m[1],
-          kill: () =>
-            new Promise((done) => {
-              child.once('exit', () => done());
-              child.kill('SIGKILL');
-            }),
-        });
+        resolve({ url: m[1], kill: () => stopChild(child) });
       }
     });
     child.stderr.on('data', (chunk: Buffer) => {
@@ -43,8 +35,9 @@ function startChild(dataFile: string): Promise<{ url: string; kill(): Promise<vo
   });
 }
 
+// Child processes start and stop several times: on a loaded 2-core machine that alone takes
+// seconds, so these tests have the package's timeout (vitest.config.ts), not one of their own.
 describe('persistence', () => {
-  // Child processes start and stop several times: on a loaded 2-core machine that alone takes seconds.
   it('keeps every write across a kill and a restart', async () => {
     const dir = tempDir('emulator-data-');
     const dataFile = join(dir, 'data.json');
@@ -81,7 +74,7 @@ describe('persistence', () => {
     expect(next.id).toBe(group.id + 1);
     await again.close();
     await second.kill();
-  }, 30_000);
+  });
 
   it('loads the data file after kills at random moments during a stream of writes', async () => {
     const dir = tempDir('emulator-data-');
@@ -126,7 +119,7 @@ describe('persistence', () => {
     expect((await collect(client.statusPageServices.all())).length).toBeGreaterThan(0);
     await client.close();
     await emulator.close();
-  }, 30_000);
+  });
 
   it('keeps the old data file whole when a save fails part-way (the disk fills up)', async () => {
     const dir = tempDir('emulator-data-');

@@ -117,7 +117,10 @@ describe('the GitHub client, against a fake GitHub', () => {
   it('adopts a comment that GitHub stored before the request timed out: one comment, one create', async () => {
     const host = await github();
     host.failures.push({ method: 'POST', path: '/comments', hang: true, afterWork: true });
-    const outcome = await post(host, { requestTimeoutMs: 200 });
+    // The limit of every request, not only of the create that hangs (the test waits it out once): at
+    // 200 ms the reads around the create ran into it too on a loaded 2-core machine, and the test
+    // failed. Generous, so that only the create that never gets an answer runs into it.
+    const outcome = await post(host, { requestTimeoutMs: 5_000 });
     expect(outcome).toMatchObject({ status: 'created' });
     expect(host.threads.get('pr:12')).toHaveLength(1);
     expect(writes(host)).toEqual(['POST /repos/acme/web/issues/12/comments']);

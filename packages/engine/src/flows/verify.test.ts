@@ -96,8 +96,9 @@ async function deployedGroup(options: EmulatorOptions = {}) {
   return { emulator, client, groupId, verify, backend, target };
 }
 
-// Runs take emulator time in real time: a failed run is three one-second attempts.
-describe('deploy --verify', { timeout: 30_000 }, () => {
+// Runs take emulator time in real time: a failed run is three one-second attempts. The package's
+// timeout (vitest.config.ts) bounds them: on a loaded machine they take longer, not for ever.
+describe('deploy --verify', () => {
   it('runs the checks of a group whose change affects runs: all pass', async () => {
     const { verify } = await deployedGroup();
     const { verification } = await verify(['eu-west-1', 'us-east-1']);
@@ -233,7 +234,7 @@ describe('deploy --verify', { timeout: 30_000 }, () => {
   });
 });
 
-describe('monitor verify (verifyProject)', { timeout: 30_000 }, () => {
+describe('monitor verify (verifyProject)', () => {
   it('state records what the last deploy changed in a way that affects runs', async () => {
     const { backend, target } = await deployedGroup();
     const first = backend.stored.lastDeploy;
