@@ -1,15 +1,15 @@
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type CiOptions, ciFiles } from '@monitor/cli';
-import { DEV_ACCOUNT_ID, DEV_API_KEY } from '@monitor/emulator';
+import { DEV_ACCOUNT_ID, DEV_API_KEY, type FaultConfig } from '@monitor/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { execFileInTest } from './support/children.js';
 import { ciProjects, gitHubEnv, gitLabEnv, SHA } from './support/ci.js';
 import { type FakeCodeHost, fakeGitHub, fakeGitLab } from './support/code-hosts.js';
-import { cleanup, emulatorForTests, monitor } from './support/harness.js';
+import { BIN, cleanup, emulatorForTests, monitor } from './support/harness.js';
 import { IMPORTS } from './support/projects.js';
 import { githubIf, gitlabRule, gitlabSchemaErrors, lintWorkflow, triggers } from './support/workflows.js';
 
@@ -81,13 +81,17 @@ function monitorSteps(workflow: Workflow, job: string) {
     }));
 }
 
-/** `npx monitor …` lines of a GitLab job's script, with `$VAR` taken from `variables`. */
+/**
+ * `npx monitor …` lines of a GitLab job's script (without a `|| status=$?` that keeps the exit code
+ * for later), with `$VAR` taken from `variables`.
+ */
 function scriptCommands(job: { script: string[] }, variables: Record<string, string> = {}) {
   return job.script
     .filter((line) => line.startsWith('npx monitor '))
     .map((line) =>
       line
         .replace(/^npx monitor /, '')
+        .replace(/ \|\| status=\$\?$/, '')
         .replace(/\$(\w+)/g, (_, name: string) => variables[name] ?? '')
         .split(/\s+/)
         .filter((w) => w !== ''),
@@ -155,6 +159,67 @@ const GIT_ENV = {
 };
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8', stdio: 'pipe' });
+
+/** `npx` as the deploy job runs it: `npx monitor …` is the built CLI, anything else is not here. */
+function npxShim(): string {
+  mkdirSync(TMP, { recursive: true });
+  const bin = mkdtempSync(join(TMP, 'npx-'));
+  dirs.push(bin);
+  writeFileSync(
+    join(bin, 'npx'),
+    `#!/bin/sh\nif [ "$1" = monitor ]; then shift; exec '${process.execPath}' '${BIN}' "$@"; fi\necho "npx $*: not in this test" >&2\nexit 127\n`,
+    { mode: 0o755 },
+  );
+  return bin;
+}
+
+/**
+ * The deploy job of a GitLab pipeline (file state, project at the root) run as the runner runs its
+ * script: one bash, `set -eo pipefail`, in a checkout of a repository whose origin is a bare one
+ * next door (it takes push options; with `refusePush`, a pre-receive hook refuses the push as a
+ * protected branch does). `faults` are the emulator's during the deploy.
+ */
+async function gitLabDeployJob(
+  job: { script: string[] },
+  { faults, refusePush = false }: { faults?: FaultConfig; refusePush?: boolean } = {},
+) {
+  const { dir, h } = await ciProject({ 'a.monitor.ts': groups(2) });
+  const origin = mkdtempSync(join(TMP, 'origin-'));
+  dirs.push(origin);
+  git(origin, 'init', '-q', '--bare', '-b', 'main');
+  git(origin, 'config', 'receive.advertisePushOptions', 'true');
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'the project');
+  git(dir, 'push', '-q', origin, 'main');
+  const pushed = join(origin, 'push-options');
+  writeFileSync(
+    join(origin, 'hooks', 'pre-receive'),
+    refusePush
+      ? '#!/bin/sh\necho "GitLab: You are not allowed to push code to protected branches on this project." >&2\nexit 1\n'
+      : `#!/bin/sh\nprintf %s "$GIT_PUSH_OPTION_0" > '${pushed}'\n`,
+    { mode: 0o755 },
+  );
+  if (faults !== undefined) h.emulator.app.faults.configure(faults);
+  const result = await runStep({ run: job.script.join('\n') }, dir, {
+    ...h.env,
+    ...GIT_ENV,
+    PATH: `${npxShim()}:${process.env.PATH ?? ''}`,
+    CI: 'true',
+    NO_COLOR: '1',
+    CI_SERVER_PROTOCOL: 'https',
+    CI_SERVER_FQDN: 'gitlab.example',
+    CI_SERVER_HOST: 'gitlab.example',
+    CI_PROJECT_PATH: 'acme/web',
+    CI_COMMIT_BRANCH: 'main',
+    CI_COMMIT_SHORT_SHA: SHA.slice(0, 8),
+    GITLAB_TOKEN: 'gl-test-token',
+    GIT_CONFIG_COUNT: '1',
+    GIT_CONFIG_KEY_0: `url.${origin}.insteadOf`,
+    GIT_CONFIG_VALUE_0: 'https://oauth2:gl-test-token@gitlab.example/acme/web.git',
+  });
+  return { result, origin, h, pushOptions: () => readFileSync(pushed, 'utf8') };
+}
 
 /** Every file of a project directory but what git and npm keep for themselves. */
 function filesOf(dir: string, at = dir): string[] {
@@ -551,6 +616,56 @@ describe('examples/ci/github', () => {
     expect(lost.stdout + lost.stderr).not.toContain('adopt: true');
     expect((await h.client.checkGroups.list()).items).toHaveLength(2);
   });
+
+  it('with file state, a refused push fails the commit step, saying the state was not saved and how to recover; no state, no commit', async () => {
+    const [deploy] = ciFiles('github', { state: 'file', branch: 'main', projectDir: '.' })
+      .filter((f) => f.path.endsWith('monitor-deploy.yml'))
+      .map((f) => parse(f.text) as Workflow);
+    const commitStep = deploy?.jobs.deploy?.steps.find((s) => s.name === 'Commit the state') as Step;
+    mkdirSync(TMP, { recursive: true });
+    const origin = mkdtempSync(join(TMP, 'origin-'));
+    const dir = mkdtempSync(join(TMP, 'runner-'));
+    dirs.push(origin, dir);
+    git(origin, 'init', '-q', '--bare', '-b', 'main');
+    git(dir, 'init', '-q', '-b', 'main');
+    writeFileSync(join(dir, 'monitor.config.ts'), 'export default {};\n');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'the project');
+    git(dir, 'push', '-q', origin, 'main');
+    // The branch is protected from here on.
+    writeFileSync(
+      join(origin, 'hooks', 'pre-receive'),
+      '#!/bin/sh\necho "error: GH006: Protected branch update failed for refs/heads/main." >&2\nexit 1\n',
+      { mode: 0o755 },
+    );
+    const runner = {
+      ...GIT_ENV,
+      GITHUB_TOKEN: 'gh-test-token',
+      GITHUB_SHA: SHA,
+      GITHUB_SERVER_URL: 'https://github.example',
+      GITHUB_REPOSITORY: 'acme/web',
+      GITHUB_REF_NAME: 'main',
+      GIT_CONFIG_COUNT: '1',
+      GIT_CONFIG_KEY_0: `url.${origin}.insteadOf`,
+      GIT_CONFIG_VALUE_0: 'https://x-access-token:gh-test-token@github.example/acme/web.git',
+    };
+    // A deploy that failed before it wrote any state (an invalid project): nothing to commit.
+    const nothing = await runStep(commitStep, dir, runner);
+    expect(nothing.code, nothing.stderr).toBe(0);
+
+    mkdirSync(join(dir, '.monitor/state'), { recursive: true });
+    writeFileSync(join(dir, `.monitor/state/${DEV_ACCOUNT_ID}.json`), '{}\n');
+    const refused = await runStep(commitStep, dir, runner);
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toContain('Protected branch update failed');
+    expect(refused.stdout).toContain(
+      '::error title=monitor state not saved::the state after this deploy was not saved: its commit of .monitor/state could not be pushed to main (git says why above)',
+    );
+    expect(refused.stdout).toContain(
+      "%0Ahint: let this job push to main (contents: write; a rule that requires pull requests must let github-actions[bot] through); then, before the next deploy, run 'npx monitor import --recover --yes' on main",
+    );
+    expect(git(origin, 'log', '--format=%s', '-1', 'main').trim()).toBe('the project');
+  });
 });
 
 describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
@@ -625,39 +740,74 @@ describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
     expect(gitlab.issues).toMatchObject([{ labels: ['monitor-drift'], state: 'open' }]);
   });
 
-  it('with file state, the deploy job commits the state back with a push that starts no pipeline', async () => {
-    const file = parse(ciFiles('gitlab', { state: 'file', branch: 'main', projectDir: '.' })[0]?.text ?? '');
-    const afterScript = (file['monitor:deploy'].after_script as string[]).join('\n');
-    const { dir, run, h } = await ciProject({ 'a.monitor.ts': groups(1) });
-    const origin = mkdtempSync(join(TMP, 'origin-'));
-    dirs.push(origin);
-    git(origin, 'init', '-q', '--bare', '-b', 'main');
-    git(origin, 'config', 'receive.advertisePushOptions', 'true');
-    git(dir, 'init', '-q', '-b', 'main');
-    git(dir, 'add', '-A');
-    git(dir, 'commit', '-q', '-m', 'the project');
-    git(dir, 'push', '-q', origin, 'main');
-    expect((await run('deploy', '--yes')).code).toBe(0);
-    const done = await runStep({ run: afterScript }, dir, {
-      ...GIT_ENV,
-      CI_SERVER_PROTOCOL: 'https',
-      CI_SERVER_FQDN: 'gitlab.example',
-      CI_SERVER_HOST: 'gitlab.example',
-      CI_PROJECT_PATH: 'acme/web',
-      CI_COMMIT_BRANCH: 'main',
-      CI_COMMIT_SHORT_SHA: SHA.slice(0, 8),
-      GITLAB_TOKEN: 'gl-test-token',
-      GIT_CONFIG_COUNT: '1',
-      GIT_CONFIG_KEY_0: `url.${origin}.insteadOf`,
-      GIT_CONFIG_VALUE_0: 'https://oauth2:gl-test-token@gitlab.example/acme/web.git',
+  it('with file state, the deploy job commits the state in script, after the deploy, and exits with the deploy’s code', () => {
+    for (const options of VARIANTS.filter((o) => o.state === 'file')) {
+      const job = parse(ciFiles('gitlab', options)[0]?.text ?? '')['monitor:deploy'];
+      // Not in after_script: GitLab ignores what fails there (gitlab-org/gitlab#21008).
+      expect(job.after_script, name(options)).toBeUndefined();
+      const script = job.script as string[];
+      expect(script[0]).toBe('status=0');
+      expect(script[1]).toBe(
+        'npx monitor deploy --yes --allow-deletes --verify --comment --lock-timeout 300 || status=$?',
+      );
+      const save = script[2] ?? '';
+      for (const command of ['git add .monitor/state', 'git pull --rebase', 'git push -o ci.skip', 'exit 1'])
+        expect(save, command).toContain(command);
+      expect(save).toContain('echo "error: the state after this deploy was not saved');
+      expect(save).toContain("run 'npx monitor import --recover --yes'");
+      expect(script.slice(3)).toEqual(['exit $status']);
+    }
+    for (const options of VARIANTS.filter((o) => o.state === 'postgres')) {
+      const job = parse(ciFiles('gitlab', options)[0]?.text ?? '')['monitor:deploy'];
+      expect(job.after_script).toBeUndefined();
+      expect(job.script).toEqual([
+        'npx monitor deploy --yes --allow-deletes --verify --comment --lock-timeout 300',
+      ]);
+    }
+  });
+
+  describe('with file state, the deploy job run as the runner runs it', () => {
+    const job = parse(ciFiles('gitlab', { state: 'file', branch: 'main', projectDir: '.' })[0]?.text ?? '')[
+      'monitor:deploy'
+    ];
+    const deployOnce = (options: Parameters<typeof gitLabDeployJob>[1] = {}) => gitLabDeployJob(job, options);
+
+    it('commits the state back with a push that starts no pipeline', async () => {
+      const { result, origin, pushOptions, h } = await deployOnce();
+      expect(result.code, result.stdout + result.stderr).toBe(0);
+      expect(result.stdout + result.stderr).not.toContain('not saved');
+      expect(git(origin, 'log', '--format=%s', '-1', 'main').trim()).toBe(
+        `monitor state after the deploy of ${SHA.slice(0, 8)}`,
+      );
+      expect(git(origin, 'ls-tree', '-r', '--name-only', 'main')).toContain(
+        `.monitor/state/${DEV_ACCOUNT_ID}.json`,
+      );
+      expect(pushOptions()).toBe('ci.skip');
+      expect(h.writes()).toHaveLength(2);
     });
-    expect(done.code, done.stderr).toBe(0);
-    expect(git(origin, 'log', '--format=%s', '-1', 'main').trim()).toBe(
-      `monitor state after the deploy of ${SHA.slice(0, 8)}`,
-    );
-    expect(git(origin, 'ls-tree', '-r', '--name-only', 'main')).toContain(
-      `.monitor/state/${DEV_ACCOUNT_ID}.json`,
-    );
-    expect(h.writes()).toHaveLength(1);
+
+    it('a deploy that failed midway: what it wrote is committed, and the job fails with its exit code', async () => {
+      const { result, origin } = await deployOnce({
+        // The second create is refused: one group was made, the other not.
+        faults: { echoBodyInBadRequest: [{ method: 'POST', nth: 2 }] },
+      });
+      expect(result.code, result.stdout + result.stderr).toBe(1);
+      expect(result.stdout + result.stderr).not.toContain('not saved');
+      const state = JSON.parse(git(origin, 'show', `main:.monitor/state/${DEV_ACCOUNT_ID}.json`));
+      expect(Object.keys(state.resources)).toHaveLength(1);
+    });
+
+    it('a push that is refused fails the job, saying the state was not saved and how to recover', async () => {
+      const { result, origin } = await deployOnce({ refusePush: true });
+      expect(result.code).toBe(1);
+      expect(result.stderr).toContain('You are not allowed to push code to protected branches');
+      expect(result.stdout).toContain(
+        'error: the state after this deploy was not saved: its commit of .monitor/state could not be pushed to main',
+      );
+      expect(result.stdout).toContain(
+        "hint: let this job push to main (GITLAB_TOKEN needs write_repository, and its user must be allowed to push to the protected branch); then, before the next deploy, run 'npx monitor import --recover --yes' on main",
+      );
+      expect(git(origin, 'log', '--format=%s', '-1', 'main').trim()).toBe('the project');
+    });
   });
 });

@@ -45,6 +45,18 @@ function header(host: CiHost, options: CiOptions, lines: string[]): string {
   ].join('\n');
 }
 
+/**
+ * What a deploy job says when the commit of the state (file backend) could not be pushed: the job
+ * fails, the state was not saved, and the way back. `branch` is a shell expression; `access` says
+ * what the job's token needs to push there.
+ */
+function stateNotSaved(branch: string, access: string): { error: string; hint: string } {
+  return {
+    error: `the state after this deploy was not saved: its commit of .monitor/state could not be pushed to ${branch} (git says why above), and a deploy from the state before it would not know what this one created`,
+    hint: `let this job push to ${branch} (${access}); then, before the next deploy, run 'npx monitor import --recover --yes' on ${branch} with this project's variables and commit .monitor/state (docs/ci.md)`,
+  };
+}
+
 // ---- GitHub Actions -------------------------------------------------------------------------
 
 /** The `env:` of a step that runs monitor: every secret it needs, and only there. */
@@ -141,23 +153,30 @@ ${githubInstall(options)}
 ${githubEnv(options, '        ')}
 `;
 
+  const notSaved = stateNotSaved(
+    '$GITHUB_REF_NAME',
+    'contents: write; a rule that requires pull requests must let github-actions[bot] through',
+  );
   const commit = file
     ? `
 
       # The state records every write the deploy made, also when it failed: commit it back, so
-      # that the next deploy starts from it. (If monitor.config.ts sets state.path, add that path.)
+      # that the next deploy starts from it. A push that fails fails the job, saying so. (If
+      # monitor.config.ts sets state.path, add that path.)
       - name: Commit the state
         if: always() && (steps.deploy.outcome == 'success' || steps.deploy.outcome == 'failure')
         env:
           GITHUB_TOKEN: \${{ secrets.GITHUB_TOKEN }}
         run: |
-          git add .monitor/state
+          if [ -d .monitor/state ]; then git add .monitor/state; fi
           if git diff --cached --quiet; then exit 0; fi
           git -c user.name="github-actions[bot]" -c user.email="41898282+github-actions[bot]@users.noreply.github.com" \\
             commit -m "monitor: state after the deploy of \${GITHUB_SHA::7}"
           remote="https://x-access-token:\${GITHUB_TOKEN}@\${GITHUB_SERVER_URL#https://}/\${GITHUB_REPOSITORY}.git"
-          git pull --rebase "$remote" "$GITHUB_REF_NAME"
-          git push "$remote" "HEAD:$GITHUB_REF_NAME"`
+          if ! { git pull --rebase "$remote" "$GITHUB_REF_NAME" && git push "$remote" "HEAD:$GITHUB_REF_NAME"; }; then
+            echo "::error title=monitor state not saved::${notSaved.error}%0Ahint: ${notSaved.hint}"
+            exit 1
+          fi`
     : '';
   const deploy = `${header('github', options, [
     'monitor deploy: deploy what was merged to the default branch, run the checks of the groups it',
@@ -278,18 +297,34 @@ function gitlabPipeline(options: CiOptions): CiFile {
   const unset = gitlabSecrets(options)
     .map((v) => `-u ${v}`)
     .join(' ');
-  const commit = file
+  const deployCommand = 'npx monitor deploy --yes --allow-deletes --verify --comment --lock-timeout 300';
+  const notSaved = stateNotSaved(
+    '$CI_COMMIT_BRANCH',
+    'GITLAB_TOKEN needs write_repository, and its user must be allowed to push to the protected branch',
+  );
+  const deploy = file
     ? `
-  # The state records every write the deploy made, also when it failed: commit it back, so that
-  # the next deploy starts from it. GITLAB_TOKEN needs write_repository here (docs/ci.md).
-  after_script:${inDir}
-    - git add .monitor/state
-    - if git diff --cached --quiet; then exit 0; fi
-    - git -c user.name="monitor" -c user.email="monitor@$CI_SERVER_HOST" commit -m "monitor state after the deploy of $CI_COMMIT_SHORT_SHA"
-    - remote="$CI_SERVER_PROTOCOL://oauth2:$GITLAB_TOKEN@\${CI_SERVER_FQDN:-$CI_SERVER_HOST}/$CI_PROJECT_PATH.git"
-    - git pull --rebase "$remote" "$CI_COMMIT_BRANCH"
-    - git push -o ci.skip "$remote" "HEAD:$CI_COMMIT_BRANCH"`
-    : '';
+    # The deploy's exit code is kept for the end: the state is committed back whatever it was.
+    - status=0
+    - ${deployCommand} || status=$?
+    # The state records every write the deploy made, also when it failed: commit it back, so that
+    # the next deploy starts from it. Here in script, not after_script, whose failures GitLab
+    # ignores (gitlab-org/gitlab#21008): a push that fails fails the job, saying so. GITLAB_TOKEN
+    # needs write_repository (docs/ci.md). If monitor.config.ts sets state.path, add that path.
+    - |
+      if [ -d .monitor/state ]; then git add .monitor/state; fi
+      if ! git diff --cached --quiet; then
+        git -c user.name="monitor" -c user.email="monitor@$CI_SERVER_HOST" commit -m "monitor state after the deploy of $CI_COMMIT_SHORT_SHA"
+        remote="$CI_SERVER_PROTOCOL://oauth2:$GITLAB_TOKEN@\${CI_SERVER_FQDN:-$CI_SERVER_HOST}/$CI_PROJECT_PATH.git"
+        if ! { git pull --rebase "$remote" "$CI_COMMIT_BRANCH" && git push -o ci.skip "$remote" "HEAD:$CI_COMMIT_BRANCH"; }; then
+          echo "error: ${notSaved.error}"
+          echo "hint: ${notSaved.hint}"
+          exit 1
+        fi
+      fi
+    - exit $status`
+    : `
+    - ${deployCommand}`;
   const text = `${header('gitlab', options, [
     "monitor's jobs for GitLab CI: the plan on every merge request, deploy on the default branch,",
     'and a drift check on a pipeline schedule. Merge them into your .gitlab-ci.yml, or include',
@@ -345,8 +380,7 @@ monitor:deploy:
   # One deploy at a time, in order.
   resource_group: monitor-production
   environment: production
-  script:
-    - npx monitor deploy --yes --allow-deletes --verify --comment --lock-timeout 300${commit}
+  script:${deploy}
 
 monitor:drift:
   extends: .monitor
