@@ -98,18 +98,7 @@ export {
   WrongServiceError,
 } from './flows/target.js';
 export {
-  type Baseline,
-  type CheckRun,
-  type Failure,
-  failedRuns,
-  type GroupToVerify,
-  groupsChangedBy,
   NothingToVerifyError,
-  ownedGroups,
-  type RootCause,
-  readBaseline,
-  type Verdict,
-  type VerificationReport,
   type VerifyProjectOptions,
   verifyGroups,
   verifyProject,
@@ -213,3 +202,6 @@ export {
   serializeState,
   stateKey,
 } from './state/state.js';
+export { type Baseline, groupsChangedBy, ownedGroups, readBaseline } from './verify/baseline.js';
+export type { CheckRun, Failure, GroupToVerify, RootCause, VerificationReport } from './verify/report.js';
+export { failedRuns, type Verdict } from './verify/verdict.js';

@@ -5,19 +5,18 @@ import { deletionCount, hasWork } from '../plan/queries.js';
 import { checkSavedPlan, type SavedPlan, scopeOf } from '../plan/saved-plan.js';
 import type { Plan } from '../plan/types.js';
 import { blockingFindings } from '../policy/run.js';
-import { makePlan, type Scope } from './diff.js';
-import { type LockEvent, lockedFlow } from './locked.js';
-import type { Target } from './target.js';
 import {
   type Baseline,
-  type CheckRun,
-  type GroupToVerify,
+  EMPTY_BASELINE,
   groupsChangedBy,
   ownedGroups,
   readBaseline,
-  type VerificationReport,
-  verifyGroups,
-} from './verify.js';
+} from '../verify/baseline.js';
+import type { CheckRun, GroupToVerify, VerificationReport } from '../verify/report.js';
+import { makePlan, type Scope } from './diff.js';
+import { type LockEvent, lockedFlow } from './locked.js';
+import type { Target } from './target.js';
+import { verifyGroups } from './verify.js';
 
 /** Progress of a deploy or destroy, as it happens. */
 export type FlowEvent = LockEvent | { type: 'locked' } | { type: 'planned'; plan: Plan } | ApplyEvent;
@@ -186,8 +185,6 @@ export async function deploy(target: Target, options: DeployOptions): Promise<Ap
       : groupsChangedBy(outcome.plan, outcome.result.results);
   return { ...outcome, verification: await runVerification(target, groups, baseline, verify, options) };
 }
-
-const EMPTY_BASELINE: Baseline = { failing: new Set(), degraded: new Set(), errorGroups: new Set() };
 
 function runVerification(
   target: Target,

@@ -7,7 +7,7 @@ import { selectPolicies } from '../policy/select.js';
 import { MemoryBackend } from '../test-support/doubles.js';
 import { type ApplyOutcome, deploy } from './deploy.js';
 import type { Target } from './target.js';
-import { firstSeenSince, NothingToVerifyError, verifyProject } from './verify.js';
+import { NothingToVerifyError, verifyProject } from './verify.js';
 
 /**
  * `deploy --verify` end to end against the emulator: every path of a verification, with checks in
@@ -284,16 +284,5 @@ describe('monitor verify (verifyProject)', () => {
     await expect(verifyProject(fresh, { sinceDeploy: true, timeoutMs: 1_000 })).rejects.toBeInstanceOf(
       NothingToVerifyError,
     );
-  });
-});
-
-describe('firstSeenSince', () => {
-  it('compares date-times as instants, and a date alone by its day', () => {
-    const since = '2026-11-24T09:00:00.000Z';
-    expect(firstSeenSince('2026-11-24T09:00:00.001Z', since)).toBe(true);
-    expect(firstSeenSince('2026-11-24T08:59:59.999Z', since)).toBe(false);
-    expect(firstSeenSince('2026-11-24T10:00:00+02:00', since)).toBe(false);
-    expect(firstSeenSince('2026-11-24', since)).toBe(true);
-    expect(firstSeenSince('2026-11-23', since)).toBe(false);
   });
 });

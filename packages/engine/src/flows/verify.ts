@@ -1,9 +1,12 @@
-import { type CheckSession, type Client, collect, KINDS, pause } from '@monitor/api';
-import type { OperationResult } from '../apply/apply.js';
+import type { CheckSession, Client } from '@monitor/api';
 import { EngineError } from '../errors.js';
 import { resolveIds, TargetError } from '../plan/targets.js';
-import type { Plan } from '../plan/types.js';
-import { type LastDeploy, stateKey } from '../state/state.js';
+import type { LastDeploy } from '../state/state.js';
+import { type Baseline, ownedGroups, readBaseline } from '../verify/baseline.js';
+import { attachErrorGroups } from '../verify/error-groups.js';
+import { type FailureRead, failureOf, isFailedResult } from '../verify/failures.js';
+import type { CheckRun, GroupToVerify, VerificationReport } from '../verify/report.js';
+import { failedRuns, verdictOf } from '../verify/verdict.js';
 import { checkService, type Target } from './target.js';
 import { checksOfGroups, triggerChecks, waitForSessions } from './trigger.js';
 
@@ -11,77 +14,10 @@ import { checksOfGroups, triggerChecks, waitForSessions } from './trigger.js';
  * Verification after a deploy: run the checks of the check groups the deploy touched in a way that
  * can change a run, wait for them, and tell what broke with this deploy from what was failing
  * before, with the error group of each failure and, on request, its root cause analysis. The
- * deploy is never rolled back: verification reports.
+ * deploy is never rolled back: verification reports. The decisions are `verify/`'s: the baseline
+ * and the groups to run (`baseline.ts`), each run's verdict (`verdict.ts`), its failures
+ * (`failures.ts`) and their error groups (`error-groups.ts`); this runs them in order.
  */
-
-/** A check group to verify, and why. */
-export interface GroupToVerify {
-  key: string;
-  logicalId: string;
-  id: number;
-  name?: string;
-  reason: 'created' | 'changed' | 'replaced' | 'selected';
-}
-
-/** What the account said before the deploy: failing checks and known error groups. */
-export interface Baseline {
-  failing: ReadonlySet<string>;
-  degraded: ReadonlySet<string>;
-  /** The error groups there were: any other is new. */
-  errorGroups: ReadonlySet<string>;
-  /** Instead of `errorGroups`: an error group first seen at or after this time (ISO 8601) is new. */
-  newSince?: string;
-}
-
-/** How a check ran after the deploy, against how it stood before. */
-export type Verdict = 'passed' | 'fixed' | 'degraded' | 'broke' | 'still-failing';
-
-export interface RootCause {
-  id: string;
-  status: 'completed' | 'pending' | 'failed';
-  classification?: string;
-  rootCause?: string;
-  userImpact?: string;
-  /** Why it is not there: still pending at the deadline, or the request failed. */
-  note?: string;
-}
-
-export interface Failure {
-  location: string;
-  resultId: string;
-  link?: string;
-  /** The assertion or error the run reported. */
-  error: string;
-  errorGroup?: { id: string; message: string; new: boolean; rootCause?: RootCause };
-}
-
-export interface CheckRun {
-  checkId: string;
-  name: string;
-  groupKey: string;
-  sessionId: string;
-  sessionLink: string;
-  checkType: string;
-  locations: string[];
-  /** How long the session took (ms). */
-  elapsedMs: number;
-  status: string;
-  verdict: Verdict;
-  failures: Failure[];
-}
-
-export interface VerificationReport {
-  groups: (GroupToVerify & { checks: number })[];
-  runs: CheckRun[];
-  /** Sessions still running at the deadline, or when interrupted. */
-  running: { sessionId: string; name: string; groupKey: string }[];
-  outcome: 'passed' | 'failed' | 'timeout' | 'interrupted' | 'nothing';
-  strict: boolean;
-  /** After a deploy (`deploy --verify`), or on its own (`monitor verify`): what a verdict is measured against. */
-  context: 'deploy' | 'verify';
-  summary: Record<Verdict, number> & { running: number };
-  elapsedMs: number;
-}
 
 export interface VerifyOptions {
   /** When to stop waiting (epoch ms): runs, then analyses. */
@@ -98,75 +34,6 @@ export interface VerifyOptions {
   onRun?: (run: CheckRun) => void;
   /** Check results read in detail at most (one request each). @default 20 */
   maxDetails?: number;
-}
-
-/** The check groups a deploy created, replaced, or changed in a field that affects runs (`runFields`). */
-export function groupsChangedBy(plan: Plan, results: readonly OperationResult[]): GroupToVerify[] {
-  const done = new Map(results.filter((r) => r.status === 'done').map((r) => [r.key, r]));
-  const runFields = new Set(KINDS.CheckGroup.runFields ?? []);
-  const out: GroupToVerify[] = [];
-  for (const op of plan.operations) {
-    if (op.kind !== 'CheckGroup' || op.action === 'delete') continue;
-    const key = stateKey(op.kind, op.logicalId);
-    const r = done.get(key);
-    if (r?.physicalId === undefined) continue;
-    const reason =
-      op.action === 'create'
-        ? 'created'
-        : op.action === 'replace'
-          ? 'replaced'
-          : op.changes.some((c) => runFields.has(c.path.split(/[.[]/)[0] as string))
-            ? 'changed'
-            : undefined;
-    if (reason === undefined) continue;
-    out.push({
-      key,
-      logicalId: op.logicalId,
-      id: Number(r.physicalId),
-      ...(op.name === undefined ? {} : { name: op.name }),
-      reason,
-    });
-  }
-  return out;
-}
-
-/** Every check group the project owns, by its state: what `--verify all` and `monitor verify` run. */
-export function ownedGroups(
-  state: { resources: Record<string, { kind: string; logicalId: string; physicalId: string | number }> },
-  only?: ReadonlySet<string>,
-): GroupToVerify[] {
-  return Object.values(state.resources)
-    .filter(
-      (e) => e.kind === 'CheckGroup' && (only === undefined || only.has(stateKey('CheckGroup', e.logicalId))),
-    )
-    .map((e) => ({
-      key: stateKey('CheckGroup', e.logicalId),
-      logicalId: e.logicalId,
-      id: Number(e.physicalId),
-      reason: 'selected' as const,
-    }))
-    .sort((a, b) => a.key.localeCompare(b.key));
-}
-
-/**
- * The failing and degraded checks, and the error groups, as they are now: read before a deploy.
- * With `newSince`, error groups are told new by when they were first seen, and not listed.
- */
-export async function readBaseline(
-  client: Pick<Client, 'checks' | 'errorGroups'>,
-  newSince?: string,
-): Promise<Baseline> {
-  const [failing, degraded, groups] = await Promise.all([
-    collect(client.checks.all({ status: 'failing' })),
-    collect(client.checks.all({ status: 'degraded' })),
-    newSince === undefined ? collect(client.errorGroups.all()) : [],
-  ]);
-  return {
-    failing: new Set(failing.map((c) => c.id)),
-    degraded: new Set(degraded.map((c) => c.id)),
-    errorGroups: new Set(groups.map((g) => g.id)),
-    ...(newSince === undefined ? {} : { newSince }),
-  };
 }
 
 /** Run the checks of `groups`, wait, and report each run against the baseline. */
@@ -230,15 +97,6 @@ export async function verifyGroups(
   return report;
 }
 
-/** The runs that fail verification: what broke with the deploy, or with `strict` any failure or degradation. */
-export function failedRuns(runs: readonly CheckRun[], strict: boolean): CheckRun[] {
-  return runs.filter((r) =>
-    strict
-      ? r.verdict === 'broke' || r.verdict === 'still-failing' || r.verdict === 'degraded'
-      : r.verdict === 'broke',
-  );
-}
-
 async function runOf(
   client: Client,
   session: CheckSession,
@@ -246,23 +104,14 @@ async function runOf(
   options: VerifyOptions,
   details: { left: number },
 ): Promise<CheckRun> {
-  const failingBefore = options.baseline.failing.has(session.checkId);
-  const verdict: Verdict =
-    session.status === 'PASSED'
-      ? failingBefore
-        ? 'fixed'
-        : 'passed'
-      : session.status === 'DEGRADED'
-        ? 'degraded'
-        : failingBefore
-          ? 'still-failing'
-          : 'broke';
-  const failures: Failure[] = [];
+  const verdict = verdictOf({
+    status: session.status,
+    failingBefore: options.baseline.failing.has(session.checkId),
+  });
+  const failures: FailureRead[] = [];
   if (verdict !== 'passed' && verdict !== 'fixed') {
     for (const result of session.results) {
-      if (!(result.hasFailures || result.hasErrors || result.isDegraded)) continue;
-      if (result.resultType !== undefined && result.resultType !== 'FINAL') continue;
-      failures.push(await failureOf(client, session.checkId, result, details));
+      if (isFailedResult(result)) failures.push(await failureOf(client, session.checkId, result, details));
     }
   }
   return {
@@ -278,128 +127,6 @@ async function runOf(
     verdict,
     failures,
   };
-}
-
-/** One failed result: its location, and the assertion or error, read in detail while the budget lasts. */
-async function failureOf(
-  client: Client,
-  checkId: string,
-  result: CheckSession['results'][number],
-  details: { left: number },
-): Promise<Failure & { errorGroupIds?: string[] }> {
-  const base = {
-    location: result.runLocation,
-    resultId: result.checkResultId,
-    ...(result.checkResultLink === undefined ? {} : { link: result.checkResultLink }),
-  };
-  const fallback =
-    result.isDegraded && !result.hasFailures ? 'degraded' : result.hasErrors ? 'error' : 'failed';
-  if (details.left <= 0) return { ...base, error: fallback };
-  details.left--;
-  const full = (await client.checkResults.get(checkId, result.checkResultId).catch(() => undefined)) as
-    | Record<string, unknown>
-    | undefined;
-  const error = full === undefined ? fallback : (errorOf(full) ?? fallback);
-  const errorGroupIds = Array.isArray(full?.errorGroupIds) ? (full.errorGroupIds as string[]) : [];
-  return { ...base, error, errorGroupIds };
-}
-
-/** The error a result reports: a request error, a failed assertion, or the first error of a script. */
-function errorOf(result: Record<string, unknown>): string | undefined {
-  const api = result.apiCheckResult as Record<string, unknown> | null | undefined;
-  if (api !== null && api !== undefined) {
-    if (typeof api.requestError === 'string' && api.requestError !== '') return api.requestError;
-    const failed = (Array.isArray(api.assertions) ? api.assertions : []).find(
-      (a) => (a as { passed?: unknown }).passed === false,
-    ) as Record<string, unknown> | undefined;
-    if (failed !== undefined) {
-      return `assertion ${String(failed.source ?? '')} ${String(failed.comparison ?? '')} ${String(failed.target ?? '')} failed${failed.actual === undefined ? '' : `, got ${JSON.stringify(failed.actual)}`}`.replace(
-        / +/g,
-        ' ',
-      );
-    }
-  }
-  for (const field of ['browserCheckResult', 'multiStepCheckResult', 'playwrightCheckResult']) {
-    const script = result[field] as { errors?: unknown[] } | null | undefined;
-    const first = script?.errors?.[0];
-    if (first !== undefined) return typeof first === 'string' ? first : JSON.stringify(first);
-  }
-  return undefined;
-}
-
-/**
- * The error group of each failure, marked new when the baseline did not have it; with `rca`, an
- * analysis of each new group, waited for until the deadline.
- */
-async function attachErrorGroups(client: Client, runs: CheckRun[], options: VerifyOptions): Promise<void> {
-  const wanted = new Set(
-    runs.flatMap((r) => r.failures.flatMap((f) => (f as { errorGroupIds?: string[] }).errorGroupIds ?? [])),
-  );
-  if (wanted.size === 0) return;
-  const groups = new Map((await collect(client.errorGroups.all())).map((g) => [g.id, g]));
-  const analyses = new Map<string, Promise<RootCause>>();
-  for (const run of runs) {
-    for (const failure of run.failures as (Failure & { errorGroupIds?: string[] })[]) {
-      const id = failure.errorGroupIds?.[0];
-      delete failure.errorGroupIds;
-      const group = id === undefined ? undefined : groups.get(id);
-      if (group === undefined) continue;
-      const { newSince } = options.baseline;
-      const isNew =
-        newSince === undefined
-          ? !options.baseline.errorGroups.has(group.id)
-          : firstSeenSince(group.firstSeen, newSince);
-      if (isNew && options.rca === true && !analyses.has(group.id))
-        analyses.set(group.id, analyse(client, group.id, options));
-      failure.errorGroup = { id: group.id, message: group.cleanedErrorMessage, new: isNew };
-    }
-  }
-  for (const run of runs) {
-    for (const failure of run.failures) {
-      const analysis = failure.errorGroup === undefined ? undefined : analyses.get(failure.errorGroup.id);
-      if (analysis !== undefined && failure.errorGroup !== undefined)
-        failure.errorGroup.rootCause = await analysis;
-    }
-  }
-}
-
-/**
- * An error group first seen at or after `since`. The service may send `firstSeen` as a date
- * (api-addendum: dates or date-times, compared as instants); a date alone is compared by day, so a
- * group first seen on the day of `since` counts as new.
- */
-export function firstSeenSince(firstSeen: string, since: string): boolean {
-  if (/^\d{4}-\d{2}-\d{2}$/.test(firstSeen)) return firstSeen >= new Date(since).toISOString().slice(0, 10);
-  return Date.parse(firstSeen) >= Date.parse(since);
-}
-
-/** Ask for a root cause analysis of an error group and wait for it until the deadline. */
-async function analyse(client: Client, errorGroupId: string, options: VerifyOptions): Promise<RootCause> {
-  let id: string;
-  try {
-    ({ id } = await client.rootCauseAnalyses.generate({ errorGroupId }));
-  } catch (error) {
-    return { id: '', status: 'failed', note: (error as Error).message };
-  }
-  for (;;) {
-    const result = await client.rootCauseAnalyses.get(id).catch(() => undefined);
-    if (result !== undefined && result.status === 'COMPLETED') {
-      const analysis = (
-        result as { analysis?: { classification?: string; rootCause?: string; userImpact?: string } }
-      ).analysis;
-      return {
-        id,
-        status: 'completed',
-        ...(analysis?.classification === undefined ? {} : { classification: analysis.classification }),
-        ...(analysis?.rootCause === undefined ? {} : { rootCause: analysis.rootCause }),
-        ...(analysis?.userImpact === undefined ? {} : { userImpact: analysis.userImpact }),
-      };
-    }
-    const left = options.deadline - Date.now();
-    if (left <= 0 || options.signal?.aborted === true)
-      return { id, status: 'pending', note: 'still being generated at the verification deadline' };
-    await pause(Math.min(2_000, left), options.signal);
-  }
 }
 
 /** `monitor verify` found nothing to verify by what it was asked. */

@@ -1,4 +1,5 @@
-import type { CheckRun, Verdict, VerificationReport } from '../flows/verify.js';
+import type { CheckRun, VerificationReport } from '../verify/report.js';
+import type { Verdict } from '../verify/verdict.js';
 import { markdownCode as code, markdownLink, escapeTerminal as t, escapeMarkdown as text } from './escape.js';
 import type { Style } from './style.js';
 
