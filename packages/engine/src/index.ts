@@ -145,8 +145,7 @@ export { describeIdentity } from './plan/resource.js';
 export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './plan/saved-plan.js';
 export { BUILT_IN_POLICIES } from './policy/builtins.js';
 export { blockingFindings } from './policy/run.js';
-export type { NotPulled } from './pull/plan-pull.js';
-export type { ManualEdit, PulledEdit } from './pull/rewrite.js';
+export type { ManualEdit, NotPulled, PulledEdit } from './pull/types.js';
 export {
   escapeMarkdown,
   escapeTerminal,

@@ -1,8 +1,8 @@
 import { sourceRef } from '@monitor/constructs';
 import { describe, expect, it } from 'vitest';
 import type { PropValue } from '../import/values.js';
-import type { PropEdit, PropStep, ResourcePull } from './plan-pull.js';
-import { type RewriteContext, rewriteFile, syntaxErrors } from './rewrite.js';
+import { rewriteFile, syntaxErrors } from './rewrite.js';
+import type { PropEdit, PropStep, ResourcePull, RewriteContext } from './types.js';
 
 /** An edit of `path` (fields and `list[KEY]` entries keyed by `key`) to the account's `value`. */
 function edit(path: string, values: (PropValue | undefined)[], options: Partial<PropEdit> = {}): PropEdit {

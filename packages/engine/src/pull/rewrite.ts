@@ -8,7 +8,15 @@ import {
 } from 'ts-morph';
 import { printPropValue } from '../import/codegen.js';
 import type { PropValue } from '../import/values.js';
-import { holdsRef, holdsSecret, type PropEdit, type ResourcePull } from './plan-pull.js';
+import { holdsRef, holdsSecret } from './holds.js';
+import type {
+  ManualEdit,
+  ObjectFinder,
+  PropEdit,
+  PulledEdit,
+  ResourcePull,
+  RewriteContext,
+} from './types.js';
 
 /**
  * `monitor pull`, the writing half: the props of each construct's own `new X('id', { … })` edited
@@ -17,40 +25,10 @@ import { holdsRef, holdsSecret, type PropEdit, type ResourcePull } from './plan-
  * spread, a helper shared by several constructs) is not rewritten but reported, with its line.
  */
 
-export interface PulledEdit {
-  key: string;
-  path: string;
-  line: number;
-}
-
-export interface ManualEdit {
-  key: string;
-  path: string;
-  line: number;
-  /** Why it is left to people. */
-  reason: string;
-  /** The account's value, to write by hand (references by logical id). */
-  value: unknown;
-}
-
 export interface RewriteResult {
   text: string;
   pulled: PulledEdit[];
   manual: ManualEdit[];
-}
-
-export interface RewriteContext {
-  /** The variable that holds the construct of a referenced resource in this file, if there is one. */
-  variableOf: (file: ObjectFinder, kind: string, physicalId: string | number) => string | undefined;
-  /** The account's value for people to read: references by logical id. */
-  display: (value: PropValue | undefined) => unknown;
-  /** Constructs made at the same place (a helper called for each): their props are shared. */
-  shared: (resource: ResourcePull) => boolean;
-}
-
-/** What the rewriter knows of the file: the names it declares or imports. */
-export interface ObjectFinder {
-  names: ReadonlySet<string>;
 }
 
 interface TextChange {
