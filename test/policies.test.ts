@@ -218,3 +218,65 @@ describe('built-in policies in a plan', () => {
     expect(table).toContain('&quot;Made in the UI&quot;');
   });
 });
+
+describe('policies that misbehave', () => {
+  const spinning = (seconds?: number) =>
+    config(
+      `${seconds === undefined ? '' : `policyTimeoutSeconds: ${seconds}, `}policies: [definePolicy({ name: 'spins', description: 'Never returns.', severity: 'warning', kinds: ['CheckGroup'], check: (g) => { if (g.logicalId === 'misc') { process.stderr.write('spinning\\n'); for (;;) {} } } })]`,
+      '',
+    );
+
+  it('a policy that never returns stops at policyTimeoutSeconds with an error naming it and the construct (exit 3)', async () => {
+    const { run } = await setup({
+      'monitor.config.ts': spinning(1),
+      'a.monitor.ts': IMPORTS + channel + owned + unowned,
+    });
+    const r = await run('validate');
+    expect(r.code).toBe(3);
+    expect(r.stdout).toContain(
+      'the policies were stopped after 1 s: policy "spins" was checking CheckGroup "misc" and had not finished',
+    );
+    expect(r.stdout).toContain('a.monitor.ts:4:1  error  CheckGroup "misc"');
+  });
+
+  it('Ctrl-C while a policy spins: exit 130, naming the policy and what it was checking', async () => {
+    const { dir } = await setup({
+      'monitor.config.ts': spinning(),
+      'a.monitor.ts': IMPORTS + channel + owned + unowned,
+    });
+    const { monitor } = await import('./support/harness.js');
+    const r = await monitor(['validate'], {
+      cwd: dir,
+      onSpawn: (child) =>
+        child.stderr?.on('data', (d: Buffer | string) => {
+          if (String(d).includes('spinning')) child.kill('SIGINT');
+        }),
+    });
+    expect(r.code).toBe(130);
+    expect(r.stderr).toContain(
+      'interrupted while policy "spins" was checking CheckGroup "misc": nothing was changed',
+    );
+  });
+
+  it('under --json, what a construct file or a policy prints goes to stderr: stdout holds the envelope alone', async () => {
+    const { run } = await setup({
+      'monitor.config.ts': config(
+        "policies: [definePolicy({ name: 'chatty', description: 'Prints.', severity: 'info', check: (r) => { console.log('policy says', r.logicalId); } })]",
+        '',
+      ),
+      'a.monitor.ts': `${IMPORTS}console.log('construct file says hello');\nprocess.stdout.write('raw write\\n');\n${channel}${owned}`,
+    });
+    for (const args of [
+      ['validate', '--json'],
+      ['diff', '--json'],
+      ['diff', '--format', 'json'],
+    ]) {
+      const r = await run(...args);
+      expect(envelopeOf(r).command, args.join(' ')).toBe(args[0]);
+      expect(JSON.parse(r.stdout).command).toBe(args[0]);
+      expect(r.stderr).toContain('construct file says hello');
+      expect(r.stderr).toContain('raw write');
+      expect(r.stderr).toContain('policy says pay');
+    }
+  });
+});

@@ -58,6 +58,68 @@ afterAll(() => {
   for (const d of dirs) cleanup(d);
 });
 
+/**
+ * Policies that try to leak every secret they can reach: a construct rule that throws or returns
+ * its construct's payload, a plan rule that returns the plan with the account and one that throws
+ * it, and a rule that reads a secret from the environment.
+ */
+const LEAKING_CONFIG = `import { defineConfig, definePolicy } from '@monitor/constructs';
+const stringify = (value: unknown) => JSON.stringify(value, (_k, v) => (typeof v === 'function' ? String(v) : v));
+export default defineConfig({
+  projectName: 'e2e',
+  policies: [
+    definePolicy({ name: 'leak-throw', description: 'd', severity: 'warning', check: (r) => { throw new Error(stringify(r)); } }),
+    definePolicy({ name: 'leak-return', description: 'd', severity: 'warning', check: (r, project) => ({ message: stringify(r.payload), hint: stringify(project.resources.map((x) => x.payload)) }) }),
+    definePolicy({ name: 'plan-leak', description: 'd', severity: 'warning', scope: 'plan', check: (plan) => stringify({ operations: plan.operations, live: plan.live, conflicts: plan.conflicts }) }),
+    definePolicy({ name: 'plan-throw', description: 'd', severity: 'warning', scope: 'plan', check: (plan) => { throw new Error(stringify(plan.live)); } }),
+    definePolicy({ name: 'env-leak', description: 'd', severity: 'warning', kinds: ['CheckGroup'], check: () => 'token ' + process.env.LEAKED_TOKEN }),
+  ],
+});
+`;
+
+describe('policies see no secret, and what they say is cleaned', () => {
+  it('construct and plan rules that print what they see, throw it or read it from the environment leak no sensitive field in any output', async () => {
+    const h = await emulatorForTests();
+    const dir = writeProject({ 's.monitor.ts': project(1) });
+    dirs.push(dir);
+    const outputs: string[] = [];
+    const run = async (...args: string[]) => {
+      const r = await monitor(args, { cwd: dir, env: { ...h.env, LEAKED_TOKEN: canary('env', 2) } });
+      outputs.push(r.stdout, r.stderr);
+      return r;
+    };
+    try {
+      expect((await run('deploy', '--yes')).code).toBe(0);
+      // The policies arrive, and the code rotates every secret: updates with sensitive changes.
+      writeFiles(dir, { 'monitor.config.ts': LEAKING_CONFIG, 's.monitor.ts': project(2) });
+      for (const args of [
+        ['validate'],
+        ['validate', '--json'],
+        ['diff'],
+        ['diff', '--json'],
+        ['diff', '--format', 'markdown'],
+      ]) {
+        const r = await run(...args);
+        expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(3);
+      }
+    } finally {
+      await h.close();
+    }
+    const everything = outputs.join('\n');
+    // The policies ran, and saw markers where the secrets are.
+    expect(everything).toContain('policy \\"leak-throw\\" threw');
+    expect(everything).toContain('plan-leak');
+    expect(everything).toContain('(sensitive value)');
+    const secrets = FIELDS.flatMap((f) => [canary(f, 1), canary(f, 2)]);
+    for (const secret of secrets) {
+      for (const form of [secret, jsonForm(secret), jsonForm(jsonForm(secret)), encodeURIComponent(secret)]) {
+        expect(everything.includes(form), `a form of ${JSON.stringify(secret)} was printed`).toBe(false);
+      }
+    }
+    expect(everything).not.toContain('c4n4ry');
+  });
+});
+
 describe('secrets never leave', () => {
   it('the project sets every sensitive path of every kind (server-made dashboard keys are checked live)', async () => {
     const dir = writeProject({ 's.monitor.ts': project(1) });

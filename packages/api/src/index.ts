@@ -97,7 +97,7 @@ export {
   type RouteRateLimit,
   rateLimitBucketFor,
 } from './rate-limits.js';
-export { describeSensitive, messageRedactor } from './redact.js';
+export { describeSensitive, messageRedactor, Redactor } from './redact.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-policy.js';
 export {
   type AlertChannel,

@@ -30,7 +30,13 @@ process.on('exit', (code) => {
   process.exitCode = 1;
 });
 
-const { holdLessGarbage, processIo } = await import('./io.js');
+const { holdLessGarbage, processIo, reserveStdout } = await import('./io.js');
 const { main } = await import('./main.js');
-process.exitCode = await main(process.argv.slice(2), { ...processIo(), holdLessGarbage });
+const argv = process.argv.slice(2);
+// With --json, stdout holds the envelope alone: what a construct file or a policy prints goes to stderr.
+const json =
+  argv.includes('--json') ||
+  argv.some((a, i) => a === '--format=json' || (a === '--format' && argv[i + 1] === 'json'));
+const io = processIo(json ? { reservedStdout: reserveStdout() } : {});
+process.exitCode = await main(argv, { ...io, holdLessGarbage });
 finished = true;

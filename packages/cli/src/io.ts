@@ -114,11 +114,25 @@ function drainedOf(stream: NodeJS.WriteStream): () => Promise<void> {
       : Promise.resolve();
 }
 
-export function processIo(): Io {
+/**
+ * Keep stdout for monitor's own output: from now on, whatever else in the process writes to it (a
+ * construct file's or a policy's `console.log`, a `process.stdout.write`) goes to stderr, and only
+ * the returned writer reaches stdout. For `--json`, whose envelope must be all that stdout holds.
+ */
+export function reserveStdout(): (text: string) => boolean {
+  const stdout = process.stdout;
+  const write = stdout.write.bind(stdout) as (text: string) => boolean;
+  const toStderr = process.stderr.write.bind(process.stderr) as typeof process.stdout.write;
+  stdout.write = toStderr;
+  return write;
+}
+
+export function processIo(options: { reservedStdout?: (text: string) => boolean } = {}): Io {
   const env = process.env;
   const tty = process.stdout.isTTY === true;
+  const write = options.reservedStdout ?? ((text: string) => process.stdout.write(text));
   return {
-    stdout: (text) => process.stdout.write(text),
+    stdout: (text) => write(text),
     drained: drainedOf(process.stdout),
     stderr: (text) => process.stderr.write(text),
     color: tty && env.NO_COLOR === undefined && env.TERM !== 'dumb',

@@ -215,6 +215,7 @@ const EXIT_BY_ERROR_CODE: Record<string, ExitCode> = {
   locked: EXIT.locked,
   refused: EXIT.refused,
   stale_state: EXIT.stalePlan,
+  interrupted: EXIT.interrupted,
 };
 
 /** Print an error once, with its hint; the only place that turns errors into exit codes. */

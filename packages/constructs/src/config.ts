@@ -58,6 +58,12 @@ export interface MonitorConfig {
    * @default each policy's own severity
    */
   policySeverity?: Record<string, PolicySeverity | 'off'>;
+  /**
+   * How long the policies of one stage may run, in seconds: the construct rules of a load, or the
+   * plan rules of a diff or deploy. Past it the run stops with an error naming the policy and what
+   * it was checking (policies from npm are code monitor does not trust to return). @default 30
+   */
+  policyTimeoutSeconds?: number;
 }
 
 /** One environment of a project: its account, and where its service and state are. */

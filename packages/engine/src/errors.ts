@@ -23,7 +23,8 @@ export type EngineErrorCode =
   | 'import_failed'
   | 'nothing_to_verify'
   | 'syntax_error'
-  | 'pull_failed';
+  | 'pull_failed'
+  | 'interrupted';
 
 /**
  * An engine failure with a stable code (fixed by its class), a message naming what failed, and a

@@ -108,6 +108,7 @@ export const configSchema = z.strictObject({
   // Each policy is checked by selectPolicies, which knows what a policy is and names it.
   policies: z.array(z.unknown()).optional(),
   policySeverity: z.record(z.string(), z.enum(['error', 'warning', 'info', 'off'])).optional(),
+  policyTimeoutSeconds: z.number().positive().max(3600).optional(),
 });
 
 export interface ResolvedConfig {
@@ -189,7 +190,12 @@ export function resolveConfig(
     environment,
     accountId: chosen?.accountId,
     environments,
-    policies: policies.set,
+    policies: {
+      ...policies.set,
+      ...(config.policyTimeoutSeconds === undefined
+        ? {}
+        : { timeLimitMs: config.policyTimeoutSeconds * 1000 }),
+    },
   };
 }
 

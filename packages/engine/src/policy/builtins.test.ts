@@ -171,6 +171,28 @@ describe('maintenance windows', () => {
       ['forever', 'repeats every 2 week(s) with no repeatEndsAt: it silences alerts forever'],
     ]);
   });
+
+  it('the hint for silenceAllAlerts gives the window’s own tags, or no example', () => {
+    new MaintenanceWindow('db', {
+      name: 'DB',
+      startsAt: '2026-12-01T00:00:00Z',
+      endsAt: '2026-12-01T02:00:00Z',
+      tags: ['search', 'db'],
+      silenceAllAlerts: true,
+    });
+    new MaintenanceWindow('untagged', {
+      name: 'Untagged',
+      startsAt: '2026-12-01T00:00:00Z',
+      endsAt: '2026-12-01T02:00:00Z',
+      silenceAllAlerts: true,
+    });
+    const hints = named(constructFindings(), 'maintenance-silences-all-alerts').map((f) => [f.logicalId, f.hint]);
+    expect(hints).toEqual([
+      ['db', 'silence only the tags it is about: silenceAllAlerts: false, silenceAlertsTags: ["search","db"]'],
+      ['untagged', 'silence only the tags of the checks it is for: silenceAllAlerts: false, and those tags in silenceAlertsTags'],
+    ]);
+    expect(JSON.stringify(hints)).not.toContain('payments');
+  });
 });
 
 describe('status pages and dashboards', () => {

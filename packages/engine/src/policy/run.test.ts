@@ -331,3 +331,136 @@ describe('plan rules', () => {
     ]);
   });
 });
+
+describe('policies as untrusted code', () => {
+  const withTimeLimit = (timeLimitMs: number, ...policies: Policy[]) => ({ ...only(...policies), timeLimitMs });
+
+  it('see every sensitive field as a marker, never its value or hash, in construct and plan rules alike', () => {
+    const hook = construct('AlertChannel', 'hook', {
+      type: 'WEBHOOK',
+      config: {
+        name: 'Hook',
+        url: 'https://hooks.example/in',
+        webhookSecret: 'canary-hmac',
+        headers: [{ key: 'Authorization', value: 'canary-header' }],
+      },
+    });
+    const group = construct('CheckGroup', 'g', {
+      name: 'G',
+      environmentVariables: [{ key: 'T', value: 'canary-env', secret: true }],
+    });
+    const seen: string[] = [];
+    const looks = definePolicy({
+      name: 'looks',
+      description: 'Remembers what it sees.',
+      severity: 'info',
+      check: (r, project) => {
+        seen.push(JSON.stringify([r.payload, project.resources.map((x) => x.payload)]));
+      },
+    });
+    const live = liveOf({
+      AlertChannel: [{ id: 9, type: 'OPSGENIE', config: { name: 'Og', apiKey: 'canary-live-opsgenie' } }],
+    });
+    const planned = plan([hook, group], live, emptyState('acct'), { now: new Date('2026-11-21T00:00:00Z') });
+    const looksAtPlan = definePolicy({
+      name: 'plan-looks',
+      description: 'Remembers the plan.',
+      severity: 'info',
+      scope: 'plan',
+      check: (p) => {
+        seen.push(JSON.stringify([p.operations, p.live]));
+      },
+    });
+    runConstructPolicies([hook, group], only(looks), options);
+    runPlanPolicies(planned, live, [hook, group], only(looksAtPlan), options);
+    const text = seen.join('\n');
+    expect(text).toContain('(sensitive value)');
+    expect(text).toContain('Authorization');
+    expect(text).not.toContain('canary');
+  });
+
+  it('get frozen copies: a rule that changes its construct is an error naming it, and the payload deployed is as it was', () => {
+    const group = construct('CheckGroup', 'g', { name: 'G', locations: ['eu-west-1'], tags: [] });
+    const pushes = definePolicy({
+      name: 'pushes',
+      description: 'Adds a location.',
+      severity: 'warning',
+      check: (r) => {
+        (r.payload.locations as string[]).push('us-east-1');
+      },
+    });
+    const found = runConstructPolicies([group], only(pushes), options);
+    expect(found).toHaveLength(1);
+    expect(found[0]?.severity).toBe('error');
+    expect(found[0]?.message).toMatch(/^policy "pushes" tried to change what it checks while checking CheckGroup "g": TypeError/);
+    expect(group.payload.locations).toEqual(['eu-west-1']);
+  });
+
+  it('a construct rule that never returns is stopped at the time limit, naming it and the construct; later rules are not run', () => {
+    let later = 0;
+    const spins = definePolicy({
+      name: 'spins',
+      description: 'Never returns on the second group.',
+      severity: 'warning',
+      check: (r) => {
+        if (r.logicalId === 'search') for (;;) {}
+      },
+    });
+    const after = definePolicy({ name: 'after', description: 'Counts.', severity: 'info', check: () => void later++ });
+    const started = performance.now();
+    const found = runConstructPolicies(groups, withTimeLimit(300, spins, after), options);
+    expect(performance.now() - started).toBeLessThan(20_000);
+    const stopped = found.find((f) => f.message.startsWith('the policies were stopped'));
+    expect(stopped).toMatchObject({
+      severity: 'error',
+      policy: 'spins',
+      logicalId: 'search',
+      location,
+      message:
+        'the policies were stopped after 0.3 s: policy "spins" was checking CheckGroup "search" and had not finished; the policies after it were not run',
+    });
+    // Construct by construct: the first group was judged by both rules, the rest by none.
+    expect(later).toBe(1);
+  });
+
+  it('a plan rule that never returns is stopped the same way', () => {
+    const code = [construct('CheckGroup', 'pay', { name: 'Pay' })];
+    const made = plan(code, liveOf({}), emptyState('acct'), { now: new Date('2026-11-21T00:00:00Z') });
+    const spins = definePolicy({
+      name: 'plan-spins',
+      description: 'Never returns.',
+      severity: 'info',
+      scope: 'plan',
+      check: () => {
+        for (;;) {}
+      },
+    });
+    const found = runPlanPolicies(made, liveOf({}), code, withTimeLimit(200, spins), options);
+    expect(found.map((f) => [f.severity, f.policy, f.message])).toEqual([
+      [
+        'error',
+        'plan-spins',
+        'the policies were stopped after 0.2 s: policy "plan-spins" was checking the plan and had not finished; the policies after it were not run',
+      ],
+    ]);
+  });
+
+  it('a message, hint or thrown error of megabytes is cut to 2,000 characters, saying so', () => {
+    const long = 'x'.repeat(5_000_000);
+    const loud = definePolicy({ name: 'loud', description: 'Talks.', severity: 'info', check: () => ({ message: long, hint: long }) });
+    const [found] = runConstructPolicies([groups[0] as (typeof groups)[number]], only(loud), options);
+    expect(found?.message).toBe(`${'x'.repeat(2_000)} (cut: 5000000 characters in all)`);
+    expect(found?.hint?.length).toBeLessThan(2_100);
+    const throws = definePolicy({
+      name: 'throws-long',
+      description: 'Throws.',
+      severity: 'info',
+      check: () => {
+        throw new Error(long);
+      },
+    });
+    const [broken] = runConstructPolicies([groups[0] as (typeof groups)[number]], only(throws), options);
+    expect(broken?.message.length).toBeLessThan(2_100);
+    expect(broken?.detail?.length).toBeLessThan(2_100);
+  });
+});

@@ -4,14 +4,21 @@ import {
   type DesiredResource,
   type Diagnostic,
   type PlanPolicy,
-  type PolicyResource,
   refKey,
 } from '@monitor/constructs';
 import type { Live, Plan } from '../plan/types.js';
 import { atPropLocation } from '../positions/prop-location.js';
 import type { SourceReader } from '../positions/source-reader.js';
+import {
+  capped,
+  DEFAULT_POLICY_TIME_LIMIT_MS,
+  describeRunning,
+  type Running,
+  runStopping,
+  secretScrubber,
+} from './limits.js';
 import type { ActivePolicy, PolicySet } from './select.js';
-import { type ProjectView, planView, projectView, type ResourceView } from './views.js';
+import { desiredOf, type ProjectView, planView, projectView, type ResourceView } from './views.js';
 
 /** What a finding says before it is placed: its message, and a prop path and hint when given. */
 interface Violation {
@@ -48,36 +55,54 @@ export function runConstructPolicies(
       return { active, policy, kinds, broken: false };
     });
   const out: Diagnostic[] = [];
-  const safe = redactors();
+  const said = spoken(resources, undefined);
+  const running: Running = { policy: undefined, on: undefined };
   /** Judge `subject` by `rule`; false when the rule broke (and is not run on the rest). */
   const judge = (rule: (typeof rules)[number], subject: ResourceView): boolean => {
-    const found = attempt(rule.active, () => rule.policy.check(subject, view.project), subject);
+    const resource = desiredOf(subject) as DesiredResource;
+    const found = attempt(
+      rule.active,
+      () => rule.policy.check(subject, view.project),
+      subject,
+      running,
+      said,
+    );
     if (found.broken !== undefined) {
       out.push(found.broken);
       rule.broken = true;
       return false;
     }
     for (const v of found.violations)
-      out.push(atPropLocation(finding(rule.active, v, subject.resource, safe), options.sourceOf));
+      out.push(atPropLocation(finding(rule.active, v, resource, said), options.sourceOf));
     return true;
   };
   const ofSeveralKinds = rules.filter((rule) => (rule.policy.kinds?.length ?? 0) > 1);
   const byConstruct = rules.filter((rule) => !ofSeveralKinds.includes(rule));
-  for (const subject of view.views) {
-    for (const rule of byConstruct) {
-      if (!rule.broken && (rule.kinds === undefined || rule.kinds.has(subject.kind))) judge(rule, subject);
-    }
-  }
-  for (const rule of ofSeveralKinds) {
-    const subjects = (rule.policy.kinds ?? []).flatMap((kind) => view.views.filter((v) => v.kind === kind));
-    for (const subject of subjects) if (!judge(rule, subject)) break;
-  }
+  runStopping(
+    () => {
+      for (const subject of view.views) {
+        for (const rule of byConstruct) {
+          if (!rule.broken && (rule.kinds === undefined || rule.kinds.has(subject.kind)))
+            judge(rule, subject);
+        }
+      }
+      for (const rule of ofSeveralKinds) {
+        const subjects = (rule.policy.kinds ?? []).flatMap((kind) =>
+          view.views.filter((v) => v.kind === kind),
+        );
+        for (const subject of subjects) if (!judge(rule, subject)) break;
+      }
+    },
+    policies.timeLimitMs ?? DEFAULT_POLICY_TIME_LIMIT_MS,
+    running,
+    (seconds) => out.push(stopped(running, seconds, view.views)),
+  );
   for (const unknown of unknownExceptions(resources, policies))
     out.push(atPropLocation(unknown, options.sourceOf));
   return out;
 }
 
-/** The findings of the plan rules on a plan, waivers applied where the finding names a construct. */
+/** The plan rules' findings on a plan, waivers applied where the finding names a construct. */
 export function runPlanPolicies(
   plan: Plan,
   live: Live,
@@ -96,35 +121,68 @@ export function runPlanPolicies(
     return byKey.get(refKey(kind, logicalId));
   };
   const out: Diagnostic[] = [];
-  const safe = redactors();
-  for (const active of planRules) {
-    const found = attempt(active, () => (active.policy as PlanPolicy).check(seen), undefined);
-    if (found.broken !== undefined) {
-      out.push(found.broken);
-      continue;
-    }
-    for (const v of found.violations) {
-      const resource =
-        v.kind === undefined || v.logicalId === undefined ? undefined : resourceOf(v.kind, v.logicalId);
-      out.push(finding(active, v, resource, safe));
-    }
-  }
+  const said = spoken(resources, live);
+  const running: Running = { policy: undefined, on: undefined };
+  runStopping(
+    () => {
+      for (const active of planRules) {
+        const found = attempt(
+          active,
+          () => (active.policy as PlanPolicy).check(seen),
+          undefined,
+          running,
+          said,
+        );
+        if (found.broken !== undefined) {
+          out.push(found.broken);
+          continue;
+        }
+        for (const v of found.violations) {
+          const resource =
+            v.kind === undefined || v.logicalId === undefined ? undefined : resourceOf(v.kind, v.logicalId);
+          out.push(finding(active, v, resource, said));
+        }
+      }
+    },
+    policies.timeLimitMs ?? DEFAULT_POLICY_TIME_LIMIT_MS,
+    running,
+    (seconds) => out.push(stopped(running, seconds, [])),
+  );
   return out;
 }
 
-type Redactors = (resource: DesiredResource | undefined) => (text: string) => string;
+/** The error a stage past its time ends with: which policy was checking what, where. */
+function stopped(running: Running, seconds: number, views: readonly ResourceView[]): Diagnostic {
+  const subject = views.find((v) => `${v.construct} "${v.logicalId}"` === running.on);
+  return {
+    severity: 'error',
+    path: '',
+    message: `the policies were stopped after ${seconds} s: ${describeRunning(running)} and had not finished; the policies after it were not run`,
+    ...(running.policy === undefined ? {} : { policy: running.policy }),
+    ...(subject === undefined
+      ? {}
+      : { construct: subject.construct, logicalId: subject.logicalId, location: subject.location }),
+    hint: 'a policy must return at once: fix it (a loop that never ends?), or turn it off with policySeverity; policyTimeoutSeconds in monitor.config.ts sets the limit',
+  };
+}
 
-/** Each resource's message redactor, made once however many findings it has. */
-function redactors(): Redactors {
+/**
+ * What a policy says, made fit to show: each resource's own secrets described (its message
+ * redactor, made once however many findings it has), every other secret of the project and the
+ * account removed, and cut to size.
+ */
+type Spoken = (text: string, resource?: DesiredResource) => string;
+
+function spoken(resources: readonly DesiredResource[], live: Live | undefined): Spoken {
   const made = new Map<DesiredResource, (text: string) => string>();
-  return (resource) => {
-    if (resource === undefined) return (text) => text;
-    let redact = made.get(resource);
-    if (redact === undefined) {
-      redact = messageRedactor(KINDS[resource.kind], resource.payload);
-      made.set(resource, redact);
+  const scrub = secretScrubber(resources, live);
+  return (text, resource) => {
+    let own = (t: string) => t;
+    if (resource !== undefined) {
+      own = made.get(resource) ?? messageRedactor(KINDS[resource.kind], resource.payload);
+      made.set(resource, own);
     }
-    return redact;
+    return capped(scrub(own(text)));
   };
 }
 
@@ -133,9 +191,8 @@ function finding(
   active: ActivePolicy,
   v: Violation,
   resource: DesiredResource | undefined,
-  redactorOf: Redactors,
+  said: Spoken,
 ): Diagnostic {
-  const safe = redactorOf(resource);
   const waiver = resource?.options.policyExceptions?.find((e) => e.policy === active.policy.name);
   return {
     severity: waiver === undefined ? active.severity : 'info',
@@ -144,9 +201,9 @@ function finding(
       : v.kind !== undefined && v.logicalId !== undefined
         ? { construct: v.kind, logicalId: v.logicalId }
         : {}),
-    path: v.path,
-    message: safe(v.message),
-    ...(v.hint === undefined ? {} : { hint: safe(v.hint) }),
+    path: capped(v.path, 200),
+    message: said(v.message, resource),
+    ...(v.hint === undefined ? {} : { hint: said(v.hint, resource) }),
     policy: active.policy.name,
     ...(waiver === undefined ? {} : { waived: { severity: active.severity, reason: waiver.reason } }),
   };
@@ -157,29 +214,42 @@ type Attempt =
   | { violations?: undefined; broken: Diagnostic };
 
 /** Run one check; what it returned as violations, or the error that names the policy. */
-function attempt(active: ActivePolicy, check: () => unknown, subject: PolicyResource | undefined): Attempt {
+function attempt(
+  active: ActivePolicy,
+  check: () => unknown,
+  subject: ResourceView | undefined,
+  running: Running,
+  said: Spoken,
+): Attempt {
   const name = active.policy.name;
   const on = subject === undefined ? 'the plan' : `${subject.construct} "${subject.logicalId}"`;
+  const resource = subject === undefined ? undefined : desiredOf(subject);
   const broken = (message: string, detail?: string): Attempt => ({
     broken: {
       severity: 'error',
       path: '',
-      message,
+      message: said(message, resource),
       policy: name,
       ...(subject === undefined
         ? {}
         : { construct: subject.construct, logicalId: subject.logicalId, location: subject.location }),
-      ...(detail === undefined ? {} : { detail }),
+      ...(detail === undefined ? {} : { detail: said(detail, resource) }),
       hint: `fix the policy${active.builtIn ? '' : ', or turn it off with policySeverity'}; it was not run on the rest of the project`,
     },
   });
+  running.policy = name;
+  running.on = on;
   let returned: unknown;
   try {
     returned = check();
   } catch (e) {
     const error = e instanceof Error ? e : new Error(String(e));
+    // A write to a view (frozen) is the policy's error: say what it tried.
+    const wrote =
+      e instanceof TypeError &&
+      /read[- ]only|not extensible|Cannot (add|assign|delete|define)/.test(error.message);
     return broken(
-      `policy "${name}" threw while checking ${on}: ${error.name}: ${error.message}`,
+      `policy "${name}" ${wrote ? 'tried to change what it checks' : 'threw'} while checking ${on}: ${error.name}: ${error.message}${wrote ? ' (policies see frozen copies: they report, never change)' : ''}`,
       error.stack,
     );
   }

@@ -13,6 +13,8 @@ export interface ActivePolicy {
 export interface PolicySet {
   active: ActivePolicy[];
   known: ReadonlySet<string>;
+  /** How long the policies of one stage may run (the config's `policyTimeoutSeconds`). @default 30 s */
+  timeLimitMs?: number;
 }
 
 /** A problem with the config's `policies` or `policySeverity`, at its path in the config. */

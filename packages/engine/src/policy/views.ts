@@ -1,4 +1,4 @@
-import type { ResourceKind } from '@monitor/api';
+import { KINDS, type ResourceKind, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
 import {
   type DesiredResource,
   isPayloadRef,
@@ -7,8 +7,10 @@ import {
   type PolicyProject,
   type PolicyResource,
   refKey,
+  type SourceLocation,
 } from '@monitor/constructs';
-import type { Live, Plan } from '../plan/types.js';
+import { conflictRedactor } from '../plan/conflict-text.js';
+import type { Live, Operation, Plan } from '../plan/types.js';
 import type { SourceReader } from '../positions/source-reader.js';
 
 /** The project's constructs as policies see them, each with the resource it was made from. */
@@ -18,15 +20,47 @@ export interface ProjectView {
   views: ResourceView[];
 }
 
-/** A resource as a policy sees it; one class, so thousands of views share one shape and no closures. */
+/** The construct each view was made from: kept out of the view, where a policy could reach it. */
+const DESIRED = new WeakMap<ResourceView, DesiredResource>();
+
+/** The construct a view shows (for the engine: a policy sees only the view). */
+export function desiredOf(view: PolicyResource): DesiredResource | undefined {
+  return view instanceof ResourceView ? DESIRED.get(view) : undefined;
+}
+
+/**
+ * A value as a policy may see it: a deep copy, frozen, so that a rule can neither change what is
+ * deployed nor what the next rule sees (a write throws in a module, which is strict).
+ */
+export function frozenCopy<T>(value: T): T {
+  if (value === null || typeof value !== 'object') return value;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = frozenCopy((value as Record<string, unknown>)[key]);
+  return Object.freeze(out) as T;
+}
+
+/** A payload or live resource of `kind` as a policy sees it: every sensitive field a marker, frozen. */
+export function policyPayload(
+  kind: ResourceKind,
+  payload: Record<string, unknown>,
+): Readonly<Record<string, unknown>> {
+  return frozenCopy(redactPayload(KINDS[kind], payload));
+}
+
+/**
+ * A resource as a policy sees it: its payload with every sensitive value replaced by a marker
+ * (`(sensitive value)`, never the value or its hash), frozen. One class, so thousands of views
+ * share one shape and no closures; the payload is made on first read.
+ */
 export class ResourceView implements PolicyResource {
   readonly kind: ResourceKind;
   readonly construct: string;
   readonly logicalId: string;
-  readonly payload: Readonly<Record<string, unknown>>;
   readonly environment: string | undefined;
-  readonly resource: DesiredResource;
+  readonly location: SourceLocation | undefined;
   readonly #sourceOf: SourceReader;
+  #payload: Readonly<Record<string, unknown>> | undefined;
   /** Comments read so far, by prop: several rules ask about the same one (`muted`). */
   #comments: Map<string, string | undefined> | undefined;
 
@@ -34,19 +68,22 @@ export class ResourceView implements PolicyResource {
     this.kind = resource.kind;
     this.construct = resource.construct;
     this.logicalId = resource.logicalId;
-    this.payload = resource.payload;
     this.environment = environment;
-    this.resource = resource;
+    this.location = resource.location === undefined ? undefined : Object.freeze({ ...resource.location });
     this.#sourceOf = sourceOf;
+    DESIRED.set(this, resource);
   }
 
-  get location() {
-    return this.resource.location;
+  get payload(): Readonly<Record<string, unknown>> {
+    this.#payload ??= policyPayload(this.kind, (DESIRED.get(this) as DesiredResource).payload);
+    return this.#payload;
   }
 
   commentOn(prop: string): string | undefined {
     this.#comments ??= new Map();
-    if (!this.#comments.has(prop)) this.#comments.set(prop, commentOn(this.resource, prop, this.#sourceOf));
+    if (!this.#comments.has(prop)) {
+      this.#comments.set(prop, commentOn(DESIRED.get(this) as DesiredResource, prop, this.#sourceOf));
+    }
     return this.#comments.get(prop);
   }
 }
@@ -57,16 +94,17 @@ export function projectView(
   sourceOf: SourceReader,
 ): ProjectView {
   const views = resources.map((r) => new ResourceView(r, environment, sourceOf));
+  const frozenViews = Object.freeze([...views]);
   let byKey: Map<string, PolicyResource> | undefined;
-  const project: PolicyProject = {
-    resources: views,
+  const project: PolicyProject = Object.freeze({
+    resources: frozenViews,
     environment,
-    resolve(ref) {
+    resolve(ref: unknown) {
       if (!isPayloadRef(ref)) return undefined;
       byKey ??= new Map(views.map((v) => [refKey(v.kind, v.logicalId), v]));
       return byKey.get(ref.$ref);
     },
-  };
+  });
   return { project, views };
 }
 
@@ -97,7 +135,11 @@ function nonEmpty(text: string | undefined): string | undefined {
   return trimmed === undefined || trimmed === '' ? undefined : trimmed;
 }
 
-/** The plan as plan rules see it: each operation with the live resource before and the payload after. */
+/**
+ * The plan as plan rules see it: each operation with the live resource before and the payload
+ * after, every sensitive value a marker and everything frozen; the account (`live`) likewise,
+ * made on first read.
+ */
 export function planView(plan: Plan, live: Live, view: ProjectView): PolicyPlan {
   // Indexes of the whole project and account, made only for a plan with operations to look up:
   // a plan with no changes (the usual diff) has none.
@@ -111,36 +153,65 @@ export function planView(plan: Plan, live: Live, view: ProjectView): PolicyPlan 
       for (const item of items) liveById.set(`${kind}:${String(item.id)}`, item);
     }
   }
-  const operations: PolicyOperation[] = plan.operations.map((op) => {
-    const physicalId = op.action === 'create' ? undefined : op.physicalId;
-    return {
-      action: op.action,
-      kind: op.kind,
-      logicalId: op.logicalId,
-      name: op.name,
-      physicalId,
-      before: physicalId === undefined ? undefined : liveById.get(`${op.kind}:${String(physicalId)}`),
-      after: op.action === 'delete' ? undefined : op.payload,
-      changes:
-        op.action === 'update' || op.action === 'adopt' || op.action === 'move'
-          ? op.changes.map((c) => ({ path: c.path, before: c.before, after: c.after }))
-          : [],
-      drift: op.action === 'update' && op.drift,
-      resource: inCode.get(refKey(op.kind, op.logicalId)),
-    };
-  });
-  return {
+  const operations = Object.freeze(plan.operations.map((op) => operationView(op, liveById, inCode)));
+  let liveView: PolicyPlan['live'] | undefined;
+  return Object.freeze({
     operations,
-    deletions: operations.filter((op) => op.action === 'delete'),
-    adoptions: operations.filter((op) => op.action === 'adopt'),
-    conflicts: plan.conflicts.map((c) => ({
-      reason: c.reason,
-      kind: c.kind,
-      logicalId: c.logicalId,
-      field: c.field,
-      value: c.value,
-    })),
+    deletions: Object.freeze(operations.filter((op) => op.action === 'delete')),
+    adoptions: Object.freeze(operations.filter((op) => op.action === 'adopt')),
+    conflicts: Object.freeze(
+      plan.conflicts.map((c) =>
+        Object.freeze({
+          reason: c.reason,
+          kind: c.kind,
+          logicalId: c.logicalId,
+          field: c.field,
+          value: conflictRedactor(c)(c.value) === c.value ? c.value : SENSITIVE_VALUE,
+        }),
+      ),
+    ),
     project: view.project,
-    live,
-  };
+    get live() {
+      liveView ??= Object.freeze(
+        Object.fromEntries(
+          (Object.entries(live) as [ResourceKind, Live[ResourceKind]][]).map(([kind, items]) => [
+            kind,
+            Object.freeze(items.map((item) => policyPayload(kind, item))),
+          ]),
+        ) as PolicyPlan['live'],
+      );
+      return liveView;
+    },
+  });
+}
+
+function operationView(
+  op: Operation,
+  liveById: ReadonlyMap<string, Record<string, unknown>>,
+  inCode: ReadonlyMap<string, PolicyResource>,
+): PolicyOperation {
+  const physicalId = op.action === 'create' ? undefined : op.physicalId;
+  const before = physicalId === undefined ? undefined : liveById.get(`${op.kind}:${String(physicalId)}`);
+  return Object.freeze({
+    action: op.action,
+    kind: op.kind,
+    logicalId: op.logicalId,
+    name: op.name,
+    physicalId,
+    before: before === undefined ? undefined : policyPayload(op.kind, before),
+    after: op.action === 'delete' ? undefined : policyPayload(op.kind, op.payload),
+    changes: Object.freeze(
+      op.action === 'update' || op.action === 'adopt' || op.action === 'move'
+        ? op.changes.map((c) =>
+            Object.freeze(
+              c.sensitive
+                ? { path: c.path, before: SENSITIVE_VALUE, after: SENSITIVE_VALUE }
+                : { path: c.path, before: frozenCopy(c.before), after: frozenCopy(c.after) },
+            ),
+          )
+        : [],
+    ),
+    drift: op.action === 'update' && op.drift,
+    resource: inCode.get(refKey(op.kind, op.logicalId)),
+  });
 }
