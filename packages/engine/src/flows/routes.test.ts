@@ -43,6 +43,24 @@ const slack = (props: { sendRecovery?: boolean } = {}) =>
   new SlackAlertChannel('payments-slack', { url: SLACK_HOOK, channel: '#payments', ...props });
 
 describe('planRouting: the groups whose route a plan changes', () => {
+  it('a field in ignoreChanges keeps the account’s value: a group muted in the account stays muted after an update', async () => {
+    const mail = () => new EmailAlertChannel('mail', { address: 'ops@example.com' });
+    const account = await deployed(
+      code(() => new CheckGroup('g', { name: 'G', alertChannels: [mail()], ignoreChanges: ['muted'] })),
+    );
+    const group = account.live.CheckGroup[0] as Record<string, unknown>;
+    group.muted = true;
+    const made = plan(
+      code(() => new CheckGroup('g', { name: 'G2', alertChannels: [mail()], ignoreChanges: ['muted'] })),
+      account.live,
+      account.state,
+      NOW,
+    );
+    expect(made.operations.map((op) => op.action)).toEqual(['update']);
+    // Muted before and after: the rename changes no one's pager.
+    expect(planRouting(made, account)).toEqual({ changes: [], unrouted: [] });
+  });
+
   it('shows a removed subscription as the route before and after, one line each', async () => {
     const routing = await routingOf(
       () => new CheckGroup('payments', { name: 'Payments', alertChannels: [pd(), slack()] }),

@@ -91,11 +91,14 @@ export function worldAfterPlan(before: World, plan: Plan): World {
       byId.delete(op.kind, op.physicalId);
       added.push({ kind: op.kind, logicalId: op.logicalId, payload: op.payload });
     } else {
+      // An update is a partial PUT: what it does not send (a field in ignoreChanges) stays as the
+      // account has it, so a group muted in the account and ignored in the code stays muted.
+      const now = byId.tryFind(op.kind, op.physicalId);
       byId.set(op.kind, op.physicalId, {
         kind: op.kind,
         logicalId: op.logicalId,
         physicalId: op.physicalId,
-        payload: op.payload,
+        payload: now === undefined ? op.payload : { ...now.payload, ...op.payload },
       });
     }
   }
