@@ -1,5 +1,5 @@
 import { KINDS, type ResourceKind } from '@monitor/api';
-import type { DesiredResource } from '@monitor/constructs';
+import { type DesiredResource, isPayloadRef } from '@monitor/constructs';
 import type { SecretHasher } from '../hash.js';
 import { ByPhysicalId, type PhysicalId } from '../identity.js';
 import { type State, stateKey } from '../state/state.js';
@@ -162,11 +162,13 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
     };
   }
   if (ctx.replace?.has(key) === true) {
+    const lost = lostByReplace(d, payload, current, ctx);
     return {
       outcome: 'write',
       operation: Object.assign(operationBase(d, payload, ctx.secrets), {
         action: 'replace' as const,
         physicalId: current.id,
+        ...(lost.length === 0 ? {} : { lost }),
       }),
     };
   }
@@ -190,17 +192,21 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
   // The whole resource drifted when the code is what was last applied: each field's cause falls
   // back to it where state does not know the field. Values that could not be compared (no state
   // secret) say nothing about drift.
-  const changes = labelCauses(kept, {
-    kind: d.kind,
-    entry: claim?.entry,
-    codeHashes: base.fieldHashes,
-    live: current,
-    secrets: ctx.secrets,
-    drift: claim !== undefined && claim.entry.appliedHash === base.desiredHash,
-  });
+  const changes = repointedByReplace(
+    labelCauses(kept, {
+      kind: d.kind,
+      entry: claim?.entry,
+      codeHashes: base.fieldHashes,
+      live: current,
+      secrets: ctx.secrets,
+      drift: claim !== undefined && claim.entry.appliedHash === base.desiredHash,
+    }),
+    ctx.replace,
+  );
+  const own = changes.filter((c) => c.replaced === undefined);
   const drift =
-    changes.some((c) => c.unverified !== true) &&
-    changes.every((c) => c.cause === 'account' || c.unverified === true);
+    own.some((c) => c.unverified !== true) &&
+    own.every((c) => c.cause === 'account' || c.unverified === true);
   return {
     outcome: 'write',
     operation: Object.assign(base, {
@@ -213,6 +219,83 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
       ...(adopt !== undefined && ctx.pending.has(key) ? { resumed: true } : {}),
     }),
   };
+}
+
+/**
+ * The changes at a path that point to a resource this plan replaces (its reference is known only
+ * once it is made again): one change from the old item to the new, marked `replaced`, where the
+ * keyed-list comparison saw an item removed and another added. A subscription moved to the channel
+ * made again is the replace's doing, not the code's nor the account's.
+ */
+function repointedByReplace(changes: Change[], replace: ReadonlySet<string> | undefined): Change[] {
+  if (replace === undefined || replace.size === 0) return changes;
+  const replacedAt = new Map<string, string>();
+  for (const c of changes) {
+    const key = replacedRef(c.after, replace);
+    if (key !== undefined) replacedAt.set(c.path, key);
+  }
+  if (replacedAt.size === 0) return changes;
+  const out: Change[] = [];
+  const merged = new Map<string, Change>();
+  for (const c of changes) {
+    const key = replacedAt.get(c.path);
+    if (key === undefined) {
+      out.push(c);
+      continue;
+    }
+    const into = merged.get(c.path);
+    if (into === undefined) {
+      const one: Change = { path: c.path, before: c.before ?? null, after: c.after ?? null, replaced: key };
+      merged.set(c.path, one);
+      out.push(one);
+    } else {
+      if (into.before === null) into.before = c.before ?? null;
+      if (into.after === null) into.after = c.after ?? null;
+    }
+  }
+  return out;
+}
+
+/**
+ * The replaced resource a changed value refers to, if it does: a reference not yet made shows in a
+ * change as its state key (`AlertChannel:mail`, see `diff.ts`), or is still `{ $ref }`.
+ */
+function replacedRef(value: unknown, replace: ReadonlySet<string>): string | undefined {
+  if (isPayloadRef(value)) return replace.has(value.$ref) ? value.$ref : undefined;
+  if (typeof value === 'string') return replace.has(value) ? value : undefined;
+  if (value === null || typeof value !== 'object') return undefined;
+  for (const inner of Object.values(value)) {
+    const found = replacedRef(inner, replace);
+    if (found !== undefined) return found;
+  }
+  return undefined;
+}
+
+/**
+ * What a replace loses: each `ignoreChanges` field where the account holds another value than the
+ * code (set in the UI). An update keeps those; the resource made again takes the code's.
+ */
+function lostByReplace(
+  d: DesiredResource,
+  payload: Record<string, unknown>,
+  current: LiveResource,
+  ctx: CompareContext,
+): Change[] {
+  const ignore = d.options.ignoreChanges;
+  if (ignore.length === 0) return [];
+  const differing: Change[] = [];
+  diffPayload(
+    payload,
+    current,
+    {
+      kind: KINDS[d.kind],
+      secretUnchanged: () => undefined,
+      refName: (kind, id) =>
+        typeof id === 'string' || typeof id === 'number' ? ctx.names.tryFind(kind, id) : undefined,
+    },
+    differing,
+  );
+  return differing.filter((c) => isIgnored(c.path, ignore) && c.sensitive !== true);
 }
 
 /** Every placed construct compared. */

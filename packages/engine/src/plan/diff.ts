@@ -1,4 +1,5 @@
 import {
+  fieldPaths,
   isRecord,
   isSensitive,
   type KindDefinition,
@@ -27,6 +28,12 @@ export interface Change {
   sensitive?: boolean;
   /** A secret the service masks that could not be compared (no state secret): sent again. */
   unverified?: boolean;
+  /**
+   * The state key of a resource this plan replaces (`--replace`) that the change points to again:
+   * a subscription to the deleted resource moved to the one made again. Neither the code's change
+   * nor drift: it is told under the replace.
+   */
+  replaced?: string;
 }
 
 export interface DiffContext {
@@ -102,6 +109,57 @@ function sameSet(desired: readonly unknown[], live: unknown): boolean {
   return true;
 }
 
+/** The rule paths of a kind's records whose fields its requests name (`cards[]`, `alertSettings`). */
+const RECORD_PATHS = new WeakMap<KindDefinition, Set<string>>();
+function recordPathsOf(kind: KindDefinition): Set<string> {
+  let paths = RECORD_PATHS.get(kind);
+  if (paths === undefined) {
+    paths = new Set(
+      [...fieldPaths(kind)].map((p) => (p.includes('.') ? p.slice(0, p.lastIndexOf('.')) : '')),
+    );
+    RECORD_PATHS.set(kind, paths);
+  }
+  return paths;
+}
+
+/** The rule paths `value` has fields at (`cards[].name`), added to `out`. */
+function fieldRulePaths(value: unknown, rulePath: string, out: Set<string>): Set<string> {
+  if (Array.isArray(value)) for (const item of value) fieldRulePaths(item, `${rulePath}[]`, out);
+  else if (isRecord(value)) {
+    for (const [key, field] of Object.entries(value)) {
+      const path = rulePath === '' ? key : `${rulePath}.${key}`;
+      out.add(path);
+      fieldRulePaths(field, path, out);
+    }
+  }
+  return out;
+}
+
+/**
+ * A live record with only the fields the code has there (`desired`: the rule paths of the
+ * desired payload), or, where the code has no such record, those the kind's requests take: the
+ * ids, timestamps and owners the service adds to a card (`id`, `created_at`, `accountId`) never
+ * show.
+ */
+function codeShaped(
+  kind: KindDefinition,
+  desired: ReadonlySet<string>,
+  rulePath: string,
+  value: unknown,
+): unknown {
+  if (Array.isArray(value)) return value.map((item) => codeShaped(kind, desired, `${rulePath}[]`, item));
+  if (!isRecord(value)) return value;
+  const prefix = rulePath === '' ? '' : `${rulePath}.`;
+  const inCode = Object.keys(value).some((key) => desired.has(`${prefix}${key}`));
+  const fields = inCode ? desired : recordPathsOf(kind).has(rulePath) ? fieldPaths(kind) : undefined;
+  if (fields === undefined) return value;
+  const out: Payload = {};
+  for (const [key, field] of Object.entries(value)) {
+    if (fields.has(`${prefix}${key}`)) out[key] = codeShaped(kind, desired, `${prefix}${key}`, field);
+  }
+  return out;
+}
+
 /** Where a value sits: its path for people, its path for rules (`[]` for items), its payloads. */
 interface At {
   path: string;
@@ -122,6 +180,14 @@ class Differ {
   #shown(value: unknown, at: At, root: Payload): unknown {
     if (value === undefined || value === null) return null;
     return refsByName(replaceSensitive(this.#ctx.kind, value, () => SENSITIVE_VALUE, at.rulePath, root));
+  }
+
+  #desiredPaths: Set<string> | undefined;
+
+  /** A live record fit to show where the code has none: only the fields the code would have (`codeShaped`). */
+  #shownLive(value: unknown, at: At): unknown {
+    this.#desiredPaths ??= fieldRulePaths(at.desiredRoot, '', new Set());
+    return this.#shown(codeShaped(this.#ctx.kind, this.#desiredPaths, at.rulePath, value), at, at.liveRoot);
   }
 
   #changed(at: At, live: unknown, desired: unknown): void {
@@ -257,11 +323,7 @@ class Differ {
     }
     for (const [key, items] of liveByKey) {
       for (const item of items.slice(paired.get(key) ?? 0)) {
-        this.#out.push({
-          path: itemAt(item).path,
-          before: this.#shown(item, itemAt(item), at.liveRoot),
-          after: null,
-        });
+        this.#out.push({ path: itemAt(item).path, before: this.#shownLive(item, itemAt(item)), after: null });
       }
     }
   }

@@ -12,6 +12,9 @@ import { resolveIds, resolveTargets, type Selection, TargetError } from './targe
 import { type Live, type Operation, PLAN_FORMAT_VERSION, type Plan, type PlanOptions } from './types.js';
 
 export { isResendOnly, summarize } from './queries.js';
+
+import { liveReferences } from './resource.js';
+
 export {
   appliedHash,
   displayNameOf,
@@ -54,6 +57,7 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
   });
   const secrets = secretHasher(options.secretKey, state.salt);
   const account = indexAccount(live, state, options.otherOwners);
+  if (selection !== undefined) checkReplacedInSelection(replace, selection, state, account);
 
   const matching = matchResources(desired, state, account);
   const conflicted = new Set(matching.conflicts.map((c) => stateKey(c.kind, c.logicalId)));
@@ -145,6 +149,47 @@ function replacements(ids: readonly string[], code: readonly DesiredResource[], 
     }
   }
   return [...new Set(keys)].sort();
+}
+
+/**
+ * A replace with `--target` must stay whole: the replaced construct inside the selection, and so
+ * must this project's resources that refer to it, which are subscribed again to the resource made
+ * again in the same run; outside the selection they would be left on a deleted resource.
+ */
+function checkReplacedInSelection(
+  replace: readonly string[],
+  selection: Selection,
+  state: State,
+  account: ReturnType<typeof indexAccount>,
+): void {
+  const inside = (key: string) => selection.targeted.has(key) || selection.needed.has(key);
+  for (const key of replace) {
+    if (!inside(key)) {
+      throw new TargetError(
+        `--replace ${key} is outside --target (${[...selection.targeted].sort().join(', ')}): it would not be replaced`,
+        `add --target ${key}, or run without --target`,
+      );
+    }
+    const entry = state.resources[key];
+    if (entry === undefined) continue;
+    const left = Object.values(state.resources)
+      .filter((e) => !inside(stateKey(e.kind, e.logicalId)))
+      .filter((e) => {
+        const resource = account.byId.tryFind(e.kind, e.physicalId);
+        return (
+          resource !== undefined &&
+          liveReferences(e.kind, resource).some((r) => r.kind === entry.kind && r.id === entry.physicalId)
+        );
+      })
+      .map((e) => stateKey(e.kind, e.logicalId))
+      .sort();
+    if (left.length > 0) {
+      throw new TargetError(
+        `--replace ${key} with --target: ${left.join(', ')} refer${left.length === 1 ? 's' : ''} to it and ${left.length === 1 ? 'is' : 'are'} outside --target, so ${left.length === 1 ? 'it' : 'they'} would be left on the deleted resource (a group subscribed to a channel that is gone pages no one)`,
+        `add ${left.map((k) => `--target ${k}`).join(' ')}, or run without --target: each is then subscribed to the resource made again in the same deploy`,
+      );
+    }
+  }
 }
 
 /** What a targeted plan deletes and drops: only what its targets name. */

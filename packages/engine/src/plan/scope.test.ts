@@ -8,6 +8,8 @@ import {
 import { beforeEach, describe, expect, it } from 'vitest';
 import { apply } from '../apply/apply.js';
 import { emptyLive, readLive } from '../live/read-live.js';
+import { renderPlanText } from '../render/render.js';
+import { PLAIN } from '../render/style.js';
 import { emptyState } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { synthesized } from '../test-support/planning.js';
@@ -128,6 +130,76 @@ describe('--replace', () => {
     const group = account.all('CheckGroup').find((g) => g.name === 'Payments') as Record<string, unknown>;
     expect(group.alertChannelSubscriptions).toEqual([{ alertChannelId: channels[0]?.id, activated: true }]);
     expect(plan(synthesized(project), await readLive(account), result.state, NOW).operations).toEqual([]);
+  });
+
+  it('files the subscriptions it moves under the replace: one change each, neither the code’s nor drift', async () => {
+    const { account, backend } = await deployed();
+    const p = plan(synthesized(project), await readLive(account), await backend.read(), {
+      ...NOW,
+      replace: ['mail'],
+    });
+    const update = p.operations.find((op) => op.logicalId === 'payments');
+    expect(update).toMatchObject({ action: 'update', drift: false });
+    expect(update?.action === 'update' ? update.changes : []).toEqual([
+      {
+        path: 'alertChannelSubscriptions[mail]',
+        before: { activated: true, alertChannelId: account.all('AlertChannel')[0]?.id },
+        after: { alertChannelId: 'AlertChannel:mail', activated: true },
+        replaced: 'AlertChannel:mail',
+      },
+    ]);
+    const text = renderPlanText(p, PLAIN);
+    expect(text).not.toContain('Drift');
+    expect(text).not.toContain('Changes from the code');
+    expect(text).toContain('subscribed again to the new one in this deploy: CheckGroup payments "Payments"');
+    expect(text).toContain('+ config: {"address":"ops@example.com"}');
+  });
+
+  it('names what a replace loses: an ignoreChanges field the account set is not kept by the resource made again', async () => {
+    const { account, backend } = await deployed();
+    const channel = account.all('AlertChannel')[0] as Record<string, unknown>;
+    channel.sendDegraded = true;
+    const code = synthesized(() => {
+      const mail = new EmailAlertChannel('mail', {
+        address: 'ops@example.com',
+        ignoreChanges: ['sendDegraded'],
+      });
+      new CheckGroup('payments', { name: 'Payments', alertChannels: [mail] });
+    });
+    const p = plan(code, await readLive(account), await backend.read(), { ...NOW, replace: ['mail'] });
+    const replaced = p.operations.find((op) => op.action === 'replace');
+    expect(replaced?.action === 'replace' ? replaced.lost : undefined).toEqual([
+      { path: 'sendDegraded', before: true, after: false },
+    ]);
+    expect(renderPlanText(p, PLAIN)).toContain(
+      '! sendDegraded: true in the account is lost (ignoreChanges keeps it on an update, not through a replace): made with false',
+    );
+  });
+
+  it('with --target, refuses a replace outside the targets, and one whose referrers are outside them', async () => {
+    const { account, backend } = await deployed();
+    const live = await readLive(account);
+    const state = await backend.read();
+    expect(() =>
+      plan(synthesized(project), live, state, { ...NOW, replace: ['mail'], targets: ['search'] }),
+    ).toThrow(
+      '--replace AlertChannel:mail is outside --target (CheckGroup:search): it would not be replaced',
+    );
+    expect(() =>
+      plan(synthesized(project), live, state, { ...NOW, replace: ['mail'], targets: ['mail'] }),
+    ).toThrow(
+      /^--replace AlertChannel:mail with --target: CheckGroup:payments refers to it and is outside --target/,
+    );
+    // With its referrer targeted too, it is replaced and the group subscribed again in the same plan.
+    const both = plan(synthesized(project), live, state, {
+      ...NOW,
+      replace: ['mail'],
+      targets: ['mail', 'payments'],
+    });
+    expect(both.operations.map((op) => [op.action, op.logicalId])).toEqual([
+      ['replace', 'mail'],
+      ['update', 'payments'],
+    ]);
   });
 
   it('never replaces a protected resource, nor one that is only in state', async () => {

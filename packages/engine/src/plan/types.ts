@@ -56,6 +56,12 @@ export interface ReplaceOperation extends Base, Desired {
   action: 'replace';
   /** The resource deleted first. */
   physicalId: string | number;
+  /**
+   * What the account holds that the new resource will not: values of `ignoreChanges` fields set
+   * in the account (the UI's), which the new resource takes from the code. `before` is the
+   * account's value, `after` the code's.
+   */
+  lost?: Change[];
 }
 export interface DeleteOperation extends Base {
   action: 'delete';

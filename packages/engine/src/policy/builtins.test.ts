@@ -186,10 +186,19 @@ describe('maintenance windows', () => {
       endsAt: '2026-12-01T02:00:00Z',
       silenceAllAlerts: true,
     });
-    const hints = named(constructFindings(), 'maintenance-silences-all-alerts').map((f) => [f.logicalId, f.hint]);
+    const hints = named(constructFindings(), 'maintenance-silences-all-alerts').map((f) => [
+      f.logicalId,
+      f.hint,
+    ]);
     expect(hints).toEqual([
-      ['db', 'silence only the tags it is about: silenceAllAlerts: false, silenceAlertsTags: ["search","db"]'],
-      ['untagged', 'silence only the tags of the checks it is for: silenceAllAlerts: false, and those tags in silenceAlertsTags'],
+      [
+        'db',
+        'silence only the tags it is about: silenceAllAlerts: false, silenceAlertsTags: ["search","db"]',
+      ],
+      [
+        'untagged',
+        'silence only the tags of the checks it is for: silenceAllAlerts: false, and those tags in silenceAlertsTags',
+      ],
     ]);
     expect(JSON.stringify(hints)).not.toContain('payments');
   });

@@ -133,7 +133,9 @@ export const maintenanceSilencesAllAlerts = definePolicy({
   check(window) {
     if (window.payload.silenceAllAlerts !== true) return undefined;
     // The example is the window's own tags (the checks it is for), or none: never another project's.
-    const tags = Array.isArray(window.payload.tags) ? (window.payload.tags as unknown[]).filter((t) => typeof t === 'string') : [];
+    const tags = Array.isArray(window.payload.tags)
+      ? (window.payload.tags as unknown[]).filter((t) => typeof t === 'string')
+      : [];
     return {
       path: 'silenceAllAlerts',
       message: 'silences every alert of the account while it is on, not only those of the checks it is for',

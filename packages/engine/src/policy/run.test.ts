@@ -333,7 +333,10 @@ describe('plan rules', () => {
 });
 
 describe('policies as untrusted code', () => {
-  const withTimeLimit = (timeLimitMs: number, ...policies: Policy[]) => ({ ...only(...policies), timeLimitMs });
+  const withTimeLimit = (timeLimitMs: number, ...policies: Policy[]) => ({
+    ...only(...policies),
+    timeLimitMs,
+  });
 
   it('see every sensitive field as a marker, never its value or hash, in construct and plan rules alike', () => {
     const hook = construct('AlertChannel', 'hook', {
@@ -392,7 +395,9 @@ describe('policies as untrusted code', () => {
     const found = runConstructPolicies([group], only(pushes), options);
     expect(found).toHaveLength(1);
     expect(found[0]?.severity).toBe('error');
-    expect(found[0]?.message).toMatch(/^policy "pushes" tried to change what it checks while checking CheckGroup "g": TypeError/);
+    expect(found[0]?.message).toMatch(
+      /^policy "pushes" tried to change what it checks while checking CheckGroup "g": TypeError/,
+    );
     expect(group.payload.locations).toEqual(['eu-west-1']);
   });
 
@@ -406,7 +411,12 @@ describe('policies as untrusted code', () => {
         if (r.logicalId === 'search') for (;;) {}
       },
     });
-    const after = definePolicy({ name: 'after', description: 'Counts.', severity: 'info', check: () => void later++ });
+    const after = definePolicy({
+      name: 'after',
+      description: 'Counts.',
+      severity: 'info',
+      check: () => void later++,
+    });
     const started = performance.now();
     const found = runConstructPolicies(groups, withTimeLimit(300, spins, after), options);
     expect(performance.now() - started).toBeLessThan(20_000);
@@ -447,7 +457,12 @@ describe('policies as untrusted code', () => {
 
   it('a message, hint or thrown error of megabytes is cut to 2,000 characters, saying so', () => {
     const long = 'x'.repeat(5_000_000);
-    const loud = definePolicy({ name: 'loud', description: 'Talks.', severity: 'info', check: () => ({ message: long, hint: long }) });
+    const loud = definePolicy({
+      name: 'loud',
+      description: 'Talks.',
+      severity: 'info',
+      check: () => ({ message: long, hint: long }),
+    });
     const [found] = runConstructPolicies([groups[0] as (typeof groups)[number]], only(loud), options);
     expect(found?.message).toBe(`${'x'.repeat(2_000)} (cut: 5000000 characters in all)`);
     expect(found?.hint?.length).toBeLessThan(2_100);

@@ -12,6 +12,7 @@ import {
   BOTH_NOTE,
   formatValue,
   partialNote,
+  replaceDetails,
   sectionsOf,
   sensitiveNote,
   summaryLine,
@@ -65,18 +66,23 @@ function title(op: Operation): string {
 }
 
 /** One resource: a `<details>` with its field-level diff. */
-function resourceBlock(op: Operation): string {
+function resourceBlock(op: Operation, plan: Plan): string {
   let lines: string[];
   let what: string;
-  if (op.action === 'create' || op.action === 'replace') {
+  if (op.action === 'replace') {
+    const { made, lost, repointed } = replaceDetails(op, plan);
+    lines = [
+      ...made,
+      ...lost.map((line) => `! ${line}`),
+      ...(repointed.length === 0
+        ? []
+        : [`  subscribed again to the new one in this deploy: ${repointed.join(', ')}`]),
+    ];
+    what = 'replace: deleted, then created again';
+  } else if (op.action === 'create') {
     const payload = redactPayload(KINDS[op.kind], op.payload) as Record<string, unknown>;
     lines = Object.entries(payload).map(([k, v]) => `+ ${k}: ${formatValue(v)}`);
-    what =
-      op.action === 'replace'
-        ? 'replace: deleted, then created again'
-        : op.recreate
-          ? 'recreate: gone from the account'
-          : 'create';
+    what = op.recreate ? 'recreate: gone from the account' : 'create';
   } else if (op.action === 'delete') {
     lines = [];
     what = 'delete';
@@ -174,7 +180,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
     let part = `${heading}\n\n`;
     let inPart = 0;
     for (const op of ops) {
-      const block = `${resourceBlock(op)}\n`;
+      const block = `${resourceBlock(op, plan)}\n`;
       if (out.length + part.length + block.length + reserve > max) {
         full = true;
         break;

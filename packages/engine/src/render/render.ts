@@ -1,13 +1,12 @@
 import { relative } from 'node:path';
-import { JsonWhenWritten, KINDS, messageRedactor, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
+import { KINDS, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
 import type { StructuredPatchHunk } from 'diff';
 // The one function used, by its module: the package index loads every diff algorithm (54 files).
 import { structuredPatch } from 'diff/lib/patch/create.js';
 import { describeConflict } from '../plan/conflict-text.js';
 import type { Change } from '../plan/diff.js';
-import type { Operation, Plan, UpdateOperation } from '../plan/plan.js';
+import type { Operation, Plan, ReplaceOperation, UpdateOperation } from '../plan/plan.js';
 import { hasChanges, isResendOnly } from '../plan/queries.js';
-import type { RoutingChanges } from '../routing/changes.js';
 import { escapeTerminal as t } from './escape.js';
 import { findingCounts, findingsText } from './findings.js';
 import { routingSectionText, routingWarningText } from './routing.js';
@@ -113,19 +112,49 @@ export function sectionsOf(plan: Plan): { fromCode: Operation[]; drift: UpdateOp
       fromCode.push(op);
       continue;
     }
-    const account = op.changes.filter((c) => causeIn(op, c) === 'account');
-    const code = op.changes.filter((c) => causeIn(op, c) !== 'account');
+    // A subscription moved to a resource made again is told under its replace (`repointedBy`).
+    const own = op.changes.filter((c) => c.replaced === undefined);
+    const account = own.filter((c) => causeIn(op, c) === 'account');
+    const code = own.filter((c) => causeIn(op, c) !== 'account');
     if (code.length > 0) fromCode.push({ ...op, changes: code });
     if (account.length > 0) drift.push({ ...op, changes: account });
   }
   return { fromCode, drift };
 }
 
+/** The resources a replace points at the resource made again (`Kind logicalId "name"`), from the plan's updates. */
+export function repointedBy(plan: Plan, key: string): string[] {
+  return plan.operations.flatMap((op) =>
+    op.action !== 'delete' &&
+    op.action !== 'create' &&
+    op.action !== 'replace' &&
+    op.changes.some((c) => c.replaced === key)
+      ? [`${op.kind} ${op.logicalId}${op.name === undefined ? '' : ` ${JSON.stringify(op.name)}`}`]
+      : [],
+  );
+}
+
+/** What a replace's lines add: the values it is made with, what it loses, and what it re-subscribes. */
+export function replaceDetails(
+  op: ReplaceOperation,
+  plan: Plan,
+): { made: string[]; lost: string[]; repointed: string[] } {
+  const payload = redactPayload(KINDS[op.kind], op.payload) as Record<string, unknown>;
+  return {
+    made: Object.entries(payload).map(([k, v]) => `+ ${k}: ${formatValue(v)}`),
+    lost: (op.lost ?? []).map(
+      (c) =>
+        `${c.path}: ${formatValue(c.before)} in the account is lost (ignoreChanges keeps it on an update, not through a replace): made with ${formatValue(c.after)}`,
+    ),
+    repointed: repointedBy(plan, `${op.kind}:${op.logicalId}`),
+  };
+}
+
 function physical(op: Operation): string {
   return op.action === 'create' ? '' : ` (id ${t(String(op.physicalId))})`;
 }
 
-function operationLines(op: Operation, s: Style): string[] {
+function operationLines(op: Operation, s: Style, plan?: Plan): string[] {
   const paint = colorOf(op.action, s);
   const name = op.name === undefined ? '' : ` ${t(JSON.stringify(op.name))}`;
   const head = `  ${paint(ACTION_SYMBOL[op.action])} ${op.kind} ${s.bold(t(op.logicalId))}${name}${s.dim(physical(op))}`;
@@ -135,8 +164,18 @@ function operationLines(op: Operation, s: Style): string[] {
     ];
   }
   if (op.action === 'delete') return [head];
-  if (op.action === 'replace')
-    return [`${head}${s.dim('  replace: deleted, then created again from the code')}`];
+  if (op.action === 'replace') {
+    const lines = [`${head}${s.dim('  replace: deleted, then created again from the code')}`];
+    if (plan === undefined) return lines;
+    const { made, lost, repointed } = replaceDetails(op, plan);
+    for (const line of made) lines.push(`      ${s.green(t(line))}`);
+    for (const line of lost) lines.push(`      ${s.yellow(`! ${t(line)}`)}`);
+    if (repointed.length > 0)
+      lines.push(
+        `      ${s.dim(`subscribed again to the new one in this deploy: ${t(repointed.join(', '))}`)}`,
+      );
+    return lines;
+  }
   const note =
     op.action === 'adopt'
       ? s.dim(
@@ -221,7 +260,7 @@ function operationsText(plan: Plan, s: Style): string[] {
   const section = (heading: string, ops: readonly Operation[]) => {
     if (ops.length === 0) return;
     out.push(heading);
-    for (const op of ops) out.push(...operationLines(op, s));
+    for (const op of ops) out.push(...operationLines(op, s, plan));
     out.push('');
   };
   section(
