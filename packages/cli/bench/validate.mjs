@@ -26,6 +26,8 @@ function validate(dir, env = {}) {
   const result = spawnSync(process.execPath, [BIN, 'validate'], {
     cwd: dir,
     encoding: 'utf8',
+    // 3,750 findings print more than spawnSync's default 1 MB.
+    maxBuffer: 256 * 1024 * 1024,
     env: { ...process.env, NO_COLOR: '1', ...env },
   });
   if (result.status !== 0) {
