@@ -31,9 +31,45 @@ export const EXIT = Object.fromEntries(Object.entries(TABLE).map(([name, { code 
 };
 export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 
-/** `Exit codes: 0 ok, 1 error, …, 130 interrupted.`: every code of the table, in order. */
-export function exitCodesLine(): string {
-  const codes = Object.values(TABLE)
+/** A name of the table: `invalid`, `locked`, … */
+export type ExitName = keyof Table;
+
+/** Codes every command that loads the project can end with: a Ctrl-C while a policy runs, say. */
+const LOADS: readonly ExitName[] = ['invalid', 'interrupted'];
+
+/**
+ * The codes each command can end with beside 0 and 1: what its own `--help` lists (and so
+ * docs/cli.md). A command not named here ends with 0 or 1 only. `exit-codes.test.ts` holds each
+ * command's module to it.
+ */
+export const COMMAND_EXITS: Readonly<Record<string, readonly ExitName[]>> = {
+  validate: LOADS,
+  diff: ['changes', ...LOADS],
+  import: ['refused', 'locked', ...LOADS],
+  pull: ['refused', 'locked', ...LOADS],
+  deploy: ['stalePlan', 'refused', 'locked', 'timeout', 'verifyFailed', ...LOADS],
+  verify: ['timeout', 'verifyFailed', ...LOADS],
+  destroy: ['refused', 'locked', ...LOADS],
+  output: LOADS,
+  routes: LOADS,
+  maintenance: LOADS,
+  state: ['stalePlan', 'refused', 'locked'],
+  trigger: ['timeout', 'interrupted'],
+  sessions: ['timeout', 'interrupted'],
+  rca: ['timeout', 'interrupted'],
+  agent: ['timeout', 'interrupted'],
+};
+
+/**
+ * `Exit codes: 0 ok, 1 error, …, 130 interrupted.`: every code of the table in order, or with
+ * `command`, the codes that command can end with.
+ */
+export function exitCodesLine(command?: string): string {
+  const names: ExitName[] | undefined =
+    command === undefined ? undefined : ['ok', 'error', ...(COMMAND_EXITS[command] ?? [])];
+  const codes = Object.entries(TABLE)
+    .filter(([name]) => names === undefined || names.includes(name as ExitName))
+    .map(([, entry]) => entry)
     .sort((a, b) => a.code - b.code)
     .map(({ code, summary }) => `${code} ${summary}`);
   return `Exit codes: ${codes.join(', ')}.`;

@@ -1,9 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { EXIT } from './exit-codes.js';
+import { COMMAND_EXITS, EXIT, exitCodesLine } from './exit-codes.js';
 import type { Io } from './io.js';
 import { main } from './main.js';
 
@@ -129,6 +129,39 @@ describe('main', () => {
     expect(listed).toEqual(Object.values(EXIT).sort((a, b) => a - b));
     expect(paragraph).toContain('7 a wait timed out');
     expect(paragraph).toContain('130 interrupted.');
+  });
+
+  it("each command's --help lists the exit codes it can end with, from the one table", async () => {
+    for (const [command, expected] of [
+      ['destroy', [0, 1, 3, 5, 6, 130]],
+      ['import', [0, 1, 3, 5, 6, 130]],
+      ['pull', [0, 1, 3, 5, 6, 130]],
+      ['deploy', [0, 1, 3, 4, 5, 6, 7, 8, 130]],
+      ['diff', [0, 1, 2, 3, 130]],
+      ['checks', [0, 1]],
+    ] as const) {
+      const help = captureIo('/');
+      await main([command, '--help'], help);
+      const paragraph = help.out.slice(help.out.indexOf('Exit codes:')).replace(/\s+/g, ' ');
+      const listed = [...paragraph.matchAll(/(?:: |, )(\d+) /g)].map((m) => Number(m[1]));
+      expect(listed, command).toEqual(expected);
+      expect(paragraph).toBe(`${exitCodesLine(command)} `.replace(/\s+/g, ' '));
+    }
+  });
+
+  it('the exit codes a command module returns are all in its line of the table', () => {
+    const dir = fileURLToPath(new URL('./commands/', import.meta.url));
+    for (const file of readdirSync(dir).filter((f) => f.endsWith('.ts') && !f.endsWith('.test.ts'))) {
+      const command = file.replace(/\.ts$/, '');
+      const used = new Set(
+        [...readFileSync(join(dir, file), 'utf8').matchAll(/EXIT\.(\w+)/g)].map((m) => m[1]),
+      );
+      const listed = new Set(['ok', 'error', ...(COMMAND_EXITS[command] ?? [])]);
+      expect(
+        [...used].filter((name) => !listed.has(name as string)),
+        command,
+      ).toEqual([]);
+    }
   });
 
   it('suggests the nearest command and the nearest option of the command', async () => {

@@ -382,8 +382,10 @@ function commandParser(
       describe: command.describe,
       builder: (y: Argv) => {
         if (module === undefined) return y;
-        if (!('subcommands' in module)) return module.builder(y);
-        return verbs(y, command.name, module.subcommands, handle);
+        const built =
+          'subcommands' in module ? verbs(y, command.name, module.subcommands, handle) : module.builder(y);
+        // Its own exit codes last, in place of the whole table the top level lists.
+        return built.epilogue(exitCodesLine(command.name));
       },
       handler: async (args: Record<string, unknown>) => {
         const m = module ?? (await command.load());
