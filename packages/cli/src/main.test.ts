@@ -164,6 +164,27 @@ describe('main', () => {
     }
   });
 
+  it('whoami without an API key says what it would use, then that the key is missing, with the hint', async () => {
+    const io = captureIo(join(fixtures, 'valid'));
+    io.env = {
+      MONITOR_ACCOUNT_ID: '00000000-0000-4000-8000-00000000de00',
+      MONITOR_BASE_URL: 'https://api.example.com',
+    };
+    expect(await main(['whoami'], io)).toBe(EXIT.error);
+    expect(io.out).toMatch(/^project: +valid\n/);
+    expect(io.out).toContain('account:  00000000-0000-4000-8000-00000000de00\n');
+    expect(io.out).toContain('base URL: https://api.example.com\n');
+    expect(io.out).toContain('API key:  not set (MONITOR_API_KEY)\n');
+    expect(io.err).toMatch(/^error: MONITOR_API_KEY is not set/);
+    expect(io.err).toContain('hint: export MONITOR_API_KEY');
+    const nothing = captureIo(join(fixtures, 'valid'));
+    expect(await main(['whoami', '--json'], nothing)).toBe(EXIT.error);
+    expect(JSON.parse(nothing.out)).toMatchObject({
+      result: { accountId: null, baseUrl: null, keySet: false, keyAccepted: false },
+      error: { code: 'config', message: expect.stringContaining('MONITOR_API_KEY is not set') },
+    });
+  });
+
   it('suggests the nearest command and the nearest option of the command', async () => {
     const command = captureIo(join(fixtures, 'valid'));
     expect(await main(['chekcs', 'list'], command)).toBe(EXIT.error);

@@ -51,7 +51,9 @@ export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<Ex
   const config = project?.config;
   out.project = config?.projectName ?? null;
   out.environment = config?.environment ?? null;
-  const { credentials, sources, close } = await accountOf(args, io.env, project, io.cwd);
+  const found = await accountOf(args, io.env, project, io.cwd);
+  if ('problem' in found) return reportMissing(found, project, args, { io, out });
+  const { credentials, sources, close } = found;
   out.account = { id: credentials.accountId, local: args.local === true };
   let check: KeyCheck;
   try {
@@ -91,6 +93,71 @@ export async function run(args: WhoamiArgs, { io, out }: RunContext): Promise<Ex
   return check.accepted ? EXIT.ok : EXIT.error;
 }
 
+/** Credentials that cannot be made (a variable not set): what is known, and why not. */
+interface Missing {
+  problem: Error & { code?: string; hint?: string };
+  accountId: string | undefined;
+  baseUrl: string | undefined;
+  keySet: boolean;
+}
+
+const nonEmpty = (value: string | undefined) =>
+  value === undefined || value.trim() === '' ? undefined : value.trim();
+
+/** Without a key (or an account, or a base URL): what a command would use, then what is missing. */
+function reportMissing(
+  missing: Missing,
+  project: ProjectConfig,
+  args: WhoamiArgs,
+  { io, out }: RunContext,
+): ExitCode {
+  const config = project?.config;
+  out.account =
+    missing.accountId === undefined ? null : { id: missing.accountId, local: args.local === true };
+  out.result = {
+    project: config?.projectName ?? null,
+    configPath: project?.configPath ?? null,
+    environment: config?.environment ?? null,
+    environments: config?.environments ?? [],
+    accountId: missing.accountId ?? null,
+    baseUrl: missing.baseUrl ?? null,
+    keySet: missing.keySet,
+    keyAccepted: false,
+  };
+  out.error = {
+    code: missing.problem.code ?? 'config',
+    message: missing.problem.message,
+    ...(missing.problem.hint === undefined ? {} : { hint: missing.problem.hint }),
+  };
+  if (out.json) return EXIT.error;
+  const p = paint(io.color);
+  const notSet = (name: string) => p.yellow(`not set (${name})`);
+  io.stdout(
+    renderFields(
+      [
+        ['project', config === undefined ? 'none here (no monitor.config.ts)' : config.projectName],
+        ['environment', config?.environment],
+        [
+          'account',
+          missing.accountId === undefined ? notSet('MONITOR_ACCOUNT_ID') : escapeTerminal(missing.accountId),
+        ],
+        [
+          'base URL',
+          missing.baseUrl === undefined
+            ? notSet('MONITOR_BASE_URL, or api.baseUrl in the config')
+            : escapeTerminal(missing.baseUrl),
+        ],
+        ['API key', missing.keySet ? 'set (MONITOR_API_KEY)' : notSet('MONITOR_API_KEY')],
+      ].map(([label, value]) => [label as string, value === undefined ? undefined : painted(value)]),
+      p,
+    ),
+  );
+  io.stderr(`${p.red('error')}: ${escapeTerminal(missing.problem.message)}\n`);
+  if (missing.problem.hint !== undefined)
+    io.stderr(`${p.dim('hint')}: ${escapeTerminal(missing.problem.hint)}\n`);
+  return EXIT.error;
+}
+
 const refusedKey = (check: KeyCheck) => check.code === 'unauthorized' || check.code === 'forbidden';
 const isSet = (env: NodeJS.ProcessEnv, name: string) => (env[name] ?? '').trim() !== '';
 
@@ -103,7 +170,7 @@ async function accountOf(
   env: NodeJS.ProcessEnv,
   project: ProjectConfig,
   cwd: string,
-): Promise<{ credentials: Credentials; sources: Sources; close: () => Promise<void> }> {
+): Promise<{ credentials: Credentials; sources: Sources; close: () => Promise<void> } | Missing> {
   const config = project?.config;
   if (args.local === true) {
     const emulator = await startLocalEmulator(project?.projectDir ?? cwd, config?.environment);
@@ -114,8 +181,21 @@ async function accountOf(
       close: emulator.close,
     };
   }
+  const withAccount = accountEnv(env, config);
+  let credentials: Credentials;
+  try {
+    credentials = credentialsFromEnv(withAccount, config?.baseUrl);
+  } catch (e) {
+    // What it would use is what people run whoami to see: shown with what is missing.
+    return {
+      problem: e as Error & { code?: string; hint?: string },
+      accountId: nonEmpty(withAccount.MONITOR_ACCOUNT_ID),
+      baseUrl: nonEmpty(env.MONITOR_BASE_URL) ?? config?.baseUrl,
+      keySet: isSet(env, 'MONITOR_API_KEY'),
+    };
+  }
   return {
-    credentials: credentialsFromEnv(accountEnv(env, config), config?.baseUrl),
+    credentials,
     sources: {
       account:
         config?.accountId !== undefined
