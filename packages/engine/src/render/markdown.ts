@@ -7,6 +7,7 @@ import type { Operation, Plan } from '../plan/plan.js';
 import { hasChanges } from '../plan/queries.js';
 import { markdownCode as code, markdownFence, escapeMarkdown as text } from './escape.js';
 import { findingsMarkdown } from './findings.js';
+import { maskedPhone, maskPhones, planPhoneNumbers } from './phone.js';
 import {
   ACTION_SYMBOL,
   BOTH_NOTE,
@@ -141,6 +142,10 @@ function deletionBanner(deletes: Operation[], budget: number): string {
  * always stay; resources that do not fit are counted at the end.
  */
 export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string {
+  return maskPhonesInMarkdown(planMarkdown(plan, options), planPhoneNumbers(plan));
+}
+
+function planMarkdown(plan: Plan, options: MarkdownOptions): string {
   const max = options.maxLength ?? GITHUB_COMMENT_LIMIT;
   const head: string[] = [heading('diff', options), ''];
   const empty = !hasChanges(plan) && plan.conflicts.length === 0;
@@ -229,6 +234,25 @@ function resultItem(r: OperationResult): string {
  * `<details>`. It fits `maxLength`: the title, the totals and the first failures always stay.
  */
 export function renderApplyMarkdown(
+  outcome: ApplyOutcome,
+  options: MarkdownOptions & { command?: 'deploy' | 'destroy' },
+): string {
+  const text = applyMarkdown(outcome, options);
+  return 'plan' in outcome && outcome.plan !== undefined
+    ? maskPhonesInMarkdown(text, planPhoneNumbers(outcome.plan))
+    : text;
+}
+
+/** Phone numbers masked in markdown, as written and as escaped (`maskPhones`). */
+function maskPhonesInMarkdown(markdown: string, numbers: ReadonlySet<string>): string {
+  if (numbers.size === 0) return markdown;
+  const escaped = new Map([...numbers].map((n) => [text(n), text(maskedPhone(n))]));
+  let out = maskPhones(markdown, numbers);
+  for (const [number, masked] of escaped) if (out.includes(number)) out = out.split(number).join(masked);
+  return out;
+}
+
+function applyMarkdown(
   outcome: ApplyOutcome,
   options: MarkdownOptions & { command?: 'deploy' | 'destroy' },
 ): string {

@@ -9,6 +9,7 @@ import type { Operation, Plan, ReplaceOperation, UpdateOperation } from '../plan
 import { hasChanges, isResendOnly } from '../plan/queries.js';
 import { escapeTerminal as t } from './escape.js';
 import { findingCounts, findingsText } from './findings.js';
+import { maskPhones, planPhoneNumbers } from './phone.js';
 import { routingSectionText, routingWarningText } from './routing.js';
 import type { Style } from './style.js';
 
@@ -243,7 +244,7 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
   out.push(...findingsText(plan.findings, s, options.cwd));
   out.push(...stateNotesText(plan, s));
   out.push(closingLine(plan, s));
-  return `${out.join('\n')}\n`;
+  return maskPhones(`${out.join('\n')}\n`, planPhoneNumbers(plan));
 }
 
 /**
