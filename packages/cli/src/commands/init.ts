@@ -177,6 +177,13 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
   return EXIT.ok;
 }
 
+/**
+ * The install scripts a project reviews and allows (npm 11's `allowScripts`; npm 12 blocks the
+ * others): esbuild's postinstall checks that its binary for this platform is there. See
+ * docs/install.md.
+ */
+const ALLOW_SCRIPTS = { esbuild: true };
+
 /** package.json: created, or given the dependencies it lacks; nothing it has is changed. */
 function addPackageJson(files: ProjectFiles, name: string, installFrom: InstallFrom): void {
   const wanted = installFrom.dependencies;
@@ -185,7 +192,7 @@ function addPackageJson(files: ProjectFiles, name: string, installFrom: InstallF
   if (!existsSync(packagePath)) {
     files.write(
       'package.json',
-      `${JSON.stringify({ name, private: true, type: 'module', scripts: { validate: 'monitor validate', diff: 'monitor diff', deploy: 'monitor deploy', typecheck: 'tsc' }, dependencies: wanted, devDependencies: wantedDev }, null, 2)}\n`,
+      `${JSON.stringify({ name, private: true, type: 'module', scripts: { validate: 'monitor validate', diff: 'monitor diff', deploy: 'monitor deploy', typecheck: 'tsc' }, dependencies: wanted, devDependencies: wantedDev, allowScripts: ALLOW_SCRIPTS }, null, 2)}\n`,
     );
     return;
   }
