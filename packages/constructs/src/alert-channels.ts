@@ -38,7 +38,7 @@ const SWITCHES = [
 export type AlertChannelRef = AlertChannel<object> | RemoteRef<'AlertChannel'>;
 
 /** The base of the alert-channel constructs; `AlertChannel.fromId(123)` refers to an existing one. */
-export abstract class AlertChannel<P extends object> extends Construct<P & AlertChannelSwitches> {
+export abstract class AlertChannel<P extends object = object> extends Construct<P & AlertChannelSwitches> {
   readonly kind = 'AlertChannel' as const;
   /** The channel type the service knows it by. */
   abstract readonly channelType: AlertChannelType;
