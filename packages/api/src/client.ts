@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import { type Endpoint, endpoints } from './endpoints.js';
 import { ConfigError, TimeoutError } from './errors.js';
 import { type CallInput, parseRetryAfter, Transport, type TransportOptions } from './http.js';
@@ -431,7 +432,7 @@ function buildClient(t: Transport) {
               },
             );
           }
-          await new Promise((resolve) => setTimeout(resolve, options.intervalMs ?? 2000));
+          await wait(options.intervalMs ?? 2000);
         }
       },
     },

@@ -1,4 +1,5 @@
 import { dirname } from 'node:path';
+import { setTimeout as wait } from 'node:timers/promises';
 import { nearest } from '@monitor/api/nearest';
 import type { Argv } from 'yargs';
 import type { CommandModule, Subcommand } from './command.js';
@@ -473,7 +474,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
   }
   // A construct file's timers that are due by now fire before the answer is printed, so that an
   // exit one of them calls is in it.
-  if (requested?.loadsProject === true) await new Promise((resolve) => setTimeout(resolve, 0));
+  if (requested?.loadsProject === true) await wait(0);
   const refused = takeRefusedExit();
   if (refused !== undefined) {
     answered = true;

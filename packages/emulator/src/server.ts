@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import { type Endpoint, privateLocationMetricsQuerySchema, serviceEndpoints } from '@monitor/api';
 import type { z } from '@monitor/api/zod';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
@@ -238,7 +239,7 @@ export function buildApp(options: AppOptions): App {
     const latency = faults.latency();
     if (latency > 0) {
       request.faultNote = `latency ${Math.round(latency)} ms`;
-      await new Promise((resolve) => setTimeout(resolve, latency));
+      await wait(latency);
     }
     const fault = faults.before();
     if (fault.kind === 'reset') {
@@ -309,7 +310,7 @@ export function buildApp(options: AppOptions): App {
         const hold = faults.holdAfter(endpoint.method, path, endpoint.path);
         if (hold > 0) {
           request.faultNote = `held ${hold}ms after processing`;
-          await new Promise((resolve) => setTimeout(resolve, hold));
+          await wait(hold);
         }
         if (faults.dropAfter(endpoint.method, path, endpoint.path)) {
           dropConnection(request, reply, endpoint, path, accountId, 'dropped after processing');

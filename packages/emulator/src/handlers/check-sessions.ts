@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import { type Answer, type Call, mustGet, noContent, ok, table, uuid } from '../context.js';
 import { countErrors, errorOf, findErrorGroup } from '../error-occurrences.js';
 import { keepNewest } from '../history.js';
@@ -165,7 +166,7 @@ export const checkSessionHandlers = {
           { 'retry-after': '1' },
         );
       }
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      await wait(50);
     }
   },
 

@@ -1,3 +1,4 @@
+import { setTimeout as wait } from 'node:timers/promises';
 import { DEFAULT_RETRY_POLICY, isApiError, type ResourceKind, type RetryPolicy } from '@monitor/api';
 import type { PhysicalId } from '../identity.js';
 import type { Operation, Plan } from '../plan/types.js';
@@ -153,7 +154,7 @@ function operationContext(plan: Plan, state: State, options: ApplyOptions): Oper
     ids,
     secrets: plan.secrets,
     retry: options.retry ?? clientPolicy ?? DEFAULT_RETRY_POLICY,
-    sleep: options.sleep ?? ((ms) => new Promise<void>((resolve) => setTimeout(resolve, ms))),
+    sleep: options.sleep ?? ((ms) => wait(ms)),
     random: options.random ?? Math.random,
   };
 }

@@ -1,6 +1,7 @@
 import * as nodeFs from 'node:fs';
 import { hostname } from 'node:os';
 import { dirname } from 'node:path';
+import { setTimeout as wait } from 'node:timers/promises';
 import { EngineError } from '../errors.js';
 import type { LockRequest, StateBackend } from './backend.js';
 import { describeHolder, type LockHolder } from './lock-holder.js';
@@ -152,7 +153,7 @@ export async function acquireLock(
     }
     if (Date.now() >= deadline)
       throw new LockHeldError(holder, `wait for it to finish, or remove ${path} if that process is gone`);
-    await new Promise((resolve) => setTimeout(resolve, options.pollMs ?? 200));
+    await wait(options.pollMs ?? 200);
   }
 }
 
