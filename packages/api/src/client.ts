@@ -1,4 +1,4 @@
-import { setTimeout as wait } from 'node:timers/promises';
+import { systemClock } from './clock.js';
 import { type Endpoint, endpoints } from './endpoints.js';
 import { ConfigError, TimeoutError } from './errors.js';
 import { type CallInput, parseRetryAfter, Transport, type TransportOptions } from './http.js';
@@ -108,7 +108,8 @@ export function createClient(options: ClientOptions = {}): Client {
  */
 const PAGES_IN_FLIGHT = 4;
 
-function buildClient(t: Transport) {
+/** The requests every part of the client is made of: one call, one page, every page. */
+function requestsOf(t: Transport) {
   const call = <K extends keyof E>(name: K, input: CallInput = {}) =>
     t.call(endpoints[name], input) as Promise<Out<K>>;
 
@@ -146,9 +147,15 @@ function buildClient(t: Transport) {
         }),
       (query.limit as number) ?? 100,
     );
+  return { call, page, pages, cursorPage, cursorPages };
+}
 
-  /** Any managed kind through its definition's operations; live resources carry their physical id as `id`. */
-  const managed = (kind: ResourceKind): ManagedOperations => {
+type Requests = ReturnType<typeof requestsOf>;
+
+/** Any managed kind through its definition's operations; live resources carry their physical id as `id`. */
+function managedOf(t: Transport, r: Requests) {
+  const { call, pages, cursorPages } = r;
+  return (kind: ResourceKind): ManagedOperations => {
     const { operations: op } = KINDS[kind];
     const idField = op.idField ?? 'id';
     const asLive = (value: unknown): ManagedResource => {
@@ -184,20 +191,12 @@ function buildClient(t: Transport) {
       },
     };
   };
+}
 
+/** Check groups, dashboards, status pages and their services. */
+function configurationA(r: Requests) {
+  const { call, page, pages, cursorPage, cursorPages } = r;
   return {
-    /** Requests sent so far, retries included. */
-    get requestCount(): number {
-      return t.requestCount;
-    },
-    /** How this client retries; the deployer reconciles writes of unknown outcome by the same policy. */
-    retryPolicy: t.retryPolicy,
-    /** Close the client's connections once the requests in flight are answered. */
-    close: () => t.close(),
-    /** Close the client's connections now; requests in flight fail. */
-    destroy: () => t.destroy(),
-    managed,
-
     checkGroups: {
       list: (query: Query<'checkGroupsList'> = {}) => page('checkGroupsList', query),
       pages: (query: Query<'checkGroupsList'> = {}) => pages('checkGroupsList', query),
@@ -247,7 +246,13 @@ function buildClient(t: Transport) {
         call('statusPageServicesUpdate', { params: { serviceId }, body }),
       delete: (serviceId: string) => call('statusPageServicesDelete', { params: { serviceId } }),
     },
+  };
+}
 
+/** Status-page incidents, maintenance windows, incidents and alert channels. */
+function configurationB(r: Requests) {
+  const { call, page, pages, cursorPage, cursorPages } = r;
+  return {
     statusPageIncidents: {
       list: (query: Query<'statusPageIncidentsList'> = {}) => cursorPage('statusPageIncidentsList', query),
       pages: (query: Query<'statusPageIncidentsList'> = {}) => cursorPages('statusPageIncidentsList', query),
@@ -297,7 +302,13 @@ function buildClient(t: Transport) {
       upsertSubscription: (id: number, body: Body<'alertChannelsUpsertSubscription'>) =>
         call('alertChannelsUpsertSubscription', { params: { id }, body }),
     },
+  };
+}
 
+/** Checks and check sessions: trigger, read, and wait for them. */
+function sessionsApi(t: Transport, r: Requests) {
+  const { call, page, pages } = r;
+  return {
     checks: {
       list: (query: Query<'checksList'> = {}) => page('checksList', query),
       pages: (query: Query<'checksList'> = {}) => pages('checksList', query),
@@ -366,7 +377,13 @@ function buildClient(t: Transport) {
         }
       },
     },
+  };
+}
 
+/** Results, test sessions, analytics and error groups. */
+function resultsApi(r: Requests) {
+  const { call, page, pages } = r;
+  return {
     checkResults: {
       get: (checkId: string, checkResultId: string) =>
         call('checkResultsGet', { params: { checkId, checkResultId } }),
@@ -394,7 +411,13 @@ function buildClient(t: Transport) {
     testSessionErrorGroups: {
       get: (id: string) => call('testSessionErrorGroupsGet', { params: { id } }),
     },
+  };
+}
 
+/** Root cause analyses and private-location metrics. */
+function analysesApi(r: Requests) {
+  const { call } = r;
+  return {
     rootCauseAnalyses: {
       /** Ask for an analysis of an error group or a test-session error group; 202 with a PENDING id. */
       generate: (
@@ -432,7 +455,7 @@ function buildClient(t: Transport) {
               },
             );
           }
-          await wait(options.intervalMs ?? 2000);
+          await systemClock.sleep(options.intervalMs ?? 2000);
         }
       },
     },
@@ -442,6 +465,28 @@ function buildClient(t: Transport) {
       metrics: (id: string, query: { from: number; to: number }) =>
         call('privateLocationsMetrics', { params: { id }, query }),
     },
+  };
+}
+
+function buildClient(t: Transport) {
+  const r = requestsOf(t);
+  return {
+    /** Requests sent so far, retries included. */
+    get requestCount(): number {
+      return t.requestCount;
+    },
+    /** How this client retries; the deployer reconciles writes of unknown outcome by the same policy. */
+    retryPolicy: t.retryPolicy,
+    /** Close the client's connections once the requests in flight are answered. */
+    close: () => t.close(),
+    /** Close the client's connections now; requests in flight fail. */
+    destroy: () => t.destroy(),
+    managed: managedOf(t, r),
+    ...configurationA(r),
+    ...configurationB(r),
+    ...sessionsApi(t, r),
+    ...resultsApi(r),
+    ...analysesApi(r),
   };
 }
 

@@ -1,4 +1,4 @@
-import { setTimeout as delay, setTimeout as wait } from 'node:timers/promises';
+import { setTimeout as delay } from 'node:timers/promises';
 
 /** Time as the client sees it; injectable so tests can control it. */
 export interface Clock {
@@ -8,7 +8,8 @@ export interface Clock {
 
 export const systemClock: Clock = {
   now: () => Date.now(),
-  sleep: (ms) => wait(Math.max(0, ms)),
+  // The global setTimeout, not node:timers/promises: tests' fake timers (vi.useFakeTimers) drive it.
+  sleep: (ms) => new Promise((resolve) => setTimeout(resolve, Math.max(0, ms))),
 };
 
 /** Wait `ms`, or less when `signal` aborts first (resolves either way: an interrupted wait is no error). */

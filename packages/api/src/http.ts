@@ -173,6 +173,22 @@ const BODILESS_STATUSES = new Set([204, 205, 304]);
  * Sends one endpoint call: validation, rate limiting, retries, error mapping and response
  * parsing. The only place that talks to the network.
  */
+
+/** What every attempt of one request shares. */
+interface SendRequest {
+  endpoint: Endpoint;
+  /** `GET /v1/…`, for messages. */
+  label: string;
+  fullPath: string;
+  /** The path as it may be shown: secrets in it redacted. */
+  safePath: string;
+  bucket: ReturnType<typeof rateLimitBucketFor>;
+  body: string | undefined;
+  headers: Record<string, string>;
+  details: { method: Endpoint['method']; path: string };
+  accept: readonly number[];
+}
+
 export class Transport {
   readonly #origin: string;
   readonly #prefix: string;
@@ -413,147 +429,211 @@ export class Transport {
     if (this.#validate) this.#validateInput(endpoint, input, label);
     const path = fillPath(endpoint.path, input.params);
     const fullPath = `${this.#prefix}${path}${encodeQuery(input.query, endpoint.commaSeparated)}`;
-    const safePath = this.redact(fullPath);
-    const bucket = rateLimitBucketFor(method, path, this.#limiter.routes);
     const body = input.body === undefined ? undefined : JSON.stringify(input.body);
-    const headers =
-      body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' };
-    const details = { method, path: this.redact(path) };
-
+    const request: SendRequest = {
+      endpoint,
+      label,
+      fullPath,
+      safePath: this.redact(fullPath),
+      bucket: rateLimitBucketFor(method, path, this.#limiter.routes),
+      body,
+      headers: body === undefined ? this.#headers : { ...this.#headers, 'content-type': 'application/json' },
+      details: { method, path: this.redact(path) },
+      accept,
+    };
     this.#tellWarning();
-    let failures = 0;
-    let rateLimited = 0;
+    const tries = { failures: 0, rateLimited: 0 };
     for (let attempt = 1; ; attempt++) {
-      await this.#limiter.acquire(bucket);
-      const event = { method, path: safePath, operation: endpoint.operation, attempt };
-      this.#onRequest?.(event);
-      const started = this.#clock.now();
-      this.requestCount++;
-      let answer: Answer;
-      try {
-        answer = await this.#exchange(
-          { origin: this.#origin, path: fullPath, method, headers, body },
-          label,
-          details,
-        );
-      } catch (caught) {
-        const error = caught as NetworkError | TimeoutError | ResponseTooLargeError;
-        this.#onResponse?.({
-          ...event,
-          status: error.status,
-          durationMs: this.#clock.now() - started,
-          errorCode: error.code,
-        });
-        // As large again if sent again. A create answered 2xx or 5xx may have happened all the same.
-        if (error instanceof ResponseTooLargeError) throw tooLargeOutcome(error, method, label);
-        const notSent =
-          error instanceof NetworkError ? !error.reachedServer : (error as TimeoutError).phase === 'connect';
-        if (method === 'POST' && !notSent) {
-          throw new AmbiguousWriteError(
-            `${label}: the connection failed after the request was sent (${error.message}); the write may or may not have happened`,
-            {
-              ...details,
-              cause: error,
-              hint: 'read the resource back before retrying, so that it is not created twice',
-            },
-          );
-        }
-        failures++;
-        // A client that was closed or destroyed sends nothing more.
-        if (failures >= this.#retry.attempts || this.#closed) throw error;
-        await this.#wait(this.#backoff(failures), `${label} failed (${error.code}); trying again`);
-        continue;
-      }
-      const { status, headers: responseHeaders, text } = answer;
-      this.#onResponse?.({ ...event, status, durationMs: this.#clock.now() - started });
+      const outcome = await this.#attempt(request, attempt, tries);
+      if (outcome !== 'again') return outcome;
+    }
+  }
 
-      if (endpoint.success.includes(status)) {
-        return {
-          status,
-          headers: responseHeaders,
-          data: this.#parseSuccess(endpoint, status, text, responseHeaders, label),
-        };
-      }
-      const errorBody = decodeErrorBody(text);
-      // A status the caller expects (a 408 of the completion long poll, a 503 of readiness) is an answer, not an error.
-      if (accept.includes(status)) return { status, headers: responseHeaders, data: errorBody };
-      // A body that is not JSON is cut, after redaction: a secret cut in two would be missed.
-      const serverMessage =
-        errorBody.message === undefined
-          ? undefined
-          : this.redact(errorBody.message).slice(0, errorBody.notJson ? 200 : undefined);
-      if (status === 429) {
-        const retryAfterMs = parseRetryAfter(responseHeaders['retry-after'], this.#clock.now());
-        rateLimited++;
-        const wait =
-          (retryAfterMs ?? this.#backoff(rateLimited)) +
-          this.#random() * Math.max(100, (retryAfterMs ?? 0) * 0.2);
-        this.#limiter.pause(
-          bucket,
-          this.#clock.now() + wait,
-          retryAfterMs === undefined
-            ? `${label} was rate limited (429)`
-            : `${label} was rate limited (429, Retry-After ${Math.round(retryAfterMs / 1000)} s)`,
-        );
-        if (rateLimited <= this.#retry.rateLimitRetries) continue;
-        throw new RateLimitedError(
-          `${label} was rate limited ${rateLimited} times in a row (429${serverMessage ? `: ${serverMessage}` : ''})`,
-          {
-            ...details,
-            status,
-            serverMessage,
-            retryAfterMs,
-            hint: 'the account is rate limited: lower --parallelism or the client rate limit, or try again later',
-          },
-        );
-      }
-      const statusError = errorForStatus(
+  /** One attempt: the answer, or `again` once the wait before the next attempt is over. */
+  async #attempt(
+    request: SendRequest,
+    attempt: number,
+    tries: { failures: number; rateLimited: number },
+  ): Promise<RawResponse | 'again'> {
+    const { endpoint, label, fullPath, details } = request;
+    const { method } = endpoint;
+    await this.#limiter.acquire(request.bucket);
+    const event = { method, path: request.safePath, operation: endpoint.operation, attempt };
+    this.#onRequest?.(event);
+    const started = this.#clock.now();
+    this.requestCount++;
+    let answer: Answer;
+    try {
+      answer = await this.#exchange(
+        { origin: this.#origin, path: fullPath, method, headers: request.headers, body: request.body },
+        label,
+        details,
+      );
+    } catch (caught) {
+      const error = caught as NetworkError | TimeoutError | ResponseTooLargeError;
+      this.#onResponse?.({
+        ...event,
+        status: error.status,
+        durationMs: this.#clock.now() - started,
+        errorCode: error.code,
+      });
+      tries.failures++;
+      await this.#afterUnanswered(error, request, tries.failures);
+      return 'again';
+    }
+    const { status, headers: responseHeaders, text } = answer;
+    this.#onResponse?.({ ...event, status, durationMs: this.#clock.now() - started });
+    if (endpoint.success.includes(status)) {
+      return {
         status,
-        `${label} failed: ${status} ${errorBody.reason ?? ''}${serverMessage ? `: ${serverMessage}` : ''}`
-          .replace(/ +:/, ':')
-          .trim(),
+        headers: responseHeaders,
+        data: this.#parseSuccess(endpoint, status, text, responseHeaders, label),
+      };
+    }
+    const errorBody = decodeErrorBody(text);
+    // A status the caller expects (a 408 of the completion long poll, a 503 of readiness) is an answer, not an error.
+    if (request.accept.includes(status)) return { status, headers: responseHeaders, data: errorBody };
+    // A body that is not JSON is cut, after redaction: a secret cut in two would be missed.
+    const serverMessage =
+      errorBody.message === undefined
+        ? undefined
+        : this.redact(errorBody.message).slice(0, errorBody.notJson ? 200 : undefined);
+    if (status === 429) {
+      tries.rateLimited++;
+      this.#rateLimited(request, responseHeaders, serverMessage, tries.rateLimited);
+      return 'again';
+    }
+    const statusError = this.#statusError(request, status, errorBody, serverMessage, responseHeaders);
+    if (status >= 500 && this.#retriesServerError(request, status, serverMessage, statusError)) {
+      tries.failures++;
+      if (tries.failures < this.#retry.attempts) {
+        await this.#wait(this.#backoff(tries.failures), `${label} answered ${status}; trying again`);
+        return 'again';
+      }
+    }
+    throw statusError;
+  }
+
+  /**
+   * A request with no answer (the network, a deadline, a body past the cap): thrown when it must
+   * not or cannot be sent again, else the wait before the next attempt.
+   */
+  async #afterUnanswered(
+    error: NetworkError | TimeoutError | ResponseTooLargeError,
+    request: SendRequest,
+    failures: number,
+  ): Promise<void> {
+    const { method } = request.endpoint;
+    const { label, details } = request;
+    // As large again if sent again. A create answered 2xx or 5xx may have happened all the same.
+    if (error instanceof ResponseTooLargeError) throw tooLargeOutcome(error, method, label);
+    const notSent =
+      error instanceof NetworkError ? !error.reachedServer : (error as TimeoutError).phase === 'connect';
+    if (method === 'POST' && !notSent) {
+      throw new AmbiguousWriteError(
+        `${label}: the connection failed after the request was sent (${error.message}); the write may or may not have happened`,
         {
           ...details,
-          status,
-          serverMessage,
-          issues: errorBody.keys?.map((key) => ({ path: key, message: serverMessage ?? 'invalid' })),
-          ...(status === 404 && routeIsFixed(endpoint) ? { hint: this.#noSuchRouteHint(endpoint) } : {}),
-          ...(status >= 300 && status < 400
-            ? { hint: this.#redirectHint(endpoint, fullPath, responseHeaders.location) }
-            : {}),
+          cause: error,
+          hint: 'read the resource back before retrying, so that it is not created twice',
         },
       );
-      if (status >= 500) {
-        // A read is safe to repeat. A write the server failed on may or may not have happened: a
-        // create is never sent again blindly, and neither is any write answered with a plain 500;
-        // a gateway's 502/503/504 to an idempotent PUT or DELETE is.
-        const read = method === 'GET';
-        const idempotentRetry = (method === 'PUT' || method === 'DELETE') && RETRYABLE_STATUSES.has(status);
-        if (!read && !idempotentRetry) {
-          throw new AmbiguousWriteError(
-            `${label}: the server answered ${status} after the request was sent; the write may or may not have happened`,
-            {
-              ...details,
-              status,
-              serverMessage,
-              cause: statusError,
-              hint:
-                method === 'POST'
-                  ? 'read the resource back before retrying, so that it is not created twice'
-                  : 'read the resource back to see whether the change was made before sending it again',
-            },
-          );
-        }
-        if (read ? READ_RETRYABLE_STATUSES.has(status) : true) {
-          failures++;
-          if (failures < this.#retry.attempts) {
-            await this.#wait(this.#backoff(failures), `${label} answered ${status}; trying again`);
-            continue;
-          }
-        }
-      }
-      throw statusError;
     }
+    // A client that was closed or destroyed sends nothing more.
+    if (failures >= this.#retry.attempts || this.#closed) throw error;
+    await this.#wait(this.#backoff(failures), `${label} failed (${error.code}); trying again`);
+  }
+
+  /** A 429: the route's bucket paused for Retry-After (or a backoff); thrown past the retries for it. */
+  #rateLimited(
+    request: SendRequest,
+    responseHeaders: Answer['headers'],
+    serverMessage: string | undefined,
+    rateLimited: number,
+  ): void {
+    const { label, details } = request;
+    const retryAfterMs = parseRetryAfter(responseHeaders['retry-after'], this.#clock.now());
+    const wait =
+      (retryAfterMs ?? this.#backoff(rateLimited)) +
+      this.#random() * Math.max(100, (retryAfterMs ?? 0) * 0.2);
+    this.#limiter.pause(
+      request.bucket,
+      this.#clock.now() + wait,
+      retryAfterMs === undefined
+        ? `${label} was rate limited (429)`
+        : `${label} was rate limited (429, Retry-After ${Math.round(retryAfterMs / 1000)} s)`,
+    );
+    if (rateLimited <= this.#retry.rateLimitRetries) return;
+    throw new RateLimitedError(
+      `${label} was rate limited ${rateLimited} times in a row (429${serverMessage ? `: ${serverMessage}` : ''})`,
+      {
+        ...details,
+        status: 429,
+        serverMessage,
+        retryAfterMs,
+        hint: 'the account is rate limited: lower --parallelism or the client rate limit, or try again later',
+      },
+    );
+  }
+
+  /** The error of a status outside the endpoint's successes, with its hint. */
+  #statusError(
+    request: SendRequest,
+    status: number,
+    errorBody: ReturnType<typeof decodeErrorBody>,
+    serverMessage: string | undefined,
+    responseHeaders: Answer['headers'],
+  ): ApiError {
+    const { endpoint, label, fullPath, details } = request;
+    return errorForStatus(
+      status,
+      `${label} failed: ${status} ${errorBody.reason ?? ''}${serverMessage ? `: ${serverMessage}` : ''}`
+        .replace(/ +:/, ':')
+        .trim(),
+      {
+        ...details,
+        status,
+        serverMessage,
+        issues: errorBody.keys?.map((key) => ({ path: key, message: serverMessage ?? 'invalid' })),
+        ...(status === 404 && routeIsFixed(endpoint) ? { hint: this.#noSuchRouteHint(endpoint) } : {}),
+        ...(status >= 300 && status < 400
+          ? { hint: this.#redirectHint(endpoint, fullPath, responseHeaders.location) }
+          : {}),
+      },
+    );
+  }
+
+  /**
+   * Whether a 5xx may be sent again. A read is safe to repeat. A write the server failed on may or
+   * may not have happened: a create is never sent again blindly, and neither is any write answered
+   * with a plain 500 (thrown as an `AmbiguousWriteError`); a gateway's 502/503/504 to an idempotent
+   * PUT or DELETE is.
+   */
+  #retriesServerError(
+    request: SendRequest,
+    status: number,
+    serverMessage: string | undefined,
+    statusError: ApiError,
+  ): boolean {
+    const { method } = request.endpoint;
+    const read = method === 'GET';
+    const idempotentRetry = (method === 'PUT' || method === 'DELETE') && RETRYABLE_STATUSES.has(status);
+    if (!read && !idempotentRetry) {
+      throw new AmbiguousWriteError(
+        `${request.label}: the server answered ${status} after the request was sent; the write may or may not have happened`,
+        {
+          ...request.details,
+          status,
+          serverMessage,
+          cause: statusError,
+          hint:
+            method === 'POST'
+              ? 'read the resource back before retrying, so that it is not created twice'
+              : 'read the resource back to see whether the change was made before sending it again',
+        },
+      );
+    }
+    return read ? READ_RETRYABLE_STATUSES.has(status) : true;
   }
 
   #validateInput(endpoint: Endpoint, input: CallInput, label: string): void {

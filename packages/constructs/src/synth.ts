@@ -95,169 +95,36 @@ const unmapped = (location: SourceLocation) => location;
  * as logical ids. Collects every problem as a diagnostic instead of stopping at the first.
  */
 export function synth(options: SynthOptions = {}, session: Session = currentSession()): SynthResult {
-  const readFile = options.readFile ?? readUtf8;
   const mapLocation = options.mapLocation ?? unmapped;
   const resources: DesiredResource[] = [];
   const diagnostics: Diagnostic[] = [];
-  const seen = new Map<string, Construct<object>>();
-  const aliasOwners = new Map<string, Construct<object>>();
   const constructs = session.constructs.filter(
     (c): c is Construct<object> => isConstruct(c) && SYNTHESIZE in c,
   );
-  const missing = missingEnv(session);
-  const attributed = new Set<string>();
-
+  const run: SynthRun = {
+    options,
+    readFile: options.readFile ?? readUtf8,
+    mapLocation,
+    seen: new Map(),
+    aliasOwners: new Map(),
+    missing: missingEnv(session),
+    attributed: new Set(),
+  };
   // Made once: a key made again is a new string, hashed again by every lookup (30,000 constructs).
   const keys: string[] = [];
   for (const c of constructs) {
     const key = refKey(c.kind, c.logicalId);
     keys.push(key);
-    if (!seen.has(key)) seen.set(key, c);
+    if (!run.seen.has(key)) run.seen.set(key, c);
   }
-
   for (const [i, c] of constructs.entries()) {
-    // Held until the payload is known: then no message may quote what the kind marks sensitive.
-    const own: Diagnostic[] = [];
-    const construct = c.constructor.name;
-    const where = locator(c, mapLocation);
-    const problem = (path: string, message: string, severity: 'error' | 'warning' = 'error') =>
-      own.push({ severity, construct, logicalId: c.logicalId, location: where(), path, message });
-
-    if (!LOGICAL_ID_PATTERN.test(c.logicalId)) {
-      problem('', `logical id "${c.logicalId}" is invalid: use letters, digits and _ - / # . only`);
-    }
-    const first = seen.get(keys[i] as string);
-    if (first !== c) {
-      const where =
-        first?.location === undefined ? '' : ` (first declared at ${fmt(mapLocation(first.location))})`;
-      problem('', `duplicate logical id "${c.logicalId}": another ${c.kind} already uses it${where}`);
-    }
-    for (const alias of c.options.aliases) {
-      const aliasKey = refKey(c.kind, alias);
-      if (alias === c.logicalId) problem('aliases', `alias "${alias}" is the construct's own logical id`);
-      else if (seen.has(aliasKey))
-        problem('aliases', `alias "${alias}" clashes with the logical id of another ${c.kind}`);
-      else if (aliasOwners.has(aliasKey) && aliasOwners.get(aliasKey) !== c) {
-        problem('aliases', `alias "${alias}" is also an alias of ${aliasOwners.get(aliasKey)?.toString()}`);
-      } else aliasOwners.set(aliasKey, c);
-    }
-
-    const dependsOn = new Set<string>();
-    const ctx: SynthContext = {
-      defaults: (options.defaults?.[c.kind as keyof ProjectDefaults] ?? {}) as Record<string, unknown>,
-      problem: (path, message) => problem(path, message),
-      ref: (value, expected, path): PayloadRef | string | number | undefined => {
-        // Reported once here; a stand-in of the right type keeps the schema from reporting it again.
-        const invalidRef = { $ref: `${expected}:` };
-        if (isRemote(value)) {
-          if (value.kind === expected) return value.physicalId;
-          problem(path, `expected a ${expected}, got ${value.kind}.fromId(${String(value.physicalId)})`);
-          return invalidRef;
-        }
-        if (isConstruct(value)) {
-          if (value.kind === expected) {
-            const target = refKey(expected, value.logicalId);
-            dependsOn.add(target);
-            return { $ref: target };
-          }
-          problem(path, `expected a ${expected}, got ${String(value)}`);
-          return invalidRef;
-        }
-        problem(path, `expected a ${expected} construct or ${expected}.fromId(...), got ${typeof value}`);
-        return invalidRef;
-      },
-      text: (value, path) => {
-        if (value === null || value === undefined || typeof value === 'string') return value;
-        const file = (value as FileRef).file;
-        if (typeof file !== 'string') {
-          problem(path, 'must be a string or { file: "relative/path" }');
-          return undefined;
-        }
-        const from = where()?.file;
-        const absolute = from === undefined ? resolve(file) : resolve(dirname(from), file);
-        try {
-          return readFile(absolute);
-        } catch (e) {
-          problem(
-            path,
-            `cannot read file "${file}" (resolved to ${absolute}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
-          );
-          return undefined;
-        }
-      },
-    };
-
-    let payload: Record<string, unknown>;
-    try {
-      payload = c[SYNTHESIZE](ctx);
-    } catch (e) {
-      problem('', `could not be synthesized: ${(e as Error).message}`);
-      diagnostics.push(...own);
-      continue;
-    }
-    const result = checkPayload(c.kind, payload, options);
-    const propPath = (path: string) => c[PROP_PATH](path);
-    // An unset requiredEnv is the problem at its prop, not the schema's complaint about the stand-in.
-    const unset = missing.length === 0 ? new Map<string, string>() : unsetEnvPaths(payload);
-    for (const [path, name] of unset) {
-      attributed.add(name);
-      problem(propPath(path), `environment variable ${name} is not set (requiredEnv)`);
-    }
-    if (!result.success) {
-      for (const issue of result.error.issues) {
-        if (unset.has(formatIssuePath(issue.path))) continue;
-        if (issue.code === 'unrecognized_keys') {
-          for (const k of issue.keys)
-            problem(propPath(formatIssuePath([...issue.path, k])), `unknown property "${k}" of ${construct}`);
-        } else {
-          problem(propPath(formatIssuePath(issue.path)), issue.message);
-        }
-      }
-    }
-    const resource: DesiredResource = {
-      kind: c.kind,
-      construct,
-      logicalId: c.logicalId,
-      payload,
-      dependsOn: [...dependsOn].sort(),
-      options: {
-        protect: c.options.protect,
-        aliases: [...c.options.aliases],
-        adopt: c.options.adopt,
-        ignoreChanges: checkIgnoreChanges(c.kind, c.options.ignoreChanges, payload, problem),
-        policyExceptions: checkPolicyExceptions(c.options.policyExceptions, problem),
-      },
-    };
-    LOCATORS.set(resource, where);
-    Object.defineProperty(resource, 'location', { get: resourceLocation, enumerable: true });
-    resources.push(resource);
-
-    const definition = KINDS[c.kind];
-    if (c.options.adopt && definition.naturalKey === undefined) {
-      problem(
-        'adopt',
-        `adopt has no effect on a ${c.kind}: it has no natural key to find an existing one by (use monitor import)`,
-        'warning',
-      );
-    }
-    for (const [listPath, keyField] of keyedLists(definition)) {
-      for (const { path, value: items } of valuesAt(payload, listPath)) {
-        if (!Array.isArray(items)) continue;
-        const seenKeys = new Set<string>();
-        for (const item of items) {
-          const itemKey = keyText(item, keyField);
-          if (itemKey === undefined) continue;
-          if (seenKeys.has(itemKey))
-            problem(propPath(path), `${keyField} "${itemKey}" appears more than once: each must be unique`);
-          seenKeys.add(itemKey);
-        }
-      }
-    }
-    diagnostics.push(...withoutSecrets(c.kind, payload, own));
+    const done = synthConstruct(c, keys[i] as string, run);
+    if (done.resource !== undefined) resources.push(done.resource);
+    diagnostics.push(...done.diagnostics);
   }
   diagnostics.push(...uniqueKeyClashes(resources));
-  for (const { name, location } of missing) {
-    if (attributed.has(name)) continue;
+  for (const { name, location } of run.missing) {
+    if (run.attributed.has(name)) continue;
     diagnostics.push({
       severity: 'error',
       path: '',
@@ -267,6 +134,203 @@ export function synth(options: SynthOptions = {}, session: Session = currentSess
     });
   }
   return { resources, diagnostics: diagnostics.sort(byPosition) };
+}
+
+/** What the constructs of one synthesis share: the options, who took which key, what is unset. */
+interface SynthRun {
+  options: SynthOptions;
+  readFile: (path: string) => string;
+  mapLocation: (location: SourceLocation) => SourceLocation;
+  /** The first construct of each `Kind:logicalId`. */
+  seen: Map<string, Construct<object>>;
+  /** The construct each alias (as `Kind:alias`) belongs to. */
+  aliasOwners: Map<string, Construct<object>>;
+  missing: ReturnType<typeof missingEnv>;
+  /** The unset `requiredEnv` variables reported at a prop. */
+  attributed: Set<string>;
+}
+
+type Problem = (path: string, message: string, severity?: 'error' | 'warning') => void;
+
+/** One construct: its resource (none when it could not be synthesized) and its diagnostics. */
+function synthConstruct(
+  c: Construct<object>,
+  key: string,
+  run: SynthRun,
+): { resource: DesiredResource | undefined; diagnostics: Diagnostic[] } {
+  // Held until the payload is known: then no message may quote what the kind marks sensitive.
+  const own: Diagnostic[] = [];
+  const construct = c.constructor.name;
+  const where = locator(c, run.mapLocation);
+  const problem: Problem = (path, message, severity = 'error') =>
+    own.push({ severity, construct, logicalId: c.logicalId, location: where(), path, message });
+  checkIdentity(c, key, run, problem);
+  const dependsOn = new Set<string>();
+  let payload: Record<string, unknown>;
+  try {
+    payload = c[SYNTHESIZE](synthContext(c, run, where, dependsOn, problem));
+  } catch (e) {
+    problem('', `could not be synthesized: ${(e as Error).message}`);
+    return { resource: undefined, diagnostics: own };
+  }
+  reportPayloadIssues(c, payload, run, problem);
+  const resource: DesiredResource = {
+    kind: c.kind,
+    construct,
+    logicalId: c.logicalId,
+    payload,
+    dependsOn: [...dependsOn].sort(),
+    options: {
+      protect: c.options.protect,
+      aliases: [...c.options.aliases],
+      adopt: c.options.adopt,
+      ignoreChanges: checkIgnoreChanges(c.kind, c.options.ignoreChanges, payload, problem),
+      policyExceptions: checkPolicyExceptions(c.options.policyExceptions, problem),
+    },
+  };
+  LOCATORS.set(resource, where);
+  Object.defineProperty(resource, 'location', { get: resourceLocation, enumerable: true });
+  checkKindRules(c, payload, problem);
+  return { resource, diagnostics: withoutSecrets(c.kind, payload, own) };
+}
+
+/** The logical id's form, its uniqueness, and its aliases. */
+function checkIdentity(c: Construct<object>, key: string, run: SynthRun, problem: Problem): void {
+  if (!LOGICAL_ID_PATTERN.test(c.logicalId)) {
+    problem('', `logical id "${c.logicalId}" is invalid: use letters, digits and _ - / # . only`);
+  }
+  const first = run.seen.get(key);
+  if (first !== c) {
+    const where =
+      first?.location === undefined ? '' : ` (first declared at ${fmt(run.mapLocation(first.location))})`;
+    problem('', `duplicate logical id "${c.logicalId}": another ${c.kind} already uses it${where}`);
+  }
+  for (const alias of c.options.aliases) {
+    const aliasKey = refKey(c.kind, alias);
+    if (alias === c.logicalId) problem('aliases', `alias "${alias}" is the construct's own logical id`);
+    else if (run.seen.has(aliasKey))
+      problem('aliases', `alias "${alias}" clashes with the logical id of another ${c.kind}`);
+    else if (run.aliasOwners.has(aliasKey) && run.aliasOwners.get(aliasKey) !== c) {
+      problem('aliases', `alias "${alias}" is also an alias of ${run.aliasOwners.get(aliasKey)?.toString()}`);
+    } else run.aliasOwners.set(aliasKey, c);
+  }
+}
+
+/** What a construct's synthesis asks of the run: its defaults, references and file texts. */
+function synthContext(
+  c: Construct<object>,
+  run: SynthRun,
+  where: () => SourceLocation | undefined,
+  dependsOn: Set<string>,
+  problem: Problem,
+): SynthContext {
+  return {
+    defaults: (run.options.defaults?.[c.kind as keyof ProjectDefaults] ?? {}) as Record<string, unknown>,
+    problem: (path, message) => problem(path, message),
+    ref: (value, expected, path): PayloadRef | string | number | undefined => {
+      // Reported once here; a stand-in of the right type keeps the schema from reporting it again.
+      const invalidRef = { $ref: `${expected}:` };
+      if (isRemote(value)) {
+        if (value.kind === expected) return value.physicalId;
+        problem(path, `expected a ${expected}, got ${value.kind}.fromId(${String(value.physicalId)})`);
+        return invalidRef;
+      }
+      if (isConstruct(value)) {
+        if (value.kind === expected) {
+          const target = refKey(expected, value.logicalId);
+          dependsOn.add(target);
+          return { $ref: target };
+        }
+        problem(path, `expected a ${expected}, got ${String(value)}`);
+        return invalidRef;
+      }
+      problem(path, `expected a ${expected} construct or ${expected}.fromId(...), got ${typeof value}`);
+      return invalidRef;
+    },
+    text: (value, path) => fileText(value, path, where, run.readFile, problem),
+  };
+}
+
+/** A text prop: the string itself, or the file it names (relative to the construct's file). */
+function fileText(
+  value: string | FileRef | null | undefined,
+  path: string,
+  where: () => SourceLocation | undefined,
+  readFile: (path: string) => string,
+  problem: Problem,
+): string | null | undefined {
+  if (value === null || value === undefined || typeof value === 'string') return value;
+  const file = (value as FileRef).file;
+  if (typeof file !== 'string') {
+    problem(path, 'must be a string or { file: "relative/path" }');
+    return undefined;
+  }
+  const from = where()?.file;
+  const absolute = from === undefined ? resolve(file) : resolve(dirname(from), file);
+  try {
+    return readFile(absolute);
+  } catch (e) {
+    problem(
+      path,
+      `cannot read file "${file}" (resolved to ${absolute}): ${(e as NodeJS.ErrnoException).code ?? (e as Error).message}`,
+    );
+    return undefined;
+  }
+}
+
+/** The schema's complaints about the payload, each at its prop; an unset requiredEnv as itself. */
+function reportPayloadIssues(
+  c: Construct<object>,
+  payload: Record<string, unknown>,
+  run: SynthRun,
+  problem: Problem,
+): void {
+  const result = checkPayload(c.kind, payload, run.options);
+  const propPath = (path: string) => c[PROP_PATH](path);
+  // An unset requiredEnv is the problem at its prop, not the schema's complaint about the stand-in.
+  const unset = run.missing.length === 0 ? new Map<string, string>() : unsetEnvPaths(payload);
+  for (const [path, name] of unset) {
+    run.attributed.add(name);
+    problem(propPath(path), `environment variable ${name} is not set (requiredEnv)`);
+  }
+  if (result.success) return;
+  for (const issue of result.error.issues) {
+    if (unset.has(formatIssuePath(issue.path))) continue;
+    if (issue.code === 'unrecognized_keys') {
+      for (const k of issue.keys)
+        problem(
+          propPath(formatIssuePath([...issue.path, k])),
+          `unknown property "${k}" of ${c.constructor.name}`,
+        );
+    } else {
+      problem(propPath(formatIssuePath(issue.path)), issue.message);
+    }
+  }
+}
+
+/** What the kind's definition asks beyond the schema: adopt needs a natural key, keyed lists unique keys. */
+function checkKindRules(c: Construct<object>, payload: Record<string, unknown>, problem: Problem): void {
+  const definition = KINDS[c.kind];
+  if (c.options.adopt && definition.naturalKey === undefined) {
+    problem(
+      'adopt',
+      `adopt has no effect on a ${c.kind}: it has no natural key to find an existing one by (use monitor import)`,
+      'warning',
+    );
+  }
+  for (const [listPath, keyField] of keyedLists(definition)) {
+    for (const { path, value: items } of valuesAt(payload, listPath)) {
+      if (!Array.isArray(items)) continue;
+      const seenKeys = new Set<string>();
+      for (const item of items) {
+        const itemKey = keyText(item, keyField);
+        if (itemKey === undefined) continue;
+        if (seenKeys.has(itemKey))
+          problem(c[PROP_PATH](path), `${keyField} "${itemKey}" appears more than once: each must be unique`);
+        seenKeys.add(itemKey);
+      }
+    }
+  }
 }
 
 /**
