@@ -205,6 +205,25 @@ describe('keyed lists', () => {
     ]);
   });
 
+  it('a card renamed in the account shows as the server answers it, without what only the server keeps', () => {
+    const card = (name: string) => ({ name, services: [{ id: 'svc-1' }] });
+    const served = (name: string) => ({
+      ...card(name),
+      id: 'card-9',
+      created_at: '2026-11-01T00:00:00.000Z',
+      accountId: 'acct-1',
+      services: [{ id: 'svc-1', created_at: '2026-11-01T00:00:00.000Z' }],
+    });
+    expect(changesOf('StatusPage', { cards: [card('Core')] }, { cards: [served('Core services')] })).toEqual([
+      { path: 'cards[Core]', before: null, after: card('Core') },
+      { path: 'cards[Core services]', before: card('Core services'), after: null },
+    ]);
+    // Where the code has no card at all, what a request takes (a card's id may be sent back).
+    expect(changesOf('StatusPage', { cards: [] }, { cards: [served('Core')] })).toEqual([
+      { path: 'cards[Core]', before: { ...card('Core'), id: 'card-9' }, after: null },
+    ]);
+  });
+
   describe('a key given more than once (query parameters such as ?tag=a&tag=b)', () => {
     const parameter = (value: string, key = 'tag') => ({ key, value });
     const groupWith = (...parameters: { key: string; value: string }[]) => ({
