@@ -52,11 +52,15 @@ export { type LockEvent, type LockedFlowOptions, lockedFlow } from './flows/lock
 export { type LostState, lostState, lostStateCandidate } from './flows/lost-state.js';
 export { outputs, type ResourceOutput } from './flows/outputs.js';
 export {
+  type PlacedNotPulled,
   type PulledFile,
   type PullOptions,
   type PullResult,
   PullSyntaxError,
+  type PullWriteOptions,
+  type PullWritten,
   pullEdits,
+  type UnseenSecrets,
   uncommittedFiles,
   writePull,
 } from './flows/pull.js';

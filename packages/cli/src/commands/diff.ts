@@ -16,6 +16,7 @@ import {
   withScopeOptions,
 } from '../options.js';
 import type { RunContext } from '../output.js';
+import { unseenLines } from '../unseen.js';
 
 export interface DiffArgs extends ProjectArgs, CommentArgs, ScopeArgs {
   detailedExitcode?: boolean | undefined;
@@ -81,7 +82,12 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
     const changed = engine.hasChanges(result.plan);
     if (args.out !== undefined) savePlan(resolve(io.cwd, args.out), result.saved, engine);
     if (out.json) out.plan = engine.planToPrintedJson(result.plan);
-    out.result = { changes: changed, requests: result.requests, savedPlan: args.out ?? null };
+    out.result = {
+      changes: changed,
+      requests: result.requests,
+      savedPlan: args.out ?? null,
+      unseen: result.unseen,
+    };
     const heading: Heading = {
       project: project.config.projectName,
       environment: project.config.environment,
@@ -155,6 +161,8 @@ function printPlan(
   io.stdout(p.dim(projectUi.headerLine('diff', project, connection)));
   if (lost !== undefined) return;
   io.stdout(engine.renderPlanText(result.plan, p, { cwd: io.cwd }));
+  // Said once, not per variable: what no diff can see.
+  for (const line of unseenLines(result.unseen, 'diff')) io.stdout(p.dim(`${line}\n`));
   if (args.out !== undefined) {
     io.stdout(
       p.dim(

@@ -1,3 +1,4 @@
+import { type UnseenSecrets, unseenSecrets } from '../live/unseen.js';
 import { plan } from '../plan/plan.js';
 import { type SavedPlan, savePlan } from '../plan/saved-plan.js';
 import type { Live, Plan, PlanMode } from '../plan/types.js';
@@ -31,6 +32,8 @@ export interface DiffResult {
   saved: SavedPlan;
   /** API calls the diff made. */
   requests: number;
+  /** What no diff can see: secrets the service masks (one changed in the UI never shows as drift). */
+  unseen: UnseenSecrets;
 }
 
 /** Read state and the live account, and plan: what a deploy would change. Reads only; takes no lock. */
@@ -47,6 +50,7 @@ export async function diff(target: Target, options: DiffOptions = {}): Promise<D
       projectName: target.project.config.projectName,
     }),
     requests: (await snapshot).requests,
+    unseen: unseenSecrets((await snapshot).state, live, made.secrets.keyed),
   };
 }
 

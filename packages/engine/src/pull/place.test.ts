@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { placeResources } from './place.js';
-import type { ResourcePull } from './types.js';
+import { SourceText } from '../positions/prop-location.js';
+import { placeNotPulled, placeResources } from './place.js';
+import type { NotPulled, ResourcePull } from './types.js';
 
 const pull = (logicalId: string, file: string | undefined): ResourcePull => ({
   key: `CheckGroup:${logicalId}`,
@@ -48,5 +49,58 @@ describe('placeResources', () => {
       ['CheckGroup:nowhere', '', 0, 'shown N'],
     ]);
     expect(placed.manual[0]?.reason).toBe('the construct is made outside the project’s files (a library)');
+  });
+});
+
+describe('placeNotPulled', () => {
+  const FILE = '/p/alerts.monitor.ts';
+  const TEXT = `const slack = new SlackAlertChannel('ops-slack', {
+  url: requiredEnv('SLACK_URL'),
+});
+new CheckGroup('g', {
+  name: 'G',
+  environmentVariables: [
+    { key: 'TOKEN', value: requiredEnv('T'), secret: true },
+  ],
+});
+`;
+  const sourceOf = (file: string) => (file === FILE ? new SourceText(TEXT) : undefined);
+  const left = (
+    kind: NotPulled['kind'],
+    logicalId: string,
+    line: number | undefined,
+    path: string,
+  ): NotPulled => ({
+    key: `${kind}:${logicalId}`,
+    kind,
+    logicalId,
+    ...(line === undefined ? {} : { location: { file: FILE, line, column: 15 } }),
+    path,
+    reason: 'secret',
+  });
+
+  it('gives each change left to people the line of its prop: a channel’s config field, a keyed list', () => {
+    expect(
+      placeNotPulled(
+        [
+          left('AlertChannel', 'ops-slack', 1, 'config.url'),
+          left('CheckGroup', 'g', 4, 'environmentVariables[TOKEN].value'),
+          left('CheckGroup', 'g', 4, 'muted'),
+        ],
+        sourceOf,
+      ).map((n) => [n.path, n.file, n.line]),
+    ).toEqual([
+      ['config.url', FILE, 2],
+      ['environmentVariables[TOKEN].value', FILE, 6],
+      // Not written: the construct's own line.
+      ['muted', FILE, 4],
+    ]);
+  });
+
+  it('a construct with no place has none', () => {
+    expect(placeNotPulled([left('CheckGroup', 'g', undefined, 'name')], sourceOf)[0]).toMatchObject({
+      file: '',
+      line: 0,
+    });
   });
 });

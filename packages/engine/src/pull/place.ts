@@ -1,4 +1,7 @@
-import type { ManualEdit, ResourcePull, RewriteContext } from './types.js';
+import * as constructs from '@monitor/constructs';
+import { atPropLocation } from '../positions/prop-location.js';
+import type { SourceReader } from '../positions/source-reader.js';
+import type { ManualEdit, NotPulled, PlacedNotPulled, ResourcePull, RewriteContext } from './types.js';
 
 /**
  * Where each construct to pull is edited: in the project file that makes it, or nowhere, when it
@@ -31,4 +34,23 @@ export function placeResources(
   }
   // Files in a stable order, so that the output is too.
   return { byFile: new Map([...byFile].sort(([a], [b]) => (a < b ? -1 : 1))), manual };
+}
+
+/**
+ * Each change left to people at the line of the prop that holds it (a keyed list's entry at the
+ * list), as the diagnostics of `validate` are: the construct's own line where the prop is not
+ * written there.
+ */
+export function placeNotPulled(notPulled: readonly NotPulled[], sourceOf: SourceReader): PlacedNotPulled[] {
+  return notPulled.map((n) => {
+    if (n.location === undefined) return { ...n, file: '', line: 0 };
+    const target = constructs.propOf(constructs.CONSTRUCT_SOURCES[n.kind], n.path);
+    const propPath = (target?.path ?? target?.prop ?? '').replace(/\[.*$/, '');
+    const at = atPropLocation(
+      { severity: 'warning', path: propPath, message: '', location: n.location },
+      sourceOf,
+    );
+    const location = at.location ?? n.location;
+    return { ...n, file: location.file, line: location.line };
+  });
 }

@@ -1,3 +1,4 @@
+import { KINDS, type ResourceKind, rulePathOf } from '@monitor/api';
 import type { SourceLocation } from '@monitor/constructs';
 import * as constructs from '@monitor/constructs';
 import { markSecrets, type Props } from '../import/values.js';
@@ -7,6 +8,19 @@ import { stateKey } from '../state/state.js';
 import { holdsSecret } from './holds.js';
 import { outermost, stepsOf, valuesAlong } from './prop-paths.js';
 import type { NotPulled, PropEdit, ResourcePull } from './types.js';
+
+/** For a keyed list written again, at `payloadPath`: its key field, and the entries changed inside. */
+function entriesOf(kind: ResourceKind, payloadPath: string, changes: readonly string[]): PropEdit['entries'] {
+  const keyField = payloadPath === '' ? undefined : KINDS[kind].keyed[rulePathOf(payloadPath)];
+  if (keyField === undefined) return undefined;
+  const at = pathSegments(payloadPath).length - 1;
+  const changed = changes.flatMap((c) => {
+    const segments = pathSegments(c);
+    const key = segments[at]?.key;
+    return key !== undefined && segments.length > at + 1 ? [key] : [];
+  });
+  return { keyField, changed: [...new Set(changed)] };
+}
 
 /**
  * The edits of one construct: the plan's changes of it (those pull brings back) as props to
@@ -70,6 +84,7 @@ export function resourceEdits(
       for (const c of changes) notPulled.push({ ...base, path: c, reason: 'secret' });
       continue;
     }
+    const entries = own === undefined ? undefined : entriesOf(op.kind, own.payloadPath, changes);
     edits.push({
       path,
       steps,
@@ -78,6 +93,7 @@ export function resourceEdits(
       listsAlong: along.lists,
       changes,
       references: own !== undefined && own.payloadPath === '',
+      ...(entries === undefined ? {} : { entries }),
     });
   }
   return {

@@ -177,10 +177,132 @@ new CheckGroup('g', { name: 'G', alertChannels: [oncall] });
     expect(r.text).toBe(`new CheckGroup('a', { name: 'A' }); new CheckGroup('b', { name: 'B2' });\n`);
   });
 
+  it('two constructs made on one line, neither with the logical id: neither is edited', () => {
+    const text = `new CheckGroup(idA, { name: 'A' }); new CheckGroup(idB, { name: 'B' });\n`;
+    const r = rewrite(text, [resource(1, [edit('name', ['N'])], 'c')]);
+    expect(r.text).toBe(text);
+    expect(r.pulled).toEqual([]);
+    expect(r.manual.map((m) => [m.path, m.line, m.reason])).toEqual([
+      ['name', 1, 'the construct is not made here with new'],
+    ]);
+  });
+
   it('tells a file that does not parse', () => {
     expect(syntaxErrors('a.ts', `new CheckGroup('g', { name: 'G' );\n`)).toEqual([
       expect.stringMatching(/^1:\d+ /),
     ]);
     expect(syntaxErrors('a.ts', GROUP)).toEqual([]);
+  });
+});
+
+/** The lines of `after` that are not in `before`, and those of `before` gone from it, as a reviewer reads a diff. */
+function changedLines(before: string, after: string): { added: string[]; removed: string[] } {
+  const a = before.split('\n');
+  const b = after.split('\n');
+  return { added: b.filter((l) => !a.includes(l)), removed: a.filter((l) => !b.includes(l)) };
+}
+
+describe('rewriteFile keeps the user’s layout', () => {
+  it('a set gains the account’s new item at its end, in the user’s order, not the account’s', () => {
+    const text = `new CheckGroup('g', { name: 'G', locations: ['eu-west-1', 'us-west-2'] });\n`;
+    const r = rewrite(text, [
+      resource(1, [edit('locations', [['ap-southeast-2', 'eu-west-1', 'us-west-2']])]),
+    ]);
+    expect(r.text).toBe(
+      `new CheckGroup('g', { name: 'G', locations: ['eu-west-1', 'us-west-2', 'ap-southeast-2'] });\n`,
+    );
+    const dropped = rewrite(text, [resource(1, [edit('locations', [['us-west-2']])])]);
+    expect(dropped.text).toBe(`new CheckGroup('g', { name: 'G', locations: ['us-west-2'] });\n`);
+  });
+
+  it('a list written one item per line changes by one line for one item', () => {
+    const text = `new CheckGroup('g', {
+  name: 'G',
+  locations: [
+    'us-west-2',
+    'eu-west-1',
+  ],
+});
+`;
+    const added = rewrite(text, [
+      resource(1, [edit('locations', [['ap-southeast-2', 'eu-west-1', 'us-west-2']])]),
+    ]);
+    expect(changedLines(text, added.text)).toEqual({ added: ["    'ap-southeast-2',"], removed: [] });
+    const swapped = rewrite(text, [resource(1, [edit('locations', [['ap-southeast-2', 'us-west-2']])])]);
+    expect(swapped.text).toBe(text.replace("'eu-west-1'", "'ap-southeast-2'"));
+    const removed = rewrite(text, [resource(1, [edit('locations', [['us-west-2']])])]);
+    expect(changedLines(text, removed.text)).toEqual({ added: [], removed: ["    'eu-west-1',"] });
+  });
+
+  it('a renamed status-page card is one line changed, where it was, in a list of one card per line', () => {
+    const text = `const api = new StatusPageService('api', { name: 'API' });
+const web = new StatusPageService('web', { name: 'Web' });
+new StatusPage('status', {
+  name: 'Status',
+  cards: [
+    { name: 'Core', services: [api] },
+    { name: 'Frontend', services: [web] },
+  ],
+});
+`;
+    const refs: RewriteContext = {
+      ...ctx,
+      variableOf: (finder, _kind, id) => {
+        const name = id === 'svc-api' ? 'api' : id === 'svc-web' ? 'web' : undefined;
+        return name !== undefined && finder.names.has(name) ? name : undefined;
+      },
+    };
+    const cards = [
+      { name: 'Core services', services: [sourceRef('StatusPageService', 'svc-api')] },
+      { name: 'Frontend', services: [sourceRef('StatusPageService', 'svc-web')] },
+    ] as PropValue;
+    const r = rewrite(
+      text,
+      [
+        {
+          ...resource(3, [edit('cards', [cards], { entries: { keyField: 'name', changed: [] } })], 'status'),
+          key: 'StatusPage:status',
+          kind: 'StatusPage',
+          construct: 'StatusPage',
+        },
+      ],
+      refs,
+    );
+    expect(r.manual).toEqual([]);
+    expect(r.text).toBe(
+      text.replace("{ name: 'Core', services: [api] }", "{ name: 'Core services', services: [api] }"),
+    );
+  });
+
+  it('an entry changed inside is written where it is, an entry added goes at the end', () => {
+    const list = [
+      { key: 'MODE', value: 'live' },
+      { key: 'API_URL', value: 'https://b.example' },
+      { key: 'NEW', value: 'n' },
+    ] as PropValue;
+    const r = rewrite(GROUP, [
+      resource(4, [
+        edit('environmentVariables', [list], { entries: { keyField: 'key', changed: ['API_URL'] } }),
+      ]),
+    ]);
+    // In the code's order, the entry added after the others: not the account's order.
+    expect(r.text).toBe(
+      GROUP.replace("'https://a.example' },", "'https://b.example' },").replace(
+        "    { key: 'MODE', value: 'live' },\n",
+        "    { key: 'MODE', value: 'live' },\n    { key: 'NEW', value: 'n' },\n",
+      ),
+    );
+  });
+
+  it('a value written over several lines is written again over several lines', () => {
+    const text = `new CheckGroup('g', {
+  name: 'G',
+  alertSettings: {
+    escalationType: 'RUN_BASED',
+  },
+});
+`;
+    const r = rewrite(text, [resource(1, [edit('alertSettings', [{ escalationType: 'TIME_BASED' }])])]);
+    expect(r.text).toBe(text.replace('RUN_BASED', 'TIME_BASED'));
   });
 });

@@ -9,6 +9,21 @@ import {
 import { printPropValue } from '../import/codegen.js';
 import type { PropValue } from '../import/values.js';
 import { holdsRef, holdsSecret } from './holds.js';
+import { editList } from './list-edit.js';
+import {
+  applyChanges,
+  columnAt,
+  indentAt,
+  inner,
+  insertMember,
+  isLiteral,
+  keyOf,
+  overlap,
+  type Print,
+  propName,
+  removeMember,
+  type TextChange,
+} from './source-text.js';
 import type {
   ManualEdit,
   ObjectFinder,
@@ -29,78 +44,6 @@ export interface RewriteResult {
   text: string;
   pulled: PulledEdit[];
   manual: ManualEdit[];
-}
-
-interface TextChange {
-  start: number;
-  end: number;
-  text: string;
-}
-
-/** Unwraps `x as const`, `x satisfies T` and parentheses: the value written is inside. */
-function inner(node: Node): Node {
-  let n = node;
-  while (Node.isAsExpression(n) || Node.isSatisfiesExpression(n) || Node.isParenthesizedExpression(n))
-    n = n.getExpression();
-  return n;
-}
-
-/** Written as a literal: strings, numbers, booleans, null, and arrays and objects of them (and of variables, where `refs` allows). */
-function isLiteral(node: Node, refs: boolean): boolean {
-  const n = inner(node);
-  if (
-    Node.isStringLiteral(n) ||
-    Node.isNoSubstitutionTemplateLiteral(n) ||
-    Node.isNumericLiteral(n) ||
-    Node.isTrueLiteral(n) ||
-    Node.isFalseLiteral(n) ||
-    Node.isNullLiteral(n)
-  )
-    return true;
-  if (Node.isPrefixUnaryExpression(n)) return Node.isNumericLiteral(n.getOperand());
-  if (Node.isIdentifier(n)) return refs && n.getText() !== 'undefined';
-  if (Node.isArrayLiteralExpression(n)) return n.getElements().every((e) => isLiteral(e, refs));
-  if (Node.isObjectLiteralExpression(n))
-    return n
-      .getProperties()
-      .every(
-        (p) =>
-          Node.isPropertyAssignment(p) &&
-          !Node.isComputedPropertyName(p.getNameNode()) &&
-          isLiteral(p.getInitializerOrThrow(), refs),
-      );
-  return false;
-}
-
-function propName(p: Node): string | undefined {
-  if (!Node.isPropertyAssignment(p) && !Node.isShorthandPropertyAssignment(p)) return undefined;
-  const name = p.getNameNode();
-  if (Node.isIdentifier(name)) return name.getText();
-  if (Node.isStringLiteral(name) || Node.isNoSubstitutionTemplateLiteral(name)) return name.getLiteralText();
-  if (Node.isNumericLiteral(name)) return name.getText();
-  return undefined;
-}
-
-/** The literal text of a key field in an object literal entry, to find a keyed list's entry. */
-function keyOf(entry: Node, keyField: string): string | undefined {
-  const n = inner(entry);
-  if (!Node.isObjectLiteralExpression(n)) return undefined;
-  const p = n.getProperties().find((q) => propName(q) === keyField);
-  if (p === undefined || !Node.isPropertyAssignment(p)) return undefined;
-  const v = inner(p.getInitializerOrThrow());
-  if (Node.isStringLiteral(v) || Node.isNoSubstitutionTemplateLiteral(v)) return v.getLiteralText();
-  if (Node.isNumericLiteral(v)) return v.getText();
-  return undefined;
-}
-
-/** The whitespace a line starts with. */
-function indentAt(text: string, pos: number): string {
-  const lineStart = text.lastIndexOf('\n', pos - 1) + 1;
-  return /^[ \t]*/.exec(text.slice(lineStart))?.[0] ?? '';
-}
-
-function columnAt(text: string, pos: number): number {
-  return pos - (text.lastIndexOf('\n', pos - 1) + 1);
 }
 
 /** The `new X('id', …)` of a resource: at its line, with its logical id as the first argument. */
@@ -131,15 +74,6 @@ function namesOf(file: ReturnType<Project['createSourceFile']>): Set<string> {
   return names;
 }
 
-/** Apply non-overlapping changes from the end, so that each range is still where it was. */
-function applyChanges(text: string, changes: TextChange[]): string {
-  let out = text;
-  // Insertions at one place keep the order they were made in: the later one goes in first.
-  const order = changes.map((c, i) => ({ c, i })).sort((a, b) => b.c.start - a.c.start || b.i - a.i);
-  for (const { c } of order) out = out.slice(0, c.start) + c.text + out.slice(c.end);
-  return out;
-}
-
 /** Errors of syntax in a text, as the TypeScript parser finds them. */
 export function syntaxErrors(fileName: string, text: string): string[] {
   const sf = ts.createSourceFile(fileName, text, ts.ScriptTarget.Latest, true, ts.ScriptKind.TS);
@@ -161,14 +95,10 @@ export function rewriteFile(
   const file = project.createSourceFile(fileName.endsWith('.ts') ? fileName : `${fileName}.ts`, text);
   const finder: ObjectFinder = { names: namesOf(file) };
   const changes: TextChange[] = [];
-  /** A change, unless it overlaps one already made (two edits of one place): then false. */
-  const push = (change: TextChange) => {
-    const overlaps = changes.some(
-      (c) =>
-        change.start < c.end && c.start < change.end && !(c.start === c.end && change.start === change.end),
-    );
-    if (overlaps) return false;
-    changes.push(change);
+  /** An edit's changes, unless one overlaps one already made (two edits of one place): then false. */
+  const push = (made: TextChange[]) => {
+    if (made.some((change) => changes.some((c) => overlap(change, c)))) return false;
+    changes.push(...made);
     return true;
   };
   const pulled: PulledEdit[] = [];
@@ -201,11 +131,12 @@ export function rewriteFile(
         added,
         text: file.getFullText(),
         lineOf,
-        print: (value, pos, indent) => {
+        print: (value, column, indent, multiline) => {
           let unresolved = false;
           const printed = printPropValue(value, {
             indent,
-            column: columnAt(file.getFullText(), pos),
+            // Past any line's end: written one item per line, as the value it replaces was.
+            column: multiline === true ? Number.POSITIVE_INFINITY : column,
             tail: 1,
             variableOf: (kind, id) => {
               const v = ctx.variableOf(finder, kind, id);
@@ -217,18 +148,15 @@ export function rewriteFile(
         },
       });
       if ('reason' in outcome) leave(edit, outcome.line, outcome.reason);
-      else if (outcome.change !== undefined && !push(outcome.change))
-        leave(edit, outcome.line, 'another edit writes the same place');
+      else if (!push(outcome.changes ?? [])) leave(edit, outcome.line, 'another edit writes the same place');
       else pulled.push({ key: resource.key, path: edit.path, line: outcome.line });
     }
   }
   return { text: applyChanges(text, changes), pulled, manual };
 }
 
-type Print = (value: PropValue, pos: number, indent: string) => string | undefined;
-
-/** What one edit comes to: a change of the text, nothing to do, or a reason to leave it to people. */
-type Outcome = { change?: TextChange; line: number } | { reason: string; line: number };
+/** What one edit comes to: changes of the text, nothing to do, or a reason to leave it to people. */
+type Outcome = { changes?: TextChange[]; line: number } | { reason: string; line: number };
 
 const COMPUTED = 'its value is computed, not written as a literal';
 const NO_VARIABLE = 'it refers to a resource with no variable in this file';
@@ -256,16 +184,22 @@ function editProps(
     const pos = node.getStart();
     if (!isLiteral(node, refs)) return { reason: COMPUTED, line: lineOf(pos) };
     if (holdsSecret(value)) return { reason: SECRET, line: lineOf(pos) };
-    const printed = print(value, pos, indentAt(text, indentFrom.getStart()));
+    if (Node.isArrayLiteralExpression(node) && Array.isArray(value)) {
+      const listed = editList(node, value, { text, print, entries: edit.entries });
+      if (Array.isArray(listed)) return { changes: listed, line: lineOf(pos) };
+      if (listed !== undefined) return { reason: NO_VARIABLE, line: lineOf(pos) };
+    }
+    const multiline = node.getText().includes('\n');
+    const printed = print(value, columnAt(text, pos), indentAt(text, indentFrom.getStart()), multiline);
     if (printed === undefined) return { reason: NO_VARIABLE, line: lineOf(pos) };
-    return { change: { start: pos, end: node.getEnd(), text: printed }, line: lineOf(pos) };
+    return { changes: [{ start: pos, end: node.getEnd(), text: printed }], line: lineOf(pos) };
   };
   const add = (list: ObjectLiteralExpression | ArrayLiteralExpression, prefix: string, value: PropValue) => {
     if (holdsSecret(value)) return { reason: SECRET, line: lineOf(list.getStart()) };
     const change = insertMember(text, list, prefix, value, print);
     return change === undefined
       ? { reason: NO_VARIABLE, line: lineOf(list.getStart()) }
-      : { change, line: lineOf(list.getStart()) };
+      : { changes: [change], line: lineOf(list.getStart()) };
   };
 
   let holder: ObjectLiteralExpression = props;
@@ -281,7 +215,7 @@ function editProps(
       const place = `${holder.getStart()}:${step.field}`;
       if (adding === undefined || io.added.has(place)) return { line: lineOf(holder.getStart()) };
       const outcome = add(holder, `${step.field}: `, adding);
-      if ('change' in outcome) io.added.add(place);
+      if ('changes' in outcome) io.added.add(place);
       return outcome;
     }
     if (!Node.isPropertyAssignment(property))
@@ -291,7 +225,7 @@ function editProps(
     if (step.entry === undefined) {
       if (last || !Node.isObjectLiteralExpression(value)) {
         if (here === undefined)
-          return { change: removeMember(text, property), line: lineOf(property.getStart()) };
+          return { changes: [removeMember(text, property)], line: lineOf(property.getStart()) };
         return replace(value, here, property);
       }
       holder = value;
@@ -311,74 +245,11 @@ function editProps(
         };
       return here === undefined ? { line: lineOf(value.getStart()) } : add(value, '', here);
     }
-    if (here === undefined) return { change: removeMember(text, element), line: lineOf(element.getStart()) };
+    if (here === undefined)
+      return { changes: [removeMember(text, element)], line: lineOf(element.getStart()) };
     const entry = inner(element);
     if (last || !Node.isObjectLiteralExpression(entry)) return replace(entry, here, element);
     holder = entry;
   }
   return { reason: 'not found in the props', line: lineOf(props.getStart()) };
-}
-
-/** A member added at the end of an object or array literal, in the style the literal has. */
-function insertMember(
-  text: string,
-  list: ObjectLiteralExpression | ArrayLiteralExpression,
-  prefix: string,
-  value: PropValue,
-  print: (value: PropValue, pos: number, indent: string) => string | undefined,
-): TextChange | undefined {
-  const members: Node[] = Node.isObjectLiteralExpression(list) ? list.getProperties() : list.getElements();
-  const open = list.getStart();
-  const close = list.getEnd() - 1;
-  const multiline = text.slice(open, close).includes('\n');
-  const lastMember = members[members.length - 1];
-  if (lastMember === undefined) {
-    const indent = indentAt(text, open);
-    const printed = print(value, open + 2 + prefix.length, `${indent}  `);
-    if (printed === undefined) return undefined;
-    const [o, c] = Node.isObjectLiteralExpression(list) ? ['{ ', ' }'] : ['[', ']'];
-    return { start: open, end: close + 1, text: `${o}${prefix}${printed}${c}` };
-  }
-  // After the last member and its comma, if it has one.
-  let end = lastMember.getEnd();
-  const comma = /^\s*,/.exec(text.slice(end));
-  if (comma !== null) end += comma[0].length;
-  if (multiline) {
-    const indent = indentAt(text, lastMember.getStart());
-    const printed = print(value, indent.length + prefix.length, indent);
-    if (printed === undefined) return undefined;
-    if (comma === null) return { start: end, end, text: `,\n${indent}${prefix}${printed}` };
-    // At the start of the closing line, so that removing the last member does not overlap it.
-    const closingLine = text.lastIndexOf('\n', close) + 1;
-    if (closingLine > end && text.slice(closingLine, close).trim() === '')
-      return { start: closingLine, end: closingLine, text: `${indent}${prefix}${printed},\n` };
-    return { start: end, end, text: `\n${indent}${prefix}${printed},` };
-  }
-  const printed = print(value, end + 2 + prefix.length, indentAt(text, open));
-  if (printed === undefined) return undefined;
-  return comma === null
-    ? { start: end, end, text: `, ${prefix}${printed}` }
-    : { start: end, end, text: ` ${prefix}${printed},` };
-}
-
-/** A member removed with its comma and the line it stood on, when it had one of its own. */
-function removeMember(text: string, member: Node): TextChange {
-  let start = member.getStart();
-  let end = member.getEnd();
-  const comma = /^\s*,/.exec(text.slice(end));
-  if (comma !== null) end += comma[0].length;
-  const lineStart = text.lastIndexOf('\n', start - 1) + 1;
-  const lineEnd = text.indexOf('\n', end);
-  if (
-    text.slice(lineStart, start).trim() === '' &&
-    text.slice(end, lineEnd === -1 ? text.length : lineEnd).trim() === ''
-  ) {
-    start = lineStart;
-    end = lineEnd === -1 ? text.length : lineEnd + 1;
-  } else if (comma === null) {
-    // The last one on a shared line: its comma is the one before it.
-    const before = /,\s*$/.exec(text.slice(0, start));
-    if (before !== null) start -= before[0].length;
-  }
-  return { start, end, text: '' };
 }

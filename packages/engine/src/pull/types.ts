@@ -29,6 +29,11 @@ export interface PropEdit {
   changes: string[];
   /** A prop of references (written as the variables of constructs), written again whole. */
   references: boolean;
+  /**
+   * For a keyed list written again: the field that names its entries, and the keys of the entries
+   * the account changed inside (those it added or removed are found by their keys).
+   */
+  entries?: { keyField: string; changed: string[] };
 }
 
 export interface ResourcePull {
@@ -45,10 +50,14 @@ export interface NotPulled {
   key: string;
   kind: ResourceKind;
   logicalId: string;
+  /** Where the construct is made. */
   location?: SourceLocation | undefined;
   path: string;
   reason: 'code-changed' | 'secret' | 'no-prop';
 }
+
+/** A change left to people at its place: the prop's file and line (`''` and 0 when the construct has no place). */
+export type PlacedNotPulled = NotPulled & { file: string; line: number };
 
 export interface PullPlan {
   resources: ResourcePull[];
