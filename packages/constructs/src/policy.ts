@@ -1,7 +1,59 @@
+import type {
+  ALERT_CHANNEL_DEFAULTS,
+  AlertChannelCreate,
+  CHECK_GROUP_DEFAULTS,
+  CheckGroupCreate,
+  DASHBOARD_DEFAULTS,
+  DashboardCreate,
+  MAINTENANCE_WINDOW_DEFAULTS,
+  MaintenanceWindowCreate,
+  STATUS_PAGE_DEFAULTS,
+  STATUS_PAGE_VISIBILITY_DEFAULTS,
+  StatusPageCardRequest,
+  StatusPageCreate,
+  StatusPageServiceCreate,
+  StatusPageVisibility,
+} from '@monitor/api';
 import type { ResourceKind, SourceLocation } from './session.js';
 
 /** How much a finding matters: an `error` makes `monitor deploy` refuse (exit 3). */
 export type PolicySeverity = 'error' | 'warning' | 'info';
+
+/**
+ * A reference in a payload: `{ $ref: 'Kind:logicalId' }` for a construct of the project (see
+ * `PolicyProject.resolve`), or the physical id of an existing resource (`X.fromId(id)`).
+ */
+export type PolicyRef<Id extends string | number> = Id | { readonly $ref: string };
+
+/** A request body `T` with the fields `D` documents defaults for always there (synthesis fills them). */
+type Filled<T, D> = T extends unknown
+  ? Omit<T, keyof D> & { [P in keyof D & keyof T]-?: Exclude<T[P], undefined> }
+  : never;
+
+/**
+ * Each kind's payload as a policy sees it: the request body, with every documented default filled
+ * in and references as {@link PolicyRef}s. Sensitive values are a marker string.
+ */
+export interface PolicyPayloads {
+  CheckGroup: Omit<Filled<CheckGroupCreate, typeof CHECK_GROUP_DEFAULTS>, 'alertChannelSubscriptions'> & {
+    alertChannelSubscriptions: { alertChannelId: PolicyRef<number>; activated: boolean }[];
+  };
+  Dashboard: Filled<DashboardCreate, typeof DASHBOARD_DEFAULTS>;
+  StatusPage: Omit<Filled<StatusPageCreate, typeof STATUS_PAGE_DEFAULTS>, 'cards'> & {
+    cards: (Omit<StatusPageCardRequest, 'services'> & { services: { id: PolicyRef<string> }[] })[];
+  };
+  StatusPageService: StatusPageServiceCreate;
+  MaintenanceWindow: Omit<
+    Filled<MaintenanceWindowCreate, typeof MAINTENANCE_WINDOW_DEFAULTS>,
+    'statusPageVisibility'
+  > & {
+    statusPageVisibility: Omit<
+      Filled<StatusPageVisibility, typeof STATUS_PAGE_VISIBILITY_DEFAULTS>,
+      'statusPageIds' | 'serviceIds'
+    > & { statusPageIds: PolicyRef<string>[]; serviceIds: PolicyRef<string>[] };
+  };
+  AlertChannel: Filled<AlertChannelCreate, typeof ALERT_CHANNEL_DEFAULTS>;
+}
 
 /** A construct as a policy sees it: synthesized, fully defaulted, with where it was made. */
 export interface PolicyResource {
@@ -25,6 +77,25 @@ export interface PolicyResource {
    */
   commentOn(prop: string): string | undefined;
 }
+
+/**
+ * A construct of kind `K` as a rule with `kinds` sees it: its payload typed as that kind's request
+ * body ({@link PolicyPayloads}).
+ */
+export interface KindResource<K extends ResourceKind> extends PolicyResource {
+  readonly kind: K;
+  readonly payload: Readonly<PolicyPayloads[K]>;
+}
+
+/**
+ * What a construct rule of `kinds` K checks: a {@link KindResource} per kind (a union told apart by
+ * `kind`), or the untyped {@link PolicyResource} when the rule runs on every kind.
+ */
+export type PolicyResourceOf<K extends ResourceKind> = [ResourceKind] extends [K]
+  ? PolicyResource
+  : K extends ResourceKind
+    ? KindResource<K>
+    : never;
 
 /** The whole project, for rules that look beyond one construct. */
 export interface PolicyProject {
@@ -96,13 +167,13 @@ interface PolicyBase {
  * A rule about each construct: `check` runs once per synthesized construct (of `kinds`, when
  * given) and returns nothing when the construct is fine, or what is wrong with it.
  */
-export interface ConstructPolicy extends PolicyBase {
+export interface ConstructPolicy<R extends PolicyResource = PolicyResource> extends PolicyBase {
   /** @default 'construct' */
   scope?: 'construct';
-  /** Run only on these kinds. @default every kind */
-  kinds?: readonly ResourceKind[];
+  /** Run only on these kinds; `check` then sees their payloads typed. @default every kind */
+  kinds?: readonly R['kind'][];
   check(
-    resource: PolicyResource,
+    resource: R,
     project: PolicyProject,
     // biome-ignore lint/suspicious/noConfusingVoidType: a check may end without a return statement
   ): PolicyViolation | readonly PolicyViolation[] | undefined | void;
@@ -120,6 +191,7 @@ export type Policy = ConstructPolicy | PlanPolicy;
 /**
  * A policy for the config's `policies`: a construct rule (the default) sees each construct, a
  * plan rule (`scope: 'plan'`) sees the plan. `check` is synchronous; return nothing when all is well.
+ * A construct rule with `kinds` sees those kinds' payloads typed.
  *
  * ```ts
  * export const ownerTag = definePolicy({
@@ -128,12 +200,14 @@ export type Policy = ConstructPolicy | PlanPolicy;
  *   severity: 'error',
  *   kinds: ['CheckGroup'],
  *   check: (group) =>
- *     (group.payload.tags as string[]).some((t) => t.startsWith('team:')) ? undefined : 'has no team:* tag',
+ *     group.payload.tags.some((t) => t.startsWith('team:')) ? undefined : 'has no team:* tag',
  * });
  * ```
  */
 export function definePolicy(policy: PlanPolicy): PlanPolicy;
-export function definePolicy(policy: ConstructPolicy): ConstructPolicy;
+export function definePolicy<K extends ResourceKind = ResourceKind>(
+  policy: ConstructPolicy<PolicyResourceOf<K>> & { kinds?: readonly K[] },
+): ConstructPolicy<PolicyResourceOf<K>>;
 export function definePolicy(policy: Policy): Policy {
   return policy;
 }
