@@ -93,7 +93,17 @@ describe('the postgres backend', () => {
     const read = await other.read();
     expect(read).toEqual(state);
     expect(read.resources['CheckGroup:g1']?.physicalId).toBe(1);
-    const lastDeploy = { at: '2026-11-24T09:00:00.000Z', groups: ['CheckGroup:g2'] };
+    // With the baseline a verified deploy keeps in its record (state format 3).
+    const lastDeploy = {
+      at: '2026-11-24T09:00:00.000Z',
+      groups: ['CheckGroup:g2'],
+      baseline: {
+        checks: {
+          '0b000000-0000-4000-8000-000000000001': { status: 'failing' as const, locations: ['eu-west-1'] },
+        },
+        errorGroups: { 'e0000000-0000-4000-8000-00000000000a': '0b000000-0000-4000-8000-000000000001' },
+      },
+    };
     expect(read.resources['CheckGroup:g2']?.fieldHashes).toBe('a1b2c3:c0dec0deacc0acc0.-');
     const committed = await other.commit({ ...read, resources: { 'CheckGroup:g2': hashed }, lastDeploy });
     expect(committed.serial).toBe(3);

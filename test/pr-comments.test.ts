@@ -396,7 +396,7 @@ describe('deploy --verify --comment', () => {
 
     const body = github.threads.get('pr:7')?.[0]?.body ?? '';
     expect(
-      body.indexOf('#### ❌ Verification: 2 checks in 1 group: 1 passed, 1 broke with this deploy'),
+      body.indexOf('#### ❌ Verification: 2 checks in 1 group: 1 broke with this deploy, 1 passed'),
     ).toBeGreaterThan(body.indexOf('**✓ Applied in'));
     const html = micromark(body, {
       extensions: [gfm()],
@@ -414,8 +414,13 @@ describe('deploy --verify --comment', () => {
     expect(html).not.toMatch(/<img|<strong>bold/);
     // The failure expanded, with its location, error and error group.
     expect(html).toMatch(
-      /<details>\n<summary>✗ Pay &#124; API &lt;img src=x&gt;: broke with this deploy<\/summary>[\s\S]*<li>ap-south-1: expected 200, got 503 \| \*\*bold\*\* @\u200Dteam \(error group [\w-]+, new\)/,
+      /<details>\n<summary>✗ Pay &#124; API &lt;img src=x&gt;: broke with this deploy<\/summary>[\s\S]*<li>ap-south-1 \(new location\): expected 200, got 503 \| \*\*bold\*\* @\u200Dteam \(error group [\w-]+, new\)/,
     );
+    // Beside it, what the deploy changed in the group; and the row that broke comes first.
+    expect(html).toContain(
+      '<li>changed by this deploy in CheckGroup:\u200Dpayments: locations: + ap-south-1</li>',
+    );
+    expect(rows[1]).toContain('✗ broke with this deploy');
   });
 });
 

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import {
@@ -133,13 +135,18 @@ describe('deploy --verify and monitor verify', () => {
     expect(r.code, r.stderr).toBe(8);
     expect(r.stdout).toContain('✗ Pay API (CheckGroup:payments): broke with this deploy');
     expect(r.stdout).toMatch(
-      /\n {6}ap-south-1: Assertion failed: status 200 expected, got 503 \(error group [\w-]+, new\)\n/,
+      /\n {6}ap-south-1 \(new location\): Assertion failed: status 200 expected, got 503 \(error group [\w-]+, new\)\n/,
+    );
+    // Beside the failure, what the deploy changed in its group.
+    expect(r.stdout).toContain(
+      '      changed by this deploy in CheckGroup:payments: locations: + ap-south-1, - us-east-1\n',
     );
     expect(r.stderr).toMatch(
       /error: verification failed: 2 checks in 1 group: 2 broke with this deploy\. The deploy stays applied: nothing is rolled back\./,
     );
     expect(r.stderr).toMatch(/see Pay API: monitor sessions get [\w-]+\n/);
-    expect(r.stderr).toContain('verify again: monitor verify --target payments\n');
+    // Against the baseline the deploy kept: what broke with it is not "still failing" then.
+    expect(r.stderr).toContain('verify again: monitor verify --since-deploy --target payments\n');
     // Applied: the account matches the code.
     expect((await p.run('diff', '--detailed-exitcode')).code).toBe(0);
   });
@@ -149,7 +156,8 @@ describe('deploy --verify and monitor verify', () => {
     const r = await p.run('deploy', '--yes', '--verify');
     expect(r.code, r.stderr).toBe(0);
     expect(r.stdout).toContain('✗ Pay API (CheckGroup:payments): failing before and after');
-    expect(r.stdout).toContain('✓ 2 checks in 1 group: 2 failing before and after');
+    // Not counted without strict (exit 0), but the summary's mark follows the rows: not a ✓.
+    expect(r.stdout).toContain('✗ 2 checks in 1 group: 2 failing before and after');
 
     const again = await p.run('verify', '--target', 'payments');
     expect(again.code, again.stderr).toBe(0);
@@ -206,7 +214,7 @@ describe('deploy --verify and monitor verify', () => {
     const done = await p.run('deploy', '--yes', '--verify', '--rca');
     expect(done.code, done.stdout + done.stderr).toBe(8);
     expect(done.stdout).toMatch(
-      /sa-east-1: TLS handshake timed out \(error group [\w-]+, new\)\n {6}root cause: /,
+      /sa-east-1 \(new location\): TLS handshake timed out \(error group [\w-]+, new\)\n {6}root cause: /,
     );
 
     await emulatorCall(h, 'PUT', 'root-cause-analyses', { durationMs: 600_000 });
@@ -223,7 +231,7 @@ describe('deploy --verify and monitor verify', () => {
     expect(pending.stdout).toContain(
       'root cause analysis pending: still being generated at the verification deadline',
     );
-    expect(pending.stderr).toContain('verify again: monitor verify --target payments --rca\n');
+    expect(pending.stderr).toContain('verify again: monitor verify --since-deploy --target payments --rca\n');
     await emulatorCall(h, 'PUT', 'root-cause-analyses', { durationMs: 200 });
   });
 
@@ -296,6 +304,139 @@ describe('deploy --verify and monitor verify', () => {
       code: 'usage',
       message: '--reporter junit and --json both want stdout',
     });
+  });
+});
+
+describe('each run judged by location and error group, against the state before the deploy (issue 44 §2)', () => {
+  const hs: Harness[] = [];
+  const dirs: string[] = [];
+  afterAll(async () => {
+    for (const d of dirs) cleanup(d);
+    for (const h of hs) await h.close();
+  });
+  const start = async () => {
+    const h = await emulatorForTests();
+    hs.push(h);
+    const p = await deployedProject(h);
+    dirs.push(p.dir);
+    return { h, p };
+  };
+
+  it('a new failure behind an old one broke with the deploy: exit 8, listed first, a JUnit <failure>', async () => {
+    const { h, p } = await start();
+    await emulatorCall(h, 'PUT', 'outcome-rules', {
+      rules: [
+        { checkId: PAY_API, location: 'eu-west-1', outcome: 'FAILED', error: 'error A' },
+        { checkId: PAY_API, location: 'ap-northeast-1', outcome: 'FAILED', error: 'error B' },
+      ],
+    });
+    // Before the deploy, Pay API fails in eu-west-1 with error A.
+    const before = await p.run('verify', '--target', 'payments');
+    expect(before.stdout).toMatch(/\n {6}eu-west-1: error A \(error group [\w-]+, new\)\n/);
+
+    // The deploy adds ap-northeast-1, where it fails with error B: a new location, a new error group.
+    p.write({ payments: ['eu-west-1', 'ap-northeast-1'] });
+    const summaryFile = join(p.dir, 'summary.md');
+    const r = await monitor(['deploy', '--yes', '--verify', '--reporter', 'github'], {
+      cwd: p.dir,
+      env: { ...h.env, GITHUB_STEP_SUMMARY: summaryFile },
+    });
+    expect(r.code, r.stderr).toBe(8);
+    expect(r.stdout).toContain('✗ Pay API (CheckGroup:payments): broke with this deploy\n');
+    expect(r.stdout).toMatch(
+      /broke with this deploy\n {6}ap-northeast-1 \(new location\): error B \(error group [\w-]+, new\)\n {6}eu-west-1: error A \(error group [\w-]+\)\n {6}changed by this deploy in CheckGroup:payments: locations: \+ ap-northeast-1\n/,
+    );
+    expect(r.stdout).toContain('✗ 2 checks in 1 group: 1 broke with this deploy, 1 passed');
+
+    // The job summary (the markdown of the pull-request comment): the heading follows the rows, and
+    // the row that broke comes first.
+    const summary = readFileSync(summaryFile, 'utf8');
+    expect(summary).toContain(
+      '#### ❌ Verification: 2 checks in 1 group: 1 broke with this deploy, 1 passed',
+    );
+    const rows = summary.split('\n').filter((l) => /^\| [✓✗!]/.test(l));
+    expect(rows[0]).toMatch(/^\| ✗ broke with this deploy \| Pay API \|/);
+    expect(summary).toContain(
+      'changed by this deploy in CheckGroup:\u200Dpayments: locations: + ap-northeast-1',
+    );
+
+    // Verified again since the deploy, against the baseline kept with it: the same verdict, counted.
+    const junit = await p.run('verify', '--since-deploy', '--reporter', 'junit');
+    expect(junit.code, junit.stderr).toBe(8);
+    const suite = new XMLParser({ ignoreAttributes: false, attributeNamePrefix: '' }).parse(junit.stdout)
+      .testsuites.testsuite;
+    expect([suite.failures, suite.skipped]).toEqual(['1', '0']);
+    const cases = suite.testcase as { name: string; failure?: { '#text': string } }[];
+    expect(cases.find((c) => c.name === 'Pay API')?.failure?.['#text']).toMatch(
+      /ap-northeast-1 \(new location\): error B \(error group [\w-]+, new\)/,
+    );
+  });
+
+  it('a verification SIGKILLed during the wait does not turn green on retry: --since-deploy judges against the state before the deploy', async () => {
+    const { h, p } = await start();
+    // The error is one Pay API had long ago: only how it stood before the deploy tells it broke.
+    await emulatorCall(h, 'POST', 'seed', {
+      fixture: {
+        errorGroups: [
+          {
+            id: 'e0000000-0000-4000-8000-00000000000a',
+            checkId: PAY_API,
+            errorHash: 'e000000000000000',
+            cleanedErrorMessage: 'error A',
+            rawErrorMessage: 'error A',
+            firstSeen: '2020-01-01',
+            lastSeen: '2020-01-02',
+          },
+        ],
+      },
+    });
+    await emulatorCall(h, 'PUT', 'outcome-rules', {
+      rules: [{ checkId: PAY_API, location: 'ap-northeast-1', outcome: 'FAILED', error: 'error A' }],
+    });
+    p.write({ payments: ['eu-west-1', 'ap-northeast-1'] });
+    // A CI job cancelled while the checks run: the deploy is applied, its verification never ends.
+    const killed = await monitor(['deploy', '--yes', '--verify', '--debug'], {
+      cwd: p.dir,
+      env: h.env,
+      onSpawn: (child) => {
+        child.stderr?.on('data', (d: Buffer) => {
+          if (d.toString().includes('/completion?')) child.kill('SIGKILL');
+        });
+      },
+    });
+    expect(killed.code).toBeNull();
+    expect((await p.run('diff', '--detailed-exitcode')).code).toBe(0);
+
+    const retry = await p.run('verify', '--since-deploy');
+    expect(retry.code, retry.stdout + retry.stderr).toBe(8);
+    expect(retry.stdout).toContain('✗ Pay API (CheckGroup:payments): newly failing\n');
+    expect(retry.stdout).toMatch(/\n {6}ap-northeast-1 \(new location\): error A \(error group [\w-]+\)\n/);
+    expect(retry.stderr).toContain(
+      'error: verification failed: 2 checks in 1 group: 1 newly failing, 1 passed.',
+    );
+    // And the command it gives to verify again keeps that baseline.
+    expect(retry.stderr).toContain('verify again: monitor verify --since-deploy --target payments\n');
+  });
+});
+
+describe('docs/emulator.md: the seed data a newcomer tries verification with', () => {
+  it('its fixture example seeds a check in a group and an error group, as the docs say', async () => {
+    const docs = readFileSync(new URL('../docs/emulator.md', import.meta.url), 'utf8');
+    const block = /## Seed data: the fixture format[\s\S]*?```json\n([\s\S]*?)```/.exec(docs)?.[1] ?? '{}';
+    const fixture = JSON.parse(block);
+    const h = await emulatorForTests();
+    try {
+      await emulatorCall(h, 'POST', 'seed', { fixture });
+      const check = (await h.client.checks.get('0c000000-0000-4000-8000-000000000001')) as Record<
+        string,
+        unknown
+      >;
+      expect(check).toMatchObject({ name: 'Charge card', groupId: 1, activated: true, frequency: 10 });
+      const groups = (await h.client.errorGroups.list()).items;
+      expect(groups).toMatchObject([{ id: 'e0000000-0000-4000-8000-00000000000a', firstSeen: '2026-10-01' }]);
+    } finally {
+      await h.close();
+    }
   });
 });
 

@@ -1,5 +1,11 @@
 import type { GroupToVerify, VerificationReport, VerifyEvent } from '@monitor/engine';
-import { renderVerificationMarkdown, renderVerificationText, verificationSummary } from '@monitor/engine';
+import {
+  failsVerification,
+  renderVerificationMarkdown,
+  renderVerificationText,
+  verdictMark,
+  verificationSummary,
+} from '@monitor/engine';
 import { escapeTerminal } from '@monitor/engine/escape';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { paint } from './io.js';
@@ -41,18 +47,27 @@ export function verifyProgress({ io, out }: RunContext): (event: VerifyEvent) =>
       return;
     }
     const { run } = event;
-    const bad = run.verdict === 'broke' || run.verdict === 'still-failing';
-    const mark = bad ? p.red('✗') : run.verdict === 'degraded' ? p.yellow('!') : p.green('✓');
-    io.stderr(`${mark} ${escapeTerminal(`${run.name}: ${run.status.toLowerCase()}`)}\n`);
+    const mark = verdictMark(run.verdict);
+    const paintMark = mark === '✗' ? p.red : mark === '!' ? p.yellow : p.green;
+    io.stderr(`${paintMark(mark)} ${escapeTerminal(`${run.name}: ${run.status.toLowerCase()}`)}\n`);
   };
 }
 
-/** The re-run of the groups concerned, named (past ten of them, every group the project owns). */
+/**
+ * The re-run of the groups concerned, named (past ten of them, every group the project owns). After
+ * a deploy, or a run since it, it is `--since-deploy`: judged against the baseline the deploy kept,
+ * what broke with it is still reported so, not as "still failing" against the checks as they are now.
+ */
 function rerunCommand(report: VerificationReport, args: VerifyReportArgs, groups: GroupToVerify[]): string {
   const targets = groups.length > 10 ? [] : groups.flatMap((g) => ['--target', g.logicalId]);
+  const since =
+    report.context === 'deploy'
+      ? groups.length > 0 && groups.every((g) => g.reason !== 'selected')
+      : (args as { sinceDeploy?: boolean }).sinceDeploy === true;
   return commandLine(
     args,
     'verify',
+    ...(since ? ['--since-deploy'] : []),
     ...targets,
     ...(report.strict ? ['--strict'] : []),
     ...(args.rca === true ? ['--rca'] : []),
@@ -97,9 +112,7 @@ export function reportVerification(
   if (report.outcome === 'failed') {
     code = EXIT.verifyFailed;
     message = `verification failed: ${verificationSummary(report)}`;
-    const failed = report.runs.filter(
-      (r) => r.verdict === 'broke' || r.verdict === 'still-failing' || r.verdict === 'degraded',
-    );
+    const failed = report.runs.filter((r) => r.verdict !== 'passed' && r.verdict !== 'fixed');
     for (const run of failed.slice(0, 5))
       lines.push(`see ${escapeTerminal(run.name)}: ${commandLine(args, 'sessions', 'get', run.sessionId)}`);
     if (failed.length > 5) lines.push(`and ${failed.length - 5} more: monitor sessions get <id> for each`);
@@ -133,11 +146,10 @@ export function reportVerification(
 /**
  * The verification as JUnit, through the same document as `trigger --reporter junit`: a
  * `<failure>` for a run that fails verification, `<skipped>` for a failure it does not count
- * (failing before the deploy too, without strict), an `<error>` for a run still going.
+ * (failing before the deploy too, or on its first run, without strict), an `<error>` for a run
+ * still going.
  */
 export function renderVerificationJunit(report: VerificationReport, timeoutSeconds: number): string {
-  const counts = (verdict: string) =>
-    report.strict ? verdict !== 'passed' && verdict !== 'fixed' : verdict === 'broke';
   const cases: JunitCase[] = report.runs.map((run) => {
     const output = `session ${run.sessionId} (${run.sessionLink}), check ${run.checkId}, group ${run.groupKey}, locations ${run.locations.join(', ')}`;
     const base = {
@@ -150,11 +162,11 @@ export function renderVerificationJunit(report: VerificationReport, timeoutSecon
     const text = run.failures
       .map(
         (f) =>
-          `${f.location}: ${f.error}${f.errorGroup === undefined ? '' : ` (error group ${f.errorGroup.id}${f.errorGroup.new ? ', new' : ''})`}${f.errorGroup?.rootCause?.rootCause === undefined ? '' : `\nroot cause: ${f.errorGroup.rootCause.rootCause}`}`,
+          `${f.location}${f.newLocation === true ? ' (new location)' : ''}: ${f.error}${f.errorGroup === undefined ? '' : ` (error group ${f.errorGroup.id}${f.errorGroup.new ? ', new' : ''})`}${f.errorGroup?.rootCause?.rootCause === undefined ? '' : `\nroot cause: ${f.errorGroup.rootCause.rootCause}`}`,
       )
       .join('\n');
-    const message = `${run.status}: ${run.verdict.replace('-', ' ')}`;
-    if (counts(run.verdict))
+    const message = `${run.status}: ${run.verdict.replaceAll('-', ' ')}`;
+    if (failsVerification(run.verdict, report.strict))
       return { ...base, outcome: { kind: 'failure', type: run.status, message, text } };
     return { ...base, outcome: { kind: 'skipped', message: `${message}; not counted without strict`, text } };
   });

@@ -168,6 +168,7 @@ export { PLAIN, type Style } from './render/style.js';
 export {
   renderVerificationMarkdown,
   renderVerificationText,
+  verdictMark,
   verificationSummary,
 } from './render/verification.js';
 export type { RouteChange, RoutingChanges } from './routing/changes.js';
@@ -205,6 +206,12 @@ export {
   serializeState,
   stateKey,
 } from './state/state.js';
-export { type Baseline, groupsChangedBy, ownedGroups, readBaseline } from './verify/baseline.js';
+export {
+  type Baseline,
+  type CheckBefore,
+  groupsChangedBy,
+  ownedGroups,
+  readBaseline,
+} from './verify/baseline.js';
 export type { CheckRun, Failure, GroupToVerify, RootCause, VerificationReport } from './verify/report.js';
-export { failedRuns, type Verdict } from './verify/verdict.js';
+export { failedRuns, failsVerification, type Verdict } from './verify/verdict.js';

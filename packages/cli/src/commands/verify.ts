@@ -21,7 +21,7 @@ export const builder = (y: Argv) =>
       .option('since-deploy', {
         type: 'boolean',
         describe:
-          'The check groups the last deploy changed (as state records it), with error groups new since then',
+          'The check groups the last deploy changed (as state records it), judged against how their checks stood before it (kept by deploy --verify; else their status now, and error groups new since the deploy)',
       })
       .option('strict', {
         type: 'boolean',
@@ -32,7 +32,7 @@ export const builder = (y: Argv) =>
     .example('$0 verify --since-deploy --rca', 'the groups the last deploy changed, with root causes')
     .example('$0 verify --target payments --reporter junit > verify.xml', 'one group, as a CI test report')
     .epilogue(
-      'Runs the checks of deployed check groups and tells each run apart from their latest results before it: broke, still failing, fixed, degraded or passed. Exit 8 when one broke (with --strict: any failure), 7 when the checks outlast --verify-timeout. Nothing is changed in the account but the check sessions it starts. See docs/deploy.md#verification.',
+      'Runs the checks of deployed check groups and tells each run apart from how the check stood before, location by location and error group by error group: newly failing (a location or error group that fails only now), still failing, failed on its first run, fixed, degraded or passed. Exit 8 when one is newly failing (with --strict: any failure), 7 when the checks outlast --verify-timeout. Nothing is changed in the account but the check sessions it starts. See docs/deploy.md#verification.',
     );
 
 /** `monitor verify`: the verification of `deploy --verify`, without deploying. */

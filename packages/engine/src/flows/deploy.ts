@@ -9,8 +9,10 @@ import {
   type Baseline,
   EMPTY_BASELINE,
   groupsChangedBy,
+  keptBaseline,
   ownedGroups,
   readBaseline,
+  withChanges,
 } from '../verify/baseline.js';
 import type { CheckRun, GroupToVerify, VerificationReport } from '../verify/report.js';
 import { makePlan, type Scope } from './diff.js';
@@ -137,9 +139,14 @@ export async function deploy(target: Target, options: DeployOptions): Promise<Ap
         at = new Date().toISOString();
         if (options.verify !== undefined) baseline = await readBaseline(target.client);
       },
-      annotate: (results) => ({
-        lastDeploy: { at, groups: groupsChangedBy(plan, results).map((g) => g.key) },
-      }),
+      annotate: (results) => {
+        const changed = groupsChangedBy(plan, results);
+        // Kept with the deploy's record, so that `verify --since-deploy` judges against it too
+        // when this verification never ends (a cancelled CI job).
+        const ids = changed.map((g) => g.id);
+        const kept = baseline === undefined ? {} : { baseline: keptBaseline(baseline, ids) };
+        return { lastDeploy: { at, groups: changed.map((g) => g.key), ...kept } };
+      },
     };
   };
   const outcome = await withLock(target, options, async () => {
@@ -179,10 +186,8 @@ export async function deploy(target: Target, options: DeployOptions): Promise<Ap
     return { ...outcome, verification: await runVerification(target, groups, before, verify, options) };
   }
   if (outcome.status !== 'applied' || !outcome.result.ok || baseline === undefined) return outcome;
-  const groups =
-    verify.all === true
-      ? ownedGroups(outcome.result.state)
-      : groupsChangedBy(outcome.plan, outcome.result.results);
+  const changed = groupsChangedBy(outcome.plan, outcome.result.results);
+  const groups = verify.all === true ? withChanges(ownedGroups(outcome.result.state), changed) : changed;
   return { ...outcome, verification: await runVerification(target, groups, baseline, verify, options) };
 }
 

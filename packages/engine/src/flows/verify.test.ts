@@ -96,6 +96,27 @@ async function deployedGroup(options: EmulatorOptions = {}) {
   return { emulator, client, groupId, verify, backend, target };
 }
 
+/** Add fixture data (checks, error groups) to a running emulator. */
+async function seed(url: string, fixture: Record<string, unknown>): Promise<void> {
+  const seeded = await fetch(`${url}/_emulator/seed`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ fixture }),
+  });
+  expect(seeded.status).toBeLessThan(300);
+}
+
+/** An error group of `checkId` for `message`, first seen long before any deploy of these tests. */
+const oldErrorGroup = (id: string, checkId: string, message: string) => ({
+  id,
+  checkId,
+  errorHash: id.slice(0, 16),
+  cleanedErrorMessage: message,
+  rawErrorMessage: message,
+  firstSeen: '2020-01-01',
+  lastSeen: '2020-01-02',
+});
+
 // Runs take emulator time in real time: a failed run is three one-second attempts. The package's
 // timeout (vitest.config.ts) bounds them: on a loaded machine they take longer, not for ever.
 describe('deploy --verify', () => {
@@ -141,18 +162,22 @@ describe('deploy --verify', () => {
 
   it('a check that was failing before is told apart: not this deploy’s fault, unless strict', async () => {
     const { emulator, verify } = await deployedGroup();
-    emulator.control.setOutcomeRules([
-      { checkId: CHECKS[0] as string, outcome: 'FAILED', error: 'HTTP 500' },
-    ]);
+    await verify(['eu-west-1', 'us-east-1', 'ap-south-1']);
+    // From now on it fails everywhere, with an error it has had for long.
+    const check = CHECKS[0] as string;
+    await seed(emulator.url, {
+      errorGroups: [oldErrorGroup('e0000000-0000-4000-8000-00000000000d', check, 'HTTP 500')],
+    });
+    emulator.control.setOutcomeRules([{ checkId: check, outcome: 'FAILED', error: 'HTTP 500' }]);
+    // A deploy that changes a run field but adds no location.
     const lenient = await verify(['eu-west-1', 'us-east-1']);
-    expect(lenient.verification?.runs.find((r) => r.checkId === CHECKS[0])?.verdict).toBe('still-failing');
+    expect(lenient.verification?.runs.find((r) => r.checkId === check)?.verdict).toBe('still-failing');
     expect(lenient.verification?.outcome).toBe('passed');
     const strict = await verify(['eu-west-1'], { strict: true });
     expect(strict.verification?.outcome).toBe('failed');
-    // The known error group is not new the second time.
-    expect(strict.verification?.runs.find((r) => r.checkId === CHECKS[0])?.failures[0]?.errorGroup?.new).toBe(
-      false,
-    );
+    const run = strict.verification?.runs.find((r) => r.checkId === check);
+    expect(run?.verdict).toBe('still-failing');
+    expect(run?.failures[0]).toMatchObject({ location: 'eu-west-1', errorGroup: { new: false } });
   });
 
   it('with rca, a new error group gets an analysis: completed in time, or said to be pending', async () => {
@@ -234,6 +259,56 @@ describe('deploy --verify', () => {
   });
 });
 
+describe('deploy --verify judges each run by location and error group (issue 44 §2)', () => {
+  it('a new failure behind an old one: failing before in eu-west-1, failing after in a new location with a new error group, broke with this deploy', async () => {
+    const { emulator, verify } = await deployedGroup();
+    const check = CHECKS[0] as string;
+    await seed(emulator.url, {
+      errorGroups: [oldErrorGroup('e0000000-0000-4000-8000-00000000000a', check, 'error A')],
+    });
+    emulator.control.setOutcomeRules([
+      { checkId: check, location: 'eu-west-1', outcome: 'FAILED', error: 'error A' },
+      { checkId: check, location: 'ap-northeast-1', outcome: 'FAILED', error: 'error B' },
+    ]);
+    const { verification } = await verify(['eu-west-1', 'ap-northeast-1']);
+    const run = verification?.runs.find((r) => r.checkId === check);
+    expect(run?.verdict).toBe('broke');
+    expect(verification?.outcome).toBe('failed');
+    const byLocation = Object.fromEntries((run?.failures ?? []).map((f) => [f.location, f]));
+    expect(byLocation['eu-west-1']).toMatchObject({ error: 'error A', errorGroup: { new: false } });
+    expect(byLocation['eu-west-1']?.newLocation).toBeUndefined();
+    expect(byLocation['ap-northeast-1']).toMatchObject({
+      error: 'error B',
+      newLocation: true,
+      errorGroup: { new: true },
+    });
+    // What the deploy changed in the group, beside the failure.
+    expect(verification?.groups[0]?.changes).toEqual([
+      expect.objectContaining({
+        path: 'locations',
+        before: ['eu-west-1'],
+        after: ['eu-west-1', 'ap-northeast-1'],
+      }),
+    ]);
+  });
+
+  it('a location new with the deploy breaks it even when the error is one the check had before', async () => {
+    const { emulator, verify } = await deployedGroup();
+    const check = CHECKS[0] as string;
+    await seed(emulator.url, {
+      errorGroups: [oldErrorGroup('e0000000-0000-4000-8000-00000000000b', check, 'error A')],
+    });
+    emulator.control.setOutcomeRules([{ checkId: check, outcome: 'FAILED', error: 'error A' }]);
+    const { verification } = await verify(['eu-west-1', 'us-east-1']);
+    const run = verification?.runs.find((r) => r.checkId === check);
+    expect(run?.verdict).toBe('broke');
+    expect(run?.failures.find((f) => f.location === 'us-east-1')).toMatchObject({
+      newLocation: true,
+      errorGroup: { new: false },
+    });
+  });
+});
+
 describe('monitor verify (verifyProject)', () => {
   it('state records what the last deploy changed in a way that affects runs', async () => {
     const { backend, target } = await deployedGroup();
@@ -258,18 +333,87 @@ describe('monitor verify (verifyProject)', () => {
     expect(named.runs).toHaveLength(2);
     expect(named.outcome).toBe('passed');
 
-    // The check fails from now on: its status says so before the run, so the run is no news…
+    // The check fails from now on. The last deploy kept no baseline (it did not verify): its status
+    // now says failing, but its error group was first seen after the last deploy, so it is new
+    // since it, and a new error group broke since the deploy.
     emulator.control.setOutcomeRules([
       { checkId: CHECKS[0] as string, outcome: 'FAILED', error: 'HTTP 503' },
     ]);
     const since = await verifyProject(t, { sinceDeploy: true, timeoutMs: 60_000 });
-    expect(since.lastDeploy?.groups).toEqual(['CheckGroup:payments']);
+    expect(since.lastDeploy).toEqual({ at: expect.any(String), groups: ['CheckGroup:payments'] });
     const failed = since.runs.find((r) => r.checkId === CHECKS[0]);
-    expect(failed?.verdict).toBe('still-failing');
-    expect(since.outcome).toBe('passed');
-    // …but its error group was first seen after the last deploy: new since it.
     expect(failed?.failures[0]?.errorGroup?.new).toBe(true);
+    expect(failed?.verdict).toBe('broke');
+    expect(since.outcome).toBe('failed');
+    // Without --since-deploy the baseline is now, when that error group is known: still failing.
+    const now = await verifyProject(t, { timeoutMs: 60_000 });
+    expect(now.runs.find((r) => r.checkId === CHECKS[0])?.verdict).toBe('still-failing');
+    expect(now.outcome).toBe('passed');
     const strict = await verifyProject(t, { strict: true, timeoutMs: 60_000 });
+    expect(strict.outcome).toBe('failed');
+  });
+
+  it('a verification killed during the wait does not turn green on retry: --since-deploy judges against the baseline kept with the deploy', async () => {
+    const { emulator, backend, target } = await deployedGroup();
+    const check = CHECKS[0] as string;
+    // The error is one the check had long ago: only how it stood before the deploy tells it broke.
+    await seed(emulator.url, {
+      errorGroups: [oldErrorGroup('e0000000-0000-4000-8000-00000000000c', check, 'error A')],
+    });
+    emulator.control.setOutcomeRules([
+      { checkId: check, location: 'ap-northeast-1', outcome: 'FAILED', error: 'error A' },
+    ]);
+    // The deploy is applied and its state committed; the job dies while the checks run.
+    const killed = new AbortController();
+    const t = target(code(['eu-west-1', 'ap-northeast-1']));
+    await deploy(t, {
+      command: 'test',
+      confirm: async () => ({ approved: true }),
+      signal: killed.signal,
+      verify: {
+        timeoutMs: 60_000,
+        onEvent: (event) => {
+          if (event.type === 'verify-start') killed.abort();
+        },
+      },
+    });
+    const retry = await verifyProject(t, { sinceDeploy: true, timeoutMs: 60_000 });
+    const run = retry.runs.find((r) => r.checkId === check);
+    expect(run?.verdict).toBe('broke');
+    expect(retry.outcome).toBe('failed');
+    expect(retry.baselineAt).toBe(backend.stored.lastDeploy?.at);
+    // Kept with the deploy's record: how the check stood, and where it ran.
+    expect(backend.stored.lastDeploy?.baseline?.checks[check]).toEqual({
+      status: 'passing',
+      locations: ['eu-west-1'],
+    });
+  });
+
+  it('a check’s first-ever run is not new as if the deploy caused it: the baseline never saw it run', async () => {
+    const { emulator, groupId, target, verify } = await deployedGroup();
+    await verify(['eu-west-1', 'us-east-1']);
+    const added = '0b000000-0000-4000-8000-000000000009';
+    await seed(emulator.url, {
+      checks: [
+        {
+          id: added,
+          checkType: 'API',
+          name: 'added since',
+          activated: true,
+          locations: ['eu-west-1'],
+          groupId,
+          request: { method: 'GET', url: 'https://api.example.com' },
+        },
+      ],
+    });
+    emulator.control.setOutcomeRules([{ checkId: added, outcome: 'FAILED', error: 'HTTP 404' }]);
+    const t = target(code(['eu-west-1', 'us-east-1']));
+    const since = await verifyProject(t, { sinceDeploy: true, timeoutMs: 60_000 });
+    const run = since.runs.find((r) => r.checkId === added);
+    expect(run?.verdict).toBe('first-run-failed');
+    expect(run?.failures[0]?.errorGroup?.new).toBe(false);
+    expect(since.outcome).toBe('passed');
+    const strict = await verifyProject(t, { sinceDeploy: true, strict: true, timeoutMs: 60_000 });
     expect(strict.outcome).toBe('failed');
   });
 

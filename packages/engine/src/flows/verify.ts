@@ -2,11 +2,11 @@ import type { CheckSession, Client } from '@monitor/api';
 import { EngineError } from '../errors.js';
 import { resolveIds, TargetError } from '../plan/targets.js';
 import type { LastDeploy } from '../state/state.js';
-import { type Baseline, ownedGroups, readBaseline } from '../verify/baseline.js';
-import { attachErrorGroups } from '../verify/error-groups.js';
+import { type Baseline, baselineFromKept, ownedGroups, readBaseline } from '../verify/baseline.js';
+import { analyseNewErrorGroups, attachErrorGroups } from '../verify/error-groups.js';
 import { type FailureRead, failureOf, isFailedResult } from '../verify/failures.js';
 import type { CheckRun, GroupToVerify, VerificationReport } from '../verify/report.js';
-import { failedRuns, verdictOf } from '../verify/verdict.js';
+import { emptySummary, failedRuns, isNewLocation, verdictOf } from '../verify/verdict.js';
 import { checkService, type Target } from './target.js';
 import { checksOfGroups, triggerChecks, waitForSessions } from './trigger.js';
 
@@ -57,7 +57,8 @@ export async function verifyGroups(
     outcome: 'nothing',
     strict: options.strict === true,
     context: options.context ?? 'deploy',
-    summary: { passed: 0, fixed: 0, degraded: 0, broke: 0, 'still-failing': 0, running: 0 },
+    summary: { ...emptySummary(), running: 0 },
+    baselineAt: options.baseline.at,
     elapsedMs: 0,
   };
   if (withChecks.length === 0) return { ...report, elapsedMs: Date.now() - started };
@@ -73,8 +74,12 @@ export async function verifyGroups(
   // After Ctrl-C nothing more is read: what finished is reported as the sessions said it.
   const details = { left: waited.interrupted ? 0 : (options.maxDetails ?? 20) };
   for (const session of waited.finished) {
-    const run = await runOf(client, session, groupOfCheck.get(session.checkId)?.key ?? '', options, details);
-    report.runs.push(run);
+    const groupKey = groupOfCheck.get(session.checkId)?.key ?? '';
+    report.runs.push(await runOf(client, session, groupKey, details));
+  }
+  if (!waited.interrupted) await attachErrorGroups(client, report.runs, options.baseline);
+  for (const run of report.runs) {
+    judge(run, options.baseline);
     report.summary[run.verdict]++;
     options.onRun?.(run);
   }
@@ -85,31 +90,27 @@ export async function verifyGroups(
     groupKey: groupOfCheck.get(names.get(id)?.checkId ?? '')?.key ?? '',
   }));
   report.summary.running = report.running.length;
-  if (!waited.interrupted) await attachErrorGroups(client, report.runs, options);
-  report.outcome = waited.interrupted
-    ? 'interrupted'
-    : report.running.length > 0
-      ? 'timeout'
-      : failedRuns(report.runs, report.strict).length > 0
-        ? 'failed'
-        : 'passed';
+  if (!waited.interrupted && options.rca === true) await analyseNewErrorGroups(client, report.runs, options);
+  report.outcome = outcomeOf(report, waited.interrupted);
   report.elapsedMs = Date.now() - started;
   return report;
 }
 
+function outcomeOf(report: VerificationReport, interrupted: boolean): VerificationReport['outcome'] {
+  if (interrupted) return 'interrupted';
+  if (report.running.length > 0) return 'timeout';
+  return failedRuns(report.runs, report.strict).length > 0 ? 'failed' : 'passed';
+}
+
+/** A run as the session tells it, with its failed locations read (the verdict comes once error groups are known). */
 async function runOf(
   client: Client,
   session: CheckSession,
   groupKey: string,
-  options: VerifyOptions,
   details: { left: number },
 ): Promise<CheckRun> {
-  const verdict = verdictOf({
-    status: session.status,
-    failingBefore: options.baseline.failing.has(session.checkId),
-  });
   const failures: FailureRead[] = [];
-  if (verdict !== 'passed' && verdict !== 'fixed') {
+  if (session.status !== 'PASSED') {
     for (const result of session.results) {
       if (isFailedResult(result)) failures.push(await failureOf(client, session.checkId, result, details));
     }
@@ -124,9 +125,16 @@ async function runOf(
     locations: session.runLocations,
     elapsedMs: session.timeElapsed,
     status: session.status,
-    verdict,
+    verdict: 'passed',
     failures,
   };
+}
+
+/** The run's verdict against how its check stood before, and which of its failed locations are new. */
+function judge(run: CheckRun, baseline: Baseline): void {
+  const before = baseline.checks.get(run.checkId);
+  for (const failure of run.failures) if (isNewLocation(failure.location, before)) failure.newLocation = true;
+  run.verdict = verdictOf({ status: run.status, before, failures: run.failures });
 }
 
 /** `monitor verify` found nothing to verify by what it was asked. */
@@ -138,7 +146,10 @@ export class NothingToVerifyError extends EngineError {
 export interface VerifyProjectOptions extends Omit<VerifyOptions, 'deadline' | 'baseline' | 'context'> {
   /** Only these check groups (a logical id or `CheckGroup:logicalId`, as `--target` takes them). */
   targets?: readonly string[];
-  /** The groups the last deploy changed, and error groups new since it. */
+  /**
+   * The groups the last deploy changed, against how their checks stood before it (kept with its
+   * record by `deploy --verify`), or else their status now and error groups new since it.
+   */
   sinceDeploy?: boolean;
   timeoutMs: number;
   /** Once the groups are known, before anything runs. */
@@ -148,7 +159,7 @@ export interface VerifyProjectOptions extends Omit<VerifyOptions, 'deadline' | '
 /**
  * `monitor verify`: the verification of a deploy without deploying (after a rollback, on a
  * schedule). The check groups the project owns, or those named, or those the last deploy changed;
- * a run is measured against the checks' results before it.
+ * a run is measured against the checks' results before it, or before the deploy (`sinceDeploy`).
  */
 export async function verifyProject(
   target: Target,
@@ -184,15 +195,21 @@ export async function verifyProject(
   }
   const groups = ownedGroups(state, only);
   options.onStart?.(groups);
-  const baseline = await readBaseline(
-    target.client,
-    options.sinceDeploy === true ? lastDeploy?.at : undefined,
-  );
+  const since = options.sinceDeploy === true ? lastDeploy : undefined;
+  // A verified deploy kept how its groups' checks stood before it: the same verdicts as its own
+  // verification, also when that one never finished. Else: the checks now, and error groups new since it.
+  const baseline =
+    since?.baseline === undefined
+      ? await readBaseline(target.client, since?.at)
+      : baselineFromKept(since.baseline, since.at);
   const report = await verifyGroups(target.client, groups, {
     ...options,
     deadline: Date.now() + options.timeoutMs,
     baseline,
     context: 'verify',
   });
-  return { ...report, ...(options.sinceDeploy === true && lastDeploy !== undefined ? { lastDeploy } : {}) };
+  return {
+    ...report,
+    ...(since === undefined ? {} : { lastDeploy: { at: since.at, groups: since.groups } }),
+  };
 }

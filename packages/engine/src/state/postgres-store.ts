@@ -17,6 +17,7 @@ import {
   checkFormatVersion,
   checkIntegrity,
   emptyState,
+  type LastDeploy,
   STATE_FORMAT_VERSION,
   type State,
   stateSchema,
@@ -252,7 +253,7 @@ export class PostgresStateBackend implements StateBackend {
     const [head] = await this.#query<{
       format_version: number;
       service: string | null;
-      last_deploy: { at: string; groups: string[] } | null;
+      last_deploy: LastDeploy | null;
       serial: string;
       salt: string;
       entries: EntryRow[];

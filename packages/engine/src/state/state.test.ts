@@ -285,7 +285,12 @@ describe('FileStateBackend', () => {
   it('reads an empty state when there is no file, and writes one that reads back with the serial moved', async () => {
     const store = new FileStateBackend(join(dir(), 'state'), ACCOUNT);
     const empty = await store.read();
-    expect(empty).toMatchObject({ formatVersion: 2, accountId: ACCOUNT, serial: 0, resources: {} });
+    expect(empty).toMatchObject({
+      formatVersion: STATE_FORMAT_VERSION,
+      accountId: ACCOUNT,
+      serial: 0,
+      resources: {},
+    });
     const saved = await store.commit({
       ...empty,
       resources: {
@@ -310,7 +315,18 @@ describe('FileStateBackend', () => {
     expect(saved.serial).toBe(1);
     expect(await store.read()).toEqual(saved);
     expect(store.location.endsWith(`${ACCOUNT}.json`)).toBe(true);
-    const lastDeploy = { at: '2026-11-24T09:00:00.000Z', groups: ['CheckGroup:a'] };
+    // With the baseline a verified deploy keeps (format 3).
+    const lastDeploy = {
+      at: '2026-11-24T09:00:00.000Z',
+      groups: ['CheckGroup:a'],
+      baseline: {
+        checks: {
+          '0b000000-0000-4000-8000-000000000001': { status: 'failing' as const, locations: ['eu-west-1'] },
+          '0b000000-0000-4000-8000-000000000002': { status: 'passing' as const, locations: [] },
+        },
+        errorGroups: { 'e0000000-0000-4000-8000-00000000000a': '0b000000-0000-4000-8000-000000000001' },
+      },
+    };
     const entries = Object.entries(saved.resources).map(([k, e]) => [
       k,
       { ...e, fieldHashes: 'a1b2c3:c0dec0deacc0acc0.-' },
@@ -521,8 +537,52 @@ describe('the state format version', () => {
     }
   });
 
+  it('a state of format 2, with a last deploy, is read and written back as the current format', async () => {
+    const store = new FileStateBackend(dir(), ACCOUNT);
+    fs.mkdirSync(join(store.location, '..'), { recursive: true });
+    const lastDeploy = { at: '2026-11-24T09:00:00.000Z', groups: ['CheckGroup:g'] };
+    writeFileSync(store.location, JSON.stringify({ ...JSON.parse(fileOf(2)), lastDeploy }));
+    const read = await store.read();
+    expect(read.formatVersion).toBe(STATE_FORMAT_VERSION);
+    expect(read.lastDeploy).toEqual(lastDeploy);
+    await store.commit(read);
+    expect(JSON.parse(readFileSync(store.location, 'utf8'))).toMatchObject({
+      formatVersion: STATE_FORMAT_VERSION,
+      lastDeploy,
+    });
+  });
+
   it('the keys of each format are pinned: a key added to the state needs a new format version', () => {
-    const KEYS_OF_FORMAT: Record<number, { state: string[]; entry: string[] }> = {
+    const KEYS_OF_FORMAT: Record<
+      number,
+      { state: string[]; entry: string[]; lastDeploy: string[]; baseline?: string[]; checkBefore?: string[] }
+    > = {
+      // 3: the baseline a verified deploy keeps in its record.
+      3: {
+        state: [
+          'formatVersion',
+          'accountId',
+          'service',
+          'serial',
+          'salt',
+          'resources',
+          'pendingCreates',
+          'lastDeploy',
+        ],
+        entry: [
+          'kind',
+          'logicalId',
+          'physicalId',
+          'appliedHash',
+          'secretHashes',
+          'protect',
+          'identity',
+          'fieldHashes',
+        ],
+        lastDeploy: ['at', 'groups', 'baseline'],
+        baseline: ['checks', 'errorGroups'],
+        checkBefore: ['status', 'locations'],
+      },
       2: {
         state: [
           'formatVersion',
@@ -544,10 +604,33 @@ describe('the state format version', () => {
           'identity',
           'fieldHashes',
         ],
+        lastDeploy: ['at', 'groups'],
       },
     };
-    expect(Object.keys(stateSchema.shape)).toEqual(KEYS_OF_FORMAT[STATE_FORMAT_VERSION]?.state);
-    expect(Object.keys(stateEntrySchema.shape)).toEqual(KEYS_OF_FORMAT[STATE_FORMAT_VERSION]?.entry);
+    const pinned = KEYS_OF_FORMAT[STATE_FORMAT_VERSION];
+    expect(Object.keys(stateSchema.shape)).toEqual(pinned?.state);
+    expect(Object.keys(stateEntrySchema.shape)).toEqual(pinned?.entry);
+    const lastDeploy = stateSchema.shape.lastDeploy.unwrap();
+    expect(Object.keys(lastDeploy.shape)).toEqual(pinned?.lastDeploy);
+    const baseline = lastDeploy.shape.baseline.unwrap();
+    expect(Object.keys(baseline.shape)).toEqual(pinned?.baseline);
+    expect(Object.keys(baseline.shape.checks.valueType.shape)).toEqual(pinned?.checkBefore);
+  });
+
+  it("the reader of format 2 refuses a file of this format as a newer monitor's, not as damage", () => {
+    // A copy of the version check of the release that wrote format 2: it reads up to 2.
+    const releasedCheck = (version: unknown) =>
+      typeof version === 'number' && Number.isInteger(version) && version > 2 ? 'newer' : 'read';
+    const written = JSON.parse(
+      serializeState({
+        ...emptyState(ACCOUNT),
+        lastDeploy: { at: '2026-11-24T09:00:00.000Z', groups: [], baseline: { checks: {}, errorGroups: {} } },
+      }),
+    ) as Record<string, unknown>;
+    expect(releasedCheck(written.formatVersion)).toBe('newer');
+    // Read as format 2, its record of the last deploy would be damage: that schema is strict.
+    const released = z.strictObject({ at: z.iso.datetime(), groups: z.array(z.string()) });
+    expect(released.safeParse(written.lastDeploy).success).toBe(false);
   });
 
   it("the last release's reader (format 1 only) refuses a file of this format instead of reading it as its own", () => {

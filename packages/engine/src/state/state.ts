@@ -15,11 +15,12 @@ import { ByPhysicalId } from '../identity.js';
  * The version of the state's format, raised whenever a key is added to the state or its entries
  * (`state.test.ts` holds the keys of each version): an older monitor then refuses the file as
  * written by a newer one, instead of reading it as damaged. Version 2 added `identity` and
- * `fieldHashes`, written under version 1 by the monitor that introduced them.
+ * `fieldHashes`, written under version 1 by the monitor that introduced them; version 3 added
+ * `lastDeploy.baseline`.
  */
-export const STATE_FORMAT_VERSION = 2;
+export const STATE_FORMAT_VERSION = 3;
 /** The versions this monitor reads; an older one is read as the current one and written as it. */
-const FORMAT_VERSIONS_READ = [1, 2] as const;
+const FORMAT_VERSIONS_READ = [1, 2, 3] as const;
 
 /** What monitor remembers of one resource it owns: ids and hashes, never an attribute or a secret. */
 export interface StateEntry {
@@ -78,6 +79,29 @@ export interface LastDeploy {
   at: string;
   /** State keys (`CheckGroup:logicalId`) of the groups it created, replaced or changed in a run field. */
   groups: string[];
+  /**
+   * With `deploy --verify`: how the checks of those groups stood before the apply, so that
+   * `verify --since-deploy` judges against it after a verification that never finished (format 3).
+   */
+  baseline?: KeptBaseline;
+}
+
+/** How a check stood before a deploy: its status, and where it ran. */
+export interface CheckBefore {
+  status: 'passing' | 'failing' | 'degraded';
+  /** Its group's locations when the group has some, else its own. */
+  locations: string[];
+}
+
+/**
+ * A verification's baseline as the deploy's record keeps it: only the checks of the groups the
+ * deploy changed, and their error groups. Ids and statuses, never a check's attributes.
+ */
+export interface KeptBaseline {
+  /** By check id; a check not here had no status before the deploy (it never ran, or was made since). */
+  checks: Record<string, CheckBefore>;
+  /** The error groups those checks had: the id of each, and of its check. */
+  errorGroups: Record<string, string>;
 }
 
 /** Before 0.2 a secret variable's hash was keyed by its item; now by its field's path. */
@@ -110,7 +134,24 @@ export const stateSchema = z.strictObject({
   resources: z.record(z.string(), stateEntrySchema),
   // Written only when there are some, so the file of a finished deploy stays as it was.
   pendingCreates: z.array(z.string()).default([]),
-  lastDeploy: z.strictObject({ at: z.iso.datetime(), groups: z.array(z.string()) }).optional(),
+  lastDeploy: z
+    .strictObject({
+      at: z.iso.datetime(),
+      groups: z.array(z.string()),
+      baseline: z
+        .strictObject({
+          checks: z.record(
+            z.string(),
+            z.strictObject({
+              status: z.enum(['passing', 'failing', 'degraded']),
+              locations: z.array(z.string()),
+            }),
+          ),
+          errorGroups: z.record(z.string(), z.string()),
+        })
+        .optional(),
+    })
+    .optional(),
 });
 
 /** Parse the text of a state file; `location` names it in errors. */

@@ -3,53 +3,56 @@ import type { Baseline } from './baseline.js';
 import type { FailureRead } from './failures.js';
 import type { CheckRun, RootCause } from './report.js';
 
-/** What telling error groups apart and waiting for analyses needs. */
-export interface ErrorGroupOptions {
-  baseline: Baseline;
-  /** Ask for a root cause analysis of each new error group, and wait for it. */
-  rca?: boolean;
+/** What waiting for analyses needs. */
+export interface AnalysisOptions {
   /** When to stop waiting for analyses (epoch ms). */
   deadline: number;
   signal?: AbortSignal | undefined;
 }
 
 /**
- * The error group of each failure, marked new when the baseline did not have it; with `rca`, an
- * analysis of each new group, waited for until the deadline.
+ * The error group of each failure, marked new when the baseline did not have it and the check ran
+ * before (a check's first run has nothing before it: its error groups are no news of the deploy).
  */
-export async function attachErrorGroups(
-  client: Client,
-  runs: CheckRun[],
-  options: ErrorGroupOptions,
-): Promise<void> {
+export async function attachErrorGroups(client: Client, runs: CheckRun[], baseline: Baseline): Promise<void> {
   const wanted = new Set(
     runs.flatMap((r) => r.failures.flatMap((f) => (f as FailureRead).errorGroupIds ?? [])),
   );
   if (wanted.size === 0) return;
   const groups = new Map((await collect(client.errorGroups.all())).map((g) => [g.id, g]));
-  const analyses = new Map<string, Promise<RootCause>>();
   for (const run of runs) {
+    const ranBefore = baseline.checks.has(run.checkId);
     for (const failure of run.failures as FailureRead[]) {
       const id = failure.errorGroupIds?.[0];
       delete failure.errorGroupIds;
       const group = id === undefined ? undefined : groups.get(id);
       if (group === undefined) continue;
-      const { newSince } = options.baseline;
       const isNew =
-        newSince === undefined
-          ? !options.baseline.errorGroups.has(group.id)
-          : firstSeenSince(group.firstSeen, newSince);
-      if (isNew && options.rca === true && !analyses.has(group.id))
-        analyses.set(group.id, analyse(client, group.id, options));
+        ranBefore &&
+        (baseline.newSince === undefined
+          ? !baseline.errorGroups.has(group.id)
+          : firstSeenSince(group.firstSeen, baseline.newSince));
       failure.errorGroup = { id: group.id, message: group.cleanedErrorMessage, new: isNew };
     }
   }
-  for (const run of runs) {
-    for (const failure of run.failures) {
-      const analysis = failure.errorGroup === undefined ? undefined : analyses.get(failure.errorGroup.id);
-      if (analysis !== undefined && failure.errorGroup !== undefined)
-        failure.errorGroup.rootCause = await analysis;
-    }
+}
+
+/** A root cause analysis of each new error group of `runs`, waited for until the deadline. */
+export async function analyseNewErrorGroups(
+  client: Client,
+  runs: readonly CheckRun[],
+  options: AnalysisOptions,
+): Promise<void> {
+  const analyses = new Map<string, Promise<RootCause>>();
+  for (const failure of runs.flatMap((r) => r.failures)) {
+    const group = failure.errorGroup;
+    if (group?.new === true && !analyses.has(group.id))
+      analyses.set(group.id, analyse(client, group.id, options));
+  }
+  for (const failure of runs.flatMap((r) => r.failures)) {
+    const analysis = failure.errorGroup === undefined ? undefined : analyses.get(failure.errorGroup.id);
+    if (analysis !== undefined && failure.errorGroup !== undefined)
+      failure.errorGroup.rootCause = await analysis;
   }
 }
 
@@ -64,7 +67,7 @@ export function firstSeenSince(firstSeen: string, since: string): boolean {
 }
 
 /** Ask for a root cause analysis of an error group and wait for it until the deadline. */
-async function analyse(client: Client, errorGroupId: string, options: ErrorGroupOptions): Promise<RootCause> {
+async function analyse(client: Client, errorGroupId: string, options: AnalysisOptions): Promise<RootCause> {
   let id: string;
   try {
     ({ id } = await client.rootCauseAnalyses.generate({ errorGroupId }));

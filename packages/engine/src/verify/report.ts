@@ -1,3 +1,4 @@
+import type { Change } from '../plan/diff.js';
 import type { Verdict } from './verdict.js';
 
 /**
@@ -12,6 +13,8 @@ export interface GroupToVerify {
   id: number;
   name?: string;
   reason: 'created' | 'changed' | 'replaced' | 'selected';
+  /** For `changed`: what the deploy changed in the group that affects runs, as the plan shows it. */
+  changes?: Change[];
 }
 
 export interface RootCause {
@@ -30,6 +33,12 @@ export interface Failure {
   link?: string;
   /** The assertion or error the run reported. */
   error: string;
+  /** The check did not run in this location before (a location the deploy added). */
+  newLocation?: boolean;
+  /**
+   * `new`: the baseline did not have it (for `verify --since-deploy` without a baseline kept with
+   * the deploy: first seen since it); never for a check's first run, which has nothing before it.
+   */
   errorGroup?: { id: string; message: string; new: boolean; rootCause?: RootCause };
 }
 
@@ -58,5 +67,10 @@ export interface VerificationReport {
   /** After a deploy (`deploy --verify`), or on its own (`monitor verify`): what a verdict is measured against. */
   context: 'deploy' | 'verify';
   summary: Record<Verdict, number> & { running: number };
+  /**
+   * When the baseline was read (ISO 8601): before the apply for `deploy --verify`, and for
+   * `verify --since-deploy` after a verified deploy (its record keeps it); else when verify started.
+   */
+  baselineAt: string;
   elapsedMs: number;
 }
