@@ -79,7 +79,6 @@ export class ResourceView implements PolicyResource {
   readonly construct: string;
   readonly logicalId: string;
   readonly environment: string | undefined;
-  readonly location: SourceLocation | undefined;
   readonly #sourceOf: SourceReader;
   #payload: Readonly<Record<string, unknown>> | undefined;
   /** Comments read so far, by prop: several rules ask about the same one (`muted`). */
@@ -90,9 +89,15 @@ export class ResourceView implements PolicyResource {
     this.construct = resource.construct;
     this.logicalId = resource.logicalId;
     this.environment = environment;
-    this.location = resource.location === undefined ? undefined : Object.freeze({ ...resource.location });
+
     this.#sourceOf = sourceOf;
     DESIRED.set(this, resource);
+  }
+
+  /** Where `new` was called: resolved on first read (from the stack and the source map), as a copy. */
+  get location(): SourceLocation | undefined {
+    const at = (DESIRED.get(this) as DesiredResource).location;
+    return at === undefined ? undefined : { ...at };
   }
 
   get payload(): Readonly<Record<string, unknown>> {
