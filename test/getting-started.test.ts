@@ -1,15 +1,18 @@
-import { mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
 import { delimiter, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
 import { execFileInTest } from './support/children.js';
+import { offlineLock } from './support/offline-lock.js';
 
 /**
  * docs/getting-started.md, run as written: its commands, in an empty directory outside the
- * repository, with npm pointed at a registry that refuses every connection and an empty cache.
- * Its checkout is this repository, which the test suite's own `npm ci` and build prepared.
+ * repository, with npm offline (a request to any registry fails). Its checkout is this repository,
+ * which the test suite's own `npm ci` and build prepared. The project's `npm install` takes
+ * TypeScript and the dependencies of monitor's packages from a registry; here npm installs them
+ * from the cache the suite's `npm ci` filled, and the test first writes the lock that `npm install`
+ * would write, pinning each package as this repository's lock pins it.
  */
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -27,22 +30,26 @@ function blocks(): { lang: string; lines: string[] }[] {
   }));
 }
 
-/** A port on loopback where nothing listens: a registry there refuses every request. */
-async function refusingPort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
 /** Durations, ids and the checkout's path differ from run to run. */
 const normal = (line: string) =>
   line
     .trimEnd()
     .replace(/\d+(\.\d+)? m?s\b/g, 'T')
     .replace(/\(id \d+\)/g, '(id N)')
-    .replace(/checkout at .+\.$/, 'checkout at ….');
+    .replace(/checkout at .+?(, not from a registry)?\.$/, 'checkout at …$1.');
+
+/** What `npm install` would write in the project in `dir`: every package pinned, none fetched. */
+function writeInstallLock(dir: string): void {
+  const pkg = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8'));
+  const tarballs = Object.fromEntries(
+    readdirSync(join(dir, 'vendor')).map((f) => [
+      `@monitor/${f.replace(/^monitor-/, '').replace(/-\d+\.\d+\.\d+\.tgz$/, '')}`,
+      join(dir, 'vendor', f),
+    ]),
+  );
+  const lock = offlineLock(REPO, tarballs, pkg.name, { dir: 'vendor', devDependencies: pkg.devDependencies });
+  writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+}
 
 describe('docs/getting-started.md', () => {
   it('starts from a checkout, built as the README builds it', () => {
@@ -57,20 +64,25 @@ describe('docs/getting-started.md', () => {
     expect(readFileSync(join(REPO, 'README.md'), 'utf8')).toContain('npm ci && npm run demo');
   });
 
-  it('its commands succeed as written, with no registry, and print what it shows', async () => {
+  it('its commands succeed as written, with npm offline, and print what it shows', async () => {
     // `cd monitor … cd ..` above: the checkout sits beside where the commands run.
     symlinkSync(REPO, join(root, 'monitor'));
-    const registry = `http://127.0.0.1:${await refusingPort()}/`;
     const env = {
       PATH: [dirname(process.execPath), '/usr/bin', '/bin'].join(delimiter),
       HOME: root,
       CI: 'true',
       NO_COLOR: '1',
-      npm_config_registry: registry,
-      npm_config_cache: join(root, '.npm-cache'),
+      // The cache of the suite's own npm ci; offline, npm asks no registry for anything.
+      npm_config_cache: process.env.npm_config_cache ?? join(homedir(), '.npm'),
+      npm_config_offline: 'true',
       npm_config_audit: 'false',
       npm_config_fund: 'false',
       npm_config_update_notifier: 'false',
+      // Who commits, as on a machine where git is set up.
+      GIT_AUTHOR_NAME: 'You',
+      GIT_AUTHOR_EMAIL: 'you@example.com',
+      GIT_COMMITTER_NAME: 'You',
+      GIT_COMMITTER_EMAIL: 'you@example.com',
     };
     let cwd = root;
     const commands = blocks()
@@ -91,6 +103,7 @@ describe('docs/getting-started.md', () => {
           cwd = join(cwd, cd[1] as string);
           continue;
         }
+        if (command === 'npm install') writeInstallLock(cwd);
         const result = await run('bash', ['-e', '-c', command], { cwd, env }).catch(
           (e: { code: number; stdout: string; stderr: string }) => e,
         );
@@ -102,6 +115,6 @@ describe('docs/getting-started.md', () => {
         ran++;
       }
     }
-    expect(ran).toBe(6);
+    expect(ran).toBe(9);
   });
 });

@@ -1,11 +1,23 @@
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { type Io, main } from '@monitor/cli';
 import { afterAll, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
+import { execFileInTest } from './support/children.js';
 import { cleanup, envelopeOf, monitor } from './support/harness.js';
+import { offlineLock } from './support/offline-lock.js';
 
 // Inside the repository, so that @monitor/constructs resolves as it does for a user who ran npm install.
 const TMP = fileURLToPath(new URL('./.tmp/', import.meta.url));
@@ -17,6 +29,16 @@ afterAll(() => cleanup(root));
 const noAccount = { MONITOR_API_KEY: '', MONITOR_ACCOUNT_ID: '', MONITOR_BASE_URL: '' };
 const run = (cwd: string, ...args: string[]) => monitor(args, { cwd, env: noAccount });
 const read = (...path: string[]) => readFileSync(join(...path), 'utf8');
+/** The tarballs init vendors from this checkout, as package.json names them. */
+const VENDORED = ['api', 'constructs', 'engine', 'emulator', 'cli'].map(
+  (p) => `vendor/monitor-${p}-0.1.0.tgz`,
+);
+const vendoredDependencies = Object.fromEntries(
+  VENDORED.map((path) => [
+    `@monitor/${path.replace(/^vendor\/monitor-|-0\.1\.0\.tgz$/g, '')}`,
+    `file:${path}`,
+  ]),
+);
 
 describe('monitor init', () => {
   it('scaffolds a project that validates and deploys to the emulator as it is, and prints the next commands', async () => {
@@ -29,6 +51,7 @@ describe('monitor init', () => {
       'package.json',
       '.gitignore',
       'monitors/example.monitor.ts',
+      ...VENDORED,
       '.github/workflows/monitor-preview.yml',
       '.github/workflows/monitor-deploy.yml',
       '.github/workflows/monitor-drift.yml',
@@ -40,16 +63,15 @@ describe('monitor init', () => {
       'Next:\n\n  cd payments-monitoring\n  npm install\n  npx monitor validate\n  npx monitor deploy --local --yes\n',
     );
     expect(read(dir, 'monitor.config.ts')).toContain("projectName: 'payments-monitoring'");
-    // From a checkout: links to its packages and its TypeScript, which install with no registry.
+    // From a checkout, not a registry: the project carries the packages, and TypeScript is a range.
     const pkg = JSON.parse(read(dir, 'package.json'));
-    expect(pkg.dependencies).toEqual({
-      '@monitor/cli': `file:${relative(dir, join(REPO, 'packages/cli'))}`,
-      '@monitor/constructs': `file:${relative(dir, join(REPO, 'packages/constructs'))}`,
-    });
-    expect(pkg.devDependencies).toEqual({
-      typescript: `file:${relative(dir, join(REPO, 'node_modules/typescript'))}`,
-    });
-    expect(result.stdout).toContain(`monitor comes from the monitor checkout at ${REPO}.`);
+    expect(pkg.dependencies).toEqual(vendoredDependencies);
+    expect(pkg.devDependencies).toEqual({ typescript: '~5.9.3' });
+    expect(result.stdout).toContain(
+      `monitor comes from the monitor checkout at ${REPO}, not from a registry.\n` +
+        'vendor/ holds its 5 packages (npm pack tarballs): the project installs wherever it is copied, CI included. Commit vendor/ with it.\n',
+    );
+    expect(result.stderr).toBe('');
     expect(read(dir, '.gitignore')).toContain('.monitor/local/');
     // The workflows are examples/ci's, as tested there.
     expect(read(dir, '.github/workflows/monitor-preview.yml')).toBe(
@@ -79,22 +101,97 @@ describe('monitor init', () => {
     const { result } = envelopeOf(first);
     expect(result.kept).toEqual(['monitor.config.ts']);
     expect(result.changed).toEqual(['package.json', '.gitignore']);
-    expect(result.created).toEqual(['tsconfig.json', 'monitors/example.monitor.ts', '.gitlab-ci.yml']);
+    expect(result.created).toEqual([
+      'tsconfig.json',
+      'monitors/example.monitor.ts',
+      ...VENDORED,
+      '.gitlab-ci.yml',
+    ]);
+    expect(result.vendored).toEqual(VENDORED);
+    expect(result.warnings).toEqual([]);
     expect(read(dir, 'monitor.config.ts')).toBe(config);
-    expect(JSON.parse(read(dir, 'package.json'))).toMatchObject({
+    expect(JSON.parse(read(dir, 'package.json'))).toEqual({
       name: 'app',
-      dependencies: {
-        react: '^19.0.0',
-        '@monitor/cli': expect.stringMatching(/^file:.*packages\/cli$/),
-        '@monitor/constructs': expect.stringMatching(/^file:.*packages\/constructs$/),
-      },
-      devDependencies: { typescript: expect.stringMatching(/^file:.*node_modules\/typescript$/) },
+      dependencies: { react: '^19.0.0', ...vendoredDependencies },
+      devDependencies: { typescript: '~5.9.3' },
     });
     expect(read(dir, '.gitignore')).toBe('dist\nnode_modules\n.monitor/local/\n');
 
     const again = envelopeOf(await run(dir, 'init', '--json')).result;
     expect(again.created).toEqual([]);
     expect(again.changed).toEqual([]);
+    expect(again.kept).toEqual(expect.arrayContaining(VENDORED));
+  });
+
+  it('a copy of the project moved elsewhere, as a CI checkout is, installs with npm ci with no access to the checkout, and validates', async () => {
+    // Outside the repository, so that nothing resolves from the workspace's node_modules.
+    const outside = mkdtempSync(join(tmpdir(), 'monitor-init-moved-'));
+    try {
+      const made = await run(outside, 'init', 'ops', '--ci', 'github', '--state', 'postgres');
+      expect(made.code, made.stderr).toBe(0);
+      // Moved: a path of the project that pointed outside it no longer leads anywhere.
+      const dir = join(outside, 'runner', 'work', 'ops');
+      mkdirSync(join(dir, '..'), { recursive: true });
+      renameSync(join(outside, 'ops'), dir);
+      const pkg = JSON.parse(read(dir, 'package.json'));
+      const specs = Object.values({ ...pkg.dependencies, ...pkg.devDependencies }) as string[];
+      expect(specs.filter((spec) => spec.startsWith('file:') && !spec.startsWith('file:vendor/'))).toEqual(
+        [],
+      );
+
+      // npm ci needs the lock `npm install` writes, which the project commits; with no registry
+      // here, it is the one that pins every package as this repository's lock does, so that npm
+      // installs from the cache alone (--offline: a request to any registry fails the install).
+      const tarballs = Object.fromEntries(
+        readdirSync(join(dir, 'vendor')).map((f) => [
+          `@monitor/${f.replace(/^monitor-/, '').replace(/-\d+\.\d+\.\d+\.tgz$/, '')}`,
+          join(dir, 'vendor', f),
+        ]),
+      );
+      const lock = offlineLock(REPO, tarballs, 'ops', {
+        dir: 'vendor',
+        devDependencies: pkg.devDependencies,
+      });
+      writeFileSync(join(dir, 'package-lock.json'), `${JSON.stringify(lock, null, 2)}\n`);
+      await execFileInTest('npm', ['ci', '--offline'], {
+        cwd: dir,
+        env: { ...process.env, npm_config_audit: 'false', npm_config_fund: 'false' },
+      });
+      // The packages are installed from the project's own tarballs, not linked to the checkout.
+      expect(lstatSync(join(dir, 'node_modules/@monitor/cli')).isSymbolicLink()).toBe(false);
+      expect(existsSync(join(dir, 'node_modules/@monitor/cli/dist/bin.js'))).toBe(true);
+
+      const validate = await execFileInTest(join(dir, 'node_modules/.bin/monitor'), ['validate'], {
+        cwd: dir,
+        env: { ...process.env, ...noAccount, NO_COLOR: '1', CI: 'true' },
+      });
+      expect(validate.stdout).toContain('✓ ops: 2 constructs valid in 1 file');
+      // The project's typecheck script: TypeScript from the registry's range, and the vendored types.
+      await execFileInTest(join(dir, 'node_modules/.bin/tsc'), [], { cwd: dir });
+    } finally {
+      cleanup(outside);
+    }
+  });
+
+  it('--no-vendor links the checkout where it is, and says that the project installs on this machine only', async () => {
+    const dir = mkdtempSync(join(root, 'linked-'));
+    const result = await run(dir, 'init', '--no-vendor', '--ci', 'github', '--state', 'file');
+    expect(result.code, result.stderr).toBe(0);
+    expect(existsSync(join(dir, 'vendor'))).toBe(false);
+    const pkg = JSON.parse(read(dir, 'package.json'));
+    expect(pkg.dependencies).toEqual({
+      '@monitor/cli': `file:${relative(dir, join(REPO, 'packages/cli'))}`,
+      '@monitor/constructs': `file:${relative(dir, join(REPO, 'packages/constructs'))}`,
+    });
+    expect(pkg.devDependencies).toEqual({
+      typescript: `file:${relative(dir, join(REPO, 'node_modules/typescript'))}`,
+    });
+    expect(result.stdout).toContain(`monitor comes from the monitor checkout at ${REPO}.\n`);
+    expect(result.stderr).toBe(
+      "warning: package.json depends on @monitor/cli, @monitor/constructs, typescript at paths outside the project: it installs on this machine only, and the CI workflows fail at npm ci on a runner. To carry monitor's packages in the project (vendor/), remove those dependencies and run monitor init again without --no-vendor\n",
+    );
+    // Still a project that validates here.
+    expect((await run(dir, 'validate')).code).toBe(0);
   });
 
   it('refuses a target that is a file, and a name that cannot be a project name', async () => {

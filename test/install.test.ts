@@ -69,17 +69,29 @@ describe('the packed tarballs', () => {
     const diff = await monitor(['diff', '--local', '--detailed-exitcode'], dir);
     expect(diff.stdout).toContain('No changes.');
 
-    // A new project beside it depends on the same tarballs, all five, and on TypeScript.
+    // A new project beside it carries copies of the same tarballs, all five, in vendor/: monitor
+    // comes from no registry here, so that the project installs wherever it is copied.
     const sub = await monitor(['init', 'sub'], dir);
     expect(sub.stdout).toContain(
-      `monitor comes from the tarballs monitor was installed from, in ${join(dir, 'tarballs')}.`,
+      `monitor comes from the tarballs monitor was installed from, in ${join(dir, 'tarballs')}, not from a registry.`,
     );
     const manifest = JSON.parse(readFileSync(join(dir, 'sub', 'package.json'), 'utf8'));
     expect(manifest.dependencies).toEqual(
       Object.fromEntries(
-        Object.entries(tarballs).map(([name, tarball]) => [name, `file:../tarballs/${basename(tarball)}`]),
+        Object.entries(tarballs).map(([name, tarball]) => [name, `file:vendor/${basename(tarball)}`]),
       ),
     );
     expect(manifest.devDependencies).toEqual({ typescript: '~5.9.3' });
+    for (const tarball of Object.values(tarballs))
+      expect(readFileSync(join(dir, 'sub', 'vendor', basename(tarball)))).toEqual(readFileSync(tarball));
+
+    // --no-vendor: the paths of those tarballs, beside it.
+    const linked = await monitor(['init', 'linked', '--no-vendor'], dir);
+    expect(linked.stderr).toContain('warning: package.json depends on @monitor/api, @monitor/cli');
+    expect(JSON.parse(readFileSync(join(dir, 'linked', 'package.json'), 'utf8')).dependencies).toEqual(
+      Object.fromEntries(
+        Object.entries(tarballs).map(([name, tarball]) => [name, `file:../tarballs/${basename(tarball)}`]),
+      ),
+    );
   });
 });

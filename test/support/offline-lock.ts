@@ -18,13 +18,26 @@ interface Lock {
   packages: Record<string, LockEntry>;
 }
 
+export interface OfflineLockOptions {
+  /** The project's folder of tarballs, as package.json names them (`file:<dir>/…`). @default 'tarballs' */
+  dir?: string;
+  /** Dev dependencies from a registry (name → range), pinned as the repository's lock pins them. */
+  devDependencies?: Record<string, string>;
+}
+
 /**
- * A package-lock.json for a project that depends on the packed tarballs alone, with every other
- * package pinned as the repository's own lock pins it: `npm ci --offline` then installs from the
- * npm cache that `npm ci` filled, asking no registry for anything. It is how the install test cuts
- * the network; users with a registry run `npm install <tarballs>` (docs/install.md).
+ * A package-lock.json for a project that depends on the packed tarballs (and registry dev
+ * dependencies such as TypeScript), with every other package pinned as the repository's own lock
+ * pins it: `npm ci --offline` then installs from the npm cache that `npm ci` filled, asking no
+ * registry for anything. It is how the install tests cut the network; users with a registry run
+ * `npm install` (docs/install.md).
  */
-export function offlineLock(repoRoot: string, tarballs: Record<string, string>, name: string): object {
+export function offlineLock(
+  repoRoot: string,
+  tarballs: Record<string, string>,
+  name: string,
+  { dir = 'tarballs', devDependencies = {} }: OfflineLockOptions = {},
+): object {
   const repo = JSON.parse(readFileSync(join(repoRoot, 'package-lock.json'), 'utf8')) as Lock;
   const out: Record<string, LockEntry> = {};
   /** The entry node's resolution finds for `dep` required from `from` (a lock path). */
@@ -71,9 +84,15 @@ export function offlineLock(repoRoot: string, tarballs: Record<string, string>, 
     visit(workspace, `node_modules/${pkg}`, {
       ...fields,
       version: manifest.version,
-      resolved: `file:tarballs/${basename(tarball)}`,
+      resolved: `file:${dir}/${basename(tarball)}`,
       integrity,
     });
+  }
+  for (const dep of Object.keys(devDependencies)) {
+    const found = `node_modules/${dep}`;
+    const entry = repo.packages[found];
+    if (entry === undefined) throw new Error(`the repository's lock has no ${dep} to pin`);
+    visit(found, found, { ...entry });
   }
   // Drop dev markers: the repository's dev tools never get here, and what is here is the project's.
   for (const entry of Object.values(out)) {
@@ -88,8 +107,9 @@ export function offlineLock(repoRoot: string, tarballs: Record<string, string>, 
       '': {
         name,
         dependencies: Object.fromEntries(
-          Object.entries(tarballs).map(([pkg, tarball]) => [pkg, `file:tarballs/${basename(tarball)}`]),
+          Object.entries(tarballs).map(([pkg, tarball]) => [pkg, `file:${dir}/${basename(tarball)}`]),
         ),
+        ...(Object.keys(devDependencies).length > 0 ? { devDependencies } : {}),
       },
       ...out,
     },

@@ -1,10 +1,29 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, realpathSync, statSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  realpathSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
 import type { Argv } from 'yargs';
 import { type CiHost, ciFiles, type StateBackendChoice } from '../ci-workflows.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
-import { projectDependencies } from '../install-source.js';
+import {
+  type InstallSource,
+  installSource,
+  outsideDependencies,
+  type ProjectDependencies,
+  projectDependencies,
+  tarballsToVendor,
+  VENDOR_DIR,
+} from '../install-source.js';
 import { type Io, paint } from '../io.js';
 import { UsageError } from '../options.js';
 import type { RunContext } from '../output.js';
@@ -15,6 +34,7 @@ export interface InitArgs {
   ci?: CiHost | undefined;
   state?: StateBackendChoice | undefined;
   defaultBranch?: string | undefined;
+  vendor?: boolean | undefined;
   json?: boolean | undefined;
 }
 
@@ -38,6 +58,11 @@ export const builder = (y: Argv) =>
       type: 'string',
       describe:
         "With --ci: the branch that deploys (default: origin's HEAD, else git's init.defaultBranch, else main)",
+    })
+    .option('vendor', {
+      type: 'boolean',
+      describe:
+        "Carry monitor's packages in vendor/ (npm pack tarballs; package.json says file:vendor/…), so that the project installs wherever it is copied, CI included. The default when monitor comes from a checkout or tarballs, not a registry; --no-vendor links them where they are, which installs on this machine only",
     })
     .option('json', {
       type: 'boolean',
@@ -110,6 +135,15 @@ class ProjectFiles {
 
   /** Writes `text` to `path` (relative to the project, or absolute) unless a file is there. */
   write(path: string, text: string): void {
+    this.#create(path, (full) => writeFileSync(full, text));
+  }
+
+  /** Copies the file `from` to `path` unless a file is there. */
+  copy(path: string, from: string): void {
+    this.#create(path, (full) => copyFileSync(from, full));
+  }
+
+  #create(path: string, make: (full: string) => void): void {
     const full = resolve(this.dir, path);
     const shown = relative(this.dir, full);
     if (existsSync(full)) {
@@ -117,17 +151,19 @@ class ProjectFiles {
       return;
     }
     mkdirSync(dirname(full), { recursive: true });
-    writeFileSync(full, text);
+    make(full);
     this.created.push(shown);
   }
 }
 
-type InstallFrom = ReturnType<typeof projectDependencies>;
+type InstallFrom = ProjectDependencies & { describe: string };
 type CiChoice = { host: CiHost; state: StateBackendChoice; branch: string; root: string };
 
 /**
  * `monitor init [dir]`: a project that validates and deploys to the embedded emulator as it is,
- * in an empty directory or beside existing files, which are never overwritten.
+ * in an empty directory or beside existing files, which are never overwritten. Off a registry, the
+ * project carries monitor's packages in vendor/ (unless --no-vendor), so that a copy of it
+ * installs anywhere, as a CI checkout does.
  */
 export async function run(args: InitArgs, { io, out }: RunContext): Promise<ExitCode> {
   const dir = resolve(io.cwd, args.dir ?? '.');
@@ -140,16 +176,26 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
       'use letters, digits, dots, dashes and underscores',
     );
   }
+  const source = installSource();
+  const installFrom = {
+    ...projectDependencies(dir, source, vendorChoice(args, source)),
+    describe: source.describe,
+  };
   // Decided before anything is written: a refusal leaves nothing behind.
   const state = args.ci === undefined ? undefined : (args.state ?? (await askState(io)));
+  const vendoring = tarballsFor(dir, source, installFrom);
   const files = new ProjectFiles(dir);
-
-  mkdirSync(dir, { recursive: true });
-  const installFrom = projectDependencies(dir);
-  files.write('monitor.config.ts', CONFIG(name));
-  files.write('tsconfig.json', TSCONFIG);
-  files.write(join('monitors', 'example.monitor.ts'), EXAMPLE);
-  addPackageJson(files, name, installFrom);
+  try {
+    mkdirSync(dir, { recursive: true });
+    files.write('monitor.config.ts', CONFIG(name));
+    files.write('tsconfig.json', TSCONFIG);
+    files.write(join('monitors', 'example.monitor.ts'), EXAMPLE);
+    addPackageJson(files, name, installFrom);
+    for (const [path, tarball] of Object.entries(vendoring.tarballs)) files.copy(path, tarball);
+    files.kept.push(...vendoring.present);
+  } finally {
+    vendoring.cleanup();
+  }
   addGitignore(files);
   const ci =
     args.ci !== undefined && state !== undefined
@@ -163,6 +209,11 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
     'npx monitor validate',
     'npx monitor deploy --local --yes',
   ];
+  const declared = declaredDependencies(join(dir, 'package.json'));
+  const vendored = Object.entries(installFrom.vendored)
+    .filter(([path, dep]) => declared[dep] === `file:${path}`)
+    .map(([path]) => path);
+  const warnings = installWarnings(dir, declared, ci);
   out.project = name;
   out.result = {
     dir,
@@ -171,10 +222,66 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
     kept: files.kept,
     next,
     dependencies: { source: installFrom.source, ...installFrom.dependencies, ...installFrom.devDependencies },
+    vendored,
+    warnings,
     ci: ci === undefined ? null : { host: ci.host, state: ci.state, defaultBranch: ci.branch },
   };
-  if (!out.json) io.stdout(initReport(files, name, installFrom, ci, next, paint(io.color)));
+  if (!out.json) {
+    io.stdout(
+      initReport(files, { name, describe: installFrom.describe, vendored }, ci, next, paint(io.color)),
+    );
+    for (const w of warnings) io.stderr(`${paint(io.color).yellow('warning:')} ${w}\n`);
+  }
   return EXIT.ok;
+}
+
+/** --vendor as given, else on when monitor comes from anywhere but a registry. */
+function vendorChoice(args: InitArgs, source: InstallSource): boolean {
+  if (args.vendor === true && source.kind === 'registry') {
+    throw new UsageError(
+      `--vendor: monitor comes from ${source.describe}, which a CI runner installs from as well`,
+      "leave out --vendor: package.json then depends on the registry's @monitor packages",
+    );
+  }
+  return args.vendor ?? source.kind !== 'registry';
+}
+
+/**
+ * The tarballs to copy into the project, by their path in it: those package.json will name (its
+ * own dependency when it has one, else ours) that the project does not have yet (`present`: those
+ * it has). Packed from a checkout into a scratch directory that `cleanup` removes.
+ */
+function tarballsFor(
+  dir: string,
+  source: InstallSource,
+  installFrom: InstallFrom,
+): { tarballs: Record<string, string>; present: string[]; cleanup: () => void } {
+  const declared = declaredDependencies(join(dir, 'package.json'));
+  const named = Object.entries(installFrom.vendored).filter(
+    ([path, dep]) => (declared[dep] ?? installFrom.dependencies[dep]) === `file:${path}`,
+  );
+  const present = named.filter(([path]) => existsSync(join(dir, path))).map(([path]) => path);
+  const missing = named.filter(([path]) => !present.includes(path));
+  if (missing.length === 0 || source.kind === 'registry') return { tarballs: {}, present, cleanup: () => {} };
+  const scratch = mkdtempSync(join(tmpdir(), 'monitor-vendor-'));
+  const cleanup = () => rmSync(scratch, { recursive: true, force: true });
+  try {
+    const packed = tarballsToVendor(source, scratch);
+    const tarballs = Object.fromEntries(missing.map(([path, dep]) => [path, packed[dep] as string]));
+    return { tarballs, present, cleanup };
+  } catch (e) {
+    cleanup();
+    throw e;
+  }
+}
+
+/** What the project's install cannot do, as package.json now stands: said when init is done. */
+function installWarnings(dir: string, declared: Record<string, string>, ci: CiChoice | undefined): string[] {
+  const outside = outsideDependencies(dir, declared);
+  if (outside.length === 0) return [];
+  return [
+    `package.json depends on ${outside.join(', ')} at paths outside the project: it installs on this machine only${ci === undefined ? '' : ', and the CI workflows fail at npm ci on a runner'}. To carry monitor's packages in the project (${VENDOR_DIR}/), remove those dependencies and run monitor init again without --no-vendor`,
+  ];
 }
 
 /**
@@ -196,15 +303,7 @@ function addPackageJson(files: ProjectFiles, name: string, installFrom: InstallF
     );
     return;
   }
-  let pkg: Record<string, unknown>;
-  try {
-    pkg = JSON.parse(readFileSync(packagePath, 'utf8')) as Record<string, unknown>;
-  } catch (e) {
-    throw new UsageError(
-      `${packagePath} is not JSON: ${(e as Error).message}`,
-      'fix it, then run monitor init again',
-    );
-  }
+  const pkg = readPackageJson(packagePath);
   const deps = { ...((pkg.dependencies as Record<string, string> | undefined) ?? {}) };
   const devDeps = { ...((pkg.devDependencies as Record<string, string> | undefined) ?? {}) };
   const lacks = (entries: Record<string, string>) =>
@@ -219,6 +318,28 @@ function addPackageJson(files: ProjectFiles, name: string, installFrom: InstallF
   if (missingDev.length > 0) pkg.devDependencies = { ...devDeps, ...Object.fromEntries(missingDev) };
   writeFileSync(packagePath, `${JSON.stringify(pkg, null, 2)}\n`);
   files.changed.push('package.json');
+}
+
+/** An existing package.json, or a usage error saying it is not JSON. */
+function readPackageJson(packagePath: string): Record<string, unknown> {
+  try {
+    return JSON.parse(readFileSync(packagePath, 'utf8')) as Record<string, unknown>;
+  } catch (e) {
+    throw new UsageError(
+      `${packagePath} is not JSON: ${(e as Error).message}`,
+      'fix it, then run monitor init again',
+    );
+  }
+}
+
+/** The dependencies and dev dependencies an existing package.json declares; none when there is none. */
+function declaredDependencies(packagePath: string): Record<string, string> {
+  if (!existsSync(packagePath)) return {};
+  const pkg = readPackageJson(packagePath);
+  return {
+    ...((pkg.devDependencies as Record<string, string> | undefined) ?? {}),
+    ...((pkg.dependencies as Record<string, string> | undefined) ?? {}),
+  };
 }
 
 /** .gitignore: the emulator's data and state never belong in the repository. */
@@ -262,8 +383,7 @@ function addCiFiles(
 /** What init did, file by file, where monitor comes from, and what to run next. */
 function initReport(
   files: ProjectFiles,
-  name: string,
-  installFrom: InstallFrom,
+  { name, describe, vendored }: { name: string; describe: string; vendored: string[] },
   ci: CiChoice | undefined,
   next: string[],
   p: ReturnType<typeof paint>,
@@ -272,7 +392,7 @@ function initReport(
   for (const f of files.created) out.push(`${p.green('created')}  ${f}\n`);
   for (const f of files.changed) out.push(`${p.yellow('updated')}  ${f}\n`);
   for (const f of files.kept) out.push(`${p.dim('kept   ')}  ${f} ${p.dim('(exists)')}\n`);
-  out.push(p.dim(`\nmonitor comes from ${installFrom.describe}.\n`));
+  out.push(p.dim(`\n${sourceLines(describe, vendored.length)}`));
   if (ci !== undefined) {
     out.push(
       p.dim(
@@ -287,6 +407,15 @@ function initReport(
     ),
   );
   return out.join('');
+}
+
+/** Where monitor comes from, and what the project carries of it. */
+function sourceLines(describe: string, count: number): string {
+  if (count === 0) return `monitor comes from ${describe}.\n`;
+  return (
+    `monitor comes from ${describe}, not from a registry.\n` +
+    `${VENDOR_DIR}/ holds its ${count} packages (npm pack tarballs): the project installs wherever it is copied, CI included. Commit ${VENDOR_DIR}/ with it.\n`
+  );
 }
 
 /** The state backend CI will use: asked on a terminal, required as --state otherwise. */
