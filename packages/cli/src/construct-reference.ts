@@ -105,7 +105,8 @@ export function constructReference(entry: string = installedConstructs()): strin
     });
     out.push(`### ${name}`, '');
     if (description !== '') out.push(description, '');
-    if (parameters !== undefined) out.push('```ts', `new ${name}(${parameters.join(', ')})`, '```', '');
+    if (parameters !== undefined)
+      out.push('```ts signature', `new ${name}(${parameters.join(', ')})`, '```', '');
     const statics = declaration
       .getStaticMethods()
       .map((m) => ({ m, doc: docOf(m) }))
@@ -128,7 +129,7 @@ export function constructReference(entry: string = installedConstructs()): strin
       .getText()
       .replace(/^export declare function /, '')
       .replace(/;$/, '');
-    out.push(`### ${name}`, '', '```ts', signature.replace(/\s+/g, ' '), '```', '');
+    out.push(`### ${name}`, '', '```ts signature', signature.replace(/\s+/g, ' '), '```', '');
     if (description !== '') out.push(description, '');
   }
   out.push('## Props', '');
