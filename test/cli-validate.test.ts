@@ -15,6 +15,16 @@ describe('monitor validate', () => {
     expect(r.code).toBe(0);
   });
 
+  it('examples/basic, the example that ships, follows its own built-in policies: no finding, none waived', async () => {
+    const basic = fileURLToPath(new URL('../examples/basic/', import.meta.url));
+    const r = await monitor(['validate'], { cwd: basic });
+    expect(r.stdout).toBe('✓ acme-basic: 16 constructs valid in 3 files\n');
+    expect(r.code).toBe(0);
+    expect(JSON.parse((await monitor(['validate', '--json'], { cwd: basic })).stdout).diagnostics).toEqual(
+      [],
+    );
+  });
+
   it('exits 3 and prints file:line:col  error  Construct "id"  path: message', async () => {
     const cwd = join(fixtures, 'invalid-constructs');
     const r = await monitor(['validate'], { cwd: cwd });

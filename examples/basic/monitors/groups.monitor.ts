@@ -5,6 +5,7 @@ import { opsgenie, payments } from './alerting.monitor';
 
 export const paymentsApi = standardApiGroup('Payments API', {
   baseUrl: `${API_BASE_URL}/payments`,
+  tags: ['payments'],
   alertChannels: [payments.email, payments.slack],
   environmentVariables: [
     { key: 'API_REGION', value: 'eu' },

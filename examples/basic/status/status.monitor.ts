@@ -31,6 +31,7 @@ export const upgrade = new MaintenanceWindow('db-upgrade', {
   startsAt: '2027-01-10T02:00:00.000Z',
   endsAt: '2027-01-10T04:00:00.000Z',
   tags: [paymentsApi, checkout, 'db'],
-  silenceAllAlerts: true,
+  // Only the alerts of the groups the upgrade takes down, by their tags: not the whole account's.
+  silenceAlertsTags: ['payments', 'checkout'],
   statusPageVisibility: { enabled: true, statusPages: [statusPage], services: [api] },
 });
