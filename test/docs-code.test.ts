@@ -3,9 +3,10 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFil
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { DEV_ACCOUNT_ID, DEV_API_KEY } from '@monitor/emulator';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { stopWhenTestEnds } from './support/children.js';
-import { cleanup, monitor } from './support/harness.js';
+import { execFileInTest, stopWhenTestEnds } from './support/children.js';
+import { BIN, cleanup, emulatorForTests, monitor } from './support/harness.js';
 
 /**
  * The TypeScript of the docs is code that runs. Every ```ts block of docs/*.md and the README is a
@@ -19,6 +20,8 @@ import { cleanup, monitor } from './support/harness.js';
  * - `in=PATH`: a fragment of the doc's file PATH, compiled at the end of a copy of it;
  * - `output` (what monitor writes, tested where it writes it) and `signature` (a generated
  *   reference's signatures): shown, not compiled.
+ *
+ * And docs/pull.md's edit "in the UI" runs as written, curl and all, against an emulator.
  */
 
 const REPO = fileURLToPath(new URL('..', import.meta.url));
@@ -215,6 +218,84 @@ describe('the TypeScript in the docs', () => {
       const cwd = join(root, 'docs', doc.replace(/^docs\//, '').replace(/\.md$/, ''));
       const r = await monitor(['validate'], { cwd, env: { MONITOR_API_KEY: '', MONITOR_ACCOUNT_ID: '' } });
       expect(r.stdout, doc).toBe(shown[1]);
+    }
+  });
+});
+
+/** The `$ ` commands of a section's ```console blocks (`\\` continues one), each with the lines shown after it. */
+function consoleCommands(section: string): { command: string; shown: string[] }[] {
+  const out: { command: string; shown: string[] }[] = [];
+  for (const block of section.matchAll(/^```console\n([\s\S]*?)^```$/gm)) {
+    const lines = (block[1] as string).replace(/\n$/, '').split('\n');
+    for (let i = 0; i < lines.length; i++) {
+      if (!(lines[i] as string).startsWith('$ ')) continue;
+      let command = (lines[i] as string).slice(2);
+      while (command.endsWith('\\')) command = `${command.slice(0, -1)} ${(lines[++i] as string).trim()}`;
+      const shown: string[] = [];
+      for (i++; i < lines.length && !(lines[i] as string).startsWith('$ '); i++)
+        shown.push(lines[i] as string);
+      i--;
+      out.push({ command, shown });
+    }
+  }
+  return out;
+}
+
+/** Durations differ from run to run. */
+const normal = (line: string) => line.trimEnd().replace(/\d+(\.\d+)? m?s\b/g, 'T');
+
+describe("docs/pull.md's UI edit, made with the emulator", () => {
+  it('runs as written: the edit through the API is drift, and the pull that follows writes it into the code', async () => {
+    const doc = readFileSync(join(REPO, 'docs/pull.md'), 'utf8');
+    const start = doc.indexOf('## Try it:');
+    expect(start).toBeGreaterThan(0);
+    const commands = consoleCommands(doc.slice(start, doc.indexOf('\n## ', start + 1)));
+    // The emulator `monitor emulator` is, with its shipped data: on a port of its own here.
+    const h = await emulatorForTests({ fixture: undefined });
+    const dir = mkdtempSync(join(TMP, 'pull-doc-'));
+    try {
+      expect((await monitor(['init', 'acme-monitoring', '--no-vendor'], { cwd: dir })).code).toBe(0);
+      const cwd = join(dir, 'acme-monitoring');
+      const env = {
+        ...process.env,
+        NO_COLOR: '1',
+        CI: 'true',
+        MONITOR_BASE_URL: h.emulator.url,
+        MONITOR_API_KEY: DEV_API_KEY,
+        MONITOR_ACCOUNT_ID: DEV_ACCOUNT_ID,
+        GIT_AUTHOR_NAME: 'You',
+        GIT_AUTHOR_EMAIL: 'you@example.com',
+        GIT_COMMITTER_NAME: 'You',
+        GIT_COMMITTER_EMAIL: 'you@example.com',
+      };
+      let ran = 0;
+      for (const { command, shown } of commands) {
+        if (command === 'npx monitor emulator') {
+          // What it prints to export is this emulator's account and key.
+          expect(shown).toContain(`  export MONITOR_API_KEY=${DEV_API_KEY}`);
+          expect(shown).toContain(`  export MONITOR_ACCOUNT_ID=${DEV_ACCOUNT_ID}`);
+          continue;
+        }
+        const line = command
+          .replaceAll('http://127.0.0.1:4010', h.emulator.url)
+          .replace(/^npx monitor /, `${JSON.stringify(process.execPath)} ${JSON.stringify(BIN)} `);
+        const result = await execFileInTest('bash', ['-e', '-c', line], { cwd, env }).catch(
+          (e: { code: number; stdout: string; stderr: string }) => e,
+        );
+        const output = `${result.stdout}\n${result.stderr}`;
+        expect('code' in result ? result.code : 0, `${command}\n${output}`).toBe(0);
+        const printed = output.split('\n').map(normal);
+        for (const want of shown.map(normal).filter((l) => l !== ''))
+          expect(printed, `${command} prints "${want}"`).toContain(want);
+        ran++;
+      }
+      expect(ran).toBe(8);
+      expect(readFileSync(join(cwd, 'monitors/example.monitor.ts'), 'utf8')).toContain(
+        "locations: ['eu-west-1', 'us-east-1', 'ap-southeast-2'],",
+      );
+    } finally {
+      await h.close();
+      cleanup(dir);
     }
   });
 });
