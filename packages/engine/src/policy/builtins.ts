@@ -132,17 +132,12 @@ export const maintenanceSilencesAllAlerts = definePolicy({
   kinds: ['MaintenanceWindow'],
   check(window) {
     if (window.payload.silenceAllAlerts !== true) return undefined;
-    // The example is the window's own tags (the checks it is for), or none: never another project's.
-    const tags = Array.isArray(window.payload.tags)
-      ? (window.payload.tags as unknown[]).filter((t) => typeof t === 'string')
-      : [];
+    // No example: a window's own tags may name check groups, which silencing does not match, and
+    // another project's tags (the old "payments") would mislead.
     return {
       path: 'silenceAllAlerts',
       message: 'silences every alert of the account while it is on, not only those of the checks it is for',
-      hint:
-        tags.length > 0
-          ? `silence only the tags it is about: silenceAllAlerts: false, silenceAlertsTags: ${JSON.stringify(tags)}`
-          : 'silence only the tags of the checks it is for: silenceAllAlerts: false, and those tags in silenceAlertsTags',
+      hint: 'silence only the tags of the checks it is for: silenceAllAlerts: false, and those tags in silenceAlertsTags',
     };
   },
 });

@@ -401,6 +401,50 @@ describe('policies as untrusted code', () => {
     expect(group.payload.locations).toEqual(['eu-west-1']);
   });
 
+  it('no way around the copies: a descriptor’s value, a view’s own fields, a plan’s payloads', () => {
+    const group = construct('CheckGroup', 'g', { name: 'G', tags: ['team:pay'], locations: [] });
+    const sneaky = definePolicy({
+      name: 'sneaky',
+      description: 'Writes through a descriptor.',
+      severity: 'warning',
+      check: (r) => {
+        (Object.getOwnPropertyDescriptor(r.payload, 'tags')?.value as string[]).push('injected');
+      },
+    });
+    const renames = definePolicy({
+      name: 'renames',
+      description: 'Hides the construct from later rules.',
+      severity: 'warning',
+      check: (r) => {
+        (r as { kind: string }).kind = 'Nothing';
+      },
+    });
+    const found = runConstructPolicies([group], only(sneaky, renames), options);
+    expect(found.map((f) => [f.policy, f.severity]).sort()).toEqual([
+      ['renames', 'error'],
+      ['sneaky', 'error'],
+    ]);
+    expect(group.payload.tags).toEqual(['team:pay']);
+    const made = plan([group], liveOf({}), emptyState('acct'), { now: new Date('2026-11-21T00:00:00Z') });
+    const editsPlan = definePolicy({
+      name: 'edits-plan',
+      description: 'Adds a location to what is deployed.',
+      severity: 'info',
+      scope: 'plan',
+      check: (p) => {
+        (Object.getOwnPropertyDescriptor(p.operations[0]?.after, 'locations')?.value as string[]).push(
+          'ap-south-1',
+        );
+      },
+    });
+    expect(
+      runPlanPolicies(made, liveOf({}), [group], only(editsPlan), options).map((f) => f.severity),
+    ).toEqual(['error']);
+    expect(
+      made.operations[0]?.action === 'create' ? made.operations[0].payload.locations : undefined,
+    ).toEqual([]);
+  });
+
   it('a construct rule that never returns is stopped at the time limit, naming it and the construct; later rules are not run', () => {
     let later = 0;
     const spins = definePolicy({

@@ -28,45 +28,25 @@ export function desiredOf(view: PolicyResource): DesiredResource | undefined {
   return view instanceof ResourceView ? DESIRED.get(view) : undefined;
 }
 
-const READ_ONLY = new WeakMap<object, object>();
-
-/** What a write to a view throws: a TypeError, as a write to a frozen object does in strict code. */
-function refuseWrite(key: string | symbol): never {
-  throw new TypeError(`Cannot assign to read only property '${String(key)}' of a policy's view`);
-}
-
-const readOnlyHandler: ProxyHandler<object> = {
-  get(target, key, receiver) {
-    return readOnly(Reflect.get(target, key, receiver));
-  },
-  set: (_target, key) => refuseWrite(key),
-  deleteProperty: (_target, key) => refuseWrite(key),
-  defineProperty: (_target, key) => refuseWrite(key),
-  setPrototypeOf: () => refuseWrite('prototype'),
-  preventExtensions: () => false,
-};
-
 /**
- * A value as a policy may see it: read-only all the way down, so that a rule can neither change
- * what is deployed nor what the next rule sees (a write throws a TypeError, in strict code and
- * sloppy code alike). A view over the value, not a copy: a rule reads a few fields of each
- * construct, and copying and freezing every payload cost ~40 µs a construct.
+ * A value as a policy may see it: a deep copy, frozen, so that a rule can neither change what is
+ * deployed nor what the next rule sees (a write throws in a module, which is strict). A copy, not
+ * a view over the value: a view lets `Object.getOwnPropertyDescriptor` reach what is underneath.
  */
-export function readOnly<T>(value: T): T {
+export function frozenCopy<T>(value: T): T {
   if (value === null || typeof value !== 'object') return value;
-  const known = READ_ONLY.get(value);
-  if (known !== undefined) return known as T;
-  const view = new Proxy(value, readOnlyHandler);
-  READ_ONLY.set(value, view);
-  return view as T;
+  if (Array.isArray(value)) return Object.freeze(value.map(frozenCopy)) as T;
+  const out: Record<string, unknown> = {};
+  for (const key of Object.keys(value)) out[key] = frozenCopy((value as Record<string, unknown>)[key]);
+  return Object.freeze(out) as T;
 }
 
-/** A payload or live resource of `kind` as a policy sees it: every sensitive field a marker, read-only. */
+/** A payload or live resource of `kind` as a policy sees it: every sensitive field a marker, a frozen copy. */
 export function policyPayload(
   kind: ResourceKind,
   payload: Record<string, unknown>,
 ): Readonly<Record<string, unknown>> {
-  return readOnly(redactPayload(KINDS[kind], payload));
+  return frozenCopy(redactPayload(KINDS[kind], payload));
 }
 
 /**
@@ -89,15 +69,15 @@ export class ResourceView implements PolicyResource {
     this.construct = resource.construct;
     this.logicalId = resource.logicalId;
     this.environment = environment;
-
     this.#sourceOf = sourceOf;
     DESIRED.set(this, resource);
+    // A rule that wrote `kind` would hide the construct from the rules after it.
+    Object.freeze(this);
   }
 
   /** Where `new` was called: resolved on first read (from the stack and the source map), as a copy. */
   get location(): SourceLocation | undefined {
-    const at = (DESIRED.get(this) as DesiredResource).location;
-    return at === undefined ? undefined : { ...at };
+    return frozenCopy((DESIRED.get(this) as DesiredResource).location);
   }
 
   get payload(): Readonly<Record<string, unknown>> {
@@ -113,6 +93,9 @@ export class ResourceView implements PolicyResource {
     return this.#comments.get(prop);
   }
 }
+
+// Nor may a rule replace what every view's methods do.
+Object.freeze(ResourceView.prototype);
 
 export function projectView(
   resources: readonly DesiredResource[],
@@ -232,7 +215,7 @@ function operationView(
             Object.freeze(
               c.sensitive
                 ? { path: c.path, before: SENSITIVE_VALUE, after: SENSITIVE_VALUE }
-                : { path: c.path, before: readOnly(c.before), after: readOnly(c.after) },
+                : { path: c.path, before: frozenCopy(c.before), after: frozenCopy(c.after) },
             ),
           )
         : [],
