@@ -247,11 +247,11 @@ new CheckGroup('g', { name: 'Ours', alertChannels: [slack, mail] });
     const { emulatorForTests, monitor } = await import('./support/harness.js');
     const other = await emulatorForTests();
     try {
-      // There, the Slack channel's id holds someone else's email channel, the email channel's id an
-      // email channel of the same address, and group 1 a group named "Ours".
+      // There, the Slack channel's id holds someone else's email channel, the email channel's id
+      // another email channel, and group 1 a group named "Ours".
       const ids = [recorded.resources['AlertChannel:slack'], recorded.resources['AlertChannel:mail']];
       for (const e of [...ids].sort((a, b) => a.physicalId - b.physicalId)) {
-        const address = e === ids[0] ? 'a@them.example' : 'ours@example.com';
+        const address = e === ids[0] ? 'a@them.example' : 'b@them.example';
         const made = await other.client.alertChannels.create({ type: 'EMAIL', config: { address } });
         expect(made.id).toBe(e.physicalId);
       }
@@ -259,8 +259,9 @@ new CheckGroup('g', { name: 'Ours', alertChannels: [slack, mail] });
       const rebind = await monitor(['state', 'rebind', '--yes', '--json'], { cwd: dir, env: other.env });
       expect(rebind.code).toBe(0);
       const entries = JSON.parse(rebind.stdout).result.rebound.entries as { key: string; status: string }[];
-      // Channels carry their creation instant: the same address made at another time is another
-      // channel. Groups carry a creation date alone: a group of the same name made that day passes.
+      // Another type, or another address (made within the same second, a rename cannot be told
+      // from a stranger), is forgotten. Groups carry a creation date alone: a group of the same name
+      // made that day passes.
       expect(Object.fromEntries(entries.map((e) => [e.key, e.status]))).toEqual({
         'AlertChannel:slack': 'other',
         'AlertChannel:mail': 'other',

@@ -383,6 +383,22 @@ describe('apply', () => {
     );
   });
 
+  it('an adopt or a move with nothing to send records the creation time the plan read, not the payload’s bare key', async () => {
+    new CheckGroup('g', { name: 'G' });
+    const account = new FakeAccount();
+    await account.managed('CheckGroup').create({ name: 'G' });
+    createSession();
+    new CheckGroup('g', { name: 'G', adopt: true });
+    const backend = new MemoryBackend();
+    const adopted = await apply(await planFor(account, backend), { client: account, backend });
+    const made = 'v2 {"created":"2026-11-01","key":"name:G"}';
+    expect(adopted.state.resources['CheckGroup:g']?.identity).toBe(made);
+    createSession();
+    new CheckGroup('moved', { name: 'G', aliases: ['g'] });
+    const moved = await apply(await planFor(account, backend), { client: account, backend });
+    expect(moved.state.resources['CheckGroup:moved']?.identity).toBe(made);
+  });
+
   it('creates the account cannot tell apart never run at once: a lost answer never takes the twin’s resource', async () => {
     // Names repeat: two groups and two services of one name, two identical channels.
     new CheckGroup('a', { name: 'Same' });

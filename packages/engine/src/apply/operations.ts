@@ -223,10 +223,13 @@ function entryFor(
   ctx: OperationContext,
 ): StateEntry {
   const previous = ctx.state.resources[stateKey(op.kind, op.logicalId)];
+  // The service's answer knows the creation time; so does the plan's read of the live resource (an
+  // adopt or move with nothing to send). The payload alone knows only the key: the last resort.
   const identity =
     (live === undefined ? undefined : identityOf(op.kind, live)) ??
-    identityOf(op.kind, payload) ??
-    previous?.identity;
+    ('identity' in op ? op.identity : undefined) ??
+    previous?.identity ??
+    identityOf(op.kind, payload);
   return {
     kind: op.kind,
     logicalId: op.logicalId,

@@ -55,12 +55,16 @@ export function uniqueKeyConflicts(
   creates: readonly DesiredResource[],
   matching: Matching,
   account: AccountIndex,
-  leaving: { deleted: readonly LeavingEntry[]; keptProtected: readonly LeavingEntry[] },
+  leaving: {
+    deleted: readonly LeavingEntry[];
+    keptProtected: readonly LeavingEntry[];
+    undecided?: readonly LeavingEntry[];
+  },
 ): Conflict[] {
   const index = new UniqueKeyIndex(account, new Set(matching.adopted.values()));
   // A unique key held by a kept protected resource stays held: `taken`, not `rename`.
   const gone = ByPhysicalId.of(leaving.deleted, (e) => [e.kind, e.physicalId]);
-  const renamedCandidates = [...leaving.deleted, ...leaving.keptProtected];
+  const renamedCandidates = [...leaving.deleted, ...leaving.keptProtected, ...(leaving.undecided ?? [])];
   const conflicts: Conflict[] = [];
   for (const d of creates) {
     const renamed = renamedFrom(d, account, renamedCandidates);

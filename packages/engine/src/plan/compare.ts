@@ -7,7 +7,7 @@ import { fieldHashesOf, labelCauses } from './causes.js';
 import { type Change, diffPayload } from './diff.js';
 import { type EntryName, isIgnored, keepLiveValues, plainEntryName, withoutIgnored } from './ignore.js';
 import type { AccountIndex, Matching } from './match.js';
-import { appliedHash, displayNameOf, resolveRefs } from './resource.js';
+import { appliedHash, displayNameOf, identityOf, resolveRefs } from './resource.js';
 import type { CreateOperation, LiveResource, Plan, ReplaceOperation, UpdateOperation } from './types.js';
 
 /**
@@ -217,6 +217,7 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
       unchangedAttributes,
       ...(claim?.from === undefined ? {} : { from: claim.from }),
       ...(adopt !== undefined && ctx.pending.has(key) ? { resumed: true } : {}),
+      ...identityEntry(d.kind, current),
     }),
   };
 }
@@ -296,6 +297,11 @@ function lostByReplace(
     differing,
   );
   return differing.filter((c) => isIgnored(c.path, ignore) && c.sensitive !== true);
+}
+
+function identityEntry(kind: DesiredResource['kind'], current: LiveResource): { identity?: string } {
+  const identity = identityOf(kind, current);
+  return identity === undefined ? {} : { identity };
 }
 
 /** Every placed construct compared. */

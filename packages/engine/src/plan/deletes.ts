@@ -50,7 +50,11 @@ export function planDeletes(
     }
     // Renamed in the account is still ours; another resource at the recorded id never is.
     const { match } = recordedResource(entry, live, state);
-    if (match === 'unsure' || match === 'other') {
+    // Only a resource known to be ours is deleted; one renamed the day it was made may be another
+    // made that day at the same id: kept when protected, else left alone.
+    const ours =
+      match === 'same' || match === 'renamed' || (match === 'renamed-day' && entry.protect && keepProtected);
+    if (!ours) {
       plan.forget.push(key);
       plan.mismatched.push({
         key,

@@ -3,7 +3,7 @@ import type { DesiredResource } from '@monitor/constructs';
 import { ByPhysicalId } from '../identity.js';
 import { type State, type StateEntry, stateKey } from '../state/state.js';
 import { conflictOf } from './conflict.js';
-import { isCreatedFrom, matchIdentity, naturalKeyOf } from './resource.js';
+import { type IdentityMatch, isCreatedFrom, matchIdentity, naturalKeyOf } from './resource.js';
 import type { Conflict, Live, LiveResource } from './types.js';
 
 /**
@@ -164,7 +164,7 @@ export function recordedResource(
   entry: StateEntry,
   live: LiveResource,
   state: State,
-): { match: 'same' | 'renamed' | 'unsure' | 'other'; recordedFor?: StateEntry } {
+): { match: IdentityMatch; recordedFor?: StateEntry } {
   const match = matchIdentity(entry.kind, entry.identity, live);
   if (match === 'same' || match === 'other') return { match };
   const recordedFor = Object.values(state.resources).find(

@@ -82,6 +82,9 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
   const collisions = uniqueKeyConflicts(creates, matching, account, {
     deleted: deleting.deletes,
     keptProtected: deleting.protectedKept.flatMap((key) => state.resources[key] ?? []),
+    // An entry not deleted because its resource may be another one is still, maybe, ours renamed:
+    // a create with its name is told as a rename, not made as a twin.
+    undecided: deleting.mismatched.flatMap((m) => state.resources[m.key] ?? []),
   });
   const conflicts = [...matching.conflicts, ...collisions];
   for (const c of collisions) conflicted.add(stateKey(c.kind, c.logicalId));

@@ -56,9 +56,9 @@ describe('matchIdentity: is the resource at a recorded id the one recorded', () 
   it.each([
     { what: 'the same resource', live: group('Checkout (prod)'), match: 'same' },
     {
-      what: 'renamed in the UI: created when it was, same kind',
+      what: 'renamed in the UI, created the same day (the service gives groups a date alone)',
       live: group('Checkout EU'),
-      match: 'renamed',
+      match: 'renamed-day',
     },
     {
       what: 'created on another day: another resource',
@@ -72,6 +72,16 @@ describe('matchIdentity: is the resource at a recorded id the one recorded', () 
     },
   ] as const)('$what → $match', ({ live, match }) => {
     expect(matchIdentity('CheckGroup', recorded, live)).toBe(match);
+  });
+
+  it('a creation time to the second tells a rename; a finer one in one answer than another is no difference', () => {
+    const made = identityOf('CheckGroup', group('Old', '2026-11-01T10:00:00.123Z'));
+    expect(matchIdentity('CheckGroup', made, group('New', '2026-11-01T10:00:00Z'))).toBe('renamed');
+    expect(matchIdentity('CheckGroup', made, group('New', '2026-11-01T10:00:01Z'))).toBe('other');
+    // A date-time with an offset is the UTC day it falls on.
+    const late = identityOf('CheckGroup', group('Old', '2026-11-01T23:30:00-02:00'));
+    expect(matchIdentity('CheckGroup', late, group('Old', '2026-11-02'))).toBe('same');
+    expect(matchIdentity('CheckGroup', late, group('New', '2026-11-02'))).toBe('renamed-day');
   });
 
   it('an alert channel of another type is never the one recorded, whatever its name', () => {

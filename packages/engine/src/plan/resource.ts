@@ -81,8 +81,11 @@ export function parseIdentity(identity: string): IdentityParts & { legacy?: true
 /**
  * Whether the live resource at a recorded id is the one state recorded:
  * - `same`;
- * - `renamed`: what the UI cannot change agrees (a type, and a creation time both sides know) and
- *   only its name or key moved: drift of a resource still ours;
+ * - `renamed`: what the UI cannot change agrees (a type, and a creation time to the second both
+ *   sides know) and only its name or key moved: drift of a resource still ours;
+ * - `renamed-day`: the same, but the service gave the creation time as a date alone (check
+ *   groups, windows): ours renamed, or another resource made that day at the same id (an
+ *   emulator reset): enough to keep it, not to delete it;
  * - `unsure`: its key moved and nothing the UI cannot change was recorded to tell by (an older
  *   entry, or one written without the service's answer): a rename or a stranger;
  * - `other`: a type or a creation time differs: a stranger.
@@ -92,24 +95,42 @@ export function matchIdentity(
   kind: ResourceKind,
   recorded: string | undefined,
   live: Record<string, unknown>,
-): 'same' | 'renamed' | 'unsure' | 'other' {
+): IdentityMatch {
   if (recorded === undefined) return 'same';
   const was = parseIdentity(recorded);
   const now = identityParts(kind, live);
   if (was.legacy === true) return was.key === now.key ? 'same' : 'unsure';
   if (was.type !== undefined && was.type !== now.type) return 'other';
-  const bothCreated = was.created !== undefined && now.created !== undefined;
-  if (bothCreated && !sameCreation(was.created as string, now.created as string)) return 'other';
+  const created =
+    was.created === undefined || now.created === undefined
+      ? undefined
+      : sameCreation(was.created, now.created);
+  if (created === 'differs') return 'other';
   if (was.key === now.key) return 'same';
-  return bothCreated ? 'renamed' : 'unsure';
+  if (created === undefined) return 'unsure';
+  return created === 'same-day' ? 'renamed-day' : 'renamed';
 }
 
-/** Two creation times, one maybe a date alone (the service sends both forms): compared as far as both go. */
-function sameCreation(a: string, b: string): boolean {
-  const dateOnly = /^\d{4}-\d{2}-\d{2}$/;
-  if (dateOnly.test(a) || dateOnly.test(b)) return a.slice(0, 10) === b.slice(0, 10);
+export type IdentityMatch = 'same' | 'renamed' | 'renamed-day' | 'unsure' | 'other';
+
+const DATE_ONLY = /^\d{4}-\d{2}-\d{2}$/;
+
+/**
+ * Two creation times, compared as far as both go: `same` to the second (the answer to a create
+ * and a list may differ below it), `same-day` when one is a date alone (the service sends both
+ * forms), compared as UTC dates.
+ */
+function sameCreation(a: string, b: string): 'same' | 'same-day' | 'differs' {
+  const dayOf = (t: string) =>
+    DATE_ONLY.test(t)
+      ? t
+      : Number.isNaN(Date.parse(t))
+        ? t.slice(0, 10)
+        : new Date(Date.parse(t)).toISOString().slice(0, 10);
+  if (DATE_ONLY.test(a) || DATE_ONLY.test(b)) return dayOf(a) === dayOf(b) ? 'same-day' : 'differs';
   const [ta, tb] = [Date.parse(a), Date.parse(b)];
-  return Number.isNaN(ta) || Number.isNaN(tb) ? a === b : ta === tb;
+  if (Number.isNaN(ta) || Number.isNaN(tb)) return a === b ? 'same' : 'differs';
+  return Math.floor(ta / 1000) === Math.floor(tb / 1000) ? 'same' : 'differs';
 }
 
 /** An identity for messages: `name:Checkout (prod)`, or `a SLACK channel made 2026-11-01`. */

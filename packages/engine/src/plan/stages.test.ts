@@ -320,6 +320,28 @@ describe('deleting: what a delete carries, and the order of deletes', () => {
     expect([d.protectedKept, d.mismatched, d.forget]).toEqual([['CheckGroup:checkout'], [], []]);
   });
 
+  it('a resource renamed the day it was made (a date alone) is not deleted: it may be another made that day', () => {
+    const recorded = identityOf('CheckGroup', { name: 'Checkout', created_at: '2026-11-01' });
+    const state = stateOf([entry('CheckGroup', 'checkout', 2, { identity: recorded })]);
+    const account = indexAccount(
+      liveOf({ CheckGroup: [{ id: 2, name: 'Billing (team B)', created_at: '2026-11-01' }] }),
+      state,
+    );
+    const d = planDeletes(state, noMatch, account, true);
+    expect(d.deletes).toEqual([]);
+    expect(d.mismatched.map((m) => [m.key, m.found])).toEqual([
+      ['CheckGroup:checkout', 'name:Billing (team B)'],
+    ]);
+    // A create with that name is told as a rename to settle, not made as a twin.
+    const d2 = construct('CheckGroup', 'billing', { name: 'Billing (team B)' });
+    const conflicts = uniqueKeyConflicts([d2], matchResources([d2], state, account), account, {
+      deleted: [],
+      keptProtected: [],
+      undecided: [{ kind: 'CheckGroup', logicalId: 'checkout', physicalId: 2 }],
+    });
+    expect(conflicts.map((c) => [c.reason, c.holder])).toEqual([['rename', 'checkout']]);
+  });
+
   it('a channel of another type at the recorded id is a stranger, even with nothing else to tell it by', () => {
     const recorded = identityOf('AlertChannel', { type: 'SLACK', config: {}, created_at: '2026-11-01' });
     const state = stateOf([entry('AlertChannel', 'slack', 3, { identity: recorded })]);

@@ -50,6 +50,11 @@ export interface UpdateOperation extends Base, Desired {
   from?: string;
   /** For `adopt`: the resource an interrupted deploy created (state had its create pending). */
   resumed?: boolean;
+  /**
+   * What tells the live resource apart now (`identityOf`): recorded when no write answers with it
+   * (an adopt or a move with no changed field), so its entry keeps the service's creation time.
+   */
+  identity?: string;
 }
 /** Delete the resource and create it again from the code, on purpose (`--replace`). */
 export interface ReplaceOperation extends Base, Desired {
