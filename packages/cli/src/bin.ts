@@ -31,12 +31,9 @@ process.on('exit', (code) => {
 });
 
 const { holdLessGarbage, processIo, reserveStdout } = await import('./io.js');
-const { main } = await import('./main.js');
+const { main, wantsJson } = await import('./main.js');
 const argv = process.argv.slice(2);
 // With --json, stdout holds the envelope alone: what a construct file or a policy prints goes to stderr.
-const json =
-  argv.includes('--json') ||
-  argv.some((a, i) => a === '--format=json' || (a === '--format' && argv[i + 1] === 'json'));
-const io = processIo(json ? { reservedStdout: reserveStdout() } : {});
+const io = processIo(wantsJson(argv) ? { reservedStdout: reserveStdout() } : {});
 process.exitCode = await main(argv, { ...io, holdLessGarbage });
 finished = true;

@@ -5,7 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { COMMAND_EXITS, EXIT, exitCodesLine } from './exit-codes.js';
 import type { Io } from './io.js';
-import { main } from './main.js';
+import { main, wantsJson } from './main.js';
 
 const fixtures = fileURLToPath(new URL('../../../test/fixtures/', import.meta.url));
 
@@ -183,6 +183,24 @@ describe('main', () => {
       result: { accountId: null, baseUrl: null, keySet: false, keyAccepted: false },
       error: { code: 'config', message: expect.stringContaining('MONITOR_API_KEY is not set') },
     });
+  });
+
+  it('tells --json in every form yargs takes, before any parser runs', () => {
+    for (const argv of [
+      ['diff', '--json'],
+      ['diff', '--json=true'],
+      ['diff', '--json', 'true'],
+      ['diff', '--format=json'],
+      ['diff', '--format', 'json'],
+    ])
+      expect(wantsJson(argv), argv.join(' ')).toBe(true);
+    for (const argv of [
+      ['diff'],
+      ['diff', '--json=false'],
+      ['diff', '--json', 'false'],
+      ['diff', '--json', '--no-json'],
+    ])
+      expect(wantsJson(argv), argv.join(' ')).toBe(false);
   });
 
   it('suggests the nearest command and the nearest option of the command', async () => {

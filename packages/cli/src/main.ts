@@ -293,6 +293,20 @@ function completeWords(
   });
 }
 
+/**
+ * Whether the arguments ask for the JSON envelope, before any parser runs: `--json`, `--json=true`
+ * (`--json true`), `--format json` or `--format=json`; `--json=false` and `--no-json` do not.
+ */
+export function wantsJson(argv: readonly string[]): boolean {
+  let json = false;
+  for (const [i, a] of argv.entries()) {
+    if (a === '--no-json') json = false;
+    else if (a === '--json') json = !['false', '0'].includes(argv[i + 1] ?? '');
+    else if (a.startsWith('--json=')) json = !['false', '0'].includes(a.slice('--json='.length));
+  }
+  return json || optionValue(argv, 'format') === 'json';
+}
+
 /** The value given to `--name` (as `--name value` or `--name=value`), before any parser runs. */
 function optionValue(argv: readonly string[], name: string): string | undefined {
   const at = argv.indexOf(`--${name}`);
@@ -446,8 +460,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
   const requested = requestedCommand(argv);
   if (!argv.includes('--help') && !argv.includes('-h')) await startEarly(requested, argv, io);
   const { default: yargs } = await import('./yargs.js');
-  const wantsJson = argv.includes('--json') || optionValue(argv, 'format') === 'json';
-  const out = new Output(requested?.name ?? '', wantsJson);
+  const out = new Output(requested?.name ?? '', wantsJson(argv));
   let code: ExitCode = EXIT.ok;
   // Help and version are text; a command that ran or failed prints its envelope.
   let answered = false;

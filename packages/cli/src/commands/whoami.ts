@@ -101,6 +101,8 @@ interface Missing {
   keySet: boolean;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 const nonEmpty = (value: string | undefined) =>
   value === undefined || value.trim() === '' ? undefined : value.trim();
 
@@ -187,9 +189,14 @@ async function accountOf(
     credentials = credentialsFromEnv(withAccount, config?.baseUrl);
   } catch (e) {
     // What it would use is what people run whoami to see: shown with what is missing.
+    // Only a UUID is shown: a value that is not one may be another variable's (a key, swapped).
+    const accountId = nonEmpty(withAccount.MONITOR_ACCOUNT_ID);
     return {
       problem: e as Error & { code?: string; hint?: string },
-      accountId: nonEmpty(withAccount.MONITOR_ACCOUNT_ID),
+      accountId:
+        accountId === undefined || UUID.test(accountId)
+          ? accountId
+          : `set, not a UUID (${accountId.length} characters)`,
       baseUrl: nonEmpty(env.MONITOR_BASE_URL) ?? config?.baseUrl,
       keySet: isSet(env, 'MONITOR_API_KEY'),
     };

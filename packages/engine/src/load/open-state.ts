@@ -56,7 +56,18 @@ export function stateBackendAt(
   if (scheme === 'postgres' || scheme === 'postgresql') {
     return new PostgresStateBackend({ url: where, project: options.project, accountId: options.accountId });
   }
-  if (scheme === 'file') return new FileStateBackend(fileURLToPath(where), options.accountId);
+  if (scheme === 'file') {
+    let dir: string;
+    try {
+      dir = fileURLToPath(where);
+    } catch (e) {
+      throw new StateUrlError(
+        `the state URL ${redactedUrl(where)} is not a file URL of this machine: ${(e as Error).message}`,
+        'use file:///absolute/path, or the path itself',
+      );
+    }
+    return new FileStateBackend(dir, options.accountId);
+  }
   // One letter before a colon is a Windows drive (C:\state), and an absolute path has no scheme.
   if (scheme !== undefined && scheme.length > 1 && !isAbsolute(where)) {
     throw new StateUrlError(
@@ -67,9 +78,14 @@ export function stateBackendAt(
   return new FileStateBackend(resolve(options.baseDir, where), options.accountId);
 }
 
-/** A URL as it may be shown: without its password. */
+/** A URL as it may be shown: its scheme and host, never a password (in the user part or the query). */
 function redactedUrl(url: string): string {
-  return url.replace(/^([A-Za-z][A-Za-z0-9+.-]*:\/\/[^:/@]*):[^@/]*@/, '$1:***@');
+  try {
+    const parsed = new URL(url);
+    return `${parsed.protocol}//${parsed.username === '' ? '' : `${parsed.username}:***@`}${parsed.host}${parsed.pathname}${parsed.search === '' ? '' : '?…'}`;
+  } catch {
+    return `${url.slice(0, url.indexOf(':') + 1)}//…`;
+  }
 }
 
 function nonEmpty(value: string | undefined): string | undefined {

@@ -167,7 +167,8 @@ function checkReplacedInSelection(
 ): void {
   const inside = (key: string) => selection.targeted.has(key) || selection.needed.has(key);
   for (const key of replace) {
-    if (!inside(key)) {
+    // Only a target is written: one a target merely needs is compared, never replaced.
+    if (!selection.targeted.has(key)) {
       throw new TargetError(
         `--replace ${key} is outside --target (${[...selection.targeted].sort().join(', ')}): it would not be replaced`,
         `add --target ${key}, or run without --target`,

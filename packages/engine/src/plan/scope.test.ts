@@ -190,6 +190,12 @@ describe('--replace', () => {
     ).toThrow(
       /^--replace AlertChannel:mail with --target: CheckGroup:payments refers to it and is outside --target/,
     );
+    // A dependency a target merely needs is compared, never written: replacing it needs its own --target.
+    expect(() =>
+      plan(synthesized(project), live, state, { ...NOW, replace: ['mail'], targets: ['payments'] }),
+    ).toThrow(
+      '--replace AlertChannel:mail is outside --target (CheckGroup:payments): it would not be replaced',
+    );
     // With its referrer targeted too, it is replaced and the group subscribed again in the same plan.
     const both = plan(synthesized(project), live, state, {
       ...NOW,

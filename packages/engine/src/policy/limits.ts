@@ -38,12 +38,27 @@ export function secretScrubber(
         for (const { value } of sensitiveFields(KINDS[kind], payload)) redactor?.add(value);
       };
       for (const r of resources) add(r.kind, r.payload);
+      // And what the run itself holds: a rule can read the environment.
+      for (const name of ['MONITOR_API_KEY', 'MONITOR_STATE_SECRET']) redactor.add(process.env[name]);
+      for (const name of ['MONITOR_STATE_URL', 'MONITOR_BASE_URL'])
+        redactor.add(urlPassword(process.env[name]));
       for (const [kind, items] of Object.entries(live ?? {}) as [ResourceKind, Live[ResourceKind]][]) {
         for (const item of items) add(kind, item);
       }
     }
     return redactor.redact(text);
   };
+}
+
+/** The password a URL carries, if it does. */
+function urlPassword(url: string | undefined): string | undefined {
+  if (url === undefined) return undefined;
+  try {
+    const password = decodeURIComponent(new URL(url).password);
+    return password === '' ? undefined : password;
+  } catch {
+    return undefined;
+  }
 }
 
 /** The policies of a stage ran past their time, or were interrupted (Ctrl-C), while one was checking. */

@@ -499,6 +499,30 @@ describe('policies as untrusted code', () => {
     ]);
   });
 
+  it('what a policy says never holds the API key or the state secret it could read from the environment', () => {
+    const before = { key: process.env.MONITOR_API_KEY, secret: process.env.MONITOR_STATE_SECRET };
+    process.env.MONITOR_API_KEY = 'mk_live_canary_key_1234';
+    process.env.MONITOR_STATE_SECRET = 'canary-state-secret';
+    try {
+      const reads = definePolicy({
+        name: 'reads-env',
+        description: 'Quotes the environment.',
+        severity: 'info',
+        check: () => `key ${process.env.MONITOR_API_KEY} secret ${process.env.MONITOR_STATE_SECRET}`,
+      });
+      const [found] = runConstructPolicies([groups[0] as (typeof groups)[number]], only(reads), options);
+      expect(found?.message).not.toContain('canary');
+    } finally {
+      for (const [name, value] of [
+        ['MONITOR_API_KEY', before.key],
+        ['MONITOR_STATE_SECRET', before.secret],
+      ] as const) {
+        if (value === undefined) delete process.env[name];
+        else process.env[name] = value;
+      }
+    }
+  });
+
   it('a message, hint or thrown error of megabytes is cut to 2,000 characters, saying so', () => {
     const long = 'x'.repeat(5_000_000);
     const loud = definePolicy({
