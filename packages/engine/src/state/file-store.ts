@@ -85,6 +85,7 @@ export type StateFs = AtomicWriteFs &
     | 'ftruncateSync'
     | 'readFileSync'
     | 'statSync'
+    | 'linkSync'
   >;
 
 /** A record whose line is written, waiting for the sync that makes it durable. */

@@ -27,7 +27,15 @@ export interface LockOptions extends Partial<LockRequest> {
 /** The file system calls the lock makes: the real one, or a test's full disk. */
 export type LockFs = Pick<
   typeof nodeFs,
-  'openSync' | 'writeSync' | 'closeSync' | 'rmSync' | 'readFileSync' | 'statSync' | 'mkdirSync'
+  | 'openSync'
+  | 'writeSync'
+  | 'closeSync'
+  | 'rmSync'
+  | 'readFileSync'
+  | 'statSync'
+  | 'mkdirSync'
+  | 'renameSync'
+  | 'linkSync'
 >;
 
 /**
@@ -71,7 +79,7 @@ export function isAliveHere(holder: LockHolder | undefined): boolean {
 export function staleLockReason(
   path: string,
   holder: LockHolder | undefined,
-  fs: Pick<LockFs, 'statSync'> = nodeFs,
+  fs: Pick<LockFs, 'statSync' | 'readFileSync'> = nodeFs,
   now = Date.now(),
 ): string | undefined {
   if (holder !== undefined) {
@@ -79,6 +87,8 @@ export function staleLockReason(
       ? `the lock of ${describeHolder(holder)}, which is no longer running`
       : undefined;
   }
+  // A file this run may not read is some run's, alive or not (another user, a umask of 077).
+  if (unreadable(path, fs)) return undefined;
   let age: number;
   try {
     age = now - fs.statSync(path).mtimeMs;
@@ -89,6 +99,50 @@ export function staleLockReason(
     ? `the lock file ${path}, which has named no run for ${Math.round(age / 1000)} s (a run that died while taking it, or a full disk)`
     : undefined;
 }
+
+function unreadable(path: string, fs: Pick<LockFs, 'readFileSync'>): boolean {
+  try {
+    fs.readFileSync(path, 'utf8');
+    return false;
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    return code === 'EACCES' || code === 'EPERM';
+  }
+}
+
+/**
+ * Remove a lock judged stale, unless another run replaced it since: the file is moved aside
+ * (atomic), and put back when it is not the one that was judged (another file). Two runs that
+ * both judged one stale lock never both take it: the second moves the first one's new lock aside,
+ * sees it is not the one it judged, and puts it back.
+ */
+function takeOverStale(path: string, judged: nodeFs.Stats, fs: LockFs): boolean {
+  const aside = `${path}.stale-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
+  try {
+    fs.renameSync(path, aside);
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code === 'ENOENT') return true; // gone already: try to take it
+    throw e;
+  }
+  const moved = fs.statSync(aside);
+  // The inode alone is not enough: a file system reuses the number of one just removed.
+  const same =
+    moved.ino === judged.ino &&
+    moved.dev === judged.dev &&
+    moved.size === judged.size &&
+    moved.mtimeMs === judged.mtimeMs;
+  if (!same) {
+    try {
+      fs.linkSync(aside, path); // fails when a third run made one meanwhile: that one stands
+    } catch {}
+  }
+  fs.rmSync(aside, { force: true });
+  return same;
+}
+
+/** `takeOverStale`, for the test of two runs that judged one stale lock. */
+export const takeOverStaleForTest = (path: string, judged: nodeFs.Stats, fs: LockFs) =>
+  takeOverStale(path, judged, fs);
 
 /** Create the lock file and write its holder; a file whose holder could not be written is removed. */
 function tryCreateLock(path: string, me: LockHolder, fs: LockFs): boolean {
@@ -101,7 +155,10 @@ function tryCreateLock(path: string, me: LockHolder, fs: LockFs): boolean {
   }
   try {
     try {
-      fs.writeSync(fd, `${JSON.stringify(me)}\n`);
+      const bytes = Buffer.from(`${JSON.stringify(me)}\n`);
+      for (let written = 0; written < bytes.length; ) {
+        written += fs.writeSync(fd, bytes, written, bytes.length - written);
+      }
     } finally {
       fs.closeSync(fd);
     }
@@ -140,10 +197,16 @@ export async function acquireLock(
         if (readLockHolder(path, fs)?.pid === me.pid) fs.rmSync(path, { force: true });
       };
     }
+    let judged: nodeFs.Stats;
+    try {
+      judged = fs.statSync(path);
+    } catch {
+      continue; // released meanwhile: take it
+    }
     const holder = readLockHolder(path, fs);
     const stale = staleLockReason(path, holder, fs);
-    if (stale !== undefined) {
-      fs.rmSync(path, { force: true });
+    // A lock another run put there since it was judged stands: it is waited for like any other.
+    if (stale !== undefined && takeOverStale(path, judged, fs)) {
       options.onStale?.(stale);
       continue;
     }

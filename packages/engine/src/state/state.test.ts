@@ -7,7 +7,7 @@ import { z } from '@monitor/api/zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.js';
 import { FileStateBackend } from './file-store.js';
-import { acquireLock, LockHeldError, UNREADABLE_LOCK_STALE_MS } from './lock.js';
+import { acquireLock, LockHeldError, takeOverStaleForTest, UNREADABLE_LOCK_STALE_MS } from './lock.js';
 import {
   emptyState,
   plainState,
@@ -767,6 +767,40 @@ describe('acquireLock', () => {
       expect(JSON.parse(readFileSync(path, 'utf8')).pid).toBe(process.pid);
       release();
     }
+  });
+
+  it('two runs that judge one stale lock never both hold it: the later one puts the first one’s new lock back', async () => {
+    const path = join(dir(), 'x.lock');
+    writeFileSync(path, '');
+    const old = new Date(Date.now() - UNREADABLE_LOCK_STALE_MS - 1_000);
+    fs.utimesSync(path, old, old);
+    // B looks at the old file and judges it stale; then A takes it over and holds a lock of its own.
+    const judgedByB = fs.statSync(path);
+    const releaseA = await acquireLock(path, { command: 'run A' });
+    expect(JSON.parse(readFileSync(path, 'utf8')).command).toBe('run A');
+    // B's take-over of what it judged: A's lock stays, and B cannot take it.
+    takeOverStaleForTest(path, judgedByB, fs);
+    expect(JSON.parse(readFileSync(path, 'utf8')).command).toBe('run A');
+    await expect(acquireLock(path, { command: 'run B' })).rejects.toBeInstanceOf(LockHeldError);
+    expect(readdirSync(join(path, '..')).filter((f) => f.includes('.stale-'))).toEqual([]);
+    releaseA();
+  });
+
+  it('a lock file this run may not read is held by some run, however old', async () => {
+    const path = join(dir(), 'x.lock');
+    writeFileSync(path, JSON.stringify({ pid: 1, host: 'elsewhere', startedAt: 'x', command: 'c' }));
+    const old = new Date(Date.now() - 60_000);
+    fs.utimesSync(path, old, old);
+    const denied = {
+      ...fs,
+      readFileSync: ((p: fs.PathOrFileDescriptor, o?: unknown) => {
+        if (String(p) === path)
+          throw Object.assign(new Error('EACCES: permission denied'), { code: 'EACCES' });
+        return (fs.readFileSync as (...a: unknown[]) => unknown)(p, o);
+      }) as typeof fs.readFileSync,
+    };
+    await expect(acquireLock(path, { command: 'me' }, denied)).rejects.toBeInstanceOf(LockHeldError);
+    expect(existsSync(path)).toBe(true);
   });
 
   it('state unlock --force removes a lock file that names no run, and says what it removed', async () => {
