@@ -408,7 +408,8 @@ describe('policies as untrusted code', () => {
       description: 'Writes through a descriptor.',
       severity: 'warning',
       check: (r) => {
-        (Object.getOwnPropertyDescriptor(r.payload, 'tags')?.value as string[]).push('injected');
+        const tags = Object.getOwnPropertyDescriptor(r.payload, 'tags')?.value as string[];
+        tags.push('injected');
       },
     });
     const renames = definePolicy({
@@ -432,9 +433,9 @@ describe('policies as untrusted code', () => {
       severity: 'info',
       scope: 'plan',
       check: (p) => {
-        (Object.getOwnPropertyDescriptor(p.operations[0]?.after, 'locations')?.value as string[]).push(
-          'ap-south-1',
-        );
+        const locations = Object.getOwnPropertyDescriptor(p.operations[0]?.after, 'locations')
+          ?.value as string[];
+        locations.push('ap-south-1');
       },
     });
     expect(
