@@ -1,5 +1,5 @@
 import { createContext, Script } from 'node:vm';
-import { describeSensitive, KINDS, Redactor, type ResourceKind, sensitiveFields } from '@monitor/api';
+import { describeSensitive, KINDS, Redactor, type ResourceKind } from '@monitor/api';
 import type { DesiredResource } from '@monitor/constructs';
 import { EngineError } from '../errors.js';
 import type { Live } from '../plan/types.js';
@@ -34,16 +34,13 @@ export function secretScrubber(
   return (text) => {
     if (redactor === undefined) {
       redactor = new Redactor(describeSensitive);
-      const add = (kind: ResourceKind, payload: Record<string, unknown>) => {
-        for (const { value } of sensitiveFields(KINDS[kind], payload)) redactor?.add(value);
-      };
-      for (const r of resources) add(r.kind, r.payload);
+      for (const r of resources) redactor.collectFrom(r.payload, KINDS[r.kind]);
       // And what the run itself holds: a rule can read the environment.
       for (const name of ['MONITOR_API_KEY', 'MONITOR_STATE_SECRET']) redactor.add(process.env[name]);
       for (const name of ['MONITOR_STATE_URL', 'MONITOR_BASE_URL'])
         redactor.add(urlPassword(process.env[name]));
       for (const [kind, items] of Object.entries(live ?? {}) as [ResourceKind, Live[ResourceKind]][]) {
-        for (const item of items) add(kind, item);
+        redactor.collectFrom(items, KINDS[kind]);
       }
     }
     return redactor.redact(text);

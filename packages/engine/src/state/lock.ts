@@ -116,7 +116,7 @@ function unreadable(path: string, fs: Pick<LockFs, 'readFileSync'>): boolean {
  * both judged one stale lock never both take it: the second moves the first one's new lock aside,
  * sees it is not the one it judged, and puts it back.
  */
-function takeOverStale(path: string, judged: nodeFs.Stats, fs: LockFs): boolean {
+export function takeOverStale(path: string, judged: nodeFs.Stats, fs: LockFs): boolean {
   const aside = `${path}.stale-${process.pid}-${Math.random().toString(36).slice(2, 10)}`;
   try {
     fs.renameSync(path, aside);
@@ -139,10 +139,6 @@ function takeOverStale(path: string, judged: nodeFs.Stats, fs: LockFs): boolean 
   fs.rmSync(aside, { force: true });
   return same;
 }
-
-/** `takeOverStale`, for the test of two runs that judged one stale lock. */
-export const takeOverStaleForTest = (path: string, judged: nodeFs.Stats, fs: LockFs) =>
-  takeOverStale(path, judged, fs);
 
 /** Create the lock file and write its holder; a file whose holder could not be written is removed. */
 function tryCreateLock(path: string, me: LockHolder, fs: LockFs): boolean {

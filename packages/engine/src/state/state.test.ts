@@ -7,7 +7,7 @@ import { z } from '@monitor/api/zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.js';
 import { FileStateBackend } from './file-store.js';
-import { acquireLock, LockHeldError, takeOverStaleForTest, UNREADABLE_LOCK_STALE_MS } from './lock.js';
+import { acquireLock, LockHeldError, takeOverStale, UNREADABLE_LOCK_STALE_MS } from './lock.js';
 import {
   emptyState,
   plainState,
@@ -779,7 +779,7 @@ describe('acquireLock', () => {
     const releaseA = await acquireLock(path, { command: 'run A' });
     expect(JSON.parse(readFileSync(path, 'utf8')).command).toBe('run A');
     // B's take-over of what it judged: A's lock stays, and B cannot take it.
-    takeOverStaleForTest(path, judgedByB, fs);
+    takeOverStale(path, judgedByB, fs);
     expect(JSON.parse(readFileSync(path, 'utf8')).command).toBe('run A');
     await expect(acquireLock(path, { command: 'run B' })).rejects.toBeInstanceOf(LockHeldError);
     expect(readdirSync(join(path, '..')).filter((f) => f.includes('.stale-'))).toEqual([]);
