@@ -109,3 +109,4 @@ export {
   synth,
   type ValidatedPayloads,
 } from './synth.js';
+export { defineWorkspace, type MonitorWorkspace } from './workspace.js';
