@@ -65,7 +65,7 @@ export abstract class AlertChannel<P extends object = object> extends Construct<
   }
 }
 
-type Props<P> = P & AlertChannelSwitches & ConstructOptions;
+type Props<P> = P & AlertChannelSwitches;
 
 export interface EmailAlertChannelProps {
   /** Email address notifications go to. */
@@ -74,8 +74,8 @@ export interface EmailAlertChannelProps {
 /** Notifications by email. */
 export class EmailAlertChannel extends AlertChannel<EmailAlertChannelProps> {
   readonly channelType = 'EMAIL' as const;
-  constructor(logicalId: string, props: Props<EmailAlertChannelProps>) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: Props<EmailAlertChannelProps>, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 }
 
@@ -88,8 +88,8 @@ export interface SlackAlertChannelProps {
 /** Notifications to a Slack incoming webhook. */
 export class SlackAlertChannel extends AlertChannel<SlackAlertChannelProps> {
   readonly channelType = 'SLACK' as const;
-  constructor(logicalId: string, props: Props<SlackAlertChannelProps>) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: Props<SlackAlertChannelProps>, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 }
 
@@ -100,8 +100,8 @@ export interface SlackAppAlertChannelProps {
 /** Notifications through the Slack app. */
 export class SlackAppAlertChannel extends AlertChannel<SlackAppAlertChannelProps> {
   readonly channelType = 'SLACK_APP' as const;
-  constructor(logicalId: string, props: Props<SlackAppAlertChannelProps>) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: Props<SlackAppAlertChannelProps>, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 }
 
@@ -126,8 +126,8 @@ export interface WebhookAlertChannelProps {
 /** Notifications to any HTTP endpoint. */
 export class WebhookAlertChannel extends AlertChannel<WebhookAlertChannelProps> {
   readonly channelType = 'WEBHOOK' as const;
-  constructor(logicalId: string, props: Props<WebhookAlertChannelProps>) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: Props<WebhookAlertChannelProps>, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 }
 
@@ -140,15 +140,15 @@ export interface PhoneAlertChannelProps {
 /** Notifications by text message. */
 export class SmsAlertChannel extends AlertChannel<PhoneAlertChannelProps> {
   readonly channelType = 'SMS' as const;
-  constructor(logicalId: string, props: Props<PhoneAlertChannelProps>) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: Props<PhoneAlertChannelProps>, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 }
 /** Notifications by phone call. */
 export class PhoneCallAlertChannel extends AlertChannel<PhoneAlertChannelProps> {
   readonly channelType = 'CALL' as const;
-  constructor(logicalId: string, props: Props<PhoneAlertChannelProps>) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: Props<PhoneAlertChannelProps>, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 }
 
@@ -163,8 +163,8 @@ export interface PagerdutyAlertChannelProps {
 /** Notifications as PagerDuty incidents. */
 export class PagerdutyAlertChannel extends AlertChannel<PagerdutyAlertChannelProps> {
   readonly channelType = 'PAGERDUTY' as const;
-  constructor(logicalId: string, props: Props<PagerdutyAlertChannelProps>) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: Props<PagerdutyAlertChannelProps>, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 }
 
@@ -181,8 +181,8 @@ export interface OpsgenieAlertChannelProps {
 /** Notifications as Opsgenie alerts. */
 export class OpsgenieAlertChannel extends AlertChannel<OpsgenieAlertChannelProps> {
   readonly channelType = 'OPSGENIE' as const;
-  constructor(logicalId: string, props: Props<OpsgenieAlertChannelProps>) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: Props<OpsgenieAlertChannelProps>, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 }
 

@@ -100,8 +100,8 @@ function fill<T extends object>(defaults: T, value: object | null | undefined): 
 export class CheckGroup extends Construct<CheckGroupProps> {
   readonly kind = 'CheckGroup' as const;
 
-  constructor(logicalId: string, props: CheckGroupProps & ConstructOptions) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: CheckGroupProps, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 
   /** An existing group, by id: referred to, never created, changed or deleted. */

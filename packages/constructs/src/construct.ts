@@ -1,4 +1,11 @@
-import type { PolicyException } from './policy.js';
+import {
+  type ConstructOptions,
+  type OptionProblem,
+  optionProblems,
+  type ResolvedOptions,
+  resolveOptions,
+  withoutOptions,
+} from './options.js';
 import {
   CALLER_LOCATOR,
   CallerLocator,
@@ -8,6 +15,7 @@ import {
   currentSession,
   isConstruct,
   isRemote,
+  OPTION_PROBLEMS,
   PROP_PATH,
   REMOTE_BRAND,
   type ResourceKind,
@@ -15,52 +23,7 @@ import {
   SYNTHESIZE,
 } from './session.js';
 
-/** Options every construct takes beside its props. */
-export interface ConstructOptions {
-  /**
-   * Never delete this resource, even when it is removed from code.
-   * @default false
-   */
-  protect?: boolean;
-  /**
-   * Logical ids this construct had before a rename. Its state entry moves to the new id and the
-   * resource keeps its physical id: no delete, no create.
-   * @default []
-   */
-  aliases?: string[];
-  /**
-   * Take over a resource that already exists in the account with this construct's natural key
-   * (its name, or a status page's `url`) and that no project owns. Without it, such a resource is a
-   * conflict and deploy refuses: monitor never takes what it did not create unless told to. Once
-   * adopted the resource is owned, and the option no longer matters.
-   * @default false
-   */
-  adopt?: boolean;
-  /**
-   * Fields that people own in the service's UI: deploy sends them when it creates the resource,
-   * and never again; a change there is not drift. Paths as the plan prints them:
-   * `['muted', 'alertSettings.reminders', 'environmentVariables[API_URL].value']`.
-   * @default []
-   */
-  ignoreChanges?: string[];
-  /**
-   * Policy findings this construct is excused from, each with the reason: `[{ policy:
-   * 'group-without-alert-channel', reason: 'a canary: its failures are read on the dashboard' }]`.
-   * A waived finding never blocks a deploy, and is still listed, as waived, with the reason. See
-   * docs/policies.md.
-   * @default []
-   */
-  policyExceptions?: PolicyException[];
-}
-
-/** The options of a construct as synthesis reads them. */
-export interface ResolvedOptions {
-  protect: boolean;
-  aliases: string[];
-  adopt: boolean;
-  ignoreChanges: string[];
-  policyExceptions: PolicyException[];
-}
+export type { ConstructOptions, ResolvedOptions };
 
 /**
  * Spread first into a literal that copies objects: `{ ...FRESH, ...DEFAULTS, ...props }` is
@@ -144,6 +107,8 @@ export interface Diagnostic {
   logicalId?: string;
   /** Property path, e.g. `locations[2]`; empty for the construct as a whole. */
   path: string;
+  /** Where `path` is written: in the construct's options (`new`'s third argument); in its props when unset. */
+  pathIn?: 'options' | undefined;
   message: string;
   location?: SourceLocation | undefined;
   /** More lines for people, e.g. a stack trace mapped to the TypeScript sources. */
@@ -180,23 +145,19 @@ export abstract class Construct<P extends object> implements ConstructLike {
   readonly logicalId: string;
   readonly props: P;
   readonly options: ResolvedOptions;
+  /** Options written among the props, and unknown options: synthesis reports them. */
+  readonly [OPTION_PROBLEMS]: readonly OptionProblem[];
   /** The stack when `new` was called, resolved into `location` on first read. */
   readonly #locator: CallerLocator;
 
-  constructor(logicalId: string, props: P & ConstructOptions) {
+  constructor(logicalId: string, props: P, options?: ConstructOptions) {
     const session = currentSession();
     this.logicalId = logicalId;
-    const { protect, aliases, adopt, ignoreChanges, policyExceptions, ...rest } = (props ?? {}) as P &
-      ConstructOptions;
-    this.props = rest as P;
-    this.options = {
-      protect: protect === true,
-      aliases: aliases ?? [],
-      adopt: adopt === true,
-      // Checked in synthesis, where problems are reported at the construct.
-      ignoreChanges: (ignoreChanges ?? []) as string[],
-      policyExceptions: (policyExceptions ?? []) as PolicyException[],
-    };
+    const { props: own, misplaced } = withoutOptions(props);
+    this.props = own;
+    const { resolved, unknown } = resolveOptions(options);
+    this.options = resolved;
+    this[OPTION_PROBLEMS] = optionProblems(this.constructor.name, logicalId, misplaced, unknown);
     this.#locator = new CallerLocator(
       session.captureLocations === false ? undefined : captureStack(Construct),
     );

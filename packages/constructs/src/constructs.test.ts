@@ -54,20 +54,22 @@ describe('CheckGroup', () => {
 
   it('synthesizes full props, references and nested defaults', () => {
     const slack = new SlackAlertChannel('slack', { url: 'https://hooks.slack.com/x', channel: '#ops' });
-    new CheckGroup('payments', {
-      name: 'Payments',
-      tags: ['api'],
-      locations: ['eu-west-1', 'us-east-1'],
-      concurrency: 5,
-      runtimeId: '2025.04',
-      apiCheckDefaults: { url: 'https://api.example.com' },
-      alertSettings: { escalationType: 'TIME_BASED' },
-      retryStrategy: { type: 'EXPONENTIAL', maxRetries: 3 },
-      environmentVariables: [{ key: 'TOKEN', value: 's3cret', secret: true }],
-      alertChannels: [slack, { channel: AlertChannel.fromId(77), activated: false }],
-      protect: true,
-      aliases: ['payments-old'],
-    });
+    new CheckGroup(
+      'payments',
+      {
+        name: 'Payments',
+        tags: ['api'],
+        locations: ['eu-west-1', 'us-east-1'],
+        concurrency: 5,
+        runtimeId: '2025.04',
+        apiCheckDefaults: { url: 'https://api.example.com' },
+        alertSettings: { escalationType: 'TIME_BASED' },
+        retryStrategy: { type: 'EXPONENTIAL', maxRetries: 3 },
+        environmentVariables: [{ key: 'TOKEN', value: 's3cret', secret: true }],
+        alertChannels: [slack, { channel: AlertChannel.fromId(77), activated: false }],
+      },
+      { protect: true, aliases: ['payments-old'] },
+    );
     const { resources, diagnostics } = synth();
     expect(diagnostics).toEqual([]);
     const group = resources.find((r) => r.kind === 'CheckGroup');
@@ -267,7 +269,7 @@ describe('diagnostics', () => {
     new CheckGroup('dup', { name: 'B' });
     new CheckGroup('has space', { name: 'C' });
     new CheckGroup('refs', { name: 'D', alertChannels: [group as never] });
-    new CheckGroup('renamed', { name: 'E', aliases: ['dup'] });
+    new CheckGroup('renamed', { name: 'E' }, { aliases: ['dup'] });
     new Dashboard('dup', { header: 'same id, other kind: fine' });
     const messages = synth().diagnostics.map((d) => `${d.logicalId} ${d.path}: ${d.message}`);
     expect(messages).toEqual([
@@ -338,16 +340,18 @@ describe('diagnostics', () => {
 describe('ignoreChanges', () => {
   it('takes the paths the plan prints, keyed list entries included', () => {
     createSession();
-    new CheckGroup('g', {
-      name: 'G',
-      environmentVariables: [{ key: 'API_URL', value: 'x' }],
-      ignoreChanges: [
-        'muted',
-        'alertSettings.reminders',
-        'environmentVariables[API_URL].value',
-        'environmentVariables',
-      ],
-    });
+    new CheckGroup(
+      'g',
+      { name: 'G', environmentVariables: [{ key: 'API_URL', value: 'x' }] },
+      {
+        ignoreChanges: [
+          'muted',
+          'alertSettings.reminders',
+          'environmentVariables[API_URL].value',
+          'environmentVariables',
+        ],
+      },
+    );
     const { resources, diagnostics } = synth();
     expect(diagnostics).toEqual([]);
     expect(resources[0]?.options.ignoreChanges).toHaveLength(4);
@@ -355,16 +359,17 @@ describe('ignoreChanges', () => {
 
   it('a path that is not a field of the kind is an error at the construct, with the nearest field', () => {
     createSession();
-    new CheckGroup('g', {
-      name: 'G',
-      ignoreChanges: ['mutd', 'alertSettings.reminder', 'tags[prod]', 42 as unknown as string],
-    });
+    new CheckGroup(
+      'g',
+      { name: 'G' },
+      { ignoreChanges: ['mutd', 'alertSettings.reminder', 'tags[prod]', 42 as unknown as string] },
+    );
     const { diagnostics } = synth();
     expect(diagnostics.map((d) => [d.path, d.message])).toEqual([
       ['ignoreChanges', 'must be a list of field paths, e.g. ["muted", "alertSettings.reminders"]'],
     ]);
     createSession();
-    new CheckGroup('g', { name: 'G', ignoreChanges: ['mutd', 'alertSettings.reminder', 'tags[prod]'] });
+    new CheckGroup('g', { name: 'G' }, { ignoreChanges: ['mutd', 'alertSettings.reminder', 'tags[prod]'] });
     expect(synth().diagnostics.map((d) => [d.path, d.message])).toEqual([
       ['ignoreChanges[0]', '"mutd" is not a field of a check group; did you mean "muted"?'],
       [
@@ -378,19 +383,24 @@ describe('ignoreChanges', () => {
 
   it('a secret inside a list entry cannot be ignored: the service masks it, so an update could not keep it', () => {
     createSession();
-    new CheckGroup('g', {
-      name: 'G',
-      environmentVariables: [
-        { key: 'TOKEN', value: 't', secret: true },
-        { key: 'PLAIN', value: 'p' },
-      ],
-      apiCheckDefaults: { basicAuth: { username: 'ops', password: 'pw' } },
-      ignoreChanges: [
-        'environmentVariables[TOKEN].value',
-        'apiCheckDefaults.basicAuth',
-        'environmentVariables[PLAIN].value',
-      ],
-    });
+    new CheckGroup(
+      'g',
+      {
+        name: 'G',
+        environmentVariables: [
+          { key: 'TOKEN', value: 't', secret: true },
+          { key: 'PLAIN', value: 'p' },
+        ],
+        apiCheckDefaults: { basicAuth: { username: 'ops', password: 'pw' } },
+      },
+      {
+        ignoreChanges: [
+          'environmentVariables[TOKEN].value',
+          'apiCheckDefaults.basicAuth',
+          'environmentVariables[PLAIN].value',
+        ],
+      },
+    );
     const messages = synth().diagnostics.map((d) => d.message);
     expect(messages).toHaveLength(2);
     expect(messages[0]).toContain('holds a secret inside environmentVariables');
@@ -428,10 +438,11 @@ describe('synth with payloads validated before', () => {
 describe('policyExceptions', () => {
   it('keeps each exception with its policy and reason, out of the payload', () => {
     createSession();
-    new CheckGroup('canary', {
-      name: 'Canary',
-      policyExceptions: [{ policy: 'group-without-alert-channel', reason: '  read on the dashboard  ' }],
-    });
+    new CheckGroup(
+      'canary',
+      { name: 'Canary' },
+      { policyExceptions: [{ policy: 'group-without-alert-channel', reason: '  read on the dashboard  ' }] },
+    );
     const { resources, diagnostics } = synth();
     expect(diagnostics).toEqual([]);
     expect(resources[0]?.options.policyExceptions).toEqual([
@@ -442,16 +453,19 @@ describe('policyExceptions', () => {
 
   it('an exception without a reason, or naming no policy, is an error at it; the good ones are kept', () => {
     createSession();
-    new CheckGroup('g', {
-      name: 'G',
-      policyExceptions: [
-        { policy: 'group-without-alert-channel' } as never,
-        { policy: 'group-muted-without-comment', reason: ' ' },
-        { reason: 'no policy' } as never,
-        { policy: 'maintenance-silences-all-alerts', reason: 'fine' },
-      ],
-    });
-    new CheckGroup('h', { name: 'H', policyExceptions: 'all' as never });
+    new CheckGroup(
+      'g',
+      { name: 'G' },
+      {
+        policyExceptions: [
+          { policy: 'group-without-alert-channel' } as never,
+          { policy: 'group-muted-without-comment', reason: ' ' },
+          { reason: 'no policy' } as never,
+          { policy: 'maintenance-silences-all-alerts', reason: 'fine' },
+        ],
+      },
+    );
+    new CheckGroup('h', { name: 'H' }, { policyExceptions: 'all' as never });
     const { resources, diagnostics } = synth();
     expect(diagnostics.map((d) => [d.logicalId, d.severity, d.path, d.message])).toEqual([
       [
@@ -481,6 +495,107 @@ describe('policyExceptions', () => {
     ]);
     expect(resources[0]?.options.policyExceptions).toEqual([
       { policy: 'maintenance-silences-all-alerts', reason: 'fine' },
+    ]);
+  });
+});
+
+describe('construct options, the third argument', () => {
+  it('are taken from the third argument, never from the props, and kept out of the payload', () => {
+    new CheckGroup(
+      'payments',
+      { name: 'Payments' },
+      {
+        protect: true,
+        aliases: ['payments-old'],
+        adopt: true,
+        ignoreChanges: ['muted'],
+        policyExceptions: [{ policy: 'group-without-alert-channel', reason: 'a canary' }],
+      },
+    );
+    new EmailAlertChannel('mail', { address: 'a@b.co' }, { protect: true });
+    const { resources, diagnostics } = synth();
+    expect(diagnostics).toEqual([]);
+    expect(resources.map((r) => [r.logicalId, r.options])).toEqual([
+      [
+        'payments',
+        {
+          protect: true,
+          aliases: ['payments-old'],
+          adopt: true,
+          ignoreChanges: ['muted'],
+          policyExceptions: [{ policy: 'group-without-alert-channel', reason: 'a canary' }],
+        },
+      ],
+      ['mail', { protect: true, aliases: [], adopt: false, ignoreChanges: [], policyExceptions: [] }],
+    ]);
+    expect(resources[1]?.payload.config).toEqual({ address: 'a@b.co' });
+  });
+
+  it('an option written in the props is an error at it that says where it moved, and is not taken', () => {
+    new CheckGroup('api', { name: 'API', protect: true, ignoreChanges: ['muted'] } as never);
+    new SlackAlertChannel('slack', { url: 'https://hooks.slack.com/x', adopt: true } as never, {
+      aliases: ['old'],
+    });
+    const { resources, diagnostics } = synth();
+    expect(diagnostics.map((d) => [d.logicalId, d.severity, d.path, d.pathIn, d.message, d.hint])).toEqual([
+      [
+        'api',
+        'error',
+        'ignoreChanges',
+        undefined,
+        'ignoreChanges is an option of the construct, not a prop: options are the third argument of new',
+        "move it to the third argument: new CheckGroup('api', { … }, { protect: true, ignoreChanges: ['muted'] })",
+      ],
+      [
+        'api',
+        'error',
+        'protect',
+        undefined,
+        'protect is an option of the construct, not a prop: options are the third argument of new',
+        "move it to the third argument: new CheckGroup('api', { … }, { protect: true, ignoreChanges: ['muted'] })",
+      ],
+      [
+        'slack',
+        'error',
+        'adopt',
+        undefined,
+        'adopt is an option of the construct, not a prop: options are the third argument of new',
+        "move it to the third argument: new SlackAlertChannel('slack', { … }, { adopt: true })",
+      ],
+    ]);
+    // Neither taken as an option nor sent as a prop.
+    expect(resources.map((r) => r.options)).toEqual([
+      { protect: false, aliases: [], adopt: false, ignoreChanges: [], policyExceptions: [] },
+      { protect: false, aliases: ['old'], adopt: false, ignoreChanges: [], policyExceptions: [] },
+    ]);
+    expect(resources[0]?.payload).not.toHaveProperty('protect');
+    expect(resources[1]?.payload.config).toEqual({ url: 'https://hooks.slack.com/x' });
+  });
+
+  it('an unknown option is an error in the options, with the nearest option', () => {
+    new CheckGroup('g', { name: 'G' }, { protcet: true, muted: true } as never);
+    expect(synth().diagnostics.map((d) => [d.path, d.pathIn, d.message])).toEqual([
+      [
+        'muted',
+        'options',
+        'unknown option "muted": the options are protect, aliases, adopt, ignoreChanges and policyExceptions (props go in the second argument)',
+      ],
+      [
+        'protcet',
+        'options',
+        'unknown option "protcet"; did you mean "protect"? The options are protect, aliases, adopt, ignoreChanges and policyExceptions (props go in the second argument)',
+      ],
+    ]);
+  });
+
+  it('problems of an option are placed in the options', () => {
+    new CheckGroup('dup', { name: 'A' });
+    new CheckGroup('g', { name: 'G' }, { aliases: ['dup'], ignoreChanges: ['mutd'] });
+    new CheckGroup('h', { name: 'H' }, { policyExceptions: 'all' as never });
+    expect(synth().diagnostics.map((d) => [d.logicalId, d.path, d.pathIn])).toEqual([
+      ['g', 'aliases', 'options'],
+      ['g', 'ignoreChanges[0]', 'options'],
+      ['h', 'policyExceptions', 'options'],
     ]);
   });
 });

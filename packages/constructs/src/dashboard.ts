@@ -60,8 +60,8 @@ export interface DashboardProps {
 export class Dashboard extends Construct<DashboardProps> {
   readonly kind = 'Dashboard' as const;
 
-  constructor(logicalId: string, props: DashboardProps & ConstructOptions) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: DashboardProps, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {

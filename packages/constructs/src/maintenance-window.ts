@@ -71,8 +71,8 @@ function iso(value: Date | string | null | undefined): string | null | undefined
 export class MaintenanceWindow extends Construct<MaintenanceWindowProps> {
   readonly kind = 'MaintenanceWindow' as const;
 
-  constructor(logicalId: string, props: MaintenanceWindowProps & ConstructOptions) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: MaintenanceWindowProps, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {

@@ -1,6 +1,7 @@
 import type {
   AlertChannelConfig,
   AlertChannelCreate,
+  AlertChannelType,
   CheckGroupCreate,
   DashboardCreate,
   MaintenanceWindowCreate,
@@ -12,6 +13,7 @@ import { describe, expectTypeOf, it } from 'vitest';
 import type {
   AlertChannelSwitches,
   CheckGroupProps,
+  ConstructOptions,
   DashboardProps,
   EmailAlertChannelProps,
   MaintenanceWindowProps,
@@ -123,5 +125,20 @@ describe('construct props match the request schemas of @monitor/api', () => {
       ],
     };
     expectTypeOf(pairs).toEqualTypeOf<Record<keyof typeof pairs, [never, never, never]>>();
+  });
+
+  it('no request field is named like a construct option, so every field can be a prop', () => {
+    type Option = keyof ConstructOptions;
+    // Every channel type's config fields, not only those they share.
+    type ConfigKeys<T> = T extends unknown ? keyof AlertChannelConfig<T & AlertChannelType> : never;
+    type Config = ConfigKeys<
+      'EMAIL' | 'SLACK' | 'SLACK_APP' | 'WEBHOOK' | 'SMS' | 'CALL' | 'PAGERDUTY' | 'OPSGENIE'
+    >;
+    expectTypeOf<Extract<keyof CheckGroupCreate, Option>>().toEqualTypeOf<never>();
+    expectTypeOf<Extract<keyof DashboardCreate, Option>>().toEqualTypeOf<never>();
+    expectTypeOf<Extract<keyof StatusPageCreate, Option>>().toEqualTypeOf<never>();
+    expectTypeOf<Extract<keyof StatusPageServiceCreate, Option>>().toEqualTypeOf<never>();
+    expectTypeOf<Extract<keyof MaintenanceWindowCreate, Option>>().toEqualTypeOf<never>();
+    expectTypeOf<Extract<keyof AlertChannelCreate | Config, Option>>().toEqualTypeOf<never>();
   });
 });

@@ -28,6 +28,8 @@ export const SYNTHESIZE: unique symbol = Symbol.for('@monitor/constructs.synthes
 export const CALLER_LOCATOR: unique symbol = Symbol.for('@monitor/constructs.callerLocator') as never;
 /** The method that maps a payload path back to the prop path users wrote. */
 export const PROP_PATH: unique symbol = Symbol.for('@monitor/constructs.propPath') as never;
+/** What is wrong with where a construct's options are written, found by `new` and reported by synthesis. */
+export const OPTION_PROBLEMS: unique symbol = Symbol.for('@monitor/constructs.optionProblems') as never;
 
 export interface Session {
   readonly constructs: ConstructLike[];

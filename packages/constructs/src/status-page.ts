@@ -19,8 +19,8 @@ export interface StatusPageServiceProps {
 export class StatusPageService extends Construct<StatusPageServiceProps> {
   readonly kind = 'StatusPageService' as const;
 
-  constructor(logicalId: string, props: StatusPageServiceProps & ConstructOptions) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: StatusPageServiceProps, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 
   /** An existing service, by id: referred to, never created, changed or deleted. */
@@ -78,8 +78,8 @@ export type StatusPageRef = StatusPage | RemoteRef<'StatusPage'>;
 export class StatusPage extends Construct<StatusPageProps> {
   readonly kind = 'StatusPage' as const;
 
-  constructor(logicalId: string, props: StatusPageProps & ConstructOptions) {
-    super(logicalId, props);
+  constructor(logicalId: string, props: StatusPageProps, options?: ConstructOptions) {
+    super(logicalId, props, options);
   }
 
   /** An existing status page, by id: referred to, never created, changed or deleted. */

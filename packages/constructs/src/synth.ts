@@ -31,6 +31,7 @@ import {
   currentSession,
   isConstruct,
   isRemote,
+  OPTION_PROBLEMS,
   PROP_PATH,
   type ResourceKind,
   type Session,
@@ -152,6 +153,12 @@ interface SynthRun {
 
 type Problem = (path: string, message: string, severity?: 'error' | 'warning') => void;
 
+/** How a construct's problems are reported: at a prop's path, or at an option's (`new`'s third argument). */
+interface Problems {
+  prop: Problem;
+  option: Problem;
+}
+
 /** One construct: its resource (none when it could not be synthesized) and its diagnostics. */
 function synthConstruct(
   c: Construct<object>,
@@ -164,7 +171,19 @@ function synthConstruct(
   const where = locator(c, run.mapLocation);
   const problem: Problem = (path, message, severity = 'error') =>
     own.push({ severity, construct, logicalId: c.logicalId, location: where(), path, message });
-  checkIdentity(c, key, run, problem);
+  const optionProblem: Problem = (path, message, severity = 'error') =>
+    own.push({
+      severity,
+      construct,
+      logicalId: c.logicalId,
+      location: where(),
+      path,
+      pathIn: 'options',
+      message,
+    });
+  const problems: Problems = { prop: problem, option: optionProblem };
+  reportOptionProblems(c, own, where);
+  checkIdentity(c, key, run, problems);
   const dependsOn = new Set<string>();
   let payload: Record<string, unknown>;
   try {
@@ -184,18 +203,37 @@ function synthConstruct(
       protect: c.options.protect,
       aliases: [...c.options.aliases],
       adopt: c.options.adopt,
-      ignoreChanges: checkIgnoreChanges(c.kind, c.options.ignoreChanges, payload, problem),
-      policyExceptions: checkPolicyExceptions(c.options.policyExceptions, problem),
+      ignoreChanges: checkIgnoreChanges(c.kind, c.options.ignoreChanges, payload, problems.option),
+      policyExceptions: checkPolicyExceptions(c.options.policyExceptions, problems.option),
     },
   };
   LOCATORS.set(resource, where);
   Object.defineProperty(resource, 'location', { get: resourceLocation, enumerable: true });
-  checkKindRules(c, payload, problem);
+  checkKindRules(c, payload, problems);
   return { resource, diagnostics: withoutSecrets(c.kind, payload, own) };
 }
 
+/** Options written among the props, and unknown options: found by `new`, each with its hint. */
+function reportOptionProblems(
+  c: Construct<object>,
+  own: Diagnostic[],
+  where: () => SourceLocation | undefined,
+): void {
+  // A construct of another copy of this package, from before options moved, has none.
+  for (const p of c[OPTION_PROBLEMS] ?? []) {
+    own.push({
+      severity: 'error',
+      construct: c.constructor.name,
+      logicalId: c.logicalId,
+      location: where(),
+      ...p,
+    });
+  }
+}
+
 /** The logical id's form, its uniqueness, and its aliases. */
-function checkIdentity(c: Construct<object>, key: string, run: SynthRun, problem: Problem): void {
+function checkIdentity(c: Construct<object>, key: string, run: SynthRun, problems: Problems): void {
+  const { prop: problem, option: optionProblem } = problems;
   if (!LOGICAL_ID_PATTERN.test(c.logicalId)) {
     problem('', `logical id "${c.logicalId}" is invalid: use letters, digits and _ - / # . only`);
   }
@@ -207,11 +245,14 @@ function checkIdentity(c: Construct<object>, key: string, run: SynthRun, problem
   }
   for (const alias of c.options.aliases) {
     const aliasKey = refKey(c.kind, alias);
-    if (alias === c.logicalId) problem('aliases', `alias "${alias}" is the construct's own logical id`);
+    if (alias === c.logicalId) optionProblem('aliases', `alias "${alias}" is the construct's own logical id`);
     else if (run.seen.has(aliasKey))
-      problem('aliases', `alias "${alias}" clashes with the logical id of another ${c.kind}`);
+      optionProblem('aliases', `alias "${alias}" clashes with the logical id of another ${c.kind}`);
     else if (run.aliasOwners.has(aliasKey) && run.aliasOwners.get(aliasKey) !== c) {
-      problem('aliases', `alias "${alias}" is also an alias of ${run.aliasOwners.get(aliasKey)?.toString()}`);
+      optionProblem(
+        'aliases',
+        `alias "${alias}" is also an alias of ${run.aliasOwners.get(aliasKey)?.toString()}`,
+      );
     } else run.aliasOwners.set(aliasKey, c);
   }
 }
@@ -309,10 +350,11 @@ function reportPayloadIssues(
 }
 
 /** What the kind's definition asks beyond the schema: adopt needs a natural key, keyed lists unique keys. */
-function checkKindRules(c: Construct<object>, payload: Record<string, unknown>, problem: Problem): void {
+function checkKindRules(c: Construct<object>, payload: Record<string, unknown>, problems: Problems): void {
+  const problem = problems.prop;
   const definition = KINDS[c.kind];
   if (c.options.adopt && definition.naturalKey === undefined) {
-    problem(
+    problems.option(
       'adopt',
       `adopt has no effect on a ${c.kind}: it has no natural key to find an existing one by (use monitor import)`,
       'warning',
