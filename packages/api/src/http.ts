@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import type { Dispatcher } from 'undici';
+import type { AccountBudget } from './account-budget.js';
 import { type Clock, systemClock } from './clock.js';
 import type { Endpoint } from './endpoints.js';
 import {
@@ -103,6 +104,11 @@ export interface TransportOptions {
   rateLimit?: RateLimit | false;
   /** Per-route limits of the addendum; `false` turns them off. */
   routeRateLimits?: readonly RouteRateLimit[] | false;
+  /**
+   * The account's rate budget shared with the other runs calling it at once (the engine keeps it in
+   * a file or in PostgreSQL): the default bucket takes its tokens from it, under its limit.
+   */
+  budget?: AccountBudget | undefined;
   /** Validate request bodies, queries and path params with the request schemas before sending. @default true */
   validateRequests?: boolean;
   /** An undici dispatcher to send through (tests: MockAgent). By default a keep-alive Agent owned by the client. */
@@ -114,7 +120,8 @@ export interface TransportOptions {
   onWait?: (wait: WaitNotice) => void;
   /**
    * Told once per client, before its first request, of a setting that is risky but allowed: an
-   * API key sent over plain http to a host that is not loopback. By default `process.emitWarning`.
+   * API key sent over plain http to a host that is not loopback; and when a shared `budget` fails.
+   * By default `process.emitWarning`.
    */
   onWarning?: (message: string) => void;
   /** The most a response body may hold, in bytes (`ResponseTooLargeError` past it). @default MAX_RESPONSE_BYTES */
@@ -229,6 +236,8 @@ export class Transport {
       routes: options.routeRateLimits,
       clock: this.#clock,
       onWait: options.onWait,
+      budget: options.budget,
+      onWarning: options.onWarning,
     });
     this.#onWait = options.onWait;
     this.#onRequest = options.onRequest;

@@ -1,3 +1,17 @@
+export {
+  type AccountBudget,
+  BUDGET_BATCH,
+  BUDGET_MARGIN_MS,
+  BUDGET_TOKEN_TTL_MS,
+  type BudgetGrant,
+  type BudgetLedger,
+  budgetRunId,
+  budgetSpanMs,
+  emptyLedger,
+  leaveLedger,
+  type TakeRequest,
+  takeFromLedger,
+} from './account-budget.js';
 export { type AtomicWriteFs, writeFileAtomic } from './atomic-write.js';
 export {
   type AgentHealthClient,
@@ -88,7 +102,6 @@ export { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from './kinds/statu
 export { inSchemaOrder, lenient } from './lenient.js';
 export { editDistance, nearest } from './nearest.js';
 export { collect, itemsOf, type Page } from './pagination.js';
-export { WAIT_NOTICE_MS, type WaitNotice } from './rate-limiter.js';
 export {
   DEFAULT_BUCKET,
   DEFAULT_RATE_LIMIT,
@@ -340,3 +353,4 @@ export {
   type ThemeColors,
   themeColorsSchema,
 } from './schemas/status-pages.js';
+export { WAIT_NOTICE_MS, type WaitNotice } from './wait-notice.js';

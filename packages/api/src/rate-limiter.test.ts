@@ -1,6 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { RateLimiter } from './rate-limiter.js';
+import { budgetSpanMs } from './account-budget.js';
+import { RateLimiter, type WaitNotice } from './rate-limiter.js';
 import { DEFAULT_BUCKET, rateLimitBucketFor } from './rate-limits.js';
+import { MemoryBudget, sharedLedger } from './test-support/memory-budget.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 0 });
@@ -81,6 +83,130 @@ describe('RateLimiter', () => {
 
   it('rejects a limit that is not a whole number of at least 1', () => {
     expect(() => new RateLimiter({ default: { limit: 0, windowMs: 1000 } })).toThrow(/at least 1/);
+  });
+});
+
+describe('RateLimiter with a budget shared by several runs', () => {
+  const limit = { limit: 10, windowMs: 10_000 };
+
+  /** `runs` limiters on one shared budget, `callers` acquires each; the grant times of all of them. */
+  async function drawTogether(runs: number, callers: number) {
+    const shared = sharedLedger();
+    const waits: WaitNotice[][] = [];
+    const granted: number[] = [];
+    const calls = Array.from({ length: runs }, (_, run) => {
+      const told: WaitNotice[] = [];
+      waits.push(told);
+      const limiter = new RateLimiter({
+        budget: new MemoryBudget(shared, limit, `run-${run}`),
+        routes: false,
+        onWait: (w) => told.push(w),
+      });
+      return Array.from({ length: callers }, () =>
+        limiter.acquire(DEFAULT_BUCKET).then(() => granted.push(Date.now())),
+      );
+    }).flat();
+    await vi.advanceTimersByTimeAsync(120_000);
+    await Promise.all(calls);
+    return { shared, waits, granted };
+  }
+
+  it('lets no more than the limit start in any window across the runs, and every caller through', async () => {
+    const { granted } = await drawTogether(3, 20);
+    expect(granted).toHaveLength(60);
+    expect(maxInAnyWindow(granted, budgetSpanMs(limit))).toBe(10);
+    // 60 requests at 10 per span: the last starts in the sixth span, not later.
+    expect(Math.max(...granted)).toBeLessThan(6 * budgetSpanMs(limit));
+  });
+
+  it('takes tokens in batches of the callers waiting, at most 10, from the shared ledger', async () => {
+    const { shared } = await drawTogether(2, 15);
+    const asked = shared.takes.map((t) => t.asked);
+    expect(Math.max(...asked)).toBe(10);
+    // Far fewer takes than requests: a store is asked once per batch, and when waiting.
+    expect(shared.takes.filter((t) => t.granted > 0).length).toBeLessThan(30);
+    expect(shared.takes.reduce((sum, t) => sum + t.granted, 0)).toBe(30);
+  });
+
+  it('says once per stretch of waiting that it waits for the account, and how many other runs draw on it', async () => {
+    const { waits } = await drawTogether(3, 20);
+    for (const told of waits) {
+      const shared = told.filter((w) => w.otherRuns !== undefined);
+      expect(shared.length).toBeLessThanOrEqual(1);
+    }
+    const all = waits.flat().filter((w) => w.otherRuns !== undefined);
+    expect(all.length).toBeGreaterThan(0);
+    expect(all[0]?.reason).toMatch(/^the account's budget: 2 other runs are deploying into it$/);
+    expect(all[0]?.otherRuns).toBe(2);
+  });
+
+  it('tells a new stretch of waiting again once a window passed without one', async () => {
+    const shared = sharedLedger();
+    const told: WaitNotice[] = [];
+    const mine = new RateLimiter({
+      budget: new MemoryBudget(shared, limit, 'mine'),
+      routes: false,
+      onWait: (w) => told.push(w),
+    });
+    const other = new MemoryBudget(shared, limit, 'other');
+    const burst = async () => {
+      await other.take(10); // the other run takes all there is
+      const calls = Array.from({ length: 3 }, () => mine.acquire(DEFAULT_BUCKET));
+      await vi.advanceTimersByTimeAsync(budgetSpanMs(limit) + 100);
+      await Promise.all(calls);
+    };
+    await burst();
+    expect(told.filter((w) => w.otherRuns === 1)).toHaveLength(1);
+    await vi.advanceTimersByTimeAsync(2 * budgetSpanMs(limit));
+    await burst();
+    expect(told.filter((w) => w.otherRuns === 1)).toHaveLength(2);
+  });
+
+  it("a run alone on the budget tells a long wait as the account's rate limit", async () => {
+    const told: WaitNotice[] = [];
+    const limiter = new RateLimiter({
+      budget: new MemoryBudget(sharedLedger(), limit, 'alone'),
+      routes: false,
+      onWait: (w) => told.push(w),
+    });
+    const calls = Array.from({ length: 11 }, () => limiter.acquire(DEFAULT_BUCKET));
+    await vi.advanceTimersByTimeAsync(budgetSpanMs(limit) + 10);
+    await Promise.all(calls);
+    expect(told).toEqual([
+      {
+        ms: budgetSpanMs(limit),
+        reason: "the account's rate limit of 10 requests per 10 s (rateLimit in the config, --rate-limit)",
+      },
+    ]);
+  });
+
+  it('warns once when the budget fails and then counts its own requests under the same limit', async () => {
+    const warnings: string[] = [];
+    const limiter = new RateLimiter({
+      budget: {
+        location: '/home/ci/.cache/monitor/budgets/x.json',
+        limit,
+        take: async () => {
+          throw new Error('EACCES: permission denied');
+        },
+        close: async () => {},
+      },
+      routes: false,
+      marginMs: 0,
+      onWarning: (m) => warnings.push(m),
+    });
+    const granted: number[] = [];
+    const calls = Array.from({ length: 25 }, () =>
+      limiter.acquire(DEFAULT_BUCKET).then(() => granted.push(Date.now())),
+    );
+    await vi.advanceTimersByTimeAsync(30_000);
+    await Promise.all(calls);
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toMatch(
+      /^the account's shared rate budget \(\/home\/ci\/\.cache\/monitor\/budgets\/x\.json\) failed: EACCES: permission denied; this run counts its own requests/,
+    );
+    expect(granted).toHaveLength(25);
+    expect(maxInAnyWindow(granted, 10_000)).toBe(10);
   });
 });
 

@@ -1,3 +1,5 @@
+import type { AccountBudget } from './account-budget.js';
+import { BudgetDraw } from './budget-draw.js';
 import { type Clock, systemClock } from './clock.js';
 import {
   DEFAULT_BUCKET,
@@ -6,6 +8,9 @@ import {
   ROUTE_RATE_LIMITS,
   type RouteRateLimit,
 } from './rate-limits.js';
+import { WAIT_NOTICE_MS, type WaitNotice } from './wait-notice.js';
+
+export { WAIT_NOTICE_MS, type WaitNotice };
 
 export interface RateLimiterOptions {
   /** The default bucket's limit; `false` turns client-side limiting of it off. */
@@ -20,17 +25,15 @@ export interface RateLimiterOptions {
   clock?: Clock;
   /** Told of every wait of at least `WAIT_NOTICE_MS`, before it starts: people should see why nothing happens. */
   onWait?: ((wait: WaitNotice) => void) | undefined;
+  /**
+   * The account's budget shared with other runs: the default bucket's requests take their tokens
+   * from it, under its limit (which then replaces `default`). When it fails, the run warns
+   * (`onWarning`) and counts its own requests under that limit.
+   */
+  budget?: AccountBudget | undefined;
+  /** Told of what a run should know but that does not stop it: a shared budget that failed. */
+  onWarning?: ((message: string) => void) | undefined;
 }
-
-/** A wait long enough to tell people about. */
-export interface WaitNotice {
-  ms: number;
-  /** Why, as a phrase: `the client rate limit of 600 requests per 60 s`. */
-  reason: string;
-}
-
-/** Waits at least this long are announced (`onWait`): a CI log that says nothing for longer looks hung. */
-export const WAIT_NOTICE_MS = 2_000;
 
 interface Bucket {
   readonly limit: number;
@@ -42,6 +45,8 @@ interface Bucket {
   blockedBecause: string;
   /** Waiters are served in arrival order. */
   tail: Promise<void>;
+  /** The account's shared budget, for the default bucket when there is one. */
+  shared: BudgetDraw | undefined;
 }
 
 /**
@@ -59,8 +64,15 @@ export class RateLimiter {
     this.#clock = options.clock ?? systemClock;
     this.#marginMs = options.marginMs ?? 250;
     this.#onWait = options.onWait;
-    const def = options.default === undefined ? DEFAULT_RATE_LIMIT : options.default;
+    const budget = options.budget;
+    const def = budget?.limit ?? (options.default === undefined ? DEFAULT_RATE_LIMIT : options.default);
     if (def !== false) this.#addBucket(DEFAULT_BUCKET, def);
+    const bucket = this.#buckets.get(DEFAULT_BUCKET);
+    if (budget !== undefined && bucket !== undefined) {
+      const warn =
+        options.onWarning ?? ((message) => process.emitWarning(message, { code: 'MONITOR_BUDGET' }));
+      bucket.shared = new BudgetDraw(budget, this.#clock, this.#onWait, warn);
+    }
     this.routes = options.routes === false ? [] : (options.routes ?? ROUTE_RATE_LIMITS);
     for (const route of this.routes) this.#addBucket(route.bucket, route);
   }
@@ -77,6 +89,7 @@ export class RateLimiter {
       blockedUntil: 0,
       blockedBecause: '',
       tail: Promise.resolve(),
+      shared: undefined,
     });
   }
 
@@ -84,6 +97,7 @@ export class RateLimiter {
   acquire(bucket: string): Promise<void> {
     const b = this.#buckets.get(bucket);
     if (b === undefined) return Promise.resolve();
+    if (b.shared !== undefined) b.shared.waiting++;
     const turn = b.tail.then(() => this.#waitForSlot(b));
     b.tail = turn.catch(() => undefined);
     return turn;
@@ -111,6 +125,11 @@ export class RateLimiter {
       }
       const span = b.windowMs + this.#marginMs;
       while (b.grants.length > 0 && (b.grants[0] as number) <= now - span) b.grants.shift();
+      if (b.shared?.working === true) {
+        const draw = await this.#drawShared(b, b.shared);
+        if (draw) return;
+        continue;
+      }
       if (b.grants.length < b.limit) {
         b.grants.push(now);
         return;
@@ -120,5 +139,22 @@ export class RateLimiter {
         `the client rate limit of ${b.limit} requests per ${b.windowMs / 1000} s (--rate-limit)`,
       );
     }
+  }
+
+  /**
+   * A token of the shared budget: true when taken (the grant is also kept in the bucket's own
+   * window, for when the budget fails), false after the wait before asking again, or at once when
+   * the budget failed (the caller then counts locally).
+   */
+  async #drawShared(b: Bucket, shared: BudgetDraw): Promise<boolean> {
+    const draw = await shared.take();
+    if ('failed' in draw) return false;
+    if (draw.taken) {
+      shared.waiting--;
+      b.grants.push(this.#clock.now());
+      return true;
+    }
+    await this.#clock.sleep(draw.waitMs);
+    return false;
   }
 }
