@@ -358,7 +358,7 @@ describe('apply', () => {
     const backend = new MemoryBackend();
     await apply(await planFor(account, backend), { client: account, backend });
     createSession();
-    new CheckGroup('new', { name: 'G', aliases: ['old'] });
+    new CheckGroup('new', { name: 'G' }, { aliases: ['old'] });
     const result = await apply(await planFor(account, backend), { client: account, backend });
     expect(result.results).toMatchObject([{ action: 'move', status: 'done' }]);
     expect(Object.keys(result.state.resources)).toEqual(['CheckGroup:new']);
@@ -388,13 +388,13 @@ describe('apply', () => {
     const account = new FakeAccount();
     await account.managed('CheckGroup').create({ name: 'G' });
     createSession();
-    new CheckGroup('g', { name: 'G', adopt: true });
+    new CheckGroup('g', { name: 'G' }, { adopt: true });
     const backend = new MemoryBackend();
     const adopted = await apply(await planFor(account, backend), { client: account, backend });
     const made = 'v2 {"created":"2026-11-01","key":"name:G"}';
     expect(adopted.state.resources['CheckGroup:g']?.identity).toBe(made);
     createSession();
-    new CheckGroup('moved', { name: 'G', aliases: ['g'] });
+    new CheckGroup('moved', { name: 'G' }, { aliases: ['g'] });
     const moved = await apply(await planFor(account, backend), { client: account, backend });
     expect(moved.state.resources['CheckGroup:moved']?.identity).toBe(made);
   });
@@ -575,7 +575,7 @@ describe('apply: state, results and events', () => {
     const backend = new MemoryBackend();
     await apply(await planFor(account, backend), { client: account, backend });
     createSession();
-    new CheckGroup('new', { name: 'G', concurrency: 2, aliases: ['old'] });
+    new CheckGroup('new', { name: 'G', concurrency: 2 }, { aliases: ['old'] });
     account.calls.length = 0;
     await apply(await planFor(account, backend), { client: account, backend });
     expect(account.calls).toEqual([]);

@@ -160,7 +160,7 @@ describe('destroy', () => {
   it('deletes everything the project owns but what is protected', async () => {
     const { account, backend } = await deployed(() => {
       new CheckGroup('g', { name: 'G' });
-      new CheckGroup('kept', { name: 'Kept', protect: true });
+      new CheckGroup('kept', { name: 'Kept' }, { protect: true });
     });
     const outcome = await destroy(targetFor(account, backend, []), {
       command: 'test',

@@ -46,12 +46,12 @@ describe('planRouting: the groups whose route a plan changes', () => {
   it('a field in ignoreChanges keeps the account’s value: a group muted in the account stays muted after an update', async () => {
     const mail = () => new EmailAlertChannel('mail', { address: 'ops@example.com' });
     const account = await deployed(
-      code(() => new CheckGroup('g', { name: 'G', alertChannels: [mail()], ignoreChanges: ['muted'] })),
+      code(() => new CheckGroup('g', { name: 'G', alertChannels: [mail()] }, { ignoreChanges: ['muted'] })),
     );
     const group = account.live.CheckGroup[0] as Record<string, unknown>;
     group.muted = true;
     const made = plan(
-      code(() => new CheckGroup('g', { name: 'G2', alertChannels: [mail()], ignoreChanges: ['muted'] })),
+      code(() => new CheckGroup('g', { name: 'G2', alertChannels: [mail()] }, { ignoreChanges: ['muted'] })),
       account.live,
       account.state,
       NOW,
@@ -207,7 +207,7 @@ describe('planRouting: the groups whose route a plan changes', () => {
     // The state is lost: the group is in the account, and the code adopts it under a new logical id.
     const adopted = code(() => {
       slack();
-      new CheckGroup('payments-api', { name: 'Payments', alertChannels: [], adopt: true });
+      new CheckGroup('payments-api', { name: 'Payments', alertChannels: [] }, { adopt: true });
     });
     const state = {
       ...account.state,

@@ -51,7 +51,7 @@ describe('recoverLostState', () => {
   it('looks for no construct that has an entry, its own or an alias', () => {
     const desired = code(() => {
       new CheckGroup('payments', { name: 'Payments' });
-      new CheckGroup('search', { name: 'Search', aliases: ['old-search'] });
+      new CheckGroup('search', { name: 'Search' }, { aliases: ['old-search'] });
       new CheckGroup('billing', { name: 'Billing' });
     });
     const state = stateWith(['payments', 1], ['old-search', 2]);

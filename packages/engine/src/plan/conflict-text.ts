@@ -34,7 +34,7 @@ function conflictText(c: Conflict): { message: string; hint: string } {
   if (c.reason === 'rename') {
     return {
       message: `would be created while ${c.kind} "${holder}" (${live}), which has the same ${c.field} "${c.value}", leaves the code: a renamed logical id`,
-      hint: `if "${c.logicalId}" is "${holder}" renamed, add \`aliases: ['${holder}']\` to the construct, so the resource keeps its id and only its logical id moves; if it is another resource, deploy the removal of "${holder}" first`,
+      hint: `if "${c.logicalId}" is "${holder}" renamed, add \`aliases: ['${holder}']\` to the construct's options, new's third argument: ${withOption(c, `aliases: ['${holder}']`)}, so the resource keeps its id and only its logical id moves; if it is another resource, deploy the removal of "${holder}" first`,
     };
   }
   if (c.reason === 'owned') {
@@ -51,8 +51,13 @@ function conflictText(c: Conflict): { message: string; hint: string } {
   }
   return {
     message: `${article(noun)} ${noun} with ${c.field} "${c.value}" already exists in the account (${live}) and this project does not own it`,
-    hint: `to manage that ${noun} from this construct, add \`adopt: true\` (it is adopted once, then owned); if this project's state was lost, monitor import --recover finds its constructs in the account again; otherwise use another ${c.field}`,
+    hint: `to manage that ${noun} from this construct, add \`adopt: true\` to its options, new's third argument: ${withOption(c, 'adopt: true')} (it is adopted once, then owned); if this project's state was lost, monitor import --recover finds its constructs in the account again; otherwise use another ${c.field}`,
   };
+}
+
+/** The construct's `new` with an option, for a hint to copy: `new CheckGroup('id', { … }, { adopt: true })`. */
+function withOption(c: Conflict, option: string): string {
+  return `new ${c.construct}('${c.logicalId}', { … }, { ${option} })`;
 }
 
 /** `a` or `an`, by the sound the noun starts with (the kinds' nouns start with a letter sounded as written). */

@@ -11,17 +11,20 @@ import { checkSavedPlan, savePlan } from './saved-plan.js';
 const NOW = { now: new Date('2026-11-24T00:00:00Z'), secretKey: 'k' };
 
 const group = (extra: Record<string, unknown> = {}) =>
-  new CheckGroup('g', {
-    name: 'G',
-    muted: false,
-    alertSettings: { reminders: { amount: 1, interval: 5 } },
-    environmentVariables: [
-      { key: 'API_URL', value: 'https://code.example' },
-      { key: 'REGION', value: 'eu' },
-    ],
-    ignoreChanges: ['muted', 'alertSettings.reminders', 'environmentVariables[API_URL].value'],
-    ...extra,
-  });
+  new CheckGroup(
+    'g',
+    {
+      name: 'G',
+      muted: false,
+      alertSettings: { reminders: { amount: 1, interval: 5 } },
+      environmentVariables: [
+        { key: 'API_URL', value: 'https://code.example' },
+        { key: 'REGION', value: 'eu' },
+      ],
+      ...extra,
+    },
+    { ignoreChanges: ['muted', 'alertSettings.reminders', 'environmentVariables[API_URL].value'] },
+  );
 
 async function deployed() {
   const account = new FakeAccount();

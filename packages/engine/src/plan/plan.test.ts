@@ -212,7 +212,7 @@ describe('plan', () => {
     ]);
 
     createSession();
-    new CheckGroup('g', { name: 'Payments', tags: ['x'], adopt: true });
+    new CheckGroup('g', { name: 'Payments', tags: ['x'] }, { adopt: true });
     const p = plan(desired(), live, emptyState(ACCOUNT), NOW);
     expect(p.conflicts).toEqual([]);
     expect(p.operations).toHaveLength(1);
@@ -249,7 +249,7 @@ describe('plan', () => {
   });
 
   it('finds a unique key that a live resource holds: not ours (exists) or ours under another id (taken)', async () => {
-    new StatusPage('kept', { name: 'Kept', url: 'kept', customDomain: 'status.acme.com', protect: true });
+    new StatusPage('kept', { name: 'Kept', url: 'kept', customDomain: 'status.acme.com' }, { protect: true });
     const { live, state } = await deployed(desired());
     live.StatusPage.push({
       id: 'theirs',
@@ -272,7 +272,7 @@ describe('plan', () => {
     new CheckGroup('g', { name: 'G' });
     const { live, state } = await deployed(desired());
     createSession();
-    new CheckGroup('g', { name: 'G', protect: true });
+    new CheckGroup('g', { name: 'G' }, { protect: true });
     const p = plan(desired(), live, state, NOW);
     expect(p.operations).toEqual([]);
     expect(p.protectChanged).toEqual([{ key: 'CheckGroup:g', protect: true }]);
@@ -287,7 +287,7 @@ describe('plan', () => {
   it('keeps what a kept protected resource refers to: its channel is not deleted under it', async () => {
     const mail = new EmailAlertChannel('mail', { address: 'a@example.com' });
     const other = new EmailAlertChannel('other', { address: 'b@example.com' });
-    new CheckGroup('g', { name: 'G', alertChannels: [mail], protect: true });
+    new CheckGroup('g', { name: 'G', alertChannels: [mail] }, { protect: true });
     new CheckGroup('h', { name: 'H', alertChannels: [other] });
     const { live, state } = await deployed(desired());
     const p = plan([], live, state, { ...NOW, mode: 'destroy' });
@@ -371,7 +371,7 @@ describe('plan', () => {
     new CheckGroup('old-id', { name: 'G' });
     const { live, state } = await deployed(desired());
     createSession();
-    new CheckGroup('new-id', { name: 'G', aliases: ['old-id'] });
+    new CheckGroup('new-id', { name: 'G' }, { aliases: ['old-id'] });
     const p = plan(desired(), live, state, NOW);
     expect(p.operations.map((o) => [o.action, o.logicalId])).toEqual([['move', 'new-id']]);
     expect(p.operations[0]).toMatchObject({ from: 'old-id', physicalId: 1, changes: [] });
@@ -380,7 +380,7 @@ describe('plan', () => {
   it('deletes only what state owns; keeps protected resources; forgets what is already gone', async () => {
     new CheckGroup('keep', { name: 'Keep' });
     new CheckGroup('drop', { name: 'Drop' });
-    new CheckGroup('guarded', { name: 'Guarded', protect: true });
+    new CheckGroup('guarded', { name: 'Guarded' }, { protect: true });
     new CheckGroup('vanished', { name: 'Vanished' });
     const { live, state } = await deployed(desired());
     live.CheckGroup = live.CheckGroup.filter((g) => g.name !== 'Vanished');

@@ -147,7 +147,7 @@ function replacements(ids: readonly string[], code: readonly DesiredResource[], 
     if (d.options.protect) {
       throw new TargetError(
         `--replace ${key}: it is protect: true, and a protected resource is never deleted`,
-        'remove protect: true from the construct and deploy, then replace it',
+        'remove protect: true from the construct’s options and deploy, then replace it',
       );
     }
   }

@@ -160,10 +160,11 @@ describe('--replace', () => {
     const channel = account.all('AlertChannel')[0] as Record<string, unknown>;
     channel.sendDegraded = true;
     const code = synthesized(() => {
-      const mail = new EmailAlertChannel('mail', {
-        address: 'ops@example.com',
-        ignoreChanges: ['sendDegraded'],
-      });
+      const mail = new EmailAlertChannel(
+        'mail',
+        { address: 'ops@example.com' },
+        { ignoreChanges: ['sendDegraded'] },
+      );
       new CheckGroup('payments', { name: 'Payments', alertChannels: [mail] });
     });
     const p = plan(code, await readLive(account), await backend.read(), { ...NOW, replace: ['mail'] });
@@ -212,7 +213,7 @@ describe('--replace', () => {
     const { account, backend } = await deployed();
     const code = synthesized(() => {
       project();
-      new CheckGroup('kept', { name: 'Kept', protect: true });
+      new CheckGroup('kept', { name: 'Kept' }, { protect: true });
     });
     expect(() => plan(code, emptyLive(), emptyState('acct'), { ...NOW, replace: ['kept'] })).toThrow(
       '--replace CheckGroup:kept: it is protect: true, and a protected resource is never deleted',

@@ -175,8 +175,7 @@ describe('construct rules', () => {
 
   it('place a warning about an exception at the exception itself', () => {
     const source = [
-      "new CheckGroup('a', {",
-      "  name: 'A',",
+      "new CheckGroup('a', { name: 'A' }, {",
       "  policyExceptions: [{ policy: 'owner-tags', reason: 'r' }],",
       '});',
     ].join('\n');
@@ -195,7 +194,7 @@ describe('construct rules', () => {
     const sourceOf = (file: string) => (file === at.file ? new SourceText(source) : undefined);
     const found = runConstructPolicies(resources, only(), { environment: 'prod', sourceOf });
     expect(found.map((f) => [f.path, f.location?.line, f.location?.column])).toEqual([
-      ['policyExceptions[0]', 3, 22],
+      ['policyExceptions[0]', 2, 22],
     ]);
   });
 

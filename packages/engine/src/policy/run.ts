@@ -314,6 +314,7 @@ function unknownExceptions(resources: readonly DesiredResource[], policies: Poli
         logicalId: r.logicalId,
         location: r.location,
         path: `policyExceptions[${i}]`,
+        pathIn: 'options',
         message: `there is no policy "${e.policy}" to waive${near === undefined ? '' : `; did you mean "${near}"?`}`,
       });
     }

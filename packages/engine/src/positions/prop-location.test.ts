@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SourceText } from './prop-location.js';
+import { atPropLocation, SourceText } from './prop-location.js';
 
 const SOURCE = `import { CheckGroup } from '@monitor/constructs';
 const shared = { amount: 2 };
@@ -43,6 +43,42 @@ describe('propPosition', () => {
     expect(new SourceText(SOURCE).propPosition(AT, 'doubleCheck')).toBeUndefined();
     const computed = "new CheckGroup('g', props);\n";
     expect(new SourceText(computed).propPosition({ line: 1, column: 1 }, 'name')).toBeUndefined();
+  });
+});
+
+describe('an option, in the third argument', () => {
+  const src = [
+    "new CheckGroup('g', { name: 'G', protect: true, tags: [f(1, 2)] }, {",
+    "  aliases: ['old'],",
+    "  ignoreChanges: ['muted', 'mutd'],",
+    '});',
+  ].join('\n');
+  const at = { line: 1, column: 1 };
+
+  it.each([
+    { path: 'aliases', in: 'options' as const, found: { line: 2, column: 3 } },
+    { path: 'ignoreChanges[1]', in: 'options' as const, found: { line: 3, column: 28 } },
+    // An option written among the props, where the diagnostic that it moved points.
+    { path: 'protect', in: 'props' as const, found: { line: 1, column: 34 } },
+    { path: 'name', in: 'props' as const, found: { line: 1, column: 23 } },
+  ])('$path in the $in', ({ path, in: argument, found }) => {
+    expect(new SourceText(src).propPosition(at, path, argument)).toEqual(found);
+  });
+
+  it('is not found in the other argument, nor where there is no third', () => {
+    expect(new SourceText(src).propPosition(at, 'aliases')).toBeUndefined();
+    expect(new SourceText(src).propPosition(at, 'name', 'options')).toBeUndefined();
+    const twoArguments = "new CheckGroup('g', { name: 'G', aliases: ['x'] });";
+    expect(new SourceText(twoArguments).propPosition(at, 'aliases', 'options')).toBeUndefined();
+  });
+
+  it('a diagnostic that says pathIn options is placed in the options', () => {
+    const location = { file: '/p/a.monitor.ts', ...at };
+    const sourceOf = () => new SourceText(src);
+    const placed = (path: string, pathIn?: 'options') =>
+      atPropLocation({ severity: 'error', path, pathIn, message: '', location }, sourceOf).location;
+    expect(placed('ignoreChanges[1]', 'options')).toMatchObject({ line: 3, column: 28 });
+    expect(placed('protect')).toMatchObject({ line: 1, column: 34 });
   });
 });
 

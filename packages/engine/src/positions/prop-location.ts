@@ -2,8 +2,9 @@ import type { Diagnostic, SourceLocation } from '@monitor/constructs';
 
 /**
  * Where a prop is written: a problem with `name` is reported at `name:`'s own line and column, one
- * with `locations[2]` at that element, as Terraform points at the attribute. Found in the source
- * of the construct's `new X('id', { … })` by a small scanner that knows strings, template literals
+ * with `locations[2]` at that element, as Terraform points at the attribute; a problem of an option
+ * (`pathIn: 'options'`) in the third argument. Found in the source of the construct's
+ * `new X('id', { … }, { … })` by a small scanner that knows strings, template literals
  * and comments. Where a value is computed rather than written (a variable, a call, a spread), the
  * deepest prop written as a literal is the answer, else the construct's own line.
  */
@@ -21,7 +22,7 @@ export function atPropLocation(diagnostic: Diagnostic, sourceOf: SourceReader): 
   }
   const source = sourceOf(location.file);
   if (source === undefined) return diagnostic;
-  const found = source.propPosition(location, diagnostic.path);
+  const found = source.propPosition(location, diagnostic.path, diagnostic.pathIn ?? 'props');
   if (found === undefined) return diagnostic;
   const moved: SourceLocation = { ...location, line: found.line, column: found.column };
   return { ...diagnostic, location: moved };
@@ -84,20 +85,23 @@ export class SourceText {
     for (let i = src.indexOf('\n'); i !== -1; i = src.indexOf('\n', i + 1)) this.#lineStarts.push(i + 1);
   }
 
-  /** The position of `path` (`apiCheckDefaults.headers[1].key`) in the props of the `new` at `at`. */
-  propPosition(at: Position, path: string): Position | undefined {
+  /**
+   * The position of `path` (`apiCheckDefaults.headers[1].key`) in the props of the `new` at `at`,
+   * or in its options (the third argument: `ignoreChanges[0]`).
+   */
+  propPosition(at: Position, path: string, argument: 'props' | 'options' = 'props'): Position | undefined {
     // Asked again for the same prop: two rules and the finding's own position all read `muted:`.
-    const key = `${at.line}:${at.column}:${path}`;
+    const key = `${at.line}:${at.column}:${argument}:${path}`;
     if (this.#found.has(key)) return this.#found.get(key);
-    const found = this.#scanProp(at, path);
+    const found = this.#scanProp(at, path, argument);
     this.#found.set(key, found);
     return found;
   }
 
-  #scanProp(at: Position, path: string): Position | undefined {
+  #scanProp(at: Position, path: string, argument: 'props' | 'options'): Position | undefined {
     const start = this.offsetOf(at);
     if (start === undefined) return undefined;
-    const props = this.propsOf(start);
+    const props = this.objectArgumentOf(start, argument === 'props' ? 1 : 2);
     if (props === undefined) return undefined;
     let value = props;
     let found: number | undefined;
@@ -135,14 +139,19 @@ export class SourceText {
     return { line: low + 1, column: offset - (this.#lineStarts[low] as number) + 1 };
   }
 
-  /** The offset of the `{` of the second argument of the first call at or after `from`. */
-  propsOf(from: number): number | undefined {
+  /**
+   * The offset of the `{` of argument `index` (0-based: 1 the props, 2 the options) of the first call
+   * at or after `from`, when that argument is an object literal.
+   */
+  objectArgumentOf(from: number, index: number): number | undefined {
     const paren = this.#src.indexOf('(', from);
     if (paren < 0) return undefined;
     let i = this.#skipBlank(paren + 1);
-    i = this.#skipExpression(i);
-    if (this.#src[i] !== ',') return undefined;
-    i = this.#skipBlank(i + 1);
+    for (let n = 0; n < index; n++) {
+      i = this.#skipExpression(i);
+      if (this.#src[i] !== ',') return undefined;
+      i = this.#skipBlank(i + 1);
+    }
     return this.#src[i] === '{' ? i : undefined;
   }
 
