@@ -3,6 +3,7 @@ import type { CheckGroupProps } from './check-group.js';
 import type { DashboardProps } from './dashboard.js';
 import type { MaintenanceWindowProps } from './maintenance-window.js';
 import type { Policy, PolicySeverity } from './policy.js';
+import type { RoutingTest } from './routing-tests.js';
 import type { StatusPageProps } from './status-page.js';
 
 /** Props applied to every construct of a kind where the construct does not set them. */
@@ -64,6 +65,13 @@ export interface MonitorConfig {
    * it was checking (policies from npm are code monitor does not trust to return). @default 30
    */
   policyTimeoutSeconds?: number;
+  /**
+   * Who gets paged, asserted: `expectRoutes(group, { failure: ['pagerduty-oncall'] })` for each
+   * group that matters. validate judges them against the code, diff and deploy against the
+   * account once the plan is applied, `monitor routes --test` alone; a failure is an error at the
+   * assertion's line, and deploy refuses. See docs/routing.md. @default []
+   */
+  routingTests?: RoutingTest[];
 }
 
 /** One environment of a project: its account, and where its service and state are. */

@@ -71,6 +71,19 @@ export {
   type PolicyViolation,
 } from './policy.js';
 export {
+  type ChannelExpectation,
+  type ExpectedChannel,
+  expectRoutes,
+  isRoutingTest,
+  ROUTED_EVENTS,
+  type RouteAssertion,
+  type RoutedChannel,
+  type RoutedEvent,
+  type RouteExpectations,
+  type RoutingTest,
+  type RoutingTestProblem,
+} from './routing-tests.js';
+export {
   type ConstructLike,
   closeSession,
   createSession,
