@@ -133,6 +133,24 @@ describe('importResources', () => {
     expect(next.plan.summary).toMatchObject({ create: 0, update: 0, delete: 0, unchanged: 3 });
   });
 
+  it('writes the code in the form of the constructs: a rename the banner shows, options as the third argument, is a move', async () => {
+    const account = await accountWithResources();
+    const dir = projectWith();
+    await importResources(await targetIn(dir, account), options());
+    const file = join(dir, 'monitors/check-groups.monitor.ts');
+    const written = readFileSync(file, 'utf8');
+    const example = "new CheckGroup('new-id', { … }, { aliases: ['old-id'] })";
+    expect(written).toContain(example);
+    // Renamed as the banner says: the old logical id an alias, in the options.
+    const renamed = written
+      .replace("new CheckGroup('payments-api', {", "new CheckGroup('payments', {")
+      .replace(/\}\);\n$/, "}, { aliases: ['payments-api'] });\n");
+    expect(renamed).not.toBe(written);
+    writeFileSync(file, renamed);
+    const next = await diff(await targetIn(dir, account), { now: NOW });
+    expect(next.plan.summary).toMatchObject({ create: 0, update: 0, delete: 0, move: 1, unchanged: 2 });
+  });
+
   it('a dry run takes no lock and writes and records nothing', async () => {
     const account = await accountWithResources();
     const dir = projectWith();

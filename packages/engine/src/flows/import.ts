@@ -194,7 +194,7 @@ async function importLocked(
 async function generate(target: Target, plan: ImportPlan, outDir: string | undefined, now: Date) {
   const { generateModules } = await import('../import/codegen.js');
   const { dir, extension } = importDestination(target.project, outDir);
-  const banner = `// Imported by monitor import from account ${target.accountId} on ${now.toISOString().slice(0, 10)}.\n// This is your code now: rename, regroup and refactor freely (keep the logical ids, or add aliases).`;
+  const banner = `// Imported by monitor import from account ${target.accountId} on ${now.toISOString().slice(0, 10)}.\n// This is your code now: rename, regroup and refactor freely. Keep the logical ids, or name the old\n// one in the options, new's third argument: new CheckGroup('new-id', { … }, { aliases: ['old-id'] }).`;
   return generateModules(plan.resources, { extension, banner }).map((f) => ({
     path: join(dir, f.path),
     text: f.text,

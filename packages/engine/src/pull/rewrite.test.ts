@@ -104,6 +104,21 @@ describe('rewriteFile', () => {
     );
   });
 
+  it('edits the props, never the options after them (new’s third argument)', () => {
+    const text = [
+      "new CheckGroup('g', { name: 'G', tags: ['a'] }, {",
+      '  protect: true,',
+      "  ignoreChanges: ['muted'],",
+      '});',
+      '',
+    ].join('\n');
+    const r = rewrite(text, [resource(1, [edit('name', ['G2']), edit('concurrency', [3])])]);
+    expect(r.manual).toEqual([]);
+    expect(r.text).toBe(
+      text.replace("{ name: 'G', tags: ['a'] }", "{ name: 'G2', tags: ['a'], concurrency: 3 }"),
+    );
+  });
+
   it('adds, changes and removes entries of a keyed list by their key', () => {
     const r = rewrite(GROUP, [
       resource(4, [
