@@ -204,6 +204,7 @@ export function finish(
 ): ExitCode {
   const p = paint(io.color);
   // Only `--json` prints it: a plan of 30,000 creates is tens of MB as JSON.
+  out.planSummary = outcome.plan.summary;
   if (out.json) out.plan = planToPrintedJson(outcome.plan);
   if (lost === undefined) recordFindings(outcome.plan, { io, out });
   switch (outcome.status) {

@@ -54,6 +54,8 @@ export const COMMAND_EXITS: Readonly<Record<string, readonly ExitName[]>> = {
   routes: LOADS,
   maintenance: LOADS,
   state: ['stalePlan', 'refused', 'locked'],
+  projects: ['invalid'],
+  ci: ['invalid'],
   trigger: ['timeout', 'interrupted'],
   sessions: ['timeout', 'interrupted'],
   rca: ['timeout', 'interrupted'],

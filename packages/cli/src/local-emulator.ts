@@ -1,4 +1,5 @@
 import { join } from 'node:path';
+import type { ThreadEmulator } from '@monitor/emulator/thread';
 
 /**
  * The options of the `--local` emulator of a project in `dir` for `environment` (its data in
@@ -25,15 +26,37 @@ export async function startLocalEmulatorEarly(dir: string, environment: string |
   startEmulatorThreadEarly(await localEmulatorOptions(dir, environment));
 }
 
+/** The emulators of this process by data file: the projects of a workspace run together share one. */
+const running = new Map<string, { emulator: Promise<ThreadEmulator>; users: number }>();
+
 /**
- * The embedded emulator of `--local` for `environment`, persisted under `<dir>/.monitor/local/`,
- * serving from a worker thread (the one started early, when it was for this `dir` and environment).
+ * The embedded emulator of `--local` for `environment`, persisted under `<dir>/.monitor/local/`
+ * (the workspace's, for a project in one), serving from a worker thread (the one started early,
+ * when it was for this `dir` and environment). Projects run together in one process (`--all`)
+ * share it: each closes its use, and the last one closes it.
  */
 export async function startLocalEmulator(dir: string, environment: string | undefined) {
   const { DEV_ACCOUNT_ID, DEV_API_KEY, takeEmulatorThread } = await import('@monitor/emulator/thread');
-  const emulator = await takeEmulatorThread(await localEmulatorOptions(dir, environment));
+  const options = await localEmulatorOptions(dir, environment);
+  let shared = running.get(options.dataFile);
+  if (shared === undefined) {
+    shared = { emulator: takeEmulatorThread(options), users: 0 };
+    running.set(options.dataFile, shared);
+    shared.emulator.catch(() => running.delete(options.dataFile));
+  }
+  const use = shared;
+  use.users += 1;
+  const emulator = await use.emulator;
+  let closed = false;
   return {
     credentials: { apiKey: DEV_API_KEY, accountId: DEV_ACCOUNT_ID, baseUrl: emulator.url },
-    close: () => emulator.close(),
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      use.users -= 1;
+      if (use.users > 0) return;
+      running.delete(options.dataFile);
+      await emulator.close();
+    },
   };
 }

@@ -7,11 +7,11 @@ import { EXIT, type ExitCode, exitCodesLine } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { startLocalEmulatorEarly } from './local-emulator.js';
 import { UsageError, usageErrorOf } from './options.js';
-import { type ErrorJson, Output, type RunContext } from './output.js';
-import { readableStack } from './readable-stack.js';
+import { Output, type RunContext } from './output.js';
 import { type RefusedExit, takeRefusedExit } from './refused-exit.js';
-import { forPeople, isSystemError } from './system-error.js';
+import { report } from './report-error.js';
 import { CLI_VERSION } from './version.js';
+import { choosesProjects, withWorkspaceOptions } from './workspace-options.js';
 
 export { CLI_VERSION };
 
@@ -27,6 +27,8 @@ const COMMANDS: {
   load: () => Promise<CommandModule>;
   /** Bundles the project with esbuild: its service is started while the command's modules load. */
   loadsProject?: true;
+  /** Runs on projects of a workspace too: `--all`, `--project`, `--changed-since` (workspace-run.ts). */
+  acrossProjects?: true;
 }[] = [
   {
     name: 'init',
@@ -38,12 +40,14 @@ const COMMANDS: {
   {
     name: 'validate',
     loadsProject: true,
+    acrossProjects: true,
     describe: 'Load the project and check every construct; exit 3 when something is wrong',
     load: () => import('./commands/validate.js'),
   },
   {
     name: 'diff',
     loadsProject: true,
+    acrossProjects: true,
     describe: 'Show what deploy would change in the account, field by field (reads only)',
     load: () => import('./commands/diff.js'),
   },
@@ -64,12 +68,14 @@ const COMMANDS: {
   {
     name: 'deploy',
     loadsProject: true,
+    acrossProjects: true,
     describe: 'Make the account match the code: create, update, adopt, move and delete',
     load: () => import('./commands/deploy.js'),
   },
   {
     name: 'verify',
     loadsProject: true,
+    acrossProjects: true,
     describe:
       "Run the checks of the deployed check groups (all, named, or the last deploy's) and compare them with before; exit 8 when one broke",
     load: () => import('./commands/verify.js'),
@@ -77,6 +83,7 @@ const COMMANDS: {
   {
     name: 'destroy',
     loadsProject: true,
+    acrossProjects: true,
     describe: 'Delete every resource this project owns (those in state); protected ones are kept',
     load: () => import('./commands/destroy.js'),
   },
@@ -101,6 +108,18 @@ const COMMANDS: {
     describe:
       'The maintenance windows of the coming days (repeats expanded), what each silences, overlaps; --ics writes a calendar file',
     load: () => import('./commands/maintenance.js'),
+  },
+  {
+    name: 'projects',
+    describe:
+      'The projects of the workspace (monitor.workspace.ts), each after those it references, with their accounts',
+    load: () => import('./commands/projects.js'),
+  },
+  {
+    name: 'ci',
+    usage: 'ci <action>',
+    describe: 'For CI: the matrix of the projects a change touched (ci matrix)',
+    load: () => import('./commands/ci.js'),
   },
   {
     name: 'whoami',
@@ -186,56 +205,6 @@ const COMMANDS: {
     load: () => import('./commands/completion.js'),
   },
 ];
-
-/** What the CLI adds to an error's hint: the flags that help, which the packages do not know. */
-const FLAG_HINTS: Record<string, string> = {
-  locked: 'to wait for it, pass --lock-timeout SECONDS',
-  rate_limited: 'lower --parallelism or --rate-limit to match the account',
-  timeout: 'to wait longer for each answer, pass --timeout SECONDS',
-  config_not_found: 'name the config file with --config PATH',
-  environment_required: 'pass --env NAME, or set MONITOR_ENV',
-};
-
-/** Any error with a stable code, from whichever package (or copy of it) threw it. */
-function describe(error: unknown): ErrorJson & { stack?: string } {
-  if (error !== null && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string') {
-    const e = error as { code: string; message: string; hint?: string; stack?: string };
-    if (/^[a-z_]+$/.test(e.code)) {
-      const hint = [e.hint, FLAG_HINTS[e.code]].filter((h) => h !== undefined).join('; ');
-      return { code: e.code, message: e.message, ...(hint === '' ? {} : { hint }) };
-    }
-  }
-  const e = error instanceof Error ? error : new Error(String(error));
-  return { code: 'internal', message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
-}
-
-/** Errors whose exit code is not 1. */
-const EXIT_BY_ERROR_CODE: Record<string, ExitCode> = {
-  invalid_project: EXIT.invalid,
-  process_exit: EXIT.invalid,
-  locked: EXIT.locked,
-  refused: EXIT.refused,
-  stale_state: EXIT.stalePlan,
-  interrupted: EXIT.interrupted,
-};
-
-/** Print an error once, with its hint; the only place that turns errors into exit codes. */
-async function report(thrown: unknown, io: Io, out: Output): Promise<ExitCode> {
-  // Said for people, with the file when it is known, not as Node's bare message and a stack.
-  const error = isSystemError(thrown) ? await forPeople(thrown) : thrown;
-  const { stack, ...json } = describe(error);
-  out.error = json;
-  const code = EXIT_BY_ERROR_CODE[json.code] ?? EXIT.error;
-  if (out.json) return code;
-  const p = paint(io.color);
-  // Loaded here, on failure only: `--help` and `--version` load nothing of the engine.
-  const { escapeTerminal } = await import('@monitor/engine/escape');
-  const shown = (text: string) => escapeTerminal(text, { multiline: true });
-  io.stderr(`${p.red('error')}: ${shown(json.message)}\n`);
-  if (json.hint !== undefined) io.stderr(`${p.dim('hint')}: ${shown(json.hint)}\n`);
-  if (stack !== undefined) io.stderr(`${p.dim(shown(readableStack(stack)))}\n`);
-  return code;
-}
 
 /** yargs' "Unknown argument: x", with the nearest option of the command: "did you mean --y?". */
 function withSuggestion(message: string, context: unknown): string {
@@ -397,15 +366,17 @@ function commandParser(
       describe: command.describe,
       builder: (y: Argv) => {
         if (module === undefined) return y;
-        const built =
+        const own =
           'subcommands' in module ? verbs(y, command.name, module.subcommands, handle) : module.builder(y);
+        const built = command.acrossProjects === true ? withWorkspaceOptions(own) : own;
         // Its own exit codes last, in place of the whole table the top level lists.
         return built.epilogue(exitCodesLine(command.name));
       },
       handler: async (args: Record<string, unknown>) => {
         const m = module ?? (await command.load());
         if ('subcommands' in m) return;
-        await handle(command.name, m.run)(args);
+        const run = command.acrossProjects === true ? acrossProjectsWhenChosen(command.name, m.run) : m.run;
+        await handle(command.name, run)(args);
       },
     });
   }
@@ -429,6 +400,17 @@ function commandParser(
         throw error.name === 'YError' ? usageErrorOf(error) : error;
       })
   );
+}
+
+type Run = (args: Record<string, unknown>, ctx: RunContext) => Promise<ExitCode>;
+
+/** `run`, or with `--all`, `--project` or `--changed-since`, `run` on each chosen project of the workspace. */
+function acrossProjectsWhenChosen(name: string, run: Run): Run {
+  return async (args, ctx) => {
+    if (!choosesProjects(args)) return run(args, ctx);
+    const { runInWorkspace } = await import('./workspace-run.js');
+    return runInWorkspace(name, args, ctx, run);
+  };
 }
 
 /** Register `subcommands` under the noun `path`, nested nouns included. */

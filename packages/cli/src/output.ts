@@ -43,6 +43,8 @@ export class Output {
   plan: PlanJson | PrintedPlanJson | null = null;
   result: Record<string, unknown> | null = null;
   error: ErrorJson | null = null;
+  /** The counts of the plan the run made, with or without --json: a workspace run's summary line. Not printed. */
+  planSummary: Record<string, number> | null = null;
 
   constructor(command: string, json: boolean) {
     this.command = command;

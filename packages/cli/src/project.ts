@@ -18,8 +18,8 @@ import {
   type StateBackend,
   serviceIdentity,
   type Target,
-  validateProject,
 } from '@monitor/engine';
+import { localRoot } from '@monitor/engine/config-location';
 import { escapeTerminal } from '@monitor/engine/escape';
 import { accountEnv, type Credentials, clientFor, credentialsFromEnv } from './account.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
@@ -28,6 +28,7 @@ import { CLEAR_LINE, paint } from './io.js';
 import { startLocalEmulator } from './local-emulator.js';
 import { environmentOf, type ProjectArgs } from './options.js';
 import type { RunContext } from './output.js';
+import { validateOnce } from './project-loads.js';
 
 /**
  * Load the project. Its diagnostics go to the output; an invalid project prints them and gives
@@ -41,7 +42,7 @@ export async function loadProject(
   // Bundling and running a large project takes a moment: say so on a terminal.
   const showLoading = io.interactive && !out.json;
   if (showLoading) io.stderr(paint(io.color).dim('Loading the project…'));
-  const report = await validateProject({
+  const report = await validateOnce({
     cwd: io.cwd,
     ...(args.config === undefined ? {} : { config: args.config }),
     environment: environmentOf(args, io.env),
@@ -253,7 +254,7 @@ async function openAccount(
  * that account is.
  */
 function localStateSecret(projectDir: string): string {
-  const file = join(projectDir, '.monitor', 'local', 'state-secret');
+  const file = join(localRoot(projectDir), '.monitor', 'local', 'state-secret');
   try {
     return readFileSync(file, 'utf8').trim();
   } catch (e) {

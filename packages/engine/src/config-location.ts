@@ -1,2 +1,8 @@
 // The package entry `@monitor/engine/config-location`: finding the config, without loading the engine.
-export { localAccountDir, locateConfig, nearestConfig } from './load/config-location.js';
+export {
+  localAccountDir,
+  localRoot,
+  locateConfig,
+  nearestConfig,
+  nearestWorkspace,
+} from './load/config-location.js';

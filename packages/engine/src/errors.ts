@@ -24,6 +24,11 @@ export type EngineErrorCode =
   | 'nothing_to_verify'
   | 'syntax_error'
   | 'pull_failed'
+  | 'workspace_not_found'
+  | 'invalid_workspace'
+  | 'project_cycle'
+  | 'changed_files'
+  | 'unknown_project'
   | 'interrupted';
 
 /**

@@ -215,3 +215,27 @@ export {
 } from './verify/baseline.js';
 export type { CheckRun, Failure, GroupToVerify, RootCause, VerificationReport } from './verify/report.js';
 export { failedRuns, failsVerification, type Verdict } from './verify/verdict.js';
+export { affectedProjects, changedFiles, type ProjectFiles } from './workspace/changed.js';
+export {
+  ChangedFilesError,
+  InvalidWorkspaceError,
+  ProjectCycleError,
+  UnknownProjectError,
+  WorkspaceNotFoundError,
+} from './workspace/errors.js';
+export { projectInputs } from './workspace/inputs.js';
+export {
+  dependenciesOf,
+  dependencyOrder,
+  findCycle,
+  type ProjectDependencies,
+  withDependents,
+} from './workspace/order.js';
+export { isProjectRef, type ProjectRef, referencedProjects } from './workspace/references.js';
+export { namedProjects } from './workspace/select.js';
+export {
+  findWorkspace,
+  readWorkspace,
+  type Workspace,
+  type WorkspaceProject,
+} from './workspace/workspace.js';

@@ -81,6 +81,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
     });
     const changed = engine.hasChanges(result.plan);
     if (args.out !== undefined) savePlan(resolve(io.cwd, args.out), result.saved, engine);
+    out.planSummary = result.plan.summary;
     if (out.json) out.plan = engine.planToPrintedJson(result.plan);
     out.result = {
       changes: changed,

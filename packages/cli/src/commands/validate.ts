@@ -6,6 +6,7 @@ import { diagnosticsToJson, formatDiagnostic } from '../format-diagnostics.js';
 import { paint, writeInPieces } from '../io.js';
 import { environmentOf } from '../options.js';
 import type { RunContext } from '../output.js';
+import { validateOnce } from '../project-loads.js';
 
 export interface ValidateArgs {
   config?: string | undefined;
@@ -38,10 +39,9 @@ export const builder = (y: Argv) =>
  * one is chosen.
  */
 export async function run(args: ValidateArgs, ctx: RunContext): Promise<ExitCode> {
-  const { validateProject } = await import('@monitor/engine');
   const options = { cwd: ctx.io.cwd, ...(args.config === undefined ? {} : { config: args.config }) };
   const chosen = environmentOf(args, ctx.io.env);
-  const report = await validateProject({ ...options, environment: chosen });
+  const report = await validateOnce({ ...options, environment: chosen });
   const environments = report.project?.config.environments ?? [];
   if (chosen !== undefined || environments.length === 0) return reportOne(report, args, ctx);
   let worst: ExitCode = EXIT.ok;
@@ -49,7 +49,7 @@ export async function run(args: ValidateArgs, ctx: RunContext): Promise<ExitCode
   const diagnostics: Record<string, unknown>[] = [];
   for (const environment of environments) {
     if (!ctx.out.json) ctx.io.stdout(paint(ctx.io.color).bold(`${escapeTerminal(environment)}: `));
-    const code = reportOne(await validateProject({ ...options, environment }), args, ctx);
+    const code = reportOne(await validateOnce({ ...options, environment }), args, ctx);
     results[environment] = ctx.out.result;
     diagnostics.push(...ctx.out.diagnostics.map((d) => ({ ...d, environment })));
     if (code !== EXIT.ok) worst = code;

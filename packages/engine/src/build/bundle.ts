@@ -584,6 +584,24 @@ export async function bundle(entry: string, projectDir: string, purpose: BuildPu
   return written(await cachedOrBuild(entry, projectDir, purpose));
 }
 
+/**
+ * Every file a build of `entry` reads, absolute: the project's own and those of the libraries it
+ * bundles from TypeScript sources (a workspace package), none of the packages left external. What
+ * `--changed-since` holds a change against; nothing is written.
+ */
+export async function bundleInputs(entry: string, projectDir: string): Promise<string[]> {
+  const result = await run(projectDir, {
+    ...buildOptions(projectDir),
+    sourcemap: false,
+    stdin: { contents: entry, resolveDir: projectDir, sourcefile: ENTRY_NAME, loader: 'js' },
+    outfile: join(cachePath(projectDir), 'inputs.mjs'),
+    plugins: [externalsPlugin(projectDir)],
+  });
+  return Object.keys(result.metafile.inputs)
+    .filter((name) => name !== ENTRY_NAME)
+    .map((name) => resolve(projectDir, name));
+}
+
 /** The two builds of loading a project: its config alone, then its construct files. */
 export type BuildPurpose = 'config' | 'constructs';
 

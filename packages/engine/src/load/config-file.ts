@@ -127,6 +127,8 @@ export interface ResolvedConfig {
   accountId: string | undefined;
   /** Every environment the config defines, sorted. */
   environments: string[];
+  /** The account each environment names, by environment (undefined: `MONITOR_ACCOUNT_ID` gives it). */
+  environmentAccounts: Record<string, string | undefined>;
   /** The built-in policies and the config's own, at the severities the config gives them. */
   policies: PolicySet;
 }
@@ -190,6 +192,9 @@ export function resolveConfig(
     environment,
     accountId: chosen?.accountId,
     environments,
+    environmentAccounts: Object.fromEntries(
+      environments.map((name) => [name, config.environments?.[name]?.accountId]),
+    ),
     policies: {
       ...policies.set,
       ...(config.policyTimeoutSeconds === undefined

@@ -149,29 +149,38 @@ function configDiagnostic(configPath: string, message: string): Diagnostic {
   return { severity: 'error', path: '', message, location: { file: configPath, line: 1, column: 1 } };
 }
 
+/**
+ * The exports of a config-like file (`monitor.config.ts`, `monitor.workspace.ts`): bundled alone (it
+ * may import helpers) and imported as the project's construct files are, guarded the same way.
+ */
+export async function importConfigModule(
+  path: string,
+  dir: string,
+  environment?: string,
+): Promise<Record<string, unknown>> {
+  let b: Bundle;
+  try {
+    b = await earlyBuilds.bundle('config', configEntry(path), dir);
+  } catch (e) {
+    if (e instanceof BundleError) throw new ProjectLoadError(e.message, e.diagnostics);
+    throw e;
+  }
+  createSession({ environment });
+  try {
+    const entry = await loadGuarded(b, dir, (exited) => importBundle(b, dir, relative(dir, path), exited));
+    return entry.config as Record<string, unknown>;
+  } finally {
+    closeSession();
+  }
+}
+
 /** Read the config file: bundle it alone (it may import helpers) and validate its default export. */
 async function readConfig(
   configPath: string,
   projectDir: string,
   environment?: string,
 ): Promise<ResolvedConfig> {
-  let b: Bundle;
-  try {
-    b = await earlyBuilds.bundle('config', configEntry(configPath), projectDir);
-  } catch (e) {
-    if (e instanceof BundleError) throw new ProjectLoadError(e.message, e.diagnostics);
-    throw e;
-  }
-  createSession({ environment });
-  let mod: Record<string, unknown>;
-  try {
-    const entry = await loadGuarded(b, projectDir, (exited) =>
-      importBundle(b, projectDir, relative(projectDir, configPath), exited),
-    );
-    mod = entry.config as Record<string, unknown>;
-  } finally {
-    closeSession();
-  }
+  const mod = await importConfigModule(configPath, projectDir, environment);
   const name = relative(projectDir, configPath);
   const hint = "export default defineConfig({ projectName: 'my-project' }) from monitor.config.ts";
   if (mod.default === undefined || mod.default === null) {

@@ -4,7 +4,7 @@ import { StateUrlError } from '../errors.js';
 import type { StateBackend } from '../state/backend.js';
 import { FileStateBackend } from '../state/file-store.js';
 import { PostgresStateBackend } from '../state/postgres-store.js';
-import { localAccountDir } from './config-location.js';
+import { localAccountDir, localRoot } from './config-location.js';
 import type { ProjectConfig } from './load.js';
 
 export interface OpenStateOptions {
@@ -25,12 +25,7 @@ export function openStateBackend(
   accountId: string,
   options: OpenStateOptions = {},
 ): StateBackend {
-  if (options.local === true) {
-    return new FileStateBackend(
-      join(localAccountDir(project.projectDir, project.config.environment), 'state'),
-      accountId,
-    );
-  }
+  if (options.local === true) return new FileStateBackend(localStateDir(project), accountId);
   const url = nonEmpty(options.stateUrl) ?? project.config.stateUrl;
   if (url !== undefined) {
     return stateBackendAt(url, {
@@ -40,6 +35,17 @@ export function openStateBackend(
     });
   }
   return new FileStateBackend(project.config.stateDir, accountId);
+}
+
+/**
+ * The state of a project's `--local` account: beside the emulator's data, and in a workspace (whose
+ * projects share one local account) a directory per project.
+ */
+export function localStateDir({ projectDir, config }: Pick<ProjectConfig, 'projectDir' | 'config'>): string {
+  const account = localAccountDir(projectDir, config.environment);
+  return localRoot(projectDir) === projectDir
+    ? join(account, 'state')
+    : join(account, 'state', 'projects', config.projectName);
 }
 
 /**

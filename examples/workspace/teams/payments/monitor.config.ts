@@ -1,0 +1,6 @@
+import { defineConfig } from '@monitor/constructs';
+
+export default defineConfig({
+  projectName: 'team-payments',
+  defaults: { CheckGroup: { runtimeId: '2026.04', locations: ['eu-west-1'] } },
+});

@@ -1,0 +1,404 @@
+import { relative } from 'node:path';
+import type { Workspace, WorkspaceProject } from '@monitor/engine';
+import { escapeTerminal } from '@monitor/engine/escape';
+import { EXIT, type ExitCode } from './exit-codes.js';
+import { type Io, paint } from './io.js';
+import { commaList, environmentOf, UsageError } from './options.js';
+import { type Envelope, Output, type RunContext } from './output.js';
+import { forgetLoadsAhead, loadAhead } from './project-loads.js';
+import { report } from './report-error.js';
+import { choosesProjects, type WorkspaceArgs } from './workspace-options.js';
+
+/** Options that name one file or one project's constructs: meaningless across projects. */
+const ONE_PROJECT_OPTIONS: [key: string, flag: string][] = [
+  ['config', '--config'],
+  ['plan', '--plan'],
+  ['out', '--out'],
+  ['target', '--target'],
+  ['replace', '--replace'],
+  ['secretsOut', '--secrets-out'],
+];
+
+/** A project of the run, with the projects of the run it references. */
+export interface Chosen {
+  project: WorkspaceProject;
+  dependsOn: string[];
+}
+
+/** What one project's run gave. */
+interface Outcome {
+  chosen: Chosen;
+  exitCode: ExitCode;
+  /** The project it waited for that failed, when it was not run. */
+  skippedBecause?: string | undefined;
+  envelope: Envelope;
+  /** The counts of its plan, when it made one. */
+  planSummary: Record<string, number> | null;
+}
+
+type Run = (args: Record<string, unknown>, ctx: RunContext) => Promise<ExitCode>;
+
+/**
+ * Run `command` on the projects of the workspace the arguments choose: in dependency order, up to
+ * `--parallel-projects` at once, each in its own directory with its own output, printed whole as
+ * it finishes, and a summary at the end. A project that fails does not stop the others; a deploy
+ * or destroy does not run on a project whose dependency failed. The exit code is the worst one.
+ */
+export async function runInWorkspace(
+  command: string,
+  args: Record<string, unknown> & WorkspaceArgs,
+  ctx: RunContext,
+  run: Run,
+): Promise<ExitCode> {
+  for (const [key, flag] of ONE_PROJECT_OPTIONS) {
+    if (args[key] !== undefined) {
+      throw new UsageError(
+        `${flag} is for one project, and --all, --project or --changed-since choose projects of a workspace`,
+        `run it in the project's directory without choosing projects, or leave out ${flag}`,
+      );
+    }
+  }
+  const { findWorkspace } = await import('@monitor/engine');
+  const workspace = await findWorkspace(ctx.io.cwd);
+  const environment = environmentOf(args as { env?: string }, ctx.io.env);
+  let chosen: Chosen[];
+  try {
+    chosen = await chooseProjects(workspace, args, environment);
+  } catch (error) {
+    forgetLoadsAhead();
+    throw error;
+  }
+  if (chosen.length === 0) return nothingChosen(command, args, workspace, ctx);
+  const applies = command === 'deploy' || command === 'destroy';
+  if (applies && chosen.length > 1 && args.yes !== true) {
+    forgetLoadsAhead();
+    return refuseWithoutYes(command, chosen.length, args, ctx);
+  }
+  const outcomes = await schedule(command, chosen, args, ctx, run);
+  return summarize(command, workspace, outcomes, ctx);
+}
+
+/** Many projects side by side cannot each ask: the run needs `--yes`, after a diff of the same projects. */
+function refuseWithoutYes(command: string, count: number, args: WorkspaceArgs, ctx: RunContext): ExitCode {
+  const message = `${command} of ${count} projects asks no question per project: it needs --yes; nothing was changed`;
+  const hint = `review first with monitor diff ${selectionFlags(args)}, then run monitor ${command} ${selectionFlags(args)} --yes`;
+  ctx.out.error = { code: 'refused', message, hint };
+  if (!ctx.out.json) {
+    const p = paint(ctx.io.color);
+    ctx.io.stderr(`${p.red('error')}: ${message}\n${p.dim('hint')}: ${hint}\n`);
+  }
+  return EXIT.refused;
+}
+
+/**
+ * The workspace of `cwd` and the projects the arguments choose (every one with none), in dependency
+ * order: what `monitor projects` and `monitor ci matrix` print. Nothing runs on them.
+ */
+export async function chosenProjects(
+  cwd: string,
+  args: WorkspaceArgs & { env?: string | undefined },
+  env: Io['env'],
+): Promise<{ workspace: Workspace; chosen: Chosen[] }> {
+  const { findWorkspace } = await import('@monitor/engine');
+  const workspace = await findWorkspace(cwd);
+  const all = !choosesProjects(args);
+  try {
+    const chosen = await chooseProjects(
+      workspace,
+      { ...args, all: all || args.all },
+      environmentOf(args, env),
+    );
+    return { workspace, chosen };
+  } finally {
+    forgetLoadsAhead();
+  }
+}
+
+/** The projects the arguments choose, in dependency order; each loaded ahead for its command. */
+async function chooseProjects(
+  workspace: Workspace,
+  args: WorkspaceArgs,
+  environment: string | undefined,
+): Promise<Chosen[]> {
+  const engine = await import('@monitor/engine');
+  const names = commaList(args.project);
+  const named = engine.namedProjects(workspace.projects, names);
+  // What references what is known only once the projects are loaded: with --changed-since, every
+  // project (one that references a changed one is affected too).
+  const considered = args.all === true || args.changedSince !== undefined ? workspace.projects : named;
+  const loaded = new Map(
+    await Promise.all(
+      considered.map(
+        async (project) => [project.name, await loadAhead(project.configPath, environment)] as const,
+      ),
+    ),
+  );
+  const dependencies = considered.map((project) => ({
+    name: project.name,
+    dependsOn: engine.referencedProjects(loaded.get(project.name)?.project?.resources ?? []),
+  }));
+  let selected = new Set(args.all === true ? considered.map((p) => p.name) : names);
+  if (args.all !== true && args.changedSince !== undefined) {
+    const changed = engine.changedFiles(args.changedSince, workspace.root);
+    const files = await Promise.all(
+      considered.map(async (project) => {
+        const report = loaded.get(project.name)?.project;
+        const inputs = report === undefined ? [] : await engine.projectInputs(report);
+        return { name: project.name, dir: project.dir, inputs };
+      }),
+    );
+    const affected = engine.affectedProjects(files, changed, workspace);
+    selected = new Set([...selected, ...engine.withDependents(affected, dependencies)]);
+  }
+  const ordered = engine.dependencyOrder(dependencies.filter((d) => selected.has(d.name)));
+  // Loads of projects not chosen were only for ordering: let them go.
+  const byName = new Map(considered.map((p) => [p.name, p]));
+  return ordered.map((d) => ({
+    project: byName.get(d.name) as WorkspaceProject,
+    dependsOn: d.dependsOn.filter((name) => selected.has(name)),
+  }));
+}
+
+function selectionFlags(args: WorkspaceArgs): string {
+  if (args.all === true) return '--all';
+  return [
+    ...commaList(args.project).map((name) => `--project ${name}`),
+    ...(args.changedSince === undefined ? [] : [`--changed-since ${args.changedSince}`]),
+  ].join(' ');
+}
+
+function nothingChosen(
+  command: string,
+  args: WorkspaceArgs,
+  workspace: Workspace,
+  ctx: RunContext,
+): ExitCode {
+  forgetLoadsAhead();
+  ctx.out.result = { workspace: workspace.root, projects: [] };
+  if (!ctx.out.json) {
+    const why = args.changedSince === undefined ? '' : ` changed since ${args.changedSince}`;
+    ctx.io.stdout(`monitor ${command}: no project of the workspace${escapeTerminal(why)}; nothing to do.\n`);
+  }
+  return EXIT.ok;
+}
+
+/**
+ * Run the projects, up to `--parallel-projects` at once, each once every project it waits for is
+ * done: a destroy waits for the projects that reference it (they go first), the others for those it
+ * references.
+ */
+async function schedule(
+  command: string,
+  chosen: Chosen[],
+  args: Record<string, unknown> & WorkspaceArgs,
+  ctx: RunContext,
+  run: Run,
+): Promise<Outcome[]> {
+  const destroy = command === 'destroy';
+  const order = destroy ? [...chosen].reverse() : chosen;
+  const waitsFor = (c: Chosen) =>
+    destroy
+      ? chosen.filter((other) => other.dependsOn.includes(c.project.name)).map((o) => o.project.name)
+      : c.dependsOn;
+  const limit = args.parallelProjects ?? 4;
+  const applies = command === 'deploy' || command === 'destroy';
+  const done = new Map<string, Outcome>();
+  const started = new Set<string>();
+  let active = 0;
+  await new Promise<void>((resolve, reject) => {
+    const next = () => {
+      if (done.size === order.length) return resolve();
+      for (const c of order) {
+        if (active >= limit) return;
+        if (started.has(c.project.name)) continue;
+        const waits = waitsFor(c);
+        if (!waits.every((name) => done.has(name))) continue;
+        started.add(c.project.name);
+        active += 1;
+        const failed = waits.find((name) => !succeeded(done.get(name)?.exitCode));
+        const work =
+          applies && failed !== undefined
+            ? Promise.resolve(skipped(command, c, failed, ctx))
+            : runOne(command, c, args, ctx, run);
+        work.then((outcome) => {
+          done.set(c.project.name, outcome);
+          active -= 1;
+          next();
+        }, reject);
+      }
+    };
+    next();
+  });
+  return order.map((c) => done.get(c.project.name) as Outcome);
+}
+
+const succeeded = (code: ExitCode | undefined) => code === EXIT.ok || code === EXIT.changes;
+
+function skipped(command: string, chosen: Chosen, failed: string, ctx: RunContext): Outcome {
+  const out = new Output(command, ctx.out.json);
+  out.project = chosen.project.name;
+  out.error = {
+    code: 'skipped',
+    message: `not run: ${failed}, which it ${command === 'destroy' ? 'is referenced by' : 'references'}, failed`,
+  };
+  if (!ctx.out.json)
+    printBlock(chosen.project, ctx, [{ err: true, text: `skipped: ${out.error.message}\n` }]);
+  return {
+    chosen,
+    exitCode: EXIT.error,
+    skippedBecause: failed,
+    envelope: out.envelope(EXIT.error),
+    planSummary: null,
+  };
+}
+
+/** One project's command, in its directory, with its output kept and printed whole when it ends. */
+async function runOne(
+  command: string,
+  chosen: Chosen,
+  args: Record<string, unknown> & WorkspaceArgs,
+  ctx: RunContext,
+  run: Run,
+): Promise<Outcome> {
+  const lines: { err: boolean; text: string }[] = [];
+  const { project } = chosen;
+  // Run as `--config <its config>` from where the person is: paths are shown from there.
+  const io: Io = {
+    ...ctx.io,
+    // Side by side with others: no prompts, no live progress line.
+    interactive: false,
+    prompt: undefined,
+    drained: undefined,
+    stdout: (text) => lines.push({ err: false, text }),
+    stderr: (text) =>
+      // With --json, stdout is the envelope's; what a project says on stderr goes out at once.
+      ctx.out.json ? ctx.io.stderr(prefixLines(project.name, text)) : lines.push({ err: true, text }),
+  };
+  const out = new Output(command, ctx.out.json);
+  const own = {
+    ...args,
+    config: project.configPath,
+    all: undefined,
+    project: undefined,
+    changedSince: undefined,
+    parallelProjects: undefined,
+  };
+  let exitCode: ExitCode;
+  try {
+    exitCode = await run(own, { io, out });
+  } catch (error) {
+    exitCode = await report(error, io, out);
+  }
+  if (!ctx.out.json) printBlock(project, ctx, lines);
+  return { chosen, exitCode, envelope: out.envelope(exitCode), planSummary: out.planSummary };
+}
+
+function prefixLines(name: string, text: string): string {
+  return text.replace(/^(?=.)/gm, `[${escapeTerminal(name)}] `);
+}
+
+function printBlock(
+  project: WorkspaceProject,
+  ctx: RunContext,
+  lines: { err: boolean; text: string }[],
+): void {
+  const p = paint(ctx.io.color);
+  const where = relative(ctx.io.cwd, project.dir) || '.';
+  ctx.io.stdout(p.bold(`── ${escapeTerminal(project.name)} (${escapeTerminal(where)}) ──\n`));
+  for (const line of lines) (line.err ? ctx.io.stderr : ctx.io.stdout)(line.text);
+  ctx.io.stdout('\n');
+}
+
+/** Exit codes from least to most serious: the run ends with the most serious of its projects'. */
+const SERIOUSNESS: readonly ExitCode[] = [
+  EXIT.ok,
+  EXIT.changes,
+  EXIT.verifyFailed,
+  EXIT.timeout,
+  EXIT.stalePlan,
+  EXIT.locked,
+  EXIT.refused,
+  EXIT.invalid,
+  EXIT.error,
+  EXIT.interrupted,
+];
+
+export function worstExit(codes: readonly ExitCode[]): ExitCode {
+  return codes.reduce<ExitCode>(
+    (worst, code) => (SERIOUSNESS.indexOf(code) > SERIOUSNESS.indexOf(worst) ? code : worst),
+    EXIT.ok,
+  );
+}
+
+/** `2 to create, 1 to update`, or `no changes`, from a project's plan counts; undefined without a plan. */
+export function planLine(summary: Record<string, number> | null): string | undefined {
+  if (summary === null) return undefined;
+  const parts = ['create', 'update', 'delete', 'adopt', 'move', 'replace']
+    .filter((action) => (summary[action] ?? 0) > 0)
+    .map((action) => `${summary[action]} to ${action}`);
+  return parts.length === 0 ? 'no changes' : parts.join(', ');
+}
+
+function outcomeWord(outcome: Outcome): string {
+  if (outcome.skippedBecause !== undefined) return 'skipped';
+  if (outcome.exitCode === EXIT.ok) return 'ok';
+  if (outcome.exitCode === EXIT.changes) return 'changes';
+  return `failed (exit ${outcome.exitCode})`;
+}
+
+function summarize(command: string, workspace: Workspace, outcomes: Outcome[], ctx: RunContext): ExitCode {
+  const code = worstExit(outcomes.map((o) => o.exitCode));
+  ctx.out.result = {
+    workspace: workspace.root,
+    projects: outcomes.map((o) => ({
+      name: o.chosen.project.name,
+      dir: relative(workspace.root, o.chosen.project.dir) || '.',
+      dependsOn: o.chosen.dependsOn,
+      outcome: outcomeWord(o).split(' ')[0],
+      exitCode: o.exitCode,
+      ...(o.skippedBecause === undefined ? {} : { skippedBecause: o.skippedBecause }),
+      plan: planLine(o.planSummary) ?? null,
+      envelope: o.envelope,
+    })),
+  };
+  const failed = outcomes.filter((o) => !succeeded(o.exitCode));
+  if (failed.length > 0) {
+    ctx.out.error = {
+      code: 'projects_failed',
+      message: `${failed.length} of ${outcomes.length} projects failed: ${failed.map((o) => o.chosen.project.name).join(', ')}`,
+      hint: 'each project’s own output above says what went wrong',
+    };
+  }
+  if (!ctx.out.json) printSummary(command, workspace, outcomes, ctx);
+  return code;
+}
+
+function printSummary(command: string, workspace: Workspace, outcomes: Outcome[], ctx: RunContext): void {
+  const p = paint(ctx.io.color);
+  const rows = outcomes.map((o) => [
+    o.chosen.project.name,
+    relative(workspace.root, o.chosen.project.dir) || '.',
+    outcomeWord(o),
+    o.skippedBecause === undefined ? (planLine(o.planSummary) ?? '') : `${o.skippedBecause} failed`,
+  ]);
+  const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] as string).length)));
+  ctx.io.stdout(
+    p.bold(`monitor ${command}: ${outcomes.length} project${outcomes.length === 1 ? '' : 's'}\n`),
+  );
+  for (const row of rows) {
+    const [name, dir, word, line] = row.map((cell) => escapeTerminal(cell)) as [
+      string,
+      string,
+      string,
+      string,
+    ];
+    const shown =
+      word === 'ok' || word === 'changes'
+        ? p.green(word.padEnd(widths[2] as number))
+        : p.red(word.padEnd(widths[2] as number));
+    ctx.io.stdout(
+      `  ${name.padEnd(widths[0] as number)}  ${p.dim(dir.padEnd(widths[1] as number))}  ${shown}  ${line}\n`.trimEnd() +
+        '\n',
+    );
+  }
+}
