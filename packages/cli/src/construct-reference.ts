@@ -1,6 +1,12 @@
 import { createRequire } from 'node:module';
 import { dirname, join } from 'node:path';
-import { type JSDocableNode, Node, Project, type PropertySignature } from 'ts-morph';
+import {
+  type InterfaceDeclaration,
+  type JSDocableNode,
+  Node,
+  Project,
+  type PropertySignature,
+} from 'ts-morph';
 
 /** A JSDoc'd node's description and tags, as plain text on one line each. */
 function docOf(node: JSDocableNode): { description: string; tags: Map<string, string> } {
@@ -43,7 +49,7 @@ function propertyRow(property: PropertySignature, prefix: string, typeText?: str
   return `| ${name} | \`${cell(type)}\` | ${fallback === undefined ? (property.hasQuestionToken() ? '' : 'required') : cell(fallback)} | ${cell(`${deprecated}${description}`)} |`;
 }
 
-/** `Props<X>`, a module's private alias, written out (`X & AlertChannelSwitches & ConstructOptions`). */
+/** `Props<X>`, a module's private alias, written out (`X & AlertChannelSwitches`). */
 function expandLocalAlias(node: Node, text: string): string {
   const m = /^(\w+)<(\w+)>$/.exec(text);
   if (m === null) return text;
@@ -80,9 +86,11 @@ export function constructReference(entry: string = installedConstructs()): strin
   const interfaces = exported.filter(
     ({ name, declaration }) =>
       Node.isInterfaceDeclaration(declaration) &&
-      (name.endsWith('Props') ||
-        ['MonitorConfig', 'ConstructOptions', 'AlertChannelSwitches'].includes(name)),
+      (name.endsWith('Props') || ['MonitorConfig', 'AlertChannelSwitches'].includes(name)),
   );
+  const options = exported.find(
+    ({ name, declaration }) => name === 'ConstructOptions' && Node.isInterfaceDeclaration(declaration),
+  )?.declaration;
 
   const out: string[] = [
     '# Construct reference',
@@ -90,6 +98,8 @@ export function constructReference(entry: string = installedConstructs()): strin
     '<!-- Generated from the TSDoc of @monitor/constructs by `npm run docs`; test/docs.test.ts fails when it is stale. -->',
     '',
     'Every construct and every prop, as the package declares them: type, default and description.',
+    'A construct is `new X(logicalId, props, options?)`: the props say what the resource is, the',
+    '[options](#options) how monitor manages it.',
     'A guide to writing projects and construct libraries is in [constructs.md](constructs.md).',
     '',
     '## Constructs',
@@ -132,17 +142,26 @@ export function constructReference(entry: string = installedConstructs()): strin
     out.push(`### ${name}`, '', '```ts signature', signature.replace(/\s+/g, ' '), '```', '');
     if (description !== '') out.push(description, '');
   }
+  if (options !== undefined && Node.isInterfaceDeclaration(options)) {
+    out.push('## Options', '', ...interfaceSection('ConstructOptions', options, 'option'));
+  }
   out.push('## Props', '');
   for (const { name, declaration } of interfaces.sort((a, b) => a.name.localeCompare(b.name))) {
     if (!Node.isInterfaceDeclaration(declaration)) continue;
-    const { description } = docOf(declaration);
-    out.push(`### ${name}`, '');
-    if (description !== '') out.push(description, '');
-    const extended = declaration.getExtends().map((e) => `\`${e.getText()}\``);
-    if (extended.length > 0) out.push(`Also takes every prop of ${extended.join(', ')}.`, '');
-    out.push('| prop | type | default | description |', '| --- | --- | --- | --- |');
-    for (const property of declaration.getProperties()) out.push(...propertyRows(property));
-    out.push('');
+    out.push(...interfaceSection(name, declaration, 'prop'));
   }
   return `${out.join('\n').trimEnd()}\n`;
+}
+
+/** An interface's heading, description and a row for each of its members (`prop` or `option`). */
+function interfaceSection(name: string, declaration: InterfaceDeclaration, member: string): string[] {
+  const { description } = docOf(declaration);
+  const out = [`### ${name}`, ''];
+  if (description !== '') out.push(description, '');
+  const extended = declaration.getExtends().map((e) => `\`${e.getText()}\``);
+  if (extended.length > 0) out.push(`Also takes every ${member} of ${extended.join(', ')}.`, '');
+  out.push(`| ${member} | type | default | description |`, '| --- | --- | --- | --- |');
+  for (const property of declaration.getProperties()) out.push(...propertyRows(property));
+  out.push('');
+  return out;
 }
