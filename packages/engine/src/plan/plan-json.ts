@@ -35,7 +35,7 @@ export interface PlanJson {
   unverifiedSecrets: number;
   stateSerial: number;
   /** The groups whose route the plan changes (absent when the plan was made without reading routes). */
-  routing?: RoutingChanges;
+  routing?: Omit<RoutingChanges, 'picture'>;
 }
 
 /**
@@ -157,7 +157,10 @@ function planJsonWith<O>(plan: Plan, operations: O[]): Omit<PlanJson, 'operation
     findings: findingsToJson(plan.findings),
     unverifiedSecrets: plan.unverifiedSecrets,
     stateSerial: plan.stateSerial,
-    ...(plan.routing === undefined ? {} : { routing: plan.routing }),
+    // The picture is the markdown's: the changes say the same as data.
+    ...(plan.routing === undefined
+      ? {}
+      : { routing: { changes: plan.routing.changes, unrouted: plan.routing.unrouted } }),
   };
 }
 

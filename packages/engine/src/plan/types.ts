@@ -236,4 +236,37 @@ export interface RoutingChanges {
   changes: RouteChange[];
   /** Changed groups left with no route for failures: flagged at the top. */
   unrouted: string[];
+  /** The changed groups as a picture, before and after in one (the first that fit). Not in the plan's JSON. */
+  picture?: RoutePicture;
+}
+
+/**
+ * Who gets paged, as a graph to draw (`routes --format mermaid|dot`, the pull-request comment):
+ * check groups → the events they send → channels, bounded to a few dozen nodes. Labels are account
+ * and code text: each renderer escapes them.
+ */
+export interface RoutePicture {
+  nodes: PictureNode[];
+  edges: PictureEdge[];
+  /** Groups left out to keep it bounded (a node says how many). */
+  moreGroups: number;
+}
+
+export interface PictureNode {
+  /** An id of the picture's own (`g0`, `g0e1`, `c3`): never account text. */
+  id: string;
+  /** `nobody`: where failures go when no channel is told; `more`: what was left out. */
+  kind: 'group' | 'event' | 'channel' | 'nobody' | 'more';
+  lines: string[];
+  /** A group no one is told of when its checks fail. */
+  unrouted?: boolean;
+}
+
+export interface PictureEdge {
+  from: string;
+  to: string;
+  /** In a plan's picture: an edge the plan adds or removes. */
+  change: 'same' | 'added' | 'removed';
+  /** On a group's edges: the maintenance windows that silence it. */
+  lines: string[];
 }

@@ -145,3 +145,27 @@ export function markdownLink(text: string, url: string): string {
   const href = parsed.href.replace(/[<>|\\\s`]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return `[${escapeMarkdown(text)}](<${href}>)`;
 }
+
+/**
+ * What a Mermaid label shows as it is written: letters, digits, spaces and punctuation that mean
+ * nothing to Mermaid, HTML or markdown. Anything else is an entity code.
+ */
+const MERMAID_SPECIAL = /[^\p{L}\p{N} .,:_\-/()'!?+=…–—“”‘’→⏸]/gu;
+
+/**
+ * Account or code text for a Mermaid label (inside `"…"`): quotes, `#`, `;`, `%`, backticks,
+ * brackets and HTML become Mermaid's entity codes (`#34;`), which it shows as the character, so
+ * no text can end the label, start a comment or a markdown string, or become HTML; control
+ * characters are shown as their escapes.
+ */
+export function escapeMermaid(text: string): string {
+  return showControls(text, false).replace(MERMAID_SPECIAL, (char) => `#${char.codePointAt(0)};`);
+}
+
+/**
+ * Account or code text for a Graphviz label (inside `"…"`): backslashes (which start `\n`, `\l`
+ * and Graphviz's `\N` names) and quotes escaped; control characters shown as their escapes.
+ */
+export function escapeDot(text: string): string {
+  return showControls(text, false).replace(/[\\"]/g, (char) => `\\${char}`);
+}

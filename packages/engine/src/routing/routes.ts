@@ -104,6 +104,18 @@ function subscriptionsOf(group: WorldResource, channels: Resolver, fromCode: boo
   });
 }
 
+/**
+ * The subscriptions an alert of `kind` reaches, in their order: switched on, to a channel that is
+ * there and sends that kind; none when the group is muted.
+ */
+export function reaching(
+  route: Pick<GroupRoute, 'subscriptions' | 'muted'>,
+  kind: AlertKind,
+): SubscriptionRoute[] {
+  if (route.muted) return [];
+  return route.subscriptions.filter((s) => s.activated && !s.missing && s.sends.includes(kind));
+}
+
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
 /** Labels, with the channel's name added where two channels would read the same. */
@@ -129,16 +141,9 @@ function routeOf(
   const muted = p.muted === true;
   const subscriptions = subscriptionsOf(group, resolver, fromCode);
   const labels = distinctLabels(subscriptions);
-  const reaches = Object.fromEntries(ALERT_KINDS.map((k) => [k, [] as string[]])) as Record<
-    AlertKind,
-    string[]
-  >;
-  if (!muted) {
-    for (const s of subscriptions) {
-      if (!s.activated || s.missing) continue;
-      for (const kind of s.sends) reaches[kind].push(labels.get(s) ?? s.label);
-    }
-  }
+  const reaches = Object.fromEntries(
+    ALERT_KINDS.map((k) => [k, reaching({ subscriptions, muted }, k).map((s) => labels.get(s) ?? s.label)]),
+  ) as Record<AlertKind, string[]>;
   return {
     group: nameOf(group),
     ...(group.logicalId === undefined ? {} : { logicalId: group.logicalId }),
