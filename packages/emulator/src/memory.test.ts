@@ -26,6 +26,20 @@ describe('the emulator stays bounded', () => {
     expect(h.emulator.requests.map((r) => `${r.method} ${r.path}`)).toEqual(['DELETE /_emulator/requests']);
   });
 
+  it('says when each request arrived, in order, as a time of this machine', async () => {
+    const h = await harness({ requestLogSize: 10 });
+    const before = Date.now();
+    for (const id of [1, 2, 3]) await h.raw('GET', `/v1/check-groups/${id}`);
+    const after = Date.now();
+    const times = h.emulator.requests.map((r) => r.at);
+    expect(times).toHaveLength(3);
+    for (const at of times) {
+      expect(at).toBeGreaterThanOrEqual(before - 1);
+      expect(at).toBeLessThanOrEqual(after);
+    }
+    expect([...times].sort((a, b) => a - b)).toEqual(times);
+  });
+
   it('a deleted resource takes what hangs off it: subscriptions, incidents, status-page subscriptions', async () => {
     const h = await harness();
     const before = rows(h);

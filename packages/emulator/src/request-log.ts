@@ -9,6 +9,8 @@ export interface RequestLogEntry {
   accountId?: string;
   fault?: string;
   durationMs: number;
+  /** When the request arrived, in ms since the epoch: what tests count in a window of the rate limit. */
+  at: number;
 }
 
 /** How many requests the log keeps unless told otherwise. */

@@ -186,6 +186,7 @@ function logResponses(fastify: FastifyInstance, { options, requests }: Server): 
       path: request.url.split('?')[0] ?? request.url,
       status: reply.raw.headersSent ? reply.statusCode : 0,
       durationMs: Math.round(reply.elapsedTime * 10) / 10,
+      at: Math.round(Date.now() - reply.elapsedTime),
     };
     if (endpoint !== undefined) {
       entry.route = endpoint.path;
@@ -222,6 +223,7 @@ function dropConnection(
     accountId,
     fault,
     durationMs: 0,
+    at: Date.now(),
   });
 }
 
