@@ -74,6 +74,16 @@ const MIGRATIONS: readonly string[] = [
   'ALTER TABLE monitor.states ADD COLUMN last_deploy jsonb;',
   // 4: what each field was when last applied, to tell its changes by cause.
   'ALTER TABLE monitor.entries ADD COLUMN field_hashes text;',
+  // 5: each account's rate budget, shared by the runs calling it (budget/postgres-budget.ts): the
+  // leases of the last window and the runs seen in it, and the last take's answer for its RETURNING.
+  `CREATE TABLE monitor.account_budgets (
+     service text NOT NULL,
+     account_id text NOT NULL,
+     leases jsonb NOT NULL DEFAULT '[]',
+     runs jsonb NOT NULL DEFAULT '{}',
+     last_take jsonb,
+     PRIMARY KEY (service, account_id)
+   );`,
 ];
 
 /** Serializes migrations of concurrent runs (an arbitrary constant, the same for every run). */
@@ -91,7 +101,7 @@ export function redactUrl(url: string): string {
 }
 
 /** What went wrong reaching or using the database, for people, with the way out. */
-function storageError(error: unknown, where: string): Error {
+export function storageError(error: unknown, where: string): Error {
   const e = error as { code?: string; message?: string };
   const detail = (e.message ?? String(error)).replace(/postgres(ql)?:\/\/[^\s]*/g, (u) => redactUrl(u));
   const known: Record<string, [string, string]> = {
@@ -512,7 +522,8 @@ export class PostgresStateBackend implements StateBackend {
   }
 }
 
-async function migrate(client: PgClient): Promise<void> {
+/** Bring monitor's schema up to date on `client`, once per database however many runs try at once. */
+export async function migrate(client: PgClient): Promise<void> {
   // The common case in one cheap query: the schema is there and current.
   const current = await client
     .query<{ version: number | null }>('SELECT max(version) AS version FROM monitor.schema_migrations')
