@@ -39,6 +39,7 @@ import {
 } from './project.js';
 import { DEFAULT_VERIFY_SECONDS, type DeployVerifyArgs } from './verify-options.js';
 import { reportingContext, reportVerification, verifyProgress } from './verify-ui.js';
+import { planFacts } from './workspace-summary.js';
 
 function seconds(ms: number): string {
   return ms < 1000 ? `${Math.round(ms)} ms` : `${(ms / 1000).toFixed(1)} s`;
@@ -204,7 +205,7 @@ export function finish(
 ): ExitCode {
   const p = paint(io.color);
   // Only `--json` prints it: a plan of 30,000 creates is tens of MB as JSON.
-  out.planSummary = outcome.plan.summary;
+  out.planFacts = planFacts(outcome.plan);
   if (out.json) out.plan = planToPrintedJson(outcome.plan);
   if (lost === undefined) recordFindings(outcome.plan, { io, out });
   switch (outcome.status) {

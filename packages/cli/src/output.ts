@@ -2,6 +2,7 @@ import { jsonPieces } from '@monitor/api/json-pieces';
 import type { PlanJson, PrintedPlanJson } from '@monitor/engine';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, writeInPiecesDrained } from './io.js';
+import type { PlanFacts } from './workspace-summary.js';
 
 /** Version of the `--json` envelope. 1 had a shape per command; 2 is one envelope for all. */
 export const JSON_FORMAT_VERSION = 2;
@@ -43,8 +44,8 @@ export class Output {
   plan: PlanJson | PrintedPlanJson | null = null;
   result: Record<string, unknown> | null = null;
   error: ErrorJson | null = null;
-  /** The counts of the plan the run made, with or without --json: a workspace run's summary line. Not printed. */
-  planSummary: Record<string, number> | null = null;
+  /** What a workspace run's summary says of the plan this run made, with or without --json. Not printed. */
+  planFacts: PlanFacts | null = null;
 
   constructor(command: string, json: boolean) {
     this.command = command;

@@ -8,6 +8,7 @@ import { type Envelope, Output, type RunContext } from './output.js';
 import { forgetLoadsAhead, loadAhead } from './project-loads.js';
 import { report } from './report-error.js';
 import { choosesProjects, type WorkspaceArgs } from './workspace-options.js';
+import { factsOfRun, type PlanFacts, planLine, workspaceMarkdown } from './workspace-summary.js';
 
 /** Options that name one file or one project's constructs: meaningless across projects. */
 const ONE_PROJECT_OPTIONS: [key: string, flag: string][] = [
@@ -32,8 +33,8 @@ interface Outcome {
   /** The project it waited for that failed, when it was not run. */
   skippedBecause?: string | undefined;
   envelope: Envelope;
-  /** The counts of its plan, when it made one. */
-  planSummary: Record<string, number> | null;
+  /** What its plan was, when it made one. */
+  planFacts: PlanFacts | null;
 }
 
 type Run = (args: Record<string, unknown>, ctx: RunContext) => Promise<ExitCode>;
@@ -75,7 +76,8 @@ export async function runInWorkspace(
     return refuseWithoutYes(command, chosen.length, args, ctx);
   }
   const outcomes = await schedule(command, chosen, args, ctx, run);
-  return summarize(command, workspace, outcomes, ctx);
+  const code = summarize(command, workspace, outcomes, ctx);
+  return args.comment === true ? postWorkspaceComment(command, workspace, outcomes, args, ctx, code) : code;
 }
 
 /** Many projects side by side cannot each ask: the run needs `--yes`, after a diff of the same projects. */
@@ -248,7 +250,7 @@ function skipped(command: string, chosen: Chosen, failed: string, ctx: RunContex
     exitCode: EXIT.error,
     skippedBecause: failed,
     envelope: out.envelope(EXIT.error),
-    planSummary: null,
+    planFacts: null,
   };
 }
 
@@ -290,7 +292,7 @@ async function runOne(
     exitCode = await report(error, io, out);
   }
   if (!ctx.out.json) printBlock(project, ctx, lines);
-  return { chosen, exitCode, envelope: out.envelope(exitCode), planSummary: out.planSummary };
+  return { chosen, exitCode, envelope: out.envelope(exitCode), planFacts: out.planFacts };
 }
 
 function prefixLines(name: string, text: string): string {
@@ -330,15 +332,6 @@ export function worstExit(codes: readonly ExitCode[]): ExitCode {
   );
 }
 
-/** `2 to create, 1 to update`, or `no changes`, from a project's plan counts; undefined without a plan. */
-export function planLine(summary: Record<string, number> | null): string | undefined {
-  if (summary === null) return undefined;
-  const parts = ['create', 'update', 'delete', 'adopt', 'move', 'replace']
-    .filter((action) => (summary[action] ?? 0) > 0)
-    .map((action) => `${summary[action]} to ${action}`);
-  return parts.length === 0 ? 'no changes' : parts.join(', ');
-}
-
 function outcomeWord(outcome: Outcome): string {
   if (outcome.skippedBecause !== undefined) return 'skipped';
   if (outcome.exitCode === EXIT.ok) return 'ok';
@@ -357,7 +350,7 @@ function summarize(command: string, workspace: Workspace, outcomes: Outcome[], c
       outcome: outcomeWord(o).split(' ')[0],
       exitCode: o.exitCode,
       ...(o.skippedBecause === undefined ? {} : { skippedBecause: o.skippedBecause }),
-      plan: planLine(o.planSummary) ?? null,
+      plan: planLine(o.planFacts?.summary ?? null) ?? null,
       envelope: o.envelope,
     })),
   };
@@ -379,7 +372,9 @@ function printSummary(command: string, workspace: Workspace, outcomes: Outcome[]
     o.chosen.project.name,
     relative(workspace.root, o.chosen.project.dir) || '.',
     outcomeWord(o),
-    o.skippedBecause === undefined ? (planLine(o.planSummary) ?? '') : `${o.skippedBecause} failed`,
+    o.skippedBecause === undefined
+      ? (planLine(o.planFacts?.summary ?? null) ?? '')
+      : `${o.skippedBecause} failed`,
   ]);
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] as string).length)));
   ctx.io.stdout(
@@ -401,4 +396,54 @@ function printSummary(command: string, workspace: Workspace, outcomes: Outcome[]
         '\n',
     );
   }
+}
+
+/**
+ * With --comment, beside each project's own comment: one comment of the workspace on the pull
+ * request, a row per project linking to its comment, updated in place on every run (its own marker).
+ */
+async function postWorkspaceComment(
+  command: string,
+  workspace: Workspace,
+  outcomes: Outcome[],
+  args: Record<string, unknown>,
+  ctx: RunContext,
+  code: ExitCode,
+): Promise<ExitCode> {
+  const { postComment } = await import('./comment-ui.js');
+  const purpose = command === 'diff' ? 'plan' : 'result';
+  const facts = outcomes.map((o) =>
+    factsOfRun({
+      name: o.chosen.project.name,
+      exitCode: o.exitCode,
+      skipped: o.skippedBecause !== undefined,
+      plan: o.planFacts,
+      result: o.envelope.result,
+      error: o.envelope.error,
+    }),
+  );
+  const result = ctx.out.result;
+  const posted = await postComment(
+    {
+      purpose,
+      project: workspaceCommentProject(workspace),
+      account: '*',
+      render: (maxLength) => workspaceMarkdown(purpose, facts, maxLength),
+      createIfMissing: true,
+    },
+    args,
+    ctx,
+    code,
+  );
+  // postComment records its outcome as result.comment: the workspace's, beside the projects.
+  ctx.out.result = { ...result, comment: (ctx.out.result as { comment?: unknown } | null)?.comment ?? null };
+  return posted;
+}
+
+/**
+ * What names the workspace's comment in its marker, with the account `*`: account ids are UUIDs,
+ * so no project's own comment has that marker.
+ */
+export function workspaceCommentProject(workspace: Pick<Workspace, 'root'>): string {
+  return `workspace/${workspace.root.split(/[\\/]/).pop() ?? ''}`;
 }

@@ -17,6 +17,7 @@ import {
 } from '../options.js';
 import type { RunContext } from '../output.js';
 import { unseenLines } from '../unseen.js';
+import { planFacts } from '../workspace-summary.js';
 
 export interface DiffArgs extends ProjectArgs, CommentArgs, ScopeArgs {
   detailedExitcode?: boolean | undefined;
@@ -81,7 +82,7 @@ export async function run(args: DiffArgs, ctx: RunContext): Promise<ExitCode> {
     });
     const changed = engine.hasChanges(result.plan);
     if (args.out !== undefined) savePlan(resolve(io.cwd, args.out), result.saved, engine);
-    out.planSummary = result.plan.summary;
+    out.planFacts = planFacts(result.plan);
     if (out.json) out.plan = engine.planToPrintedJson(result.plan);
     out.result = {
       changes: changed,
