@@ -2,6 +2,7 @@ import {
   type AlertChannelRef,
   CheckGroup,
   type CheckGroupProps,
+  type ConstructOptions,
   Dashboard,
   EmailAlertChannel,
   SlackAlertChannel,
@@ -29,24 +30,36 @@ export interface StandardApiGroupOptions extends Partial<Omit<CheckGroupProps, '
   alertChannels: AlertChannelRef[];
 }
 
-/** Acme's standard API check group: EU and US locations, retries on network errors, team alerting. */
-export function standardApiGroup(name: string, options: StandardApiGroupOptions): CheckGroup {
+/**
+ * Acme's standard API check group: EU and US locations, retries on network errors, team alerting.
+ * `constructOptions` (protect, aliases, adopt, ignoreChanges, policyExceptions) go to the group as
+ * they are.
+ */
+export function standardApiGroup(
+  name: string,
+  options: StandardApiGroupOptions,
+  constructOptions?: ConstructOptions,
+): CheckGroup {
   const { baseUrl, alertChannels, ...rest } = options;
   const logicalId = name.toLowerCase().replace(/[^a-z0-9]+/g, '-');
-  return new CheckGroup(logicalId, {
-    name,
-    locations: ['eu-west-1', 'us-east-1'],
-    concurrency: 5,
-    retryStrategy: { type: 'LINEAR', maxRetries: 2, onlyOn: ['NETWORK_ERROR'] },
-    apiCheckDefaults: {
-      url: baseUrl,
-      headers: [{ key: 'x-acme-monitor', value: 'true' }],
-      assertions: [{ source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' }],
+  return new CheckGroup(
+    logicalId,
+    {
+      name,
+      locations: ['eu-west-1', 'us-east-1'],
+      concurrency: 5,
+      retryStrategy: { type: 'LINEAR', maxRetries: 2, onlyOn: ['NETWORK_ERROR'] },
+      apiCheckDefaults: {
+        url: baseUrl,
+        headers: [{ key: 'x-acme-monitor', value: 'true' }],
+        assertions: [{ source: 'STATUS_CODE', comparison: 'EQUALS', target: '200' }],
+      },
+      ...rest,
+      alertChannels,
+      tags: ['acme', ...(rest.tags ?? [])],
     },
-    ...rest,
-    alertChannels,
-    tags: ['acme', ...(rest.tags ?? [])],
-  });
+    constructOptions,
+  );
 }
 
 /** A dashboard in Acme's brand: the theme file ships with this library and resolves against it. */

@@ -13,12 +13,15 @@ export const paymentsApi = standardApiGroup('Payments API', {
   ],
 });
 
-export const checkout = new CheckGroup('checkout', {
-  name: 'Checkout',
-  tags: ['checkout', 'prod'],
-  muted: false,
-  alertChannels: [opsgenie, { channel: AlertChannel.fromId(1), activated: false }],
-  alertSettings: { escalationType: 'RUN_BASED', runBasedEscalation: { failedRunThreshold: 2 } },
-  localSetupScript: { file: '../assets/setup.js' },
-  protect: true,
-});
+export const checkout = new CheckGroup(
+  'checkout',
+  {
+    name: 'Checkout',
+    tags: ['checkout', 'prod'],
+    muted: false,
+    alertChannels: [opsgenie, { channel: AlertChannel.fromId(1), activated: false }],
+    alertSettings: { escalationType: 'RUN_BASED', runBasedEscalation: { failedRunThreshold: 2 } },
+    localSetupScript: { file: '../assets/setup.js' },
+  },
+  { protect: true },
+);
