@@ -49,8 +49,8 @@ function strayTempFiles(dir: string): string[] {
   return out;
 }
 
-const group = (id: string, name: string, extra = '') =>
-  `new CheckGroup('${id}', { name: '${name}'${extra} });\n`;
+const group = (id: string, name: string, extra = '', options = '') =>
+  `new CheckGroup('${id}', { name: '${name}'${extra} }${options === '' ? '' : `, ${options}`});\n`;
 
 describe('1. no silent adoption', () => {
   it('a construct whose name another project already uses is a conflict at its line; deploy refuses (exit 3)', async () => {
@@ -65,7 +65,9 @@ describe('1. no silent adoption', () => {
       expect(r.stdout).toMatch(
         /a check group with name "Shared name" already exists in the account \(id \d+, "Shared name"\)/,
       );
-      expect(r.stdout).toContain('add `adopt: true`');
+      expect(r.stdout).toContain(
+        "add `adopt: true` to its options, new's third argument: new CheckGroup('team-b-api', { … }, { adopt: true })",
+      );
       expect(r.stderr).toContain('1 construct in conflict with the account; nothing was changed');
     });
   });
@@ -96,7 +98,9 @@ describe('2. collisions before the deploy', () => {
     await changesNothing(h, dir, async () => {
       const diff = await run('diff');
       expect(diff.code).toBe(3);
-      expect(diff.stdout).toContain("add `aliases: ['old-id']` to the construct");
+      expect(diff.stdout).toContain(
+        "add `aliases: ['old-id']` to the construct's options, new's third argument: new StatusPage('new-id', { … }, { aliases: ['old-id'] })",
+      );
       const deploy = await run('deploy', '--yes', '--allow-deletes');
       expect(deploy.code).toBe(3);
     });
@@ -300,7 +304,7 @@ describe('6. state integrity', () => {
   it('protect: true added to an unchanged construct is recorded, and destroy then keeps the resource', async () => {
     const { h, dir, run } = await setup({ 'a.monitor.ts': IMPORTS + group('g', 'G') });
     expect((await run('deploy', '--yes')).code).toBe(0);
-    writeFiles(dir, { 'a.monitor.ts': IMPORTS + group('g', 'G', ', protect: true') });
+    writeFiles(dir, { 'a.monitor.ts': IMPORTS + group('g', 'G', '', '{ protect: true }') });
     const writes = h.writes().length;
     const deploy = await run('deploy', '--yes');
     expect(deploy.code).toBe(0);

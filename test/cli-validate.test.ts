@@ -164,6 +164,50 @@ new CheckGroup('computed', { name: 'C', locations: [region as never] });
     }
   });
 
+  it('an option written among the props is an error at its line that says where it goes; it is not taken', async () => {
+    const dir = writeProject({
+      'a.monitor.ts': `import { CheckGroup } from '@monitor/constructs';
+
+const legacy = { protect: true };
+new CheckGroup('payments', {
+  name: 'Payments',
+  ignoreChanges: ['muted'] as never,
+  ...legacy,
+});
+new CheckGroup('search', { name: 'Search' }, { protect: true, mutd: true } as never);
+`,
+    });
+    try {
+      const r = await monitor(['validate', '--json'], { cwd: dir });
+      expect(r.code).toBe(3);
+      const found = (JSON.parse(r.stdout).diagnostics as Record<string, unknown>[]).map((d) => [
+        `${d.file}:${d.line}:${d.column}`,
+        d.logicalId,
+        d.path,
+        d.message,
+        d.hint,
+      ]);
+      const hint =
+        "move it to the third argument: new CheckGroup('payments', { … }, { protect: true, ignoreChanges: ['muted'] })";
+      const moved = 'is an option of the construct, not a prop: options are the third argument of new';
+      expect(found).toEqual([
+        // Written in the props: at its line; from a spread, at the construct.
+        ['a.monitor.ts:6:3', 'payments', 'ignoreChanges', `ignoreChanges ${moved}`, hint],
+        ['a.monitor.ts:4:1', 'payments', 'protect', `protect ${moved}`, hint],
+        // In the options, the third argument.
+        [
+          'a.monitor.ts:9:63',
+          'search',
+          'mutd',
+          'unknown option "mutd": the options are protect, aliases, adopt, ignoreChanges and policyExceptions (props go in the second argument)',
+          undefined,
+        ],
+      ]);
+    } finally {
+      cleanup(dir);
+    }
+  });
+
   it('never answers from its caches for a file that changed, even one written back with its old time', async () => {
     const group = (concurrency: number) =>
       `import { CheckGroup } from '@monitor/constructs';\nnew CheckGroup('g', { name: 'G', concurrency: ${concurrency} });\n`;

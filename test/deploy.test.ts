@@ -9,11 +9,12 @@ import { type Harness, IMPORTS, projectsUnderTest } from './support/projects.js'
 
 const setup = projectsUnderTest();
 
-/** `n` check groups `g0…`, subscribed to one email channel. */
-function groups(n: number, extra = ''): string {
+/** `n` check groups `g0…`, subscribed to one email channel; `options` their third argument. */
+function groups(n: number, extra = '', options = ''): string {
   let out = `${IMPORTS}export const mail = new EmailAlertChannel('mail', { address: 'ops@acme.example' });\n`;
+  const third = options === '' ? '' : `, ${options}`;
   for (let i = 0; i < n; i++) {
-    out += `new CheckGroup('g${i}', { name: 'Group ${i}', tags: ['t${i % 3}', 'prod'], locations: ['eu-west-1', 'us-east-1'], alertChannels: [mail]${extra} });\n`;
+    out += `new CheckGroup('g${i}', { name: 'Group ${i}', tags: ['t${i % 3}', 'prod'], locations: ['eu-west-1', 'us-east-1'], alertChannels: [mail]${extra} }${third});\n`;
   }
   return out;
 }
@@ -166,7 +167,7 @@ describe('drift', () => {
 describe('ignoreChanges', () => {
   it('fields people own in the UI are set on create, then never drift and never reverted; a bad path is an error at its construct', async () => {
     const code = (ignore: string) =>
-      `${IMPORTS}new CheckGroup('g', { name: 'G', muted: false, ignoreChanges: [${ignore}] });\n`;
+      `${IMPORTS}new CheckGroup('g', { name: 'G', muted: false }, { ignoreChanges: [${ignore}] });\n`;
     const { h, dir, run } = await setup({ 'a.monitor.ts': code("'muted'") });
     expect((await run('deploy', '--yes')).code).toBe(0);
     const [made] = (await h.client.checkGroups.list()).items;
@@ -181,8 +182,9 @@ describe('ignoreChanges', () => {
     writeFiles(dir, { 'a.monitor.ts': code("'mutd'") });
     const bad = await run('validate');
     expect(bad.code).toBe(3);
+    // At the path in the options, the third argument.
     expect(bad.stdout).toContain(
-      'ignoreChanges[0]: "mutd" is not a field of a check group; did you mean "muted"?',
+      'a.monitor.ts:2:68  error  CheckGroup "g"  ignoreChanges[0]: "mutd" is not a field of a check group; did you mean "muted"?',
     );
   });
 });
@@ -227,7 +229,7 @@ describe('--target and --replace', () => {
     const [after] = (await h.client.alertChannels.list()).items;
     expect(after?.id).not.toBe(before?.id);
     expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
-    writeFiles(dir, { 'a.monitor.ts': groups(1, ', protect: true') });
+    writeFiles(dir, { 'a.monitor.ts': groups(1, '', '{ protect: true }') });
     const kept = await run('deploy', '--yes', '--allow-deletes', '--replace', 'g0');
     expect(kept.code).toBe(1);
     expect(kept.stderr).toContain('it is protect: true, and a protected resource is never deleted');
@@ -296,7 +298,7 @@ describe('identity', () => {
     writeFiles(dir, {
       'a.monitor.ts': groups(1)
         .replace("new CheckGroup('g0', {", "new CheckGroup('payments', {")
-        .replace('alertChannels: [mail] }', "alertChannels: [mail], aliases: ['g0'] }"),
+        .replace('alertChannels: [mail] });', "alertChannels: [mail] }, { aliases: ['g0'] });"),
     });
     const diff = await run('diff');
     expect(diff.stdout).toContain('> CheckGroup payments "Group 0" (id ');
@@ -324,7 +326,9 @@ describe('identity', () => {
     expect(refused.stdout).toMatch(
       /! CheckGroup g0 {2}a\.monitor\.ts:3:1\n.*already exists in the account \(id \d+, "Group 0"\)/,
     );
-    expect(refused.stdout).toContain('add `adopt: true`');
+    expect(refused.stdout).toContain(
+      "add `adopt: true` to its options, new's third argument: new CheckGroup('g0', { … }, { adopt: true })",
+    );
     expect(refused.stderr).toContain('error: 2 constructs in conflict with the account; nothing was changed');
     expect(writeCount(h)).toBe(writes);
     const json = JSON.parse((await run('diff', '--json')).stdout);
@@ -338,7 +342,7 @@ describe('identity', () => {
     ]);
     expect(json.diagnostics[0]).toMatchObject({ file: 'a.monitor.ts', line: 3, column: 1, logicalId: 'g0' });
 
-    writeFiles(dir, { 'a.monitor.ts': groups(2, ', adopt: true') });
+    writeFiles(dir, { 'a.monitor.ts': groups(2, '', '{ adopt: true }') });
     const diff = await run('diff');
     expect(diff.stdout).toContain('= CheckGroup g0 "Group 0" (id ');
     expect(diff.stdout).toContain('adopt: true, found in the account by its natural key');
@@ -355,7 +359,7 @@ describe('identity', () => {
 describe('identity: what the UI cannot change', () => {
   it('a protected group renamed in the UI is still ours: protected, not foreign; a new logical id with its name is a rename to alias', async () => {
     const { h, dir, run } = await setup({
-      'a.monitor.ts': `${IMPORTS}new CheckGroup('checkout', { name: 'Checkout (prod)', protect: true });\n`,
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('checkout', { name: 'Checkout (prod)' }, { protect: true });\n`,
     });
     expect((await run('deploy', '--yes')).code).toBe(0);
     const [group] = (await h.client.checkGroups.list()).items;
@@ -372,13 +376,15 @@ describe('identity: what the UI cannot change', () => {
     expect(diff.stdout).toContain(
       `would be created while CheckGroup "checkout" (id ${group?.id}, "Checkout EU"), which has the same name "Checkout EU", leaves the code: a renamed logical id`,
     );
-    expect(diff.stdout).toContain("add `aliases: ['checkout']` to the construct");
+    expect(diff.stdout).toContain(
+      "add `aliases: ['checkout']` to the construct's options, new's third argument: new CheckGroup('checkout-x', { … }, { aliases: ['checkout'] })",
+    );
     expect((await run('deploy', '--yes')).code).toBe(3);
     expect(writeCount(h)).toBe(writes);
     expect((await h.client.checkGroups.list()).items).toHaveLength(1);
     // With the alias, the entry moves: no twin, and the renamed group is the construct's.
     writeFiles(dir, {
-      'a.monitor.ts': `${IMPORTS}new CheckGroup('checkout-x', { name: 'Checkout EU', aliases: ['checkout'] });\n`,
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('checkout-x', { name: 'Checkout EU' }, { aliases: ['checkout'] });\n`,
     });
     expect((await run('deploy', '--yes')).code).toBe(0);
     expect((await h.client.checkGroups.list()).items.map((g) => g.id)).toEqual([group?.id]);
@@ -454,7 +460,10 @@ describe('deletion guard', () => {
 
   it('never deletes protect: true, by deploy or destroy, unless destroy --force-protected', async () => {
     const { h, dir, run } = await setup({
-      'a.monitor.ts': groups(2, '').replace("name: 'Group 1',", "name: 'Group 1', protect: true,"),
+      'a.monitor.ts': groups(2, '').replace(
+        /(new CheckGroup\('g1'.*) \}\);\n/,
+        '$1 }, { protect: true });\n',
+      ),
     });
     expect((await run('deploy', '--yes')).code).toBe(0);
     writeFiles(dir, { 'a.monitor.ts': groups(1) });

@@ -102,7 +102,7 @@ describe('policies from a pack in node_modules', () => {
 
   it('an exception with its reason waives the error: deploy goes through, the finding listed as waived', async () => {
     const waived =
-      "new CheckGroup('misc', {\n  name: 'Misc',\n  alertChannels: [email],\n  policyExceptions: [{ policy: 'acme/owner-tag', reason: 'shared by every team' }],\n});\n";
+      "new CheckGroup('misc', { name: 'Misc', alertChannels: [email] }, {\n  policyExceptions: [{ policy: 'acme/owner-tag', reason: 'shared by every team' }],\n});\n";
     const { run } = await setup({
       ...PACK,
       'monitor.config.ts': config('policies: [...acme]'),
@@ -175,12 +175,12 @@ describe('bad input', () => {
 
   it('an exception without a reason is a validation error at it', async () => {
     const { run } = await setup({
-      'a.monitor.ts': `${IMPORTS}${channel}new CheckGroup('g', {\n  name: 'G',\n  policyExceptions: [{ policy: 'group-without-alert-channel' } as never],\n});\n`,
+      'a.monitor.ts': `${IMPORTS}${channel}new CheckGroup('g', { name: 'G' }, {\n  policyExceptions: [{ policy: 'group-without-alert-channel' } as never],\n});\n`,
     });
     const r = await run('validate');
     expect(r.code).toBe(3);
     expect(r.stdout).toContain(
-      'a.monitor.ts:5:22  error  CheckGroup "g"  policyExceptions[0]: the exception to "group-without-alert-channel" has no reason',
+      'a.monitor.ts:4:22  error  CheckGroup "g"  policyExceptions[0]: the exception to "group-without-alert-channel" has no reason',
     );
   });
 });

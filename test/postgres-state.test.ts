@@ -268,7 +268,7 @@ describe('the CLI on a shared state database', () => {
     expect((await monitor(['deploy', '--yes'], { cwd: dir, env })).code).toBe(0);
     const other = writeProject(
       {
-        'b.monitor.ts': `${IMPORTS}new CheckGroup('team-b-api', { name: 'Shared name', concurrency: 9, adopt: true });\n`,
+        'b.monitor.ts': `${IMPORTS}new CheckGroup('team-b-api', { name: 'Shared name', concurrency: 9 }, { adopt: true });\n`,
       },
       p2,
     );

@@ -192,6 +192,43 @@ describe('monitor pull', () => {
     expect(text.stdout).not.toContain('CheckGroup:payments  concurrency');
   });
 
+  it('a construct with options: pull edits its props, never the options after them, nor a field they ignore', async () => {
+    const code = `import { CheckGroup } from '@monitor/constructs';
+
+new CheckGroup(
+  'payments',
+  { name: 'Payments', muted: false },
+  { protect: true, ignoreChanges: ['muted'] },
+);
+`;
+    const h = await emulatorForTests();
+    const dir = writeProject({ 'monitors/groups.monitor.ts': code, '.gitignore': '.monitor\n' });
+    open.push({
+      close: async () => {
+        await h.close();
+        cleanup(dir);
+      },
+    });
+    const run = (...args: string[]) => monitor(args, { cwd: dir, env: h.env });
+    expect((await run('deploy', '--yes')).code).toBe(0);
+    git(dir, 'init', '-q', '.');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-qm', 'deployed');
+    const [group] = (await h.client.checkGroups.list()).items;
+    await h.client
+      .managed('CheckGroup')
+      .update(group?.id as number, { name: 'Payments (prod)', muted: true });
+
+    const json = envelopeOf(await run('pull', '--yes', '--json'));
+    expect(json.exitCode).toBe(0);
+    expect(json.result.pulled.map((p: { path: string }) => p.path)).toEqual(['name']);
+    const file = join(dir, 'monitors', 'groups.monitor.ts');
+    expect(readFileSync(file, 'utf8')).toBe(code.replace("name: 'Payments',", "name: 'Payments (prod)',"));
+    // What pull wrote loads, and the account is what it says: the muting is the account's to keep.
+    expect((await run('validate')).code).toBe(0);
+    expect((await run('diff', '--detailed-exitcode')).code).toBe(0);
+  });
+
   it('nothing drifted: nothing to pull', async () => {
     const h = await emulatorForTests();
     const dir = writeProject({ 'monitors/groups.monitor.ts': GROUPS });

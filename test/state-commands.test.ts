@@ -12,7 +12,7 @@ const stateFile = (dir: string) => join(dir, '.monitor', 'state', `${DEV_ACCOUNT
 describe('monitor state', () => {
   it('lists and shows entries, in text and --json', async () => {
     const { run } = await setup({
-      'a.monitor.ts': `${IMPORTS}new CheckGroup('g', { name: 'G', protect: true });\n`,
+      'a.monitor.ts': `${IMPORTS}new CheckGroup('g', { name: 'G' }, { protect: true });\n`,
     });
     expect((await run('deploy', '--yes')).code).toBe(0);
     const list = await run('state', 'list');
