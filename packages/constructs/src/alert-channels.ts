@@ -2,6 +2,8 @@ import { ALERT_CHANNEL_DEFAULTS, type AlertChannelType } from '@monitor/api';
 import {
   Construct,
   type ConstructOptions,
+  type ProjectConstructRef,
+  projectRef,
   type RemoteRef,
   remoteRef,
   type SynthContext,
@@ -34,8 +36,14 @@ const SWITCHES = [
   'autoSubscribe',
 ] as const;
 
-/** Anything a group's `alertChannels` accepts: an alert-channel construct or `AlertChannel.fromId(id)`. */
-export type AlertChannelRef = AlertChannel<object> | RemoteRef<'AlertChannel'>;
+/**
+ * Anything a group's `alertChannels` accepts: an alert-channel construct, `AlertChannel.fromId(id)`,
+ * or another project's channel, `AlertChannel.fromProject('platform', 'pagerduty-oncall')`.
+ */
+export type AlertChannelRef =
+  | AlertChannel<object>
+  | RemoteRef<'AlertChannel'>
+  | ProjectConstructRef<'AlertChannel'>;
 
 /** The base of the alert-channel constructs; `AlertChannel.fromId(123)` refers to an existing one. */
 export abstract class AlertChannel<P extends object = object> extends Construct<P & AlertChannelSwitches> {
@@ -46,6 +54,11 @@ export abstract class AlertChannel<P extends object = object> extends Construct<
   /** An existing alert channel, by id: referred to, never created, changed or deleted. */
   static fromId(id: number): RemoteRef<'AlertChannel'> {
     return remoteRef('AlertChannel', id);
+  }
+
+  /** An alert channel another project owns (`projectName`), by its logical id there: referred to, never created, changed or deleted. */
+  static fromProject(project: string, logicalId: string): ProjectConstructRef<'AlertChannel'> {
+    return projectRef('AlertChannel', project, logicalId);
   }
 
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {

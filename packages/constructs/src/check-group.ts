@@ -16,6 +16,8 @@ import {
   type ConstructOptions,
   type FileRef,
   FRESH,
+  type ProjectConstructRef,
+  projectRef,
   type RemoteRef,
   remoteRef,
   type SynthContext,
@@ -37,7 +39,7 @@ export interface EnvironmentVariableProps {
 
 /** A subscription with its switch: `{ channel: oncall, activated: false }` keeps it but sends nothing. */
 export interface AlertChannelSubscriptionProps {
-  /** The alert channel: a construct or `AlertChannel.fromId(id)`. */
+  /** The alert channel: a construct, `AlertChannel.fromId(id)` or `AlertChannel.fromProject(project, logicalId)`. */
   channel: AlertChannelRef;
   /** Whether the channel is notified. @default true */
   activated?: boolean;
@@ -64,7 +66,7 @@ export interface CheckGroupProps {
   runtimeId?: RuntimeId | null;
   /** Environment variables of the checks, at most 100. @default [] */
   environmentVariables?: EnvironmentVariableProps[];
-  /** Alert channels the group is subscribed to: constructs, `AlertChannel.fromId(id)`, or `{ channel, activated }`. @default [] */
+  /** Alert channels the group is subscribed to: constructs, `AlertChannel.fromId(id)`, `AlertChannel.fromProject(project, logicalId)`, or `{ channel, activated }`. @default [] */
   alertChannels?: (AlertChannelRef | AlertChannelSubscriptionProps)[];
   /** Snippet run in the setup phase of the group's API checks. @default null */
   setupSnippetId?: number | null;
@@ -107,6 +109,11 @@ export class CheckGroup extends Construct<CheckGroupProps> {
   /** An existing group, by id: referred to, never created, changed or deleted. */
   static fromId(id: number): RemoteRef<'CheckGroup'> {
     return remoteRef('CheckGroup', id);
+  }
+
+  /** A check group another project owns (`projectName`), by its logical id there: referred to, never created, changed or deleted. */
+  static fromProject(project: string, logicalId: string): ProjectConstructRef<'CheckGroup'> {
+    return projectRef('CheckGroup', project, logicalId);
   }
 
   /** The group's name, which is what maintenance-window tags match. */

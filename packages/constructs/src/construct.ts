@@ -14,8 +14,10 @@ import {
   captureStack,
   currentSession,
   isConstruct,
+  isProjectConstructRef,
   isRemote,
   OPTION_PROBLEMS,
+  PROJECT_BRAND,
   PROP_PATH,
   REMOTE_BRAND,
   type ResourceKind,
@@ -41,16 +43,49 @@ export function refKey(kind: ResourceKind, logicalId: string): string {
   return `${kind}:${logicalId}`;
 }
 /**
- * `value` with every reference replaced by `replace(ref)`; copies only the objects and lists that
- * hold a reference, so most of a payload is returned as it is.
+ * A reference to a construct another project owns, inside a desired payload
+ * (`AlertChannel.fromProject('platform', 'pagerduty-oncall')`): resolved at plan time to the
+ * physical id that project's state records. Exactly two keys: never taken for a `PayloadRef`,
+ * which this project's own state resolves.
  */
-export function replaceRefs(value: unknown, replace: (ref: PayloadRef) => unknown): unknown {
+export interface ProjectPayloadRef {
+  $project: string;
+  /** `Kind:logicalId` in the other project. */
+  $ref: string;
+}
+
+export function isProjectPayloadRef(value: unknown): value is ProjectPayloadRef {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as ProjectPayloadRef).$project === 'string' &&
+    typeof (value as ProjectPayloadRef).$ref === 'string' &&
+    Object.keys(value).length === 2
+  );
+}
+
+/** `platform/AlertChannel:pagerduty-oncall`: a use of another project's construct, as state records it. */
+export function projectUseKey(ref: ProjectPayloadRef): string {
+  return `${ref.$project}/${ref.$ref}`;
+}
+
+/**
+ * `value` with every reference replaced by `replace(ref)`, and every reference to another
+ * project's construct by `replaceProject(ref)` when it is given (else left as it is); copies only
+ * the objects and lists that hold a replaced reference, so most of a payload is returned as it is.
+ */
+export function replaceRefs(
+  value: unknown,
+  replace: (ref: PayloadRef) => unknown,
+  replaceProject?: (ref: ProjectPayloadRef) => unknown,
+): unknown {
   if (value === null || typeof value !== 'object') return value;
   if (isPayloadRef(value)) return replace(value);
+  if (isProjectPayloadRef(value)) return replaceProject === undefined ? value : replaceProject(value);
   if (Array.isArray(value)) {
     let out: unknown[] | undefined;
     for (let i = 0; i < value.length; i++) {
-      const next = replaceRefs(value[i], replace);
+      const next = replaceRefs(value[i], replace, replaceProject);
       if (next !== value[i]) {
         out ??= [...value];
         out[i] = next;
@@ -61,7 +96,7 @@ export function replaceRefs(value: unknown, replace: (ref: PayloadRef) => unknow
   let out: Record<string, unknown> | undefined;
   for (const key in value) {
     const field = (value as Record<string, unknown>)[key];
-    const next = replaceRefs(field, replace);
+    const next = replaceRefs(field, replace, replaceProject);
     if (next !== field) {
       out ??= { ...FRESH, ...(value as Record<string, unknown>) };
       out[key] = next;
@@ -91,7 +126,10 @@ export interface DesiredResource {
   /** The construct class, e.g. `SlackAlertChannel`. */
   construct: string;
   logicalId: string;
-  /** The request payload, fully defaulted; references as `{ "$ref": "Kind:logicalId" }`. */
+  /**
+   * The request payload, fully defaulted; references as `{ "$ref": "Kind:logicalId" }`, to another
+   * project's constructs as `{ "$project": "platform", "$ref": "Kind:logicalId" }`.
+   */
   payload: Record<string, unknown>;
   /** Resources this one references, as `Kind:logicalId`. */
   dependsOn: string[];
@@ -129,8 +167,12 @@ export interface SynthContext {
   /** Props the config's `defaults` give this construct's kind. */
   readonly defaults: Record<string, unknown>;
   problem(path: string, message: string): void;
-  /** A reference to a construct or `fromId` of `expected` kind, as a payload value. */
-  ref(value: unknown, expected: ResourceKind, path: string): PayloadRef | string | number | undefined;
+  /** A reference to a construct, `fromId` or `fromProject` of `expected` kind, as a payload value. */
+  ref(
+    value: unknown,
+    expected: ResourceKind,
+    path: string,
+  ): PayloadRef | ProjectPayloadRef | string | number | undefined;
   /** A string prop or the content of the file it names. */
   text(value: string | FileRef | null | undefined, path: string): string | null | undefined;
 }
@@ -207,4 +249,30 @@ export function remoteRef<K extends ResourceKind>(kind: K, physicalId: string | 
   }) as unknown as RemoteRef<K>;
 }
 
-export { isConstruct, isRemote };
+/**
+ * A construct another project of the workspace (or of the shared state database) owns, by that
+ * project's name and the construct's logical id there: referred to, never created, changed or
+ * deleted. Resolved at plan time to the id that project's state records.
+ */
+export interface ProjectConstructRef<K extends ResourceKind> {
+  readonly kind: K;
+  /** The other project's `projectName`. */
+  readonly project: string;
+  /** The construct's logical id in that project. */
+  readonly logicalId: string;
+}
+
+export function projectRef<K extends ResourceKind>(
+  kind: K,
+  project: string,
+  logicalId: string,
+): ProjectConstructRef<K> {
+  return Object.freeze({
+    [PROJECT_BRAND]: true,
+    kind,
+    project,
+    logicalId,
+  }) as unknown as ProjectConstructRef<K>;
+}
+
+export { isConstruct, isProjectConstructRef, isRemote };

@@ -1,5 +1,13 @@
 import { DASHBOARD_DEFAULTS } from '@monitor/api';
-import { Construct, type ConstructOptions, type FileRef, FRESH, type SynthContext } from './construct.js';
+import {
+  Construct,
+  type ConstructOptions,
+  type FileRef,
+  FRESH,
+  type ProjectConstructRef,
+  projectRef,
+  type SynthContext,
+} from './construct.js';
 import { SYNTHESIZE } from './session.js';
 import { type KindSource, requestFields } from './source.js';
 
@@ -62,6 +70,11 @@ export class Dashboard extends Construct<DashboardProps> {
 
   constructor(logicalId: string, props: DashboardProps, options?: ConstructOptions) {
     super(logicalId, props, options);
+  }
+
+  /** A dashboard another project owns (`projectName`), by its logical id there: referred to, never created, changed or deleted. */
+  static fromProject(project: string, logicalId: string): ProjectConstructRef<'Dashboard'> {
+    return projectRef('Dashboard', project, logicalId);
   }
 
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {

@@ -1,6 +1,13 @@
 import { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from '@monitor/api';
 import type { CheckGroup } from './check-group.js';
-import { Construct, type ConstructOptions, FRESH, type SynthContext } from './construct.js';
+import {
+  Construct,
+  type ConstructOptions,
+  FRESH,
+  type ProjectConstructRef,
+  projectRef,
+  type SynthContext,
+} from './construct.js';
 import { isConstruct, PROP_PATH, SYNTHESIZE } from './session.js';
 import { type KindSource, listOf, replaceProp, requestFields, sourceRef, topField } from './source.js';
 import type { StatusPageRef, StatusPageServiceRef } from './status-page.js';
@@ -75,6 +82,11 @@ export class MaintenanceWindow extends Construct<MaintenanceWindowProps> {
     super(logicalId, props, options);
   }
 
+  /** A maintenance window another project owns (`projectName`), by its logical id there: referred to, never created, changed or deleted. */
+  static fromProject(project: string, logicalId: string): ProjectConstructRef<'MaintenanceWindow'> {
+    return projectRef('MaintenanceWindow', project, logicalId);
+  }
+
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {
     const { tags, statusPageVisibility, startsAt, endsAt, repeatEndsAt, ...rest } = {
       ...ctx.defaults,
@@ -95,7 +107,7 @@ export class MaintenanceWindow extends Construct<MaintenanceWindowProps> {
         }
         ctx.problem(
           `tags[${i}]`,
-          'must be a tag string or a CheckGroup construct (a fromId group has no name here; use its name)',
+          'must be a tag string or a CheckGroup construct (a fromId or fromProject group has no name here; use its name)',
         );
         return '';
       }),

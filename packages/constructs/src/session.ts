@@ -22,6 +22,8 @@ export interface ConstructLike {
 export const CONSTRUCT_BRAND: unique symbol = Symbol.for('@monitor/constructs.construct') as never;
 /** The brand of references to existing remote resources (`fromId`). */
 export const REMOTE_BRAND: unique symbol = Symbol.for('@monitor/constructs.remote') as never;
+/** The brand of references to constructs another project owns (`fromProject`). */
+export const PROJECT_BRAND: unique symbol = Symbol.for('@monitor/constructs.projectRef') as never;
 /** The method a construct synthesizes itself with. */
 export const SYNTHESIZE: unique symbol = Symbol.for('@monitor/constructs.synthesize') as never;
 /** A construct's `CallerLocator` (a symbol, as SYNTHESIZE, so that two copies of the package agree). */
@@ -94,6 +96,13 @@ export function isConstruct(value: unknown): value is ConstructLike {
 export function isRemote(value: unknown): value is ConstructLike & { physicalId: string | number } {
   return (
     typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[REMOTE_BRAND] === true
+  );
+}
+
+/** A reference to a construct of another project (`X.fromProject(project, logicalId)`). */
+export function isProjectConstructRef(value: unknown): value is ConstructLike & { readonly project: string } {
+  return (
+    typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[PROJECT_BRAND] === true
   );
 }
 

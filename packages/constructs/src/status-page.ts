@@ -3,6 +3,8 @@ import {
   Construct,
   type ConstructOptions,
   FRESH,
+  type ProjectConstructRef,
+  projectRef,
   type RemoteRef,
   remoteRef,
   type SynthContext,
@@ -28,12 +30,20 @@ export class StatusPageService extends Construct<StatusPageServiceProps> {
     return remoteRef('StatusPageService', id);
   }
 
+  /** A status-page service another project owns (`projectName`), by its logical id there: referred to, never created, changed or deleted. */
+  static fromProject(project: string, logicalId: string): ProjectConstructRef<'StatusPageService'> {
+    return projectRef('StatusPageService', project, logicalId);
+  }
+
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {
     return { ...ctx.defaults, ...this.props };
   }
 }
 
-export type StatusPageServiceRef = StatusPageService | RemoteRef<'StatusPageService'>;
+export type StatusPageServiceRef =
+  | StatusPageService
+  | RemoteRef<'StatusPageService'>
+  | ProjectConstructRef<'StatusPageService'>;
 
 export interface StatusPageCardProps {
   /** Title of the card. Cards are matched by name, so keep names unique on a page. */
@@ -71,8 +81,11 @@ export interface StatusPageProps {
   defaultTheme?: 'LIGHT' | 'DARK' | 'AUTO';
 }
 
-/** Anything a maintenance window's `statusPages` accepts: a status-page construct or `StatusPage.fromId(id)`. */
-export type StatusPageRef = StatusPage | RemoteRef<'StatusPage'>;
+/**
+ * Anything a maintenance window's `statusPages` accepts: a status-page construct,
+ * `StatusPage.fromId(id)` or `StatusPage.fromProject(project, logicalId)`.
+ */
+export type StatusPageRef = StatusPage | RemoteRef<'StatusPage'> | ProjectConstructRef<'StatusPage'>;
 
 /** A status page with cards of services. */
 export class StatusPage extends Construct<StatusPageProps> {
@@ -85,6 +98,11 @@ export class StatusPage extends Construct<StatusPageProps> {
   /** An existing status page, by id: referred to, never created, changed or deleted. */
   static fromId(id: string): RemoteRef<'StatusPage'> {
     return remoteRef('StatusPage', id);
+  }
+
+  /** A status page another project owns (`projectName`), by its logical id there: referred to, never created, changed or deleted. */
+  static fromProject(project: string, logicalId: string): ProjectConstructRef<'StatusPage'> {
+    return projectRef('StatusPage', project, logicalId);
   }
 
   [SYNTHESIZE](ctx: SynthContext): Record<string, unknown> {

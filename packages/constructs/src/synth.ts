@@ -20,6 +20,7 @@ import {
   type FileRef,
   isPayloadRef,
   type PayloadRef,
+  type ProjectPayloadRef,
   refKey,
   replaceRefs,
   type SynthContext,
@@ -30,6 +31,7 @@ import {
   CALLER_LOCATOR,
   currentSession,
   isConstruct,
+  isProjectConstructRef,
   isRemote,
   OPTION_PROBLEMS,
   PROP_PATH,
@@ -48,6 +50,11 @@ function placeholder(kind: ResourceKind | undefined): string | number {
 }
 
 export interface SynthOptions {
+  /**
+   * The project's own name (`projectName`): a `fromProject` reference to it is a problem, since
+   * the construct itself is at hand.
+   */
+  project?: string;
   /** The config's per-kind defaults. */
   defaults?: ProjectDefaults;
   /** Map where the runtime saw a `new` call to the source position (the loader's source maps). */
@@ -79,9 +86,10 @@ export interface SynthResult {
   diagnostics: Diagnostic[];
 }
 
-/** `value` with references replaced by placeholders; copies only what holds a reference. */
+/** `value` with references (to this project's constructs or another's) replaced by placeholders; copies only what holds a reference. */
 function withPlaceholders(value: unknown): unknown {
-  return replaceRefs(value, (ref) => placeholder(ref.$ref.split(':')[0] as ResourceKind));
+  const stand = (ref: PayloadRef | ProjectPayloadRef) => placeholder(ref.$ref.split(':')[0] as ResourceKind);
+  return replaceRefs(value, stand, stand);
 }
 
 const readUtf8 = (path: string) => readFileSync(path, 'utf8');
@@ -151,7 +159,7 @@ interface SynthRun {
   attributed: Set<string>;
 }
 
-type Problem = (path: string, message: string, severity?: 'error' | 'warning') => void;
+type Problem = (path: string, message: string, severity?: 'error' | 'warning', hint?: string) => void;
 
 /** How a construct's problems are reported: at a prop's path, or at an option's (`new`'s third argument). */
 interface Problems {
@@ -169,8 +177,16 @@ function synthConstruct(
   const own: Diagnostic[] = [];
   const construct = c.constructor.name;
   const where = locator(c, run.mapLocation);
-  const problem: Problem = (path, message, severity = 'error') =>
-    own.push({ severity, construct, logicalId: c.logicalId, location: where(), path, message });
+  const problem: Problem = (path, message, severity = 'error', hint = undefined) =>
+    own.push({
+      severity,
+      construct,
+      logicalId: c.logicalId,
+      location: where(),
+      path,
+      message,
+      ...(hint === undefined ? {} : { hint }),
+    });
   const optionProblem: Problem = (path, message, severity = 'error') =>
     own.push({
       severity,
@@ -268,9 +284,11 @@ function synthContext(
   return {
     defaults: (run.options.defaults?.[c.kind as keyof ProjectDefaults] ?? {}) as Record<string, unknown>,
     problem: (path, message) => problem(path, message),
-    ref: (value, expected, path): PayloadRef | string | number | undefined => {
+    ref: (value, expected, path): PayloadRef | ProjectPayloadRef | string | number | undefined => {
       // Reported once here; a stand-in of the right type keeps the schema from reporting it again.
       const invalidRef = { $ref: `${expected}:` };
+      if (isProjectConstructRef(value))
+        return projectPayloadRef(value, expected, path, run, problem) ?? invalidRef;
       if (isRemote(value)) {
         if (value.kind === expected) return value.physicalId;
         problem(path, `expected a ${expected}, got ${value.kind}.fromId(${String(value.physicalId)})`);
@@ -285,11 +303,65 @@ function synthContext(
         problem(path, `expected a ${expected}, got ${String(value)}`);
         return invalidRef;
       }
-      problem(path, `expected a ${expected} construct or ${expected}.fromId(...), got ${typeof value}`);
+      problem(
+        path,
+        `expected a ${expected} construct, ${expected}.fromId(...) or ${expected}.fromProject(...), got ${typeof value}`,
+      );
       return invalidRef;
     },
     text: (value, path) => fileText(value, path, where, run.readFile, problem),
   };
+}
+
+/**
+ * Another project's construct as a payload value, `{ $project, $ref: 'Kind:logicalId' }`; undefined
+ * (and a problem at `path`) when it is of another kind, its project or logical id is malformed, or
+ * it names this very project.
+ */
+function projectPayloadRef(
+  value: { kind: ResourceKind; project: unknown; logicalId: unknown },
+  expected: ResourceKind,
+  path: string,
+  run: SynthRun,
+  problem: Problem,
+): ProjectPayloadRef | undefined {
+  const { kind, project, logicalId } = value;
+  const written = `${kind}.fromProject(${JSON.stringify(project)}, ${JSON.stringify(logicalId)})`;
+  if (kind !== expected) {
+    problem(path, `expected a ${expected}, got ${written}`);
+    return undefined;
+  }
+  if (typeof project !== 'string' || project.trim() === '' || project !== project.trim()) {
+    problem(
+      path,
+      `${written}: the project must be the projectName of another project`,
+      'error',
+      `name the project as its monitor.config.ts does, e.g. ${expected}.fromProject('platform', 'its-logical-id')`,
+    );
+    return undefined;
+  }
+  if (typeof logicalId !== 'string' || !LOGICAL_ID_PATTERN.test(logicalId)) {
+    problem(
+      path,
+      `${written}: the logical id is invalid (letters, digits and _ - / # . only)`,
+      'error',
+      `give the construct's logical id in project "${project}": the first argument of its new ${expected}(…)`,
+    );
+    return undefined;
+  }
+  if (project === run.options.project) {
+    const own = run.seen.get(refKey(expected, logicalId));
+    problem(
+      path,
+      `${written} names this project ("${project}"): fromProject is for another project's constructs`,
+      'error',
+      own === undefined
+        ? `use the construct itself: this project has no ${expected} "${logicalId}"; declare it, or name the project that owns it`
+        : `use the construct itself: import ${own.toString()} from where it is declared and pass it here`,
+    );
+    return undefined;
+  }
+  return { $project: project, $ref: refKey(expected, logicalId) };
 }
 
 /** A text prop: the string itself, or the file it names (relative to the construct's file). */
@@ -451,7 +523,11 @@ function keyText(item: unknown, keyField: string): string | undefined {
   if (item === null || typeof item !== 'object') return undefined;
   const key = (item as Record<string, unknown>)[keyField];
   if (key === undefined || key === null) return undefined;
-  if (isPayloadRef(key)) return key.$ref.slice(key.$ref.indexOf(':') + 1);
+  if (isPayloadRef(key)) {
+    // `Kind:` alone is the stand-in of a reference already reported: never a duplicate.
+    const logicalId = key.$ref.slice(key.$ref.indexOf(':') + 1);
+    return logicalId === '' ? undefined : logicalId;
+  }
   return typeof key === 'object' ? JSON.stringify(key) : String(key);
 }
 
