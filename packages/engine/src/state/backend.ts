@@ -1,5 +1,6 @@
 import type { ByPhysicalId } from '../identity.js';
 import type { ClearedLock, LockHolder } from './lock-holder.js';
+import type { OtherProjects } from './other-projects.js';
 import type { State, StateEntry } from './state.js';
 
 /** Entries by `Kind:logicalId`; `null` removes one. */
@@ -52,6 +53,11 @@ export interface StateBackend {
    * them. Absent: the backend sees only this project.
    */
   owners?(): Promise<ByPhysicalId<string>>;
+  /**
+   * The other projects' states in this account, for backends that hold many projects (a shared
+   * database): what references to their constructs resolve against. Absent: see `OtherProjects`.
+   */
+  otherProjects?(): OtherProjects;
   /**
    * Clear the lock's record of a run that is gone (`monitor state unlock --force`). Resolves to
    * what it cleared; a `LockHeldError` when a live run holds the lock and it cannot be cleared.

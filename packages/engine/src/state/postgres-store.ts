@@ -13,6 +13,7 @@ import {
 } from './backend.js';
 import { LockHeldError } from './lock.js';
 import type { ClearedLock, LockHolder } from './lock-holder.js';
+import type { OtherProjects } from './other-projects.js';
 import {
   checkFormatVersion,
   checkIntegrity,
@@ -20,6 +21,7 @@ import {
   type LastDeploy,
   STATE_FORMAT_VERSION,
   type State,
+  type StateEntry,
   stateSchema,
 } from './state.js';
 
@@ -84,6 +86,9 @@ const MIGRATIONS: readonly string[] = [
      last_take jsonb,
      PRIMARY KEY (service, account_id)
    );`,
+  // 6: the constructs of other projects each entry references (X.fromProject), for their owners'
+  // delete protection.
+  'ALTER TABLE monitor.entries ADD COLUMN uses jsonb;',
 ];
 
 /** Serializes migrations of concurrent runs (an arbitrary constant, the same for every run). */
@@ -161,7 +166,31 @@ interface EntryRow {
   protect: boolean;
   identity: string | null;
   field_hashes: string | null;
+  uses: string[] | null;
 }
+
+/** A state's row with its entries and pending creates, as `read` selects it. */
+interface StateRow {
+  project: string;
+  format_version: number;
+  service: string | null;
+  last_deploy: LastDeploy | null;
+  serial: string;
+  salt: string;
+  entries: EntryRow[];
+  pending: string[];
+}
+
+/** The states' rows with their entries and pending creates, in one round trip; `$1` is the account. */
+const SELECT_STATES = `SELECT s.project, s.format_version, s.service, s.last_deploy, s.serial, s.salt,
+   COALESCE((SELECT json_agg(json_build_object('key', e.key, 'kind', e.kind, 'logical_id', e.logical_id,
+               'physical_id', e.physical_id, 'applied_hash', e.applied_hash,
+               'secret_hashes', e.secret_hashes, 'protect', e.protect, 'identity', e.identity,
+               'field_hashes', e.field_hashes, 'uses', e.uses))
+               FROM monitor.entries e WHERE e.project = s.project AND e.account_id = s.account_id), '[]') AS entries,
+   COALESCE((SELECT json_agg(p.key) FROM monitor.pending_creates p
+               WHERE p.project = s.project AND p.account_id = s.account_id), '[]') AS pending
+ FROM monitor.states s WHERE s.account_id = $1`;
 
 export interface PostgresBackendOptions {
   /** `postgres://user:password@host:port/database` */
@@ -259,31 +288,40 @@ export class PostgresStateBackend implements StateBackend {
   }
 
   async read(options: ReadOptions = {}): Promise<State> {
-    // One round trip: the state's row with its entries and pending creates.
-    const [head] = await this.#query<{
-      format_version: number;
-      service: string | null;
-      last_deploy: LastDeploy | null;
-      serial: string;
-      salt: string;
-      entries: EntryRow[];
-      pending: string[];
-    }>(
-      `SELECT s.format_version, s.service, s.last_deploy, s.serial, s.salt,
-         COALESCE((SELECT json_agg(json_build_object('key', e.key, 'kind', e.kind, 'logical_id', e.logical_id,
-                     'physical_id', e.physical_id, 'applied_hash', e.applied_hash,
-                     'secret_hashes', e.secret_hashes, 'protect', e.protect, 'identity', e.identity,
-                     'field_hashes', e.field_hashes))
-                     FROM monitor.entries e WHERE e.project = s.project AND e.account_id = s.account_id), '[]') AS entries,
-         COALESCE((SELECT json_agg(p.key) FROM monitor.pending_creates p
-                     WHERE p.project = s.project AND p.account_id = s.account_id), '[]') AS pending
-       FROM monitor.states s WHERE s.project = $1 AND s.account_id = $2`,
-      [this.#project, this.#accountId],
-    );
+    const [head] = await this.#query<StateRow>(`${SELECT_STATES} AND s.project = $2`, [
+      this.#accountId,
+      this.#project,
+    ]);
     if (head === undefined) return emptyState(this.#accountId);
-    checkFormatVersion(head.format_version, `the state in ${this.location}`);
-    const { entries } = head;
-    const pending = head.pending.map((key) => ({ key }));
+    const state = this.#stateOf(head, this.location);
+    return options.allowDamaged === true ? state : checkIntegrity(state, this.location);
+  }
+
+  /**
+   * What the other projects sharing this database record in this account (`X.fromProject`
+   * resolves against them, and their `uses` keep what they reference from being deleted).
+   */
+  otherProjects(): OtherProjects {
+    const where = `${redactUrl(this.#url)} (account ${this.#accountId})`;
+    const read = async (only?: string) => {
+      const rows = await this.#query<StateRow>(
+        only === undefined ? `${SELECT_STATES} AND s.project <> $2` : `${SELECT_STATES} AND s.project = $2`,
+        [this.#accountId, only ?? this.#project],
+      );
+      return new Map(
+        rows.map((row) => [row.project, this.#stateOf(row, `${where}, project ${row.project}`)]),
+      );
+    };
+    return {
+      where: `the state database ${where}`,
+      state: async (name) => (name === this.#project ? undefined : (await read(name)).get(name)),
+      all: () => read(),
+    };
+  }
+
+  /** A state's row as the state, checked as `read` checks it; `location` names it in errors. */
+  #stateOf(head: StateRow, location: string): State {
+    checkFormatVersion(head.format_version, `the state in ${location}`);
     const parsed = stateSchema.safeParse({
       formatVersion: head.format_version,
       accountId: this.#accountId,
@@ -292,7 +330,7 @@ export class PostgresStateBackend implements StateBackend {
       serial: Number(head.serial),
       salt: head.salt,
       resources: Object.fromEntries(
-        entries.map((e) => [
+        head.entries.map((e) => [
           e.key,
           {
             kind: e.kind,
@@ -303,19 +341,19 @@ export class PostgresStateBackend implements StateBackend {
             protect: e.protect,
             ...(e.identity === null ? {} : { identity: e.identity }),
             ...(e.field_hashes === null ? {} : { fieldHashes: e.field_hashes }),
+            ...(e.uses === null ? {} : { uses: e.uses }),
           },
         ]),
       ),
-      pendingCreates: pending.map((p) => p.key).sort(),
+      pendingCreates: [...head.pending].sort(),
     });
     if (!parsed.success) {
       throw new InvalidStateError(
-        `the state in ${this.location} is not a monitor state: ${parsed.error.issues[0]?.message ?? ''}`,
+        `the state in ${location} is not a monitor state: ${parsed.error.issues[0]?.message ?? ''}`,
         'upgrade monitor if a newer version wrote it; otherwise restore it (monitor state push)',
       );
     }
-    const state = parsed.data as State;
-    return options.allowDamaged === true ? state : checkIntegrity(state, this.location);
+    return parsed.data as State;
   }
 
   /**
@@ -413,12 +451,13 @@ export class PostgresStateBackend implements StateBackend {
           await q(
             `INSERT INTO monitor.entries
                (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect, identity,
-                field_hashes)
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
+                field_hashes, uses)
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12)
              ON CONFLICT (project, account_id, key) DO UPDATE SET
                kind = EXCLUDED.kind, logical_id = EXCLUDED.logical_id, physical_id = EXCLUDED.physical_id,
                applied_hash = EXCLUDED.applied_hash, secret_hashes = EXCLUDED.secret_hashes,
-               protect = EXCLUDED.protect, identity = EXCLUDED.identity, field_hashes = EXCLUDED.field_hashes`,
+               protect = EXCLUDED.protect, identity = EXCLUDED.identity, field_hashes = EXCLUDED.field_hashes,
+               uses = EXCLUDED.uses`,
             [
               this.#project,
               this.#accountId,
@@ -431,6 +470,7 @@ export class PostgresStateBackend implements StateBackend {
               entry.protect,
               entry.identity ?? null,
               entry.fieldHashes ?? null,
+              usesOf(entry),
             ],
           );
         }
@@ -473,6 +513,7 @@ export class PostgresStateBackend implements StateBackend {
       protect: e.protect,
       identity: e.identity ?? null,
       field_hashes: e.fieldHashes ?? null,
+      uses: e.uses === undefined || e.uses.length === 0 ? null : [...e.uses].sort(),
     }));
     await this.#transaction(async (q) => {
       const key = [this.#project, this.#accountId];
@@ -496,11 +537,11 @@ export class PostgresStateBackend implements StateBackend {
       await q(
         `INSERT INTO monitor.entries
            (project, account_id, key, kind, logical_id, physical_id, applied_hash, secret_hashes, protect, identity,
-            field_hashes)
+            field_hashes, uses)
          SELECT $1, $2, r.key, r.kind, r.logical_id, r.physical_id, r.applied_hash, r.secret_hashes, r.protect, r.identity,
-                r.field_hashes
+                r.field_hashes, r.uses
            FROM jsonb_to_recordset($3::jsonb) AS r(key text, kind text, logical_id text, physical_id jsonb,
-                applied_hash text, secret_hashes jsonb, protect boolean, identity text, field_hashes text)`,
+                applied_hash text, secret_hashes jsonb, protect boolean, identity text, field_hashes text, uses jsonb)`,
         [...key, JSON.stringify(rows)],
       );
       await q('DELETE FROM monitor.pending_creates WHERE project = $1 AND account_id = $2', key);
@@ -520,6 +561,11 @@ export class PostgresStateBackend implements StateBackend {
     const client = await pending.catch(() => undefined);
     await client?.end().catch(() => {});
   }
+}
+
+/** An entry's uses as the column holds them: sorted JSON, or null when there are none. */
+function usesOf(entry: StateEntry): string | null {
+  return entry.uses === undefined || entry.uses.length === 0 ? null : JSON.stringify([...entry.uses].sort());
 }
 
 /** Bring monitor's schema up to date on `client`, once per database however many runs try at once. */

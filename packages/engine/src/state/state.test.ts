@@ -552,11 +552,63 @@ describe('the state format version', () => {
     });
   });
 
+  it("a state of format 3 is read as the current format; an entry's uses are kept, sorted, and read back by both readers", async () => {
+    const store = new FileStateBackend(dir(), ACCOUNT);
+    fs.mkdirSync(join(store.location, '..'), { recursive: true });
+    writeFileSync(store.location, fileOf(3));
+    const read = await store.read();
+    expect(read.formatVersion).toBe(STATE_FORMAT_VERSION);
+    expect(read.resources['CheckGroup:g']).toEqual(v1Entry);
+    const uses = ['platform/AlertChannel:slack', 'billing/AlertChannel:mail'];
+    read.resources['CheckGroup:g'] = { ...v1Entry, kind: 'CheckGroup', uses };
+    await store.commit(read);
+    const written = JSON.parse(readFileSync(store.location, 'utf8'));
+    expect(written.resources['CheckGroup:g'].uses).toEqual([...uses].sort());
+    expect((await store.read()).resources['CheckGroup:g']?.uses).toEqual([...uses].sort());
+    // The schema reads what the fast reader refuses (a use that is not text), and names it.
+    expect(plainState(written)).toBeDefined();
+    const bad = { ...written, resources: { 'CheckGroup:g': { ...v1Entry, uses: [1] } } };
+    expect(plainState(bad)).toBeUndefined();
+    expect(stateSchema.safeParse(bad).error?.issues[0]?.path).toEqual([
+      'resources',
+      'CheckGroup:g',
+      'uses',
+      0,
+    ]);
+  });
+
   it('the keys of each format are pinned: a key added to the state needs a new format version', () => {
     const KEYS_OF_FORMAT: Record<
       number,
       { state: string[]; entry: string[]; lastDeploy: string[]; baseline?: string[]; checkBefore?: string[] }
     > = {
+      // 4: what each entry uses of other projects (their delete protection).
+      4: {
+        state: [
+          'formatVersion',
+          'accountId',
+          'service',
+          'serial',
+          'salt',
+          'resources',
+          'pendingCreates',
+          'lastDeploy',
+        ],
+        entry: [
+          'kind',
+          'logicalId',
+          'physicalId',
+          'appliedHash',
+          'secretHashes',
+          'protect',
+          'identity',
+          'fieldHashes',
+          'uses',
+        ],
+        lastDeploy: ['at', 'groups', 'baseline'],
+        baseline: ['checks', 'errorGroups'],
+        checkBefore: ['status', 'locations'],
+      },
       // 3: the baseline a verified deploy keeps in its record.
       3: {
         state: [
@@ -847,6 +899,7 @@ describe('plainState', () => {
     protect: { valid: [true, false], invalid: ['true', ABSENT] },
     identity: { valid: ['name:Payments', '', ABSENT], invalid: [5] },
     fieldHashes: { valid: ['ab12', ABSENT], invalid: [1] },
+    uses: { valid: [['platform/AlertChannel:pd', 'b/CheckGroup:g'], [], ABSENT], invalid: [[1], [''], 'x'] },
     extra: { valid: [ABSENT], invalid: ['surprise'] },
   };
   /** An entry whose fields are each refused one time in 25. */

@@ -16,11 +16,11 @@ import { ByPhysicalId } from '../identity.js';
  * (`state.test.ts` holds the keys of each version): an older monitor then refuses the file as
  * written by a newer one, instead of reading it as damaged. Version 2 added `identity` and
  * `fieldHashes`, written under version 1 by the monitor that introduced them; version 3 added
- * `lastDeploy.baseline`.
+ * `lastDeploy.baseline`; version 4 an entry's `uses`.
  */
-export const STATE_FORMAT_VERSION = 3;
+export const STATE_FORMAT_VERSION = 4;
 /** The versions this monitor reads; an older one is read as the current one and written as it. */
-const FORMAT_VERSIONS_READ = [1, 2, 3] as const;
+const FORMAT_VERSIONS_READ = [1, 2, 3, 4] as const;
 
 /** What monitor remembers of one resource it owns: ids and hashes, never an attribute or a secret. */
 export interface StateEntry {
@@ -47,6 +47,12 @@ export interface StateEntry {
    * is then told as a whole.
    */
   fieldHashes?: string;
+  /**
+   * The constructs of other projects the payload last applied references (`X.fromProject`), as
+   * `project/Kind:logicalId`, sorted: the owning project refuses to delete them while this entry
+   * stands. Absent when there are none (and in entries written before format 4).
+   */
+  uses?: string[];
 }
 
 export interface State {
@@ -123,6 +129,7 @@ export const stateEntrySchema = z.strictObject({
   protect: z.boolean(),
   identity: z.string().optional(),
   fieldHashes: z.string().optional(),
+  uses: z.array(z.string().min(1)).optional(),
 });
 
 export const stateSchema = z.strictObject({
@@ -221,6 +228,7 @@ const ENTRY_FIELDS = new Set([
   'protect',
   'identity',
   'fieldHashes',
+  'uses',
 ]);
 const KIND_NAMES = new Set<unknown>(RESOURCE_KINDS);
 
@@ -228,7 +236,8 @@ const KIND_NAMES = new Set<unknown>(RESOURCE_KINDS);
 function plainEntry(value: unknown): StateEntry | undefined {
   if (!isRecord(value)) return undefined;
   for (const key in value) if (!ENTRY_FIELDS.has(key) || !Object.hasOwn(value, key)) return undefined;
-  const { kind, logicalId, physicalId, appliedHash, secretHashes, protect, identity, fieldHashes } = value;
+  const { kind, logicalId, physicalId, appliedHash, secretHashes, protect, identity, fieldHashes, uses } =
+    value;
   if (
     !KIND_NAMES.has(kind) ||
     typeof logicalId !== 'string' ||
@@ -238,7 +247,8 @@ function plainEntry(value: unknown): StateEntry | undefined {
     !isRecord(secretHashes) ||
     typeof protect !== 'boolean' ||
     (identity !== undefined && typeof identity !== 'string') ||
-    (fieldHashes !== undefined && typeof fieldHashes !== 'string')
+    (fieldHashes !== undefined && typeof fieldHashes !== 'string') ||
+    (uses !== undefined && !isUses(uses))
   )
     return undefined;
   const hashes: Record<string, string> = {};
@@ -257,7 +267,12 @@ function plainEntry(value: unknown): StateEntry | undefined {
     protect,
     ...(identity === undefined ? {} : { identity }),
     ...(fieldHashes === undefined ? {} : { fieldHashes }),
+    ...(uses === undefined ? {} : { uses: [...(uses as string[])] }),
   };
+}
+
+function isUses(value: unknown): value is string[] {
+  return Array.isArray(value) && value.every((use) => typeof use === 'string' && use !== '');
 }
 
 /** Something wrong in a state that no deploy should build on, and the entries it is about. */
@@ -356,6 +371,7 @@ function storedEntry(e: StateEntry): Record<string, unknown> {
     protect: e.protect,
     ...(e.identity === undefined ? {} : { identity: e.identity }),
     ...(e.fieldHashes === undefined ? {} : { fieldHashes: e.fieldHashes }),
+    ...(e.uses === undefined || e.uses.length === 0 ? {} : { uses: [...e.uses].sort() }),
   };
 }
 

@@ -1,25 +1,13 @@
-import type { DesiredResource } from '@monitor/constructs';
+import { type DesiredResource, isProjectPayloadRef, type ProjectPayloadRef } from '@monitor/constructs';
 
 /**
  * A reference to a construct another project owns, as synthesis writes it into a payload
  * (`AlertChannel.fromProject('platform', 'pagerduty-oncall')`): resolved at plan time from that
- * project's state.
+ * project's state. One definition, the constructs' own.
  */
-export interface ProjectRef {
-  $project: string;
-  /** `Kind:logicalId` in the other project. */
-  $ref: string;
-}
+export type ProjectRef = ProjectPayloadRef;
 
-export function isProjectRef(value: unknown): value is ProjectRef {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as ProjectRef).$project === 'string' &&
-    typeof (value as ProjectRef).$ref === 'string' &&
-    Object.keys(value).length === 2
-  );
-}
+export const isProjectRef: (value: unknown) => value is ProjectRef = isProjectPayloadRef;
 
 /** The other projects whose constructs `resources` reference, sorted. */
 export function referencedProjects(resources: readonly DesiredResource[]): string[] {
