@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { clientFor, warnOnce } from './account.js';
+import { clientFor, waitNotice, warnOnce } from './account.js';
 import type { Io } from './io.js';
 
 const ACCOUNT = '0b7c3c1e-54a4-4a49-9d0f-1c7b1f6f2a11';
@@ -98,5 +98,20 @@ describe('warnOnce', () => {
     expect(io.err()).not.toContain('\u001b');
     expect(io.err().split('\n').filter(Boolean)).toHaveLength(2);
     expect(other.err()).toBe('warning: two\n');
+  });
+});
+
+describe('waitNotice', () => {
+  it('says how long a wait is, or, for the account’s shared budget, who it waits for', () => {
+    const io = { interactive: false };
+    expect(waitNotice({ ms: 57_200, reason: 'the client rate limit of 600 requests per 60 s' }, io)).toBe(
+      'Waiting 58 s: the client rate limit of 600 requests per 60 s\n',
+    );
+    expect(
+      waitNotice(
+        { ms: 1_200, reason: "the account's budget: 3 other runs are deploying into it", otherRuns: 3 },
+        io,
+      ),
+    ).toBe("Waiting for the account's budget: 3 other runs are deploying into it\n");
   });
 });

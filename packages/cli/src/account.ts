@@ -1,4 +1,5 @@
 import {
+  type AccountBudget,
   type Client,
   ConfigError,
   createClient,
@@ -96,6 +97,8 @@ export function clientFor(
     timeoutSeconds?: number | undefined;
     /** Response bodies known to pass their schemas (the project's, `projectResponses`). */
     knownResponses?: KnownResponses | undefined;
+    /** The account's budget shared with other runs (`accountBudget`): its limit is the client's. */
+    budget?: AccountBudget | undefined;
   },
 ): Client {
   const p = paint(io.color);
@@ -103,6 +106,7 @@ export function clientFor(
   return createClient({
     ...credentials,
     ...(rateLimit === undefined ? {} : { rateLimit }),
+    ...(options.budget === undefined ? {} : { budget: options.budget }),
     ...(options.knownResponses === undefined ? {} : { knownResponses: options.knownResponses }),
     // A long wait says why, on a terminal and in a CI log alike: silence there looks like a hang.
     onWait: (wait) => io.stderr(waitNotice(wait, io)),
@@ -148,9 +152,39 @@ export function warnOnce(io: Io, message: string): void {
   io.stderr(`${paint(io.color).yellow('warning')}: ${escapeTerminal(message)}\n`);
 }
 
-/** `Waiting 58 s: the client rate limit of 600 requests per 60 s (--rate-limit)`, one plain line. */
+/**
+ * `Waiting 58 s: the client rate limit of 600 requests per 60 s (--rate-limit)`, one plain line; a
+ * wait for the account's shared budget has no end to tell: `Waiting for the account's budget: 3
+ * other runs are deploying into it`.
+ */
 export function waitNotice(wait: WaitNotice, io: Pick<Io, 'interactive'>): string {
-  return `${io.interactive ? CLEAR_LINE : ''}Waiting ${Math.ceil(wait.ms / 1000)} s: ${escapeTerminal(wait.reason)}\n`;
+  const how = wait.otherRuns === undefined ? `${Math.ceil(wait.ms / 1000)} s:` : 'for';
+  return `${io.interactive ? CLEAR_LINE : ''}Waiting ${how} ${escapeTerminal(wait.reason)}\n`;
+}
+
+/**
+ * The account's rate limit and its budget shared with the runs calling it at once: `--rate-limit`,
+ * else the config's `rateLimit`; none for the embedded emulator (`--local`), which each run starts
+ * for itself. Loaded only when a project command calls an account.
+ */
+export async function accountBudget(
+  credentials: Credentials,
+  io: Pick<Io, 'env'>,
+  options: {
+    rateLimit?: string | undefined;
+    configLimit?: RateLimit | undefined;
+    stateUrl?: string | undefined;
+  },
+): Promise<AccountBudget> {
+  const { openAccountBudget } = await import('@monitor/engine/budget');
+  const limit = options.rateLimit === undefined ? options.configLimit : parseRateLimit(options.rateLimit);
+  return openAccountBudget({
+    baseUrl: credentials.baseUrl,
+    accountId: credentials.accountId,
+    limit,
+    stateUrl: options.stateUrl,
+    env: io.env,
+  });
 }
 
 export interface AccountConnection {

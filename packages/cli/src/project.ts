@@ -21,7 +21,7 @@ import {
 } from '@monitor/engine';
 import { localRoot } from '@monitor/engine/config-location';
 import { escapeTerminal } from '@monitor/engine/escape';
-import { accountEnv, type Credentials, clientFor, credentialsFromEnv } from './account.js';
+import { accountBudget, accountEnv, type Credentials, clientFor, credentialsFromEnv } from './account.js';
 import { EXIT, type ExitCode } from './exit-codes.js';
 import { diagnosticsToJson, formatDiagnostic } from './format-diagnostics.js';
 import { CLEAR_LINE, paint } from './io.js';
@@ -226,7 +226,20 @@ async function openAccount(
     credentials = credentialsFromEnv(accountEnv(io.env, project.config), project.config.baseUrl);
   }
   const knownResponses = projectResponses(project.projectDir);
-  const client = clientFor(credentials, io, { ...args, timeoutSeconds: args.timeout, knownResponses });
+  // Every run calling the account at once draws on one budget (the embedded emulator is this run's alone).
+  const budget = local
+    ? undefined
+    : await accountBudget(credentials, io, {
+        rateLimit: args.rateLimit,
+        configLimit: project.config.rateLimit,
+        stateUrl: io.env.MONITOR_STATE_URL?.trim() || project.config.stateUrl,
+      });
+  const client = clientFor(credentials, io, {
+    ...args,
+    timeoutSeconds: args.timeout,
+    knownResponses,
+    budget,
+  });
   const backend = openStateBackend(project, credentials.accountId, {
     local,
     stateUrl: io.env.MONITOR_STATE_URL,
@@ -243,6 +256,7 @@ async function openAccount(
       knownResponses?.save();
       await backend.close();
       await client.close();
+      await budget?.close();
       await closeEmulator();
     },
   };

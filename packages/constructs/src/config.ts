@@ -72,6 +72,12 @@ export interface MonitorConfig {
    * assertion's line, and deploy refuses. See docs/routing.md. @default []
    */
   routingTests?: RoutingTest[];
+  /**
+   * The account's rate limit, for an account whose limit is not the service's usual one: every run
+   * that calls the account at once shares it, through the state database or this machine's cache
+   * (see docs/state.md). `--rate-limit` wins. @default { requests: 600, perSeconds: 60 }
+   */
+  rateLimit?: { requests: number; perSeconds: number };
 }
 
 /** One environment of a project: its account, and where its service and state are. */
@@ -82,6 +88,8 @@ export interface EnvironmentConfig {
   baseUrl?: string;
   /** Where this environment's state lives, as `state`. @default the project's state */
   state?: MonitorConfig['state'];
+  /** This environment's account's rate limit, as `rateLimit`. @default the project's rateLimit */
+  rateLimit?: MonitorConfig['rateLimit'];
 }
 
 /** The config of a project, in `monitor.config.ts`: `export default defineConfig({ projectName: 'acme' })`. */

@@ -1,5 +1,6 @@
 import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
+import type { RateLimit } from '@monitor/api';
 import { z } from '@monitor/api/zod';
 import { ConfigNotFoundError, EnvironmentRequiredError } from '../errors.js';
 import { type PolicyConfigProblem, type PolicySet, selectPolicies } from '../policy/select.js';
@@ -78,6 +79,12 @@ const stateSchema = z
     path: ['url'],
   });
 
+/** An account's rate limit: `requests` per `perSeconds` seconds. */
+const rateLimitSchema = z.strictObject({
+  requests: z.number().int('must be a whole number').min(1, 'must be at least 1'),
+  perSeconds: z.number().positive('must be more than 0'),
+});
+
 /** The shape a config's default export must have. */
 export const configSchema = z.strictObject({
   projectName: z.string().min(1),
@@ -101,6 +108,7 @@ export const configSchema = z.strictObject({
         accountId: z.uuid('must be the account id, a UUID').optional(),
         baseUrl: z.url().optional(),
         state: stateSchema.optional(),
+        rateLimit: rateLimitSchema.optional(),
       }),
     )
     .refine((e) => Object.keys(e).length > 0, 'name at least one environment, or leave environments out')
@@ -109,6 +117,7 @@ export const configSchema = z.strictObject({
   policies: z.array(z.unknown()).optional(),
   policySeverity: z.record(z.string(), z.enum(['error', 'warning', 'info', 'off'])).optional(),
   policyTimeoutSeconds: z.number().positive().max(3600).optional(),
+  rateLimit: rateLimitSchema.optional(),
 });
 
 export interface ResolvedConfig {
@@ -131,6 +140,8 @@ export interface ResolvedConfig {
   environmentAccounts: Record<string, string | undefined>;
   /** The built-in policies and the config's own, at the severities the config gives them. */
   policies: PolicySet;
+  /** The account's rate limit (the environment's, else the project's), when the config gives one. */
+  rateLimit: RateLimit | undefined;
 }
 
 export const DEFAULT_INCLUDE = ['**/*.monitor.ts'];
@@ -201,7 +212,12 @@ export function resolveConfig(
         ? {}
         : { timeLimitMs: config.policyTimeoutSeconds * 1000 }),
     },
+    rateLimit: rateLimitOf(chosen?.rateLimit ?? config.rateLimit),
   };
+}
+
+function rateLimitOf(limit: z.infer<typeof rateLimitSchema> | undefined): RateLimit | undefined {
+  return limit === undefined ? undefined : { limit: limit.requests, windowMs: limit.perSeconds * 1000 };
 }
 
 /**
