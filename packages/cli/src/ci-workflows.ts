@@ -27,16 +27,16 @@ export interface CiFile {
 }
 
 /** Pinned by commit: a tag can be moved to other code, a commit cannot. */
-const CHECKOUT = 'actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8 # v5.0.0';
-const SETUP_NODE = 'actions/setup-node@a0853c24544627f65ddf259abe73b1d18a591444 # v5.0.0';
+export const CHECKOUT = 'actions/checkout@08c6903cd8c0fde910a37f88322edcfb5dd907a8 # v5.0.0';
+export const SETUP_NODE = 'actions/setup-node@a0853c24544627f65ddf259abe73b1d18a591444 # v5.0.0';
 /** The Node LTS the jobs run on (the packages support Node 20.19 and later). */
-const NODE = 24;
+export const NODE = 24;
 
 export function ciFiles(host: CiHost, options: CiOptions): CiFile[] {
   return host === 'github' ? githubWorkflows(options) : [gitlabPipeline(options)];
 }
 
-function header(host: CiHost, options: CiOptions, lines: string[]): string {
+export function header(host: CiHost, options: CiOptions, lines: string[]): string {
   const dir = options.projectDir === '.' ? '' : ` ${options.projectDir}`;
   return [
     ...lines.map((l) => `# ${l}`),
@@ -50,7 +50,7 @@ function header(host: CiHost, options: CiOptions, lines: string[]): string {
  * fails, the state was not saved, and the way back. `branch` is a shell expression; `access` says
  * what the job's token needs to push there.
  */
-function stateNotSaved(branch: string, access: string): { error: string; hint: string } {
+export function stateNotSaved(branch: string, access: string): { error: string; hint: string } {
   return {
     error: `the state after this deploy was not saved: its commit of .monitor/state could not be pushed to ${branch} (git says why above), and a deploy from the state before it would not know what this one created`,
     hint: `let this job push to ${branch} (${access}); then, before the next deploy, run 'npx monitor import --recover --yes' on ${branch} with this project's variables and commit .monitor/state (docs/ci.md)`,
@@ -60,7 +60,7 @@ function stateNotSaved(branch: string, access: string): { error: string; hint: s
 // ---- GitHub Actions -------------------------------------------------------------------------
 
 /** The `env:` of a step that runs monitor: every secret it needs, and only there. */
-function githubEnv(options: CiOptions, indent: string): string {
+export function githubEnv(options: CiOptions, indent: string): string {
   const secret = (name: string) => `${name}: \${{ secrets.${name} }}`;
   const variable = (name: string) => `${name}: \${{ vars.${name} }}`;
   const lines = [
@@ -98,9 +98,9 @@ function githubDefaults(options: CiOptions): string {
 }
 
 /** A pull request whose runs get no secrets: one from a fork, or one Dependabot opened. */
-const NO_SECRETS =
+export const NO_SECRETS =
   "github.event.pull_request.head.repo.full_name != github.repository || github.actor == 'dependabot[bot]'";
-const HAS_SECRETS =
+export const HAS_SECRETS =
   "github.event.pull_request.head.repo.full_name == github.repository && github.actor != 'dependabot[bot]'";
 
 function githubWorkflows(options: CiOptions): CiFile[] {
@@ -281,7 +281,7 @@ ${githubEnv(options, '        ')}
 // ---- GitLab CI ------------------------------------------------------------------------------
 
 /** Variables that only the monitor commands may see: unset for `npm ci`. */
-function gitlabSecrets(options: CiOptions): string[] {
+export function gitlabSecrets(options: CiOptions): string[] {
   return [
     'MONITOR_API_KEY',
     ...(options.state === 'postgres' ? ['MONITOR_STATE_URL'] : []),

@@ -1,4 +1,5 @@
 export { type CiFile, type CiHost, type CiOptions, ciFiles } from './ci-workflows.js';
+export { workspaceCiFiles } from './ci-workspace-workflows.js';
 export { constructReference } from './construct-reference.js';
 export { EXIT, type ExitCode } from './exit-codes.js';
 export { type Io, processIo } from './io.js';

@@ -44,8 +44,13 @@ export function planFacts(plan: {
   };
 }
 
-const outcomeOf = (exitCode: number | null): ProjectFacts['outcome'] =>
-  exitCode === null ? 'missing' : exitCode === 0 ? 'ok' : exitCode === 2 ? 'changes' : 'failed';
+/** A plan with changes is `changes` whether or not the run asked for --detailed-exitcode. */
+function outcomeOf(exitCode: number | null, plan: PlanFacts | null): ProjectFacts['outcome'] {
+  if (exitCode === null) return 'missing';
+  if (exitCode !== 0 && exitCode !== 2) return 'failed';
+  const changes = exitCode === 2 || (plan !== null && planLine(plan.summary) !== 'no changes');
+  return changes ? 'changes' : 'ok';
+}
 
 export function factsOfRun(run: {
   name: string;
@@ -58,7 +63,7 @@ export function factsOfRun(run: {
   return {
     name: run.name,
     exitCode: run.exitCode,
-    outcome: run.skipped ? 'skipped' : outcomeOf(run.exitCode),
+    outcome: run.skipped ? 'skipped' : outcomeOf(run.exitCode, run.plan),
     summary: run.plan?.summary ?? null,
     findings: run.plan?.findings ?? { error: 0, warning: 0 },
     routingGroups: run.plan?.routingGroups ?? 0,

@@ -12,8 +12,10 @@ import {
 } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, dirname, join, relative, resolve, sep } from 'node:path';
+import { nearestWorkspace } from '@monitor/engine/config-location';
 import type { Argv } from 'yargs';
 import { type CiHost, ciFiles, type StateBackendChoice } from '../ci-workflows.js';
+import { workspaceCiFiles } from '../ci-workspace-workflows.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import {
   type InstallSource,
@@ -157,7 +159,8 @@ class ProjectFiles {
 }
 
 type InstallFrom = ProjectDependencies & { describe: string };
-type CiChoice = { host: CiHost; state: StateBackendChoice; branch: string; root: string };
+/** The CI files init wrote: `workspace` when they are the workspace's (the project is in one). */
+type CiChoice = { host: CiHost; state: StateBackendChoice; branch: string; root: string; workspace: boolean };
 
 /**
  * `monitor init [dir]`: a project that validates and deploys to the embedded emulator as it is,
@@ -224,7 +227,10 @@ export async function run(args: InitArgs, { io, out }: RunContext): Promise<Exit
     dependencies: { source: installFrom.source, ...installFrom.dependencies, ...installFrom.devDependencies },
     vendored,
     warnings,
-    ci: ci === undefined ? null : { host: ci.host, state: ci.state, defaultBranch: ci.branch },
+    ci:
+      ci === undefined
+        ? null
+        : { host: ci.host, state: ci.state, defaultBranch: ci.branch, workspace: ci.workspace },
   };
   if (!out.json) {
     io.stdout(
@@ -375,9 +381,16 @@ function addCiFiles(
 ): CiChoice {
   const repo = repository(files.dir);
   const branch = defaultBranch ?? repo.defaultBranch;
-  const projectDir = relative(repo.root, realpathSync(files.dir)).split(sep).join('/') || '.';
-  for (const f of ciFiles(host, { state, branch, projectDir })) files.write(join(repo.root, f.path), f.text);
-  return { host, state, branch, root: repo.root };
+  // In a workspace the workflows are the workspace's: a matrix of the projects a change touches.
+  const workspaceFile = nearestWorkspace(files.dir);
+  const dir = workspaceFile === undefined ? files.dir : dirname(workspaceFile);
+  const projectDir = relative(repo.root, realpathSync(dir)).split(sep).join('/') || '.';
+  const written =
+    workspaceFile === undefined
+      ? ciFiles(host, { state, branch, projectDir })
+      : workspaceCiFiles(host, { state, branch, projectDir });
+  for (const f of written) files.write(join(repo.root, f.path), f.text);
+  return { host, state, branch, root: repo.root, workspace: workspaceFile !== undefined };
 }
 
 /** What init did, file by file, where monitor comes from, and what to run next. */

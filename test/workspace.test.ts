@@ -1,0 +1,327 @@
+import { execFileSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { workspaceCiFiles } from '@monitor/cli';
+import { afterEach, describe, expect, it } from 'vitest';
+import { parse } from 'yaml';
+import { execFileInTest } from './support/children.js';
+import { gitHubEnv } from './support/ci.js';
+import { type FakeCodeHost, fakeGitHub } from './support/code-hosts.js';
+import { BIN, cleanup, emulatorForTests, envelopeOf, monitor, writeFiles } from './support/harness.js';
+import { gitlabSchemaErrors, lintWorkflow } from './support/workflows.js';
+
+/**
+ * Workspaces (docs/workspaces.md) from the built CLI: examples/workspace deployed and planned as
+ * one (--all), a project that fails beside others that do not, the projects a change touches
+ * (--changed-since, ci matrix), and the workflows `init --ci` writes for a workspace, run as CI runs
+ * their monitor steps.
+ */
+
+const REPO = fileURLToPath(new URL('..', import.meta.url));
+const TMP = fileURLToPath(new URL('./.tmp/', import.meta.url));
+const open: { close(): Promise<void> }[] = [];
+const dirs: string[] = [];
+afterEach(async () => {
+  for (const h of open.splice(0)) await h.close();
+  for (const d of dirs.splice(0)) cleanup(d);
+});
+
+const GIT_ENV = {
+  GIT_AUTHOR_NAME: 'Test',
+  GIT_AUTHOR_EMAIL: 'test@example.com',
+  GIT_COMMITTER_NAME: 'Test',
+  GIT_COMMITTER_EMAIL: 'test@example.com',
+};
+const git = (cwd: string, ...args: string[]) =>
+  execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8', stdio: 'pipe' });
+
+/** A copy of examples/workspace in a git repository of its own, committed on main. */
+function workspaceCopy(): string {
+  mkdirSync(TMP, { recursive: true });
+  const dir = mkdtempSync(join(TMP, 'workspace-'));
+  dirs.push(dir);
+  cpSync(join(REPO, 'examples/workspace'), dir, {
+    recursive: true,
+    filter: (src) => !/[\\/](\.monitor|node_modules|\.turbo)([\\/]|$)/.test(src),
+  });
+  writeFileSync(join(dir, '.gitignore'), '.monitor/local/\n');
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '.');
+  git(dir, 'commit', '-q', '-m', 'workspace');
+  return dir;
+}
+
+async function emulator() {
+  const h = await emulatorForTests();
+  open.push(h);
+  return h;
+}
+
+/** `npx` as the jobs run it: `npx monitor …` is the built CLI, anything else is not here. */
+function npxShim(dir: string): string {
+  const bin = join(dir, '.bin');
+  mkdirSync(bin);
+  writeFileSync(
+    join(bin, 'npx'),
+    `#!/bin/sh\nif [ "$1" = monitor ]; then shift; exec '${process.execPath}' '${BIN}' "$@"; fi\necho "npx $*: not in this test" >&2\nexit 127\n`,
+    { mode: 0o755 },
+  );
+  return bin;
+}
+
+const names = (r: { stdout: string }) =>
+  (envelopeOf(r as never).result.projects as { name: string }[]).map((p) => p.name);
+
+describe('a workspace of projects', () => {
+  it('deploys every project in one run, and the next diff finds nothing to do', async () => {
+    const dir = workspaceCopy();
+    const h = await emulator();
+    const run = (...args: string[]) => monitor(args, { cwd: dir, env: h.env });
+
+    const refused = await run('deploy', '--all');
+    expect(refused.code).toBe(5);
+    expect(refused.stderr).toContain('deploy of 5 projects asks no question per project: it needs --yes');
+    expect(h.writes()).toHaveLength(0);
+
+    const deployed = await run('deploy', '--all', '--yes');
+    expect(deployed.stderr).not.toMatch(/error|warning/);
+    expect(deployed.code).toBe(0);
+    expect(deployed.stdout).toMatch(/monitor deploy: 5 projects\n {2}platform +platform +ok +2 to create\n/);
+    expect(deployed.stdout).toMatch(/team-search +teams\/search +ok +1 to create/);
+
+    const diff = await run('diff', '--all', '--detailed-exitcode', '--json');
+    expect(diff.code).toBe(0);
+    const projects = envelopeOf(diff).result.projects as { name: string; plan: string; exitCode: number }[];
+    expect(projects.map((p) => [p.name, p.plan, p.exitCode])).toEqual([
+      ['platform', 'no changes', 0],
+      ['status', 'no changes', 0],
+      ['team-checkout', 'no changes', 0],
+      ['team-payments', 'no changes', 0],
+      ['team-search', 'no changes', 0],
+    ]);
+    // Each project keeps its own state beside its own code.
+    for (const project of ['platform', 'teams/search']) {
+      expect(
+        readFileSync(join(dir, project, '.monitor/state', `${h.env.MONITOR_ACCOUNT_ID}.json`), 'utf8'),
+      ).toContain('"resources"');
+    }
+  });
+
+  it('a project that fails does not stop the others; the exit code is the worst of them', async () => {
+    const dir = workspaceCopy();
+    const h = await emulator();
+    writeFiles(dir, {
+      'teams/search/broken.monitor.ts':
+        "import { CheckGroup } from '@monitor/constructs';\nnew CheckGroup('x', { name: 42 as never });\n",
+    });
+    const run = (...args: string[]) => monitor(args, { cwd: join(dir, 'teams'), env: h.env });
+
+    const validated = await run('validate', '--all');
+    expect(validated.code).toBe(3);
+    expect(validated.stdout).toMatch(/team-search +teams\/search +failed \(exit 3\)/);
+    expect(validated.stdout).toMatch(/team-payments +teams\/payments +ok/);
+    // Paths are shown from where the command ran.
+    expect(validated.stdout).toContain('search/broken.monitor.ts:2');
+
+    const deployed = await run('deploy', '--all', '--yes', '--json');
+    expect(deployed.code).toBe(3);
+    const envelope = envelopeOf(deployed);
+    expect(envelope.error?.code).toBe('projects_failed');
+    expect(envelope.error?.message).toBe('1 of 5 projects failed: team-search');
+    const outcomes = Object.fromEntries(
+      (envelope.result.projects as { name: string; outcome: string }[]).map((p) => [p.name, p.outcome]),
+    );
+    expect(outcomes).toEqual({
+      platform: 'ok',
+      status: 'ok',
+      'team-checkout': 'ok',
+      'team-payments': 'ok',
+      'team-search': 'failed',
+    });
+    // The others were deployed all the same: every group but search's.
+    const groups = (await h.client.checkGroups.list()).items.map((g) => g.name).sort();
+    expect(groups).toEqual(['Checkout API', 'Payments API']);
+  });
+
+  it('chooses projects by name and by what changed since a git ref', async () => {
+    const dir = workspaceCopy();
+    const run = (...args: string[]) => monitor(args, { cwd: dir });
+
+    const unknown = await run('validate', '--project', 'team-serach');
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain(
+      'the workspace has no project "team-serach"; did you mean "team-search"?',
+    );
+
+    git(dir, 'checkout', '-q', '-b', 'change');
+    writeFileSync(
+      join(dir, 'teams/payments/groups.monitor.ts'),
+      `${readFileSync(join(dir, 'teams/payments/groups.monitor.ts'), 'utf8')}\n`,
+    );
+    git(dir, 'commit', '-q', '-am', 'payments');
+    const matrix = await run('ci', 'matrix', '--changed-since', 'main');
+    expect(matrix.code).toBe(0);
+    expect(JSON.parse(matrix.stdout)).toEqual({
+      include: [{ project: 'team-payments', dir: 'teams/payments' }],
+    });
+
+    // An untracked file of another project counts too; one outside every project, not.
+    writeFiles(dir, { 'status/notes.md': 'x', 'README.md': 'x' });
+    const validated = await run('validate', '--changed-since', 'main', '--json');
+    expect(names(validated)).toEqual(['status', 'team-payments']);
+
+    // A dependency bump at the root touches every project.
+    writeFileSync(join(dir, 'package-lock.json'), '{}\n');
+    const all = await run('ci', 'matrix', '--changed-since', 'main', '--format', 'gitlab');
+    expect(all.stdout.match(/- PROJECT:/g)).toHaveLength(5);
+
+    const badRef = await run('ci', 'matrix', '--changed-since', 'origin/nope');
+    expect(badRef.code).toBe(1);
+    expect(badRef.stderr).toContain('git cannot compare with "origin/nope"');
+    expect(badRef.stderr).toContain('fetch-depth: 0');
+  });
+
+  it('a workspace file that is wrong says what and where', async () => {
+    const dir = workspaceCopy();
+    const run = (...args: string[]) => monitor(args, { cwd: dir });
+    writeFiles(dir, {
+      'monitor.workspace.ts':
+        "import { defineWorkspace } from '@monitor/constructs';\nexport default defineWorkspace({ projects: ['platform', 'teams/*', 'satus'] });\n",
+    });
+    const typo = await run('projects');
+    expect(typo.code).toBe(3);
+    expect(typo.stderr).toContain(
+      'the glob "satus" in monitor.workspace.ts matches no directory holding a monitor.config.ts',
+    );
+
+    writeFiles(dir, {
+      'monitor.workspace.ts':
+        "import { defineWorkspace } from '@monitor/constructs';\nexport default defineWorkspace({ projects: ['platform', 'teams/*', 'status'] });\n",
+      'status/monitor.config.ts':
+        "import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: 'team-search' });\n",
+    });
+    const clash = await run('projects');
+    expect(clash.code).toBe(3);
+    expect(clash.stderr).toContain(
+      'two projects of the workspace are named "team-search": status and teams/search',
+    );
+
+    const outside = await monitor(['validate', '--all'], { cwd: TMP });
+    expect(outside.code).toBe(1);
+    expect(outside.stderr).toContain('no monitor.workspace.ts found');
+  });
+
+  it('--local: one local account at the workspace root, shared by its projects', async () => {
+    const dir = workspaceCopy();
+    const run = (...args: string[]) => monitor(args, { cwd: join(dir, 'teams/search') });
+    const deployed = await run('deploy', '--all', '--local', '--yes');
+    expect(deployed.code).toBe(0);
+    const diff = await run('diff', '--all', '--local', '--detailed-exitcode');
+    expect(diff.code).toBe(0);
+    expect(diff.stdout).toMatch(/team-search +teams\/search +ok +no changes/);
+    expect(readFileSync(join(dir, '.monitor/local/emulator.json'), 'utf8')).toContain('Search API');
+  });
+});
+
+describe('the workflows init writes for a workspace', () => {
+  const hosts: FakeCodeHost[] = [];
+  afterEach(async () => {
+    for (const host of hosts.splice(0)) await host.close();
+  });
+
+  it('lint clean (actionlint, GitLab schema), with a matrix, a plan job per project and one summary', async () => {
+    for (const state of ['file', 'postgres'] as const) {
+      const [preview, deploy, drift] = workspaceCiFiles('github', {
+        state,
+        branch: 'main',
+        projectDir: 'ops',
+      });
+      for (const f of [preview, deploy, drift])
+        expect(await lintWorkflow(f?.text ?? '', f?.path ?? '')).toEqual([]);
+      const workflow = parse(preview?.text ?? '') as { jobs: Record<string, Record<string, unknown>> };
+      expect(Object.keys(workflow.jobs)).toEqual(['matrix', 'plan', 'summary']);
+      expect(workflow.jobs.plan?.strategy).toEqual({
+        'fail-fast': false,
+        matrix: '${{ fromJSON(needs.matrix.outputs.matrix) }}',
+      });
+      expect(workflow.jobs.summary?.needs).toEqual(['matrix', 'plan']);
+      const [gitlab] = workspaceCiFiles('gitlab', { state, branch: 'main', projectDir: 'ops' });
+      expect(gitlabSchemaErrors(parse(gitlab?.text ?? ''))).toEqual([]);
+    }
+  });
+
+  it("GitLab's matrix job writes a child pipeline GitLab accepts, a plan job per project changed", async () => {
+    const dir = workspaceCopy();
+    const [gitlab] = workspaceCiFiles('gitlab', { state: 'postgres', branch: 'main', projectDir: '.' });
+    const job = (parse(gitlab?.text ?? '') as Record<string, { script: string[] }>)['monitor:matrix'];
+    git(dir, 'checkout', '-q', '-b', 'change');
+    writeFiles(dir, { 'platform/notes.md': 'x', 'status/notes.md': 'y' });
+    const base = git(dir, 'rev-parse', 'main').trim();
+    await execFileInTest('bash', ['-e', '-o', 'pipefail', '-c', (job?.script ?? []).join('\n')], {
+      cwd: dir,
+      env: {
+        PATH: `${npxShim(dir)}:${process.env.PATH ?? ''}`,
+        HOME: dir,
+        CI_PROJECT_DIR: dir,
+        CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
+      },
+    });
+    const child = parse(readFileSync(join(dir, 'monitor-plans.yml'), 'utf8')) as Record<string, unknown>;
+    expect(gitlabSchemaErrors(child)).toEqual([]);
+    const plan = child['monitor:plan'] as { parallel: { matrix: { PROJECT: string; DIR: string }[] } };
+    expect(plan.parallel.matrix).toEqual([
+      { PROJECT: 'platform', DIR: 'platform' },
+      { PROJECT: 'status', DIR: 'status' },
+    ]);
+    expect(child['monitor:summary']).toMatchObject({ stage: 'summary', when: 'always' });
+  });
+
+  it("GitHub's plan jobs and summary job: one workspace comment, updated in place on the next push", async () => {
+    const dir = workspaceCopy();
+    const h = await emulator();
+    const host = await fakeGitHub();
+    hosts.push(host);
+    const ci = { ...h.env, ...gitHubEnv(dir, host) };
+    const results = join(dir, 'results');
+    mkdirSync(results);
+    const planAll = async () => {
+      for (const project of ['platform', 'teams/search']) {
+        const r = await monitor(['diff', '--comment', '--json'], { cwd: join(dir, project), env: ci });
+        writeFileSync(join(results, `${project.split('/').pop()}.json`), r.stdout);
+      }
+    };
+    const matrix = JSON.stringify({
+      include: [
+        { project: 'platform', dir: 'platform' },
+        { project: 'team-search', dir: 'teams/search' },
+        { project: 'team-payments', dir: 'teams/payments' },
+      ],
+    });
+    await planAll();
+    const summary = () =>
+      monitor(
+        ['ci', 'summary', 'results/platform.json', 'results/search.json', '--matrix', matrix, '--comment'],
+        {
+          cwd: dir,
+          env: ci,
+        },
+      );
+    const first = await summary();
+    // team-payments' job left no file: the summary says so, and fails.
+    expect(first.code).toBe(1);
+    expect(first.stdout).toContain('| 📝 platform | changes | 2 to create |');
+    expect(first.stdout).toContain('| ❔ team-payments | missing |');
+    await planAll();
+    const second = await summary();
+    expect(second.code).toBe(1);
+    const comments = host.threads.get('pr:12') ?? [];
+    const workspace = comments.filter((c) => c.body.includes('monitor plan of the workspace'));
+    expect(workspace).toHaveLength(1);
+    expect(comments.filter((c) => c.body.startsWith('<!-- monitor:plan project=platform'))).toHaveLength(1);
+    // Each row links to its project's own comment.
+    expect(workspace[0]?.body).toMatch(
+      /\| 📝 platform \| changes \| 2 to create \| — \| — \| \[plan\]\(<https:\/\/github\.test\/comment\/\d+>\) \|/,
+    );
+  });
+});
