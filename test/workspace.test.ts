@@ -251,6 +251,39 @@ describe('the workflows init writes for a workspace', () => {
     }
   });
 
+  it('init --ci in a workspace writes its workflows, as examples/ci/workspace holds them; actions pinned by commit', async () => {
+    const dir = workspaceCopy();
+    for (const ci of ['github', 'gitlab']) {
+      const made = await monitor(
+        [
+          'init',
+          `teams/new-${ci}`,
+          '--ci',
+          ci,
+          '--state',
+          'postgres',
+          '--default-branch',
+          'main',
+          '--no-vendor',
+        ],
+        { cwd: dir },
+      );
+      expect(made.code, made.stderr).toBe(0);
+    }
+    for (const file of ['monitor-preview.yml', 'monitor-deploy.yml', 'monitor-drift.yml']) {
+      const written = readFileSync(join(dir, '.github/workflows', file), 'utf8');
+      // A stale example fails here: run npm run docs and commit examples/ci.
+      expect(readFileSync(join(REPO, 'examples/ci/workspace/github', file), 'utf8'), file).toBe(written);
+      for (const [, uses] of written.matchAll(/uses: (\S+)/g))
+        expect(uses).toMatch(
+          /^actions\/(checkout|setup-node|upload-artifact|download-artifact)@[0-9a-f]{40}$/,
+        );
+    }
+    expect(readFileSync(join(REPO, 'examples/ci/workspace/gitlab/.gitlab-ci.yml'), 'utf8')).toBe(
+      readFileSync(join(dir, '.gitlab-ci.yml'), 'utf8'),
+    );
+  });
+
   it("GitLab's matrix job writes a child pipeline GitLab accepts, a plan job per project changed", async () => {
     const dir = workspaceCopy();
     const [gitlab] = workspaceCiFiles('gitlab', { state: 'postgres', branch: 'main', projectDir: '.' });
