@@ -77,7 +77,12 @@ export interface MonitorConfig {
    * that calls the account at once shares it, through the state database or this machine's cache
    * (see docs/state.md). `--rate-limit` wins. @default { requests: 600, perSeconds: 60 }
    */
-  rateLimit?: { requests: number; perSeconds: number };
+  rateLimit?: {
+    /** Requests the account allows per window. */
+    requests: number;
+    /** The window, in seconds. */
+    perSeconds: number;
+  };
 }
 
 /** One environment of a project: its account, and where its service and state are. */
