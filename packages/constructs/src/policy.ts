@@ -127,7 +127,8 @@ export interface PolicyOperation {
 
 /** A construct the plan cannot place (see `monitor diff`): deploy refuses while one stands. */
 export interface PolicyConflict {
-  readonly reason: 'exists' | 'rename' | 'taken' | 'owned' | 'identity';
+  /** `unresolved`: a reference to another project's construct it has not deployed; `referenced`: a delete another project's construct would lose. */
+  readonly reason: 'exists' | 'rename' | 'taken' | 'owned' | 'identity' | 'unresolved' | 'referenced';
   readonly kind: ResourceKind;
   readonly logicalId: string;
   /** The field whose value collides, and that value. */

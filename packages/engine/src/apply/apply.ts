@@ -159,14 +159,26 @@ function operationContext(plan: Plan, state: State, options: ApplyOptions): Oper
   };
 }
 
-/** What the plan settles in state without a call: forgotten entries, abandoned creates, protect flags. */
+/** What the plan settles in state without a call: forgotten entries, abandoned creates, protect flags, uses. */
 async function recordHousekeeping(plan: Plan, ctx: OperationContext): Promise<void> {
-  if (plan.forget.length === 0 && plan.abandonedCreates.length === 0 && plan.protectChanged.length === 0)
+  const usesChanged = plan.usesChanged ?? [];
+  if (
+    plan.forget.length === 0 &&
+    plan.abandonedCreates.length === 0 &&
+    plan.protectChanged.length === 0 &&
+    usesChanged.length === 0
+  )
     return;
   const changes: StateChanges = Object.fromEntries(plan.forget.map((key) => [key, null]));
   for (const { key, protect } of plan.protectChanged) {
     const entry = ctx.state.resources[key];
     if (entry !== undefined) changes[key] = { ...entry, protect };
+  }
+  for (const { key, uses } of usesChanged) {
+    const entry = changes[key] ?? ctx.state.resources[key];
+    if (entry === undefined || entry === null) continue;
+    const { uses: _recorded, ...rest } = entry;
+    changes[key] = uses.length === 0 ? rest : { ...rest, uses };
   }
   await ctx.record(changes, Object.fromEntries(plan.abandonedCreates.map((key) => [key, false])));
 }

@@ -245,6 +245,7 @@ function entryFor(
     protect: op.protect,
     ...(identity === undefined ? {} : { identity }),
     ...fieldHashesEntry(op, live, previous, ctx),
+    ...(op.uses === undefined || op.uses.length === 0 ? {} : { uses: op.uses }),
   };
 }
 

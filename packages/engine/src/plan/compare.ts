@@ -26,6 +26,8 @@ export interface CompareContext {
   pending: ReadonlySet<string>;
   /** State keys of the constructs to delete and create again. */
   replace?: ReadonlySet<string>;
+  /** What the resources that reference other projects' constructs use (`project/Kind:logicalId`), by state key. */
+  uses?: ReadonlyMap<string, string[]>;
 }
 
 export interface Comparison {
@@ -93,11 +95,9 @@ function entryNameFor(ctx: CompareContext): EntryName {
  * Node 20's V8, `{ ...base, action }` gives every object a hidden class of its own, 30,000 of
  * them in a plan of 30,000 creates, and each property read of them a slow lookup).
  */
-function operationBase(
-  d: DesiredResource,
-  sent: Record<string, unknown>,
-  secrets: CompareContext['secrets'],
-) {
+function operationBase(d: DesiredResource, sent: Record<string, unknown>, ctx: CompareContext) {
+  const { secrets } = ctx;
+  const uses = ctx.uses?.get(stateKey(d.kind, d.logicalId));
   const name = displayNameOf(d.kind, d.payload);
   const ignore = d.options.ignoreChanges;
   // Over what the code manages: an edit of an ignored field in the code is no change either.
@@ -113,6 +113,7 @@ function operationBase(
     fieldHashes: fieldHashesOf(d.kind, managed, Object.keys(managed), secrets),
     protect: d.options.protect,
     ...(ignore.length === 0 ? {} : { ignoreChanges: ignore }),
+    ...(uses === undefined ? {} : { uses }),
   };
 }
 
@@ -155,7 +156,7 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
     return {
       outcome: 'write',
       // Ignored fields are sent when the resource is made: they are the code's starting values.
-      operation: Object.assign(operationBase(d, payload, ctx.secrets), {
+      operation: Object.assign(operationBase(d, payload, ctx), {
         action: 'create' as const,
         recreate: claim !== undefined,
       }),
@@ -165,7 +166,7 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
     const lost = lostByReplace(d, payload, current, ctx);
     return {
       outcome: 'write',
-      operation: Object.assign(operationBase(d, payload, ctx.secrets), {
+      operation: Object.assign(operationBase(d, payload, ctx), {
         action: 'replace' as const,
         physicalId: current.id,
         ...(lost.length === 0 ? {} : { lost }),
@@ -188,7 +189,7 @@ export function compareResource(d: DesiredResource, matching: Matching, ctx: Com
   }
   // Ignored fields are never sent on update: the account keeps what people set there.
   const sent = keepLiveValues(KINDS[d.kind], payload, current, d.options.ignoreChanges, entryNameFor(ctx));
-  const base = operationBase(d, sent, ctx.secrets);
+  const base = operationBase(d, sent, ctx);
   // The whole resource drifted when the code is what was last applied: each field's cause falls
   // back to it where state does not know the field. Values that could not be compared (no state
   // secret) say nothing about drift.

@@ -17,17 +17,20 @@ export function describeConflict(c: Conflict): { message: string; hint: string }
 }
 
 function conflictText(c: Conflict): { message: string; hint: string } {
+  if (c.reason === 'unresolved') return unresolvedText(c);
+  if (c.reason === 'referenced') return referencedText(c);
   const { noun } = KINDS[c.kind];
-  const live = `id ${String(c.live.id)}${c.live.name === undefined ? '' : `, ${JSON.stringify(c.live.name)}`}`;
+  const id = String(c.live?.id);
+  const live = `id ${id}${c.live?.name === undefined ? '' : `, ${JSON.stringify(c.live.name)}`}`;
   const holder = c.holder ?? '';
   if (c.reason === 'identity') {
     return c.holder === undefined
       ? {
-          message: `state records it at id ${String(c.live.id)}, but the account holds another resource there (${live}): a state problem, so nothing is changed there`,
+          message: `state records it at id ${id}, but the account holds another resource there (${live}): a state problem, so nothing is changed there`,
           hint: `if the state was edited by hand or belongs to another account or service, restore it; to forget the entry, monitor state rm ${c.kind}:${c.logicalId}, then adopt the resource or let the deploy create one`,
         }
       : {
-          message: `state records it at id ${String(c.live.id)}, but that id holds the resource state records for "${holder}" (${live}): the state's ids were swapped or edited by hand`,
+          message: `state records it at id ${id}, but that id holds the resource state records for "${holder}" (${live}): the state's ids were swapped or edited by hand`,
           hint: `give each entry its own id again (monitor state show, then monitor state push of a corrected copy), or forget both (monitor state rm) and find them again with monitor import --recover`,
         };
   }
@@ -55,9 +58,46 @@ function conflictText(c: Conflict): { message: string; hint: string } {
   };
 }
 
+/** A reference to another project's construct that its state does not resolve. */
+function unresolvedText(c: Conflict): { message: string; hint: string } {
+  const project = c.holder ?? '';
+  const colon = c.value.indexOf(':');
+  const [kind, logicalId] = [c.value.slice(0, colon), c.value.slice(colon + 1)];
+  const written = `${kind}.fromProject('${project}', '${logicalId}')`;
+  const first = `deploy project "${project}" first (monitor deploy --project ${project} in its workspace, or monitor deploy --all, which deploys projects in dependency order), then this one`;
+  if (c.missing === 'project') {
+    return {
+      message: `references ${written}, but no project "${project}" has state in this account: it has not deployed here, or is not of this workspace or state database`,
+      hint: `check the name (the projectName in its monitor.config.ts); references resolve against the projects of the same workspace (monitor.workspace.ts) with file state, or of the same state database; ${first}`,
+    };
+  }
+  if (c.missing === 'resource') {
+    return {
+      message: `references ${written}, but the ${kind} project "${project}" records for it is gone from the account`,
+      hint: `deploy project "${project}" to create it again (monitor deploy --project ${project}), then this one`,
+    };
+  }
+  return {
+    message: `references ${written}, which project "${project}" has not deployed into this account`,
+    hint: `${first}; if "${logicalId}" is not in project "${project}", fix the logical id`,
+  };
+}
+
+/** A delete (or replace) of a resource other projects' constructs reference. */
+function referencedText(c: Conflict): { message: string; hint: string } {
+  const usedBy = c.usedBy ?? [];
+  const projects = [...new Set(usedBy.map((use) => use.slice(0, use.indexOf('/'))))];
+  const by = usedBy.map((use) => use.replace('/', ': ')).join(', ');
+  const names = projects.map((p) => `"${p}"`).join(', ');
+  return {
+    message: `${c.value === 'replace' ? 'would be replaced (deleted, and made again with another id)' : 'would be deleted'}, but project${projects.length === 1 ? '' : 's'} ${names} reference${projects.length === 1 ? 's' : ''} it (${by}): ${projects.length === 1 ? 'its' : 'their'} alerts would go nowhere`,
+    hint: `remove the references from project${projects.length === 1 ? '' : 's'} ${names} and deploy ${projects.length === 1 ? 'it' : 'them'} first; to delete it anyway and leave ${projects.length === 1 ? 'that reference' : 'those references'} unresolved, deploy with --allow-deletes --force-orphan`,
+  };
+}
+
 /** The construct's `new` with an option, for a hint to copy: `new CheckGroup('id', { … }, { adopt: true })`. */
 function withOption(c: Conflict, option: string): string {
-  return `new ${c.construct}('${c.logicalId}', { … }, { ${option} })`;
+  return `new ${c.construct ?? c.kind}('${c.logicalId}', { … }, { ${option} })`;
 }
 
 /** `a` or `an`, by the sound the noun starts with (the kinds' nouns start with a letter sounded as written). */

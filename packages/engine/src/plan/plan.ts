@@ -7,7 +7,9 @@ import { compareResources, knownPhysicalIds, logicalNames } from './compare.js';
 import { type DeletePlan, planDeletes } from './deletes.js';
 import { indexAccount, matchResources } from './match.js';
 import { serializeTwinCreates } from './order.js';
-import { summarize } from './queries.js';
+import { resolveProjectRefs } from './project-refs.js';
+import { isResendOnly, summarize } from './queries.js';
+import { referencedDeletes } from './referenced.js';
 import { resolveIds, resolveTargets, type Selection, TargetError } from './targets.js';
 import { type Live, type Operation, PLAN_FORMAT_VERSION, type Plan, type PlanOptions } from './types.js';
 
@@ -50,7 +52,7 @@ export { PLAN_FORMAT_VERSION } from './types.js';
 export function plan(code: readonly DesiredResource[], live: Live, state: State, options: PlanOptions): Plan {
   const mode = options.mode ?? 'apply';
   const replace = options.replace === undefined ? [] : replacements(options.replace, code, state);
-  const { desired, selection } = resolveTargets(code, mode, {
+  const { desired: selected, selection } = resolveTargets(code, mode, {
     ...(options.targets === undefined
       ? {}
       : { targets: resolveIds(options.targets, code, state, '--target') }),
@@ -58,9 +60,14 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
   const secrets = secretHasher(options.secretKey, state.salt);
   const account = indexAccount(live, state, options.otherOwners);
   if (selection !== undefined) checkReplacedInSelection(replace, selection, state, account);
+  // Other projects' constructs the code references, as the ids their states record.
+  const projectRefs = resolveProjectRefs(selected, options.projectStates ?? new Map(), account);
+  const desired = projectRefs.desired;
 
   const matching = matchResources(desired, state, account);
-  const conflicted = new Set(matching.conflicts.map((c) => stateKey(c.kind, c.logicalId)));
+  const conflicted = new Set(
+    [...projectRefs.conflicts, ...matching.conflicts].map((c) => stateKey(c.kind, c.logicalId)),
+  );
   const placed = desired.filter((d) => !conflicted.has(stateKey(d.kind, d.logicalId)));
 
   const replacing = new Set(replace);
@@ -74,6 +81,7 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
     names: logicalNames(state, ids),
     pending: new Set(state.pendingCreates),
     replace: replacing,
+    uses: projectRefs.uses,
   });
   const keepProtected = !(mode === 'destroy' && options.forceProtected === true);
   const deleting = inSelection(planDeletes(state, matching, account, keepProtected), selection);
@@ -86,7 +94,8 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
     // a create with its name is told as a rename, not made as a twin.
     undecided: deleting.mismatched.flatMap((m) => state.resources[m.key] ?? []),
   });
-  const conflicts = [...matching.conflicts, ...collisions];
+  const referenced = referencedDeletes([...comparison.writes, ...deleting.deletes], code, options);
+  const conflicts = [...projectRefs.conflicts, ...matching.conflicts, ...collisions, ...referenced.conflicts];
   for (const c of collisions) conflicted.add(stateKey(c.kind, c.logicalId));
   // Of what targets need, only the creates: the rest of the project is not compared.
   const writes = comparison.writes.filter((op) => {
@@ -117,6 +126,11 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
     protectedKept: deleting.protectedKept,
     keptForProtected: deleting.keptForProtected,
     protectChanged: comparison.protectChanged,
+    ...optionalParts({
+      usesChanged: usesChanged(placed, matching, comparison.writes, projectRefs.uses),
+      projectRefs: shownRefs(projectRefs.resolved, operations),
+      orphaned: referenced.orphaned,
+    }),
     conflicts,
     findings: [],
     unverifiedSecrets: comparison.unverifiedSecrets,
@@ -128,6 +142,51 @@ export function plan(code: readonly DesiredResource[], live: Live, state: State,
     ...(selection === undefined ? {} : { targets: [...selection.targeted].sort() }),
     ...(replace.length === 0 ? {} : { replace }),
   };
+}
+
+/** The parts of a plan that are left out when empty. */
+function optionalParts(parts: Pick<Plan, 'usesChanged' | 'projectRefs' | 'orphaned'>): Partial<Plan> {
+  return Object.fromEntries(
+    Object.entries(parts).filter(([, list]) => list !== undefined && list.length > 0),
+  );
+}
+
+/**
+ * The resources that stay as they are but reference other projects' constructs otherwise than
+ * state records (a `fromId` written as the `fromProject` of the same resource): recorded, no call.
+ */
+function usesChanged(
+  placed: readonly DesiredResource[],
+  matching: ReturnType<typeof matchResources>,
+  writes: readonly Operation[],
+  uses: ReadonlyMap<string, string[]>,
+): NonNullable<Plan['usesChanged']> {
+  const written = new Set(writes.map((op) => stateKey(op.kind, op.logicalId)));
+  const changed: NonNullable<Plan['usesChanged']> = [];
+  for (const d of placed) {
+    const entry = matching.claims.get(d)?.entry;
+    const key = stateKey(d.kind, d.logicalId);
+    if (entry === undefined || written.has(key)) continue;
+    const now = uses.get(key) ?? [];
+    const recorded = entry.uses ?? [];
+    if (now.length !== recorded.length || now.some((use, i) => use !== recorded[i]))
+      changed.push({ key, uses: now });
+  }
+  return changed;
+}
+
+/** The resolved references of what the plan creates or changes: what a reviewer is shown. */
+function shownRefs(
+  resolved: NonNullable<Plan['projectRefs']>,
+  operations: readonly Operation[],
+): NonNullable<Plan['projectRefs']> {
+  if (resolved.length === 0) return [];
+  const written = new Set(
+    operations
+      .filter((op) => op.action !== 'delete' && !isResendOnly(op))
+      .map((op) => stateKey(op.kind, op.logicalId)),
+  );
+  return resolved.filter((r) => written.has(r.from));
 }
 
 /**

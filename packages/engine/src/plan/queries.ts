@@ -41,7 +41,8 @@ export function hasChanges(plan: Plan): boolean {
     plan.operations.some((op) => !isResendOnly(op)) ||
     plan.forget.length > 0 ||
     plan.abandonedCreates.length > 0 ||
-    plan.protectChanged.length > 0
+    plan.protectChanged.length > 0 ||
+    (plan.usesChanged?.length ?? 0) > 0
   );
 }
 

@@ -22,6 +22,8 @@ interface Base {
 }
 /** What a create or an update records in state once written. */
 interface Desired {
+  /** The constructs of other projects the payload references (`project/Kind:logicalId`), sorted: recorded in state as `uses`. */
+  uses?: string[];
   /** The payload to send, references resolved where the physical id is known. Holds secrets: never print it. */
   payload: Record<string, unknown>;
   /** State keys (`Kind:logicalId`) this resource refers to. */
@@ -87,27 +89,53 @@ export type Operation = CreateOperation | UpdateOperation | ReplaceOperation | D
  * - `taken`: a resource this project owns under another logical id holds a unique key the create needs.
  * - `owned`: another project (sharing this state database) owns the live resource; `adopt: true`
  *   does not take it: that project has to let it go first.
+ * - `unresolved`: the construct references another project's construct (`X.fromProject`) that the
+ *   other project's state does not record in this account (`missing` says what is missing).
+ * - `referenced`: the plan would delete (or replace) a resource that other projects' constructs
+ *   reference (their state's `uses`); only `--force-orphan` lets it go.
  */
 export interface Conflict {
   /**
    * `identity`: state records the construct at an id where the account holds another resource
    * (state edited by hand, ids swapped, or another service's): a state problem, never an update.
    */
-  reason: 'exists' | 'rename' | 'taken' | 'owned' | 'identity';
+  reason: 'exists' | 'rename' | 'taken' | 'owned' | 'identity' | 'unresolved' | 'referenced';
   kind: ResourceKind;
   logicalId: string;
-  construct: string;
+  /** The construct class; absent for the delete of a construct gone from the code (`referenced`). */
+  construct?: string;
   location?: SourceLocation | undefined;
-  /** The field whose value collides, e.g. `name` or `customUrl`, and that value. */
+  /**
+   * The field whose value collides, e.g. `name` or `customUrl`, and that value; for `unresolved`,
+   * the payload path of the reference and the construct it names (`AlertChannel:pagerduty-oncall`).
+   */
   field: string;
   value: string;
-  /** The live resource in the way. */
-  live: { id: string | number; name?: string };
+  /** The live resource in the way (or, for `referenced`, the one referenced); absent for `unresolved`. */
+  live?: { id: string | number; name?: string };
   /**
    * For `rename` and `taken`: the logical id that holds the live resource; for `owned`, the
-   * project; for `identity`, the entry whose recorded identity the live resource has, if one does.
+   * project; for `identity`, the entry whose recorded identity the live resource has, if one does;
+   * for `unresolved`, the project the reference names.
    */
   holder?: string;
+  /**
+   * For `unresolved`: no such `project` has state in this account, it has not deployed the
+   * `construct`, or the `resource` its state records is gone from the account.
+   */
+  missing?: 'project' | 'construct' | 'resource';
+  /** For `referenced`: the constructs of other projects that reference it (`project/Kind:logicalId`), sorted. */
+  usedBy?: string[];
+}
+
+/** A reference to another project's construct, resolved: shown in the plan of what holds it. */
+export interface ProjectRefResolved {
+  /** The state key of the resource that holds the reference. */
+  from: string;
+  project: string;
+  /** `Kind:logicalId` in that project. */
+  ref: string;
+  physicalId: string | number;
 }
 
 export interface Plan {
@@ -136,6 +164,21 @@ export interface Plan {
   keptForProtected: { key: string; by: string }[];
   /** Owned resources whose `protect` changed in code and nothing else: recorded in state, no call. */
   protectChanged: { key: string; protect: boolean }[];
+  /**
+   * Owned resources whose references to other projects' constructs (`uses`) changed and nothing
+   * else (a `fromId` written as the `fromProject` of the same resource): recorded in state, no call.
+   */
+  usesChanged?: { key: string; uses: string[] }[];
+  /**
+   * The references to other projects' constructs (`X.fromProject`) of the resources the plan
+   * creates or updates, each with the id it resolved to. Absent when there are none.
+   */
+  projectRefs?: ProjectRefResolved[];
+  /**
+   * Resources deleted or replaced although other projects' constructs reference them (`--force-orphan`):
+   * those references no longer resolve. Absent when there are none.
+   */
+  orphaned?: { key: string; usedBy: string[] }[];
   /** Constructs that cannot be placed: deploy refuses while there are any. */
   conflicts: Conflict[];
   /**
@@ -215,6 +258,18 @@ export interface PlanOptions {
   targets?: readonly string[];
   /** Delete and create again these constructs (`logicalId` or `Kind:logicalId`). */
   replace?: readonly string[];
+  /**
+   * The states of the other projects whose constructs the code references (`X.fromProject`), by
+   * project name; undefined for a project not found. Without it, every such reference is unresolved.
+   */
+  projectStates?: ReadonlyMap<string, State | undefined>;
+  /**
+   * Which of this project's resources other projects' constructs reference, by state key (→
+   * `project/Kind:logicalId` of each referrer): deleting or replacing one is a `referenced` conflict.
+   */
+  referencedBy?: ReadonlyMap<string, readonly string[]>;
+  /** Delete and replace what other projects reference anyway (`--force-orphan`). @default false */
+  forceOrphan?: boolean;
 }
 
 /** How a plan changes where one group's alerts go. */
