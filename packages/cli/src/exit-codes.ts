@@ -34,6 +34,12 @@ export type ExitCode = (typeof EXIT)[keyof typeof EXIT];
 /** A name of the table: `invalid`, `locked`, … */
 export type ExitName = keyof Table;
 
+/**
+ * What a command that reads the project's config (for the account, or the state) ends with when
+ * the config is invalid: 3, as a project that does not load.
+ */
+const READS_CONFIG: readonly ExitName[] = ['invalid'];
+
 /** Codes every command that loads the project can end with: a Ctrl-C while a policy runs, say. */
 const LOADS: readonly ExitName[] = ['invalid', 'interrupted'];
 
@@ -53,12 +59,21 @@ export const COMMAND_EXITS: Readonly<Record<string, readonly ExitName[]>> = {
   output: LOADS,
   routes: LOADS,
   maintenance: LOADS,
-  state: ['stalePlan', 'refused', 'locked'],
-  projects: ['invalid'],
-  ci: ['invalid'],
-  trigger: ['timeout', 'interrupted'],
-  sessions: ['timeout', 'interrupted'],
-  rca: ['timeout', 'interrupted'],
+  state: ['stalePlan', 'refused', 'locked', ...READS_CONFIG],
+  whoami: READS_CONFIG,
+  projects: READS_CONFIG,
+  ci: READS_CONFIG,
+  checks: READS_CONFIG,
+  results: READS_CONFIG,
+  incidents: READS_CONFIG,
+  'status-pages': READS_CONFIG,
+  'private-locations': READS_CONFIG,
+  'test-sessions': READS_CONFIG,
+  analytics: READS_CONFIG,
+  'error-groups': READS_CONFIG,
+  trigger: ['timeout', 'interrupted', ...READS_CONFIG],
+  sessions: ['timeout', 'interrupted', ...READS_CONFIG],
+  rca: ['timeout', 'interrupted', ...READS_CONFIG],
   agent: ['timeout', 'interrupted'],
 };
 

@@ -138,7 +138,8 @@ describe('main', () => {
       ['pull', [0, 1, 3, 5, 6, 130]],
       ['deploy', [0, 1, 3, 4, 5, 6, 7, 8, 130]],
       ['diff', [0, 1, 2, 3, 130]],
-      ['checks', [0, 1]],
+      ['checks', [0, 1, 3]],
+      ['whoami', [0, 1, 3]],
     ] as const) {
       const help = captureIo('/');
       await main([command, '--help'], help);
@@ -161,6 +162,15 @@ describe('main', () => {
         [...used].filter((name) => !listed.has(name as string)),
         command,
       ).toEqual([]);
+    }
+  });
+
+  it('a command that reads an invalid config ends with 3, saying what is wrong in it', async () => {
+    for (const command of [['checks', 'list'], ['whoami'], ['state', 'list']]) {
+      const io = captureIo(join(fixtures, 'bad-config'));
+      io.env = {};
+      expect(await main(command, io), command.join(' ')).toBe(EXIT.invalid);
+      expect(io.err).toContain('error: monitor.config.ts is not a valid config\n  config ');
     }
   });
 

@@ -1,8 +1,10 @@
 import { dirname } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
 import { nearest } from '@monitor/api/nearest';
+import { nearestConfig } from '@monitor/engine/config-location';
 import type { Argv } from 'yargs';
 import type { CommandModule, Subcommand } from './command.js';
+import { idCompletions, readCompletionMemory } from './completion-memory.js';
 import { EXIT, type ExitCode, exitCodesLine } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { startLocalEmulatorEarly } from './local-emulator.js';
@@ -246,13 +248,39 @@ export async function commandPaths(): Promise<string[][]> {
 const nonEmpty = (value: string | undefined) =>
   value === undefined || value.trim() === '' ? undefined : value.trim();
 
+/** The words of the command line a shell asks completions for: after `monitor`, the one being completed last. */
+function completionWords(argv: readonly string[]): string[] {
+  return argv[0] === '--get-yargs-completions' ? argv.slice(2) : [];
+}
+
 /**
- * yargs' completions, less the options where there are verbs or choices to offer: `state <TAB>`
+ * Logical ids and session ids where a command takes one (`completion-memory.ts`), from what the
+ * project's last load and this checkout's sessions left, without loading it or asking the API;
+ * elsewhere yargs' completions, less the options where there are verbs or choices to offer: `state <TAB>`
  * lists list, show, mv…; options come when the word starts with `-`, or when nothing else fits.
  */
 function completeWords(
+  words: readonly string[],
+  cwd: string,
+): (
   current: string,
-  _argv: unknown,
+  argv: unknown,
+  defaults: (done: (error: Error | null, completions: string[] | undefined) => void) => void,
+  done: (completions: string[]) => void,
+) => void {
+  // Synchronous: yargs goes on (and refuses the completion option as unknown) once this returns.
+  return (current, _argv, defaults, done) => {
+    const ids = idCompletions(words, () => {
+      const config = nearestConfig(cwd);
+      return config === undefined ? { constructs: [], sessions: [] } : readCompletionMemory(dirname(config));
+    });
+    if (ids !== undefined) done(ids.filter((id) => id.startsWith(current)));
+    else defaultCompletions(current, defaults, done);
+  };
+}
+
+function defaultCompletions(
+  current: string,
   defaults: (done: (error: Error | null, completions: string[] | undefined) => void) => void,
   done: (completions: string[]) => void,
 ): void {
@@ -353,6 +381,7 @@ function commandParser(
   loaded: CommandModule | undefined,
   handle: Handle,
   io: Io,
+  argv: readonly string[],
 ): Argv {
   let parser: Argv = yargs()
     .scriptName('monitor')
@@ -386,7 +415,7 @@ function commandParser(
       .demandCommand(1, 'name a command')
       .recommendCommands()
       // What the scripts of `monitor completion` ask (--get-yargs-completions); its own command is hidden.
-      .completion('__complete', false, completeWords)
+      .completion('__complete', false, completeWords(completionWords(argv), io.cwd))
       .strict()
       .version(CLI_VERSION)
       .alias('h', 'help')
@@ -455,7 +484,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       answered = true;
       code = await run(args, { io, out });
     };
-    await commandParser(yargs, requested, loaded, handle, io).parseAsync(
+    await commandParser(yargs, requested, loaded, handle, io, argv).parseAsync(
       argv,
       {},
       // With a callback yargs hands over its help and version text instead of printing it.

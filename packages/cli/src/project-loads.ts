@@ -1,6 +1,7 @@
 import { dirname } from 'node:path';
 import type { LoadOptions, ValidationReport } from '@monitor/engine';
 import { locateConfig } from '@monitor/engine/config-location';
+import { rememberConstructs } from './completion-memory.js';
 
 /**
  * Loading a project runs its code in the process's one construct session, so loads in one process
@@ -28,15 +29,21 @@ export function validateOnce(options: LoadOptions & { cwd: string }): Promise<Va
   }
   return oneAtATime(async () => {
     const { validateProject } = await import('@monitor/engine');
-    return validateProject(options);
+    return remembered(await validateProject(options));
   });
+}
+
+/** A load's constructs are what shell completion offers next (`completion-memory.ts`). */
+function remembered(report: ValidationReport): ValidationReport {
+  if (report.project !== undefined) rememberConstructs(report.project.projectDir, report.project.resources);
+  return report;
 }
 
 /** Load a project now, for the command that runs on it later to take (`validateOnce`). */
 export function loadAhead(configPath: string, environment: string | undefined): Promise<ValidationReport> {
   const load = oneAtATime(async () => {
     const { validateProject } = await import('@monitor/engine');
-    return validateProject({ cwd: dirname(configPath), config: configPath, environment });
+    return remembered(await validateProject({ cwd: dirname(configPath), config: configPath, environment }));
   });
   made.set(keyOf(configPath, environment), load);
   // Awaited by the command that takes it; a failure before then is its to report.

@@ -16,14 +16,38 @@ const FLAG_HINTS: Record<string, string> = {
 /** Any error with a stable code, from whichever package (or copy of it) threw it. */
 function describe(error: unknown): ErrorJson & { stack?: string } {
   if (error !== null && typeof error === 'object' && typeof (error as { code?: unknown }).code === 'string') {
-    const e = error as { code: string; message: string; hint?: string; stack?: string };
+    const e = error as {
+      code: string;
+      message: string;
+      hint?: string;
+      stack?: string;
+      diagnostics?: unknown;
+    };
     if (/^[a-z_]+$/.test(e.code)) {
       const hint = [e.hint, FLAG_HINTS[e.code]].filter((h) => h !== undefined).join('; ');
-      return { code: e.code, message: e.message, ...(hint === '' ? {} : { hint }) };
+      const details = problemsOf(e.diagnostics);
+      return {
+        code: e.code,
+        message: e.message,
+        ...(hint === '' ? {} : { hint }),
+        ...(details.length === 0 ? {} : { details }),
+      };
     }
   }
   const e = error instanceof Error ? error : new Error(String(error));
   return { code: 'internal', message: e.message, ...(e.stack === undefined ? {} : { stack: e.stack }) };
+}
+
+/**
+ * What a project that does not load says, one line each (at most 20): a command that only reads
+ * the config (an account command, state, whoami) has no diagnostics of its own to print them.
+ */
+function problemsOf(diagnostics: unknown): string[] {
+  if (!Array.isArray(diagnostics)) return [];
+  const lines = diagnostics
+    .filter((d): d is { message: string } => typeof (d as { message?: unknown })?.message === 'string')
+    .map((d) => d.message);
+  return lines.length > 20 ? [...lines.slice(0, 20), `…and ${lines.length - 20} more`] : lines;
 }
 
 /** Errors whose exit code is not 1. */
@@ -51,6 +75,7 @@ export async function report(thrown: unknown, io: Io, out: Output): Promise<Exit
   const { escapeTerminal } = await import('@monitor/engine/escape');
   const shown = (text: string) => escapeTerminal(text, { multiline: true });
   io.stderr(`${p.red('error')}: ${shown(json.message)}\n`);
+  for (const detail of json.details ?? []) io.stderr(`  ${shown(detail)}\n`);
   if (json.hint !== undefined) io.stderr(`${p.dim('hint')}: ${shown(json.hint)}\n`);
   if (stack !== undefined) io.stderr(`${p.dim(shown(readableStack(stack)))}\n`);
   return code;

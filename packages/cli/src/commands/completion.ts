@@ -109,8 +109,17 @@ _monitor_complete() {
   COMPREPLY=($(compgen -W "$(SHELL=bash "\${_monitor_cmd[@]}" --get-yargs-completions "\${words[@]}" 2>/dev/null)" -- "\${COMP_WORDS[COMP_CWORD]}"))
 }
 _monitor_completions() { _monitor_complete 0; }
+# npx completes as before for anything but monitor: the completion it had is kept and asked.
+if [[ -z \${_monitor_npx_previous+set} ]]; then
+  _monitor_npx_previous=$(complete -p npx 2>/dev/null | sed -n 's/.* -F \\([^ ]*\\) .*/\\1/p')
+  [[ $_monitor_npx_previous == _monitor_npx_completions ]] && _monitor_npx_previous=
+fi
 _monitor_npx_completions() {
-  if [[ $COMP_CWORD -ge 2 && \${COMP_WORDS[1]} == monitor ]]; then _monitor_complete 1; fi
+  if [[ $COMP_CWORD -ge 2 && \${COMP_WORDS[1]} == monitor ]]; then
+    _monitor_complete 1
+  elif [[ -n $_monitor_npx_previous ]]; then
+    "$_monitor_npx_previous" "$@"
+  fi
 }
 complete -o bashdefault -o default -F _monitor_completions monitor
 complete -o bashdefault -o default -F _monitor_npx_completions npx
@@ -138,7 +147,12 @@ _monitor() {
   local first=1
   if [[ $service == npx ]]; then
     if [[ $CURRENT -lt 3 || $words[2] != monitor ]]; then
-      _default
+      # npx completes as before for anything but monitor: the completion it had is kept and asked.
+      if [[ -n $_monitor_npx_previous ]]; then
+        $_monitor_npx_previous "$@"
+      else
+        _default
+      fi
       return
     fi
     first=2
@@ -154,6 +168,10 @@ _monitor() {
 if [[ "\${zsh_eval_context[-1]}" == loadautofunc ]]; then
   _monitor "$@"
 else
+  if [[ -z \${_monitor_npx_previous+set} ]]; then
+    _monitor_npx_previous=\${_comps[npx]:-}
+    [[ $_monitor_npx_previous == _monitor ]] && _monitor_npx_previous=
+  fi
   compdef _monitor monitor npx
 fi
 ${footer}`;

@@ -1,5 +1,8 @@
+import { dirname } from 'node:path';
+import { nearestConfig } from '@monitor/engine/config-location';
 import type { Argv } from 'yargs';
 import { connectAccount, explained, uuidArgument, withAccountOptions } from '../account.js';
+import { rememberSessions } from '../completion-memory.js';
 import { EXIT, type ExitCode } from '../exit-codes.js';
 import { paint } from '../io.js';
 import { commaList, commandLine, UsageError } from '../options.js';
@@ -92,6 +95,11 @@ export async function run(args: TriggerArgs, ctx: RunContext): Promise<ExitCode>
     out.result = { triggered: sessions };
     const ids = sessions.map((s) => s.checkSessionId);
     const names = new Map(sessions.map((s) => [s.checkSessionId, s.name]));
+    const config = nearestConfig(io.cwd);
+    if (config !== undefined) {
+      const started = sessions.map((s) => ({ id: s.checkSessionId, name: s.name }));
+      rememberSessions(dirname(config), started, new Date());
+    }
     const p = paint(io.color);
     if (args.wait !== true) {
       if (!out.json) {
