@@ -1,9 +1,11 @@
 // Deploys started together into one account share its rate budget (issue 48 §3): the built CLI,
 // several runs at once against an emulator whose rate limit is on, with the budget in this user's
 // cache (file state) or in the state database (a real PostgreSQL server that this file starts).
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { DEFAULT_RATE_LIMITS, DEV_ACCOUNT_ID, DEV_API_KEY, type RequestLogEntry } from '@monitor/emulator';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { type CliResult, cleanup, emulatorForTests, monitor, writeProject } from './support/harness.js';
@@ -142,6 +144,36 @@ describe('deploys started together into one account', () => {
       expect(busiest).toBeGreaterThanOrEqual(LIMIT.limit * 0.9);
     }
     expect(new Set(await groupNames(h, OTHER_ACCOUNT)).size).toBe(100);
+  });
+});
+
+describe('a deploy SIGKILLed while others deploy into the account', () => {
+  it('leaves no tokens behind that stop the others: they finish with no 429, and its re-run converges', async () => {
+    const { h, env } = await account();
+    const dirs = ['chaos-a', 'chaos-b', 'chaos-c'].map((name) => project(name, 50));
+    let victim: ChildProcess | undefined;
+    const runs = dirs.map((dir, i) =>
+      monitor(['deploy', '--yes'], {
+        cwd: dir,
+        env,
+        onSpawn: (child) => {
+          if (i === 0) victim = child;
+        },
+      }),
+    );
+    // Mid-deploy: the account has answered creates, and the runs still have more to make than it allows.
+    while (h.emulator.requests.filter((r) => r.method === 'POST').length < 20) await sleep(5);
+    victim?.kill('SIGKILL');
+    const [killed, ...others] = await Promise.all(runs);
+    expect(killed?.code).toBeNull();
+    expectDeployed(others);
+    expect(h.emulator.requests.filter((r) => r.status === 429)).toEqual([]);
+    expect(busiestWindow(h.emulator.requests, DEV_ACCOUNT_ID)).toBeLessThanOrEqual(LIMIT.limit);
+    const again = await deploy(dirs[0] as string, env);
+    expectDeployed([again]);
+    const names = await groupNames(h);
+    expect(names).toHaveLength(150);
+    expect(new Set(names).size).toBe(150);
   });
 });
 
