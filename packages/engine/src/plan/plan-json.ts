@@ -24,6 +24,10 @@ export interface PlanJson {
   protectedKept: string[];
   keptForProtected: Plan['keptForProtected'];
   protectChanged: Plan['protectChanged'];
+  /** References to other projects' constructs: those of what the plan writes, uses recorded with no call, what it orphans. */
+  projectRefs?: NonNullable<Plan['projectRefs']>;
+  usesChanged?: NonNullable<Plan['usesChanged']>;
+  orphaned?: NonNullable<Plan['orphaned']>;
   abandonedCreates: string[];
   conflicts: (Omit<Conflict, 'location'> & {
     location: { file: string; line: number; column: number } | null;
@@ -143,6 +147,9 @@ function planJsonWith<O>(plan: Plan, operations: O[]): Omit<PlanJson, 'operation
     protectedKept: plan.protectedKept,
     keptForProtected: plan.keptForProtected,
     protectChanged: plan.protectChanged,
+    ...(plan.projectRefs === undefined ? {} : { projectRefs: plan.projectRefs }),
+    ...(plan.usesChanged === undefined ? {} : { usesChanged: plan.usesChanged }),
+    ...(plan.orphaned === undefined ? {} : { orphaned: plan.orphaned }),
     abandonedCreates: plan.abandonedCreates,
     conflicts: plan.conflicts.map((c) => ({
       ...c,

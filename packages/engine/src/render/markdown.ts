@@ -8,6 +8,7 @@ import { hasChanges } from '../plan/queries.js';
 import { markdownCode as code, markdownFence, escapeMarkdown as text } from './escape.js';
 import { findingsMarkdown } from './findings.js';
 import { maskedPhone, maskPhones, planPhoneNumbers } from './phone.js';
+import { projectRefsMarkdown } from './project-refs.js';
 import {
   ACTION_SYMBOL,
   BOTH_NOTE,
@@ -166,6 +167,7 @@ function planMarkdown(plan: Plan, options: MarkdownOptions): string {
   out += findingsMarkdown(plan.findings, Math.floor(max * 0.3));
   if (plan.conflicts.length > 0) out += conflictsTable(plan);
   if (plan.mismatched.length > 0) out += mismatchedNote(plan);
+  out += projectRefsMarkdown(plan, Math.floor(max * 0.1));
   // Who gets paged goes above the resource details: it is what a reviewer asks first.
   out += routingSectionMarkdown(plan.routing, Math.floor(max * 0.2));
 

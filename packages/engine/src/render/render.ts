@@ -10,6 +10,7 @@ import { hasChanges, isResendOnly } from '../plan/queries.js';
 import { escapeTerminal as t } from './escape.js';
 import { findingCounts, findingsText } from './findings.js';
 import { maskPhones, planPhoneNumbers } from './phone.js';
+import { projectRefsText } from './project-refs.js';
 import { routingSectionText, routingWarningText } from './routing.js';
 import type { Style } from './style.js';
 
@@ -240,6 +241,7 @@ export function renderPlanText(plan: Plan, s: Style, options: { cwd?: string } =
   if (plan.targets !== undefined) out.push(s.yellow(partialNote(plan.targets)), '');
   out.push(...routingWarningText(plan.routing, plan.findings, s));
   out.push(...operationsText(plan, s));
+  out.push(...projectRefsText(plan, s));
   out.push(...conflictsText(plan.conflicts, s, options.cwd));
   out.push(...findingsText(plan.findings, s, options.cwd));
   out.push(...stateNotesText(plan, s));
