@@ -71,6 +71,7 @@ export {
   type RoutingSource,
   upcomingMaintenance,
 } from './flows/routes.js';
+export { accountRoutingTests } from './flows/routing-tests.js';
 export {
   findEntry,
   listState,
@@ -150,6 +151,7 @@ export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './pla
 export { BUILT_IN_POLICIES } from './policy/builtins.js';
 export { blockingFindings } from './policy/run.js';
 export type { ManualEdit, NotPulled, PulledEdit } from './pull/types.js';
+export { renderRoutesDot } from './render/dot.js';
 export {
   escapeMarkdown,
   escapeTerminal,
@@ -163,6 +165,7 @@ export {
   renderApplyMarkdown,
   renderPlanMarkdown,
 } from './render/markdown.js';
+export { renderRoutesMermaid } from './render/mermaid.js';
 export { ACTION_SYMBOL, renderPlanText, summaryLine } from './render/render.js';
 export { PLAIN, type Style } from './render/style.js';
 export {
@@ -182,6 +185,13 @@ export type {
   WindowEffect,
 } from './routing/maintenance.js';
 export {
+  PICTURE_MAX_NODES,
+  type PictureEdge,
+  type PictureNode,
+  picturedRoutes,
+  type RoutePicture,
+} from './routing/picture.js';
+export {
   type Escalation,
   type GroupRoute,
   type OccurrenceView,
@@ -191,6 +201,13 @@ export {
 } from './routing/routes.js';
 export { UnknownGroupError } from './routing/select.js';
 export { userTimeZone } from './routing/time-zone.js';
+export { ROUTING_TEST, routingTestFindings } from './routing-tests/findings.js';
+export {
+  judgeAgainstCode,
+  type ReachedChannel,
+  type RoutingTestResult,
+  type RoutingTestStatus,
+} from './routing-tests/judge.js';
 export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './state/backend.js';
 export { FileStateBackend, type StateFs } from './state/file-store.js';
 export { LockHeldError, withStateLock } from './state/lock.js';

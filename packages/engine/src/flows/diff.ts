@@ -5,7 +5,8 @@ import type { Live, Plan, PlanMode } from '../plan/types.js';
 import { runPlanPolicies } from '../policy/run.js';
 import { atPropLocation } from '../positions/prop-location.js';
 import { sourceReader } from '../positions/source-reader.js';
-import { planRouting } from './routes.js';
+import { routingTestFindings } from '../routing-tests/findings.js';
+import { planRouting, planRoutingTests } from './routes.js';
 import { type AccountSnapshot, readAccount, type Target } from './target.js';
 
 /** What a plan covers, beside the code: targets and replacements (`PlanOptions`). */
@@ -61,9 +62,26 @@ export async function makePlan(
   now: Date,
   options: { forceProtected?: boolean; snapshot?: Promise<AccountSnapshot>; scope?: Scope } = {},
 ): Promise<{ plan: Plan; live: Live }> {
-  const { state, live, otherOwners } = await (options.snapshot ?? readAccount(target));
+  const account = await (options.snapshot ?? readAccount(target));
+  const made = planAgainst(target, account, mode, now, options);
+  const { live } = account;
+  // Policies judge what the code asks for; a destroy asks for nothing, and deletes every group:
+  // no route is left to compare.
+  if (mode === 'destroy') return { plan: made, live };
+  const routed = { ...made, routing: planRouting(made, account) };
+  return { plan: withFindings(routed, account, target), live };
+}
+
+/** The plan of the project against an account read: no policies, no routing. */
+export function planAgainst(
+  target: Target,
+  { state, live, otherOwners }: AccountSnapshot,
+  mode: PlanMode,
+  now: Date,
+  options: { forceProtected?: boolean; scope?: Scope } = {},
+): Plan {
   const { targets, replace } = options.scope ?? {};
-  const made = plan(target.project.resources, live, state, {
+  return plan(target.project.resources, live, state, {
     now,
     mode,
     forceProtected: options.forceProtected === true,
@@ -72,20 +90,21 @@ export async function makePlan(
     ...(targets === undefined || targets.length === 0 ? {} : { targets }),
     ...(replace === undefined || replace.length === 0 ? {} : { replace }),
   });
-  // Policies judge what the code asks for; a destroy asks for nothing, and deletes every group:
-  // no route is left to compare.
-  if (mode === 'destroy') return { plan: made, live };
-  const routed = { ...made, routing: planRouting(made, { live, state }) };
-  return { plan: withFindings(routed, live, target), live };
 }
 
-/** The plan with the project's policy findings: the construct rules' (from the load) and the plan rules'. */
-function withFindings(made: Plan, live: Live, target: Target): Plan {
+/**
+ * The plan with the project's findings: the construct rules' (from the load), the plan rules', and
+ * the routing tests judged against the account once the plan is applied.
+ */
+function withFindings(made: Plan, account: AccountSnapshot, target: Target): Plan {
   const { project } = target;
   const sourceOf = sourceReader();
-  const planFindings = runPlanPolicies(made, live, project.resources, project.config.policies, {
+  const planFindings = runPlanPolicies(made, account.live, project.resources, project.config.policies, {
     environment: project.config.environment,
     sourceOf,
   }).map((f) => atPropLocation(f, sourceOf));
-  return { ...made, findings: [...project.findings, ...planFindings] };
+  const routingTests = routingTestFindings(
+    planRoutingTests(made, account, { resources: project.resources, tests: project.config.routingTests }),
+  );
+  return { ...made, findings: [...project.findings, ...planFindings, ...routingTests] };
 }

@@ -69,7 +69,8 @@ describe('planRouting: the groups whose route a plan changes', () => {
         new CheckGroup('payments', { name: 'Payments', alertChannels: [slack()] });
       },
     );
-    expect(routing).toEqual({
+    // The picture of the change is routing-picture.test.ts's.
+    expect({ ...routing, picture: undefined }).toEqual({
       changes: [
         {
           group: 'CheckGroup:payments',
@@ -156,7 +157,7 @@ describe('planRouting: the groups whose route a plan changes', () => {
         new CheckGroup('search', { name: 'Search' });
       },
     );
-    expect(routing).toEqual({
+    expect({ ...routing, picture: undefined }).toEqual({
       changes: [
         {
           group: 'CheckGroup:search',

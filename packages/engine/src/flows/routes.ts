@@ -1,10 +1,12 @@
-import type { DesiredResource } from '@monitor/constructs';
+import type { DesiredResource, RoutingTest } from '@monitor/constructs';
 import type { Plan } from '../plan/types.js';
 import { mayReroute, type RoutingChanges, routingChanges } from '../routing/changes.js';
 import { type MaintenanceSchedule, maintenanceSchedule } from '../routing/maintenance.js';
+import { picturedChanges } from '../routing/picture.js';
 import { type GroupRoute, routesOf } from '../routing/routes.js';
 import { selectRoutes } from '../routing/select.js';
 import { namedByPlan, type World, worldAfterPlan, worldFromCode, worldFromLive } from '../routing/world.js';
+import { checkGroupsOf, judgeRoutingTests, type RoutingTestResult } from '../routing-tests/judge.js';
 import type { AccountSnapshot } from './target.js';
 
 /**
@@ -56,18 +58,46 @@ export function upcomingMaintenance(
   return maintenanceSchedule(worldOf(source), options);
 }
 
+/** The account before `plan` (named by state and the plan) and once it is applied. */
+function planWorlds(
+  plan: Plan,
+  account: Pick<AccountSnapshot, 'live' | 'state'>,
+): { before: World; after: World } {
+  const before = namedByPlan(worldFromLive(account.live, account.state), plan);
+  return { before, after: worldAfterPlan(before, plan) };
+}
+
 /**
  * The routing section of a plan: the groups whose route changes, before (the account now, named
- * by state and the plan) and after (the account once the plan is applied).
+ * by state and the plan) and after (the account once the plan is applied), and their picture.
  */
 export function planRouting(plan: Plan, account: Pick<AccountSnapshot, 'live' | 'state'>): RoutingChanges {
   // Only groups, channels and windows route alerts: a plan of none of them reroutes nothing.
   const routing = new Set<string>(['CheckGroup', 'AlertChannel', 'MaintenanceWindow']);
   if (!plan.operations.some((op) => routing.has(op.kind))) return { changes: [], unrouted: [] };
-  const before = namedByPlan(worldFromLive(account.live, account.state), plan);
-  const after = worldAfterPlan(before, plan);
+  const { before, after } = planWorlds(plan, account);
   // Route lines name each window's schedule, not its occurrences: the user's zone plays no part.
   const options = { now: new Date(plan.createdAt), timeZone: 'UTC', occurrences: 1 };
   const only = mayReroute(plan);
-  return routingChanges(routesOf(before, options, only), routesOf(after, options, only));
+  const was = routesOf(before, options, only);
+  const will = routesOf(after, options, only);
+  const changed = routingChanges(was, will);
+  if (changed.changes.length === 0) return changed;
+  return { ...changed, picture: picturedChanges(changed.changes, was, will) };
+}
+
+/**
+ * The project's routing tests judged against the account once `plan` is applied: what diff and
+ * deploy check (`routes --test --live` too).
+ */
+export function planRoutingTests(
+  plan: Plan,
+  account: Pick<AccountSnapshot, 'live' | 'state'>,
+  project: { resources: readonly DesiredResource[]; tests: readonly RoutingTest[] },
+): RoutingTestResult[] {
+  if (project.tests.length === 0) return [];
+  return judgeRoutingTests(project.tests, planWorlds(plan, account).after, {
+    now: new Date(plan.createdAt),
+    codeGroups: checkGroupsOf(project.resources),
+  });
 }

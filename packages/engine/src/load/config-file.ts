@@ -2,6 +2,7 @@ import { existsSync, lstatSync, realpathSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import type { RateLimit } from '@monitor/api';
 import { z } from '@monitor/api/zod';
+import { isRoutingTest, type RoutingTest } from '@monitor/constructs';
 import { ConfigNotFoundError, EnvironmentRequiredError } from '../errors.js';
 import { type PolicyConfigProblem, type PolicySet, selectPolicies } from '../policy/select.js';
 import { CONFIG_FILE_NAMES, nearestConfig } from './config-location.js';
@@ -117,6 +118,14 @@ export const configSchema = z.strictObject({
   policies: z.array(z.unknown()).optional(),
   policySeverity: z.record(z.string(), z.enum(['error', 'warning', 'info', 'off'])).optional(),
   policyTimeoutSeconds: z.number().positive().max(3600).optional(),
+  routingTests: z
+    .array(
+      z.custom<RoutingTest>(
+        isRoutingTest,
+        "is not a routing test: make each with expectRoutes(group, { failure: [...] }) from '@monitor/constructs'",
+      ),
+    )
+    .optional(),
   rateLimit: rateLimitSchema.optional(),
 });
 
@@ -140,6 +149,8 @@ export interface ResolvedConfig {
   environmentAccounts: Record<string, string | undefined>;
   /** The built-in policies and the config's own, at the severities the config gives them. */
   policies: PolicySet;
+  /** Who gets paged, asserted (`expectRoutes`): validate, diff, deploy and `routes --test` judge them. */
+  routingTests: RoutingTest[];
   /** The account's rate limit (the environment's, else the project's), when the config gives one. */
   rateLimit: RateLimit | undefined;
 }
@@ -212,6 +223,7 @@ export function resolveConfig(
         ? {}
         : { timeLimitMs: config.policyTimeoutSeconds * 1000 }),
     },
+    routingTests: config.routingTests ?? [],
     rateLimit: rateLimitOf(chosen?.rateLimit ?? config.rateLimit),
   };
 }

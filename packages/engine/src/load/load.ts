@@ -27,6 +27,7 @@ import { inSourceOrder, runConstructPolicies } from '../policy/run.js';
 import { atPropLocation } from '../positions/prop-location.js';
 import { type SourceReader, sourceReader } from '../positions/source-reader.js';
 import { mapStack } from '../positions/stack.js';
+import { locatedTests } from '../routing-tests/located.js';
 import {
   configSchema,
   EnvironmentError,
@@ -158,6 +159,15 @@ export async function importConfigModule(
   dir: string,
   environment?: string,
 ): Promise<Record<string, unknown>> {
+  return (await importConfig(path, dir, environment)).exports;
+}
+
+/** `importConfigModule`, with what maps a position in the bundle to the file's own source. */
+async function importConfig(
+  path: string,
+  dir: string,
+  environment?: string,
+): Promise<{ exports: Record<string, unknown>; mapLocation: (l: SourceLocation) => SourceLocation }> {
   let b: Bundle;
   try {
     b = await earlyBuilds.bundle('config', configEntry(path), dir);
@@ -168,7 +178,7 @@ export async function importConfigModule(
   createSession({ environment });
   try {
     const entry = await loadGuarded(b, dir, (exited) => importBundle(b, dir, relative(dir, path), exited));
-    return entry.config as Record<string, unknown>;
+    return { exports: entry.config as Record<string, unknown>, mapLocation: locationMapper(b) };
   } finally {
     closeSession();
   }
@@ -180,7 +190,7 @@ async function readConfig(
   projectDir: string,
   environment?: string,
 ): Promise<ResolvedConfig> {
-  const mod = await importConfigModule(configPath, projectDir, environment);
+  const { exports: mod, mapLocation } = await importConfig(configPath, projectDir, environment);
   const name = relative(projectDir, configPath);
   const hint = "export default defineConfig({ projectName: 'my-project' }) from monitor.config.ts";
   if (mod.default === undefined || mod.default === null) {
@@ -198,7 +208,9 @@ async function readConfig(
     throw new ProjectLoadError(`${name} is not a valid config`, diagnostics, hint);
   }
   try {
-    return resolveConfig(parsed.data, projectDir, environment);
+    const config = resolveConfig(parsed.data, projectDir, environment);
+    // Read while the config's source map is at hand: a failing test points at its own line.
+    return { ...config, routingTests: locatedTests(config.routingTests, mapLocation) };
   } catch (e) {
     if (e instanceof EnvironmentError) {
       throw new ProjectLoadError(e.message, [configDiagnostic(configPath, e.message)], e.hint);
@@ -308,7 +320,12 @@ async function loadFrom(
     imported = performance.now();
     const validated = ValidationCache.open(cachePath(projectDir));
     const result = synth(
-      { defaults: config.defaults as SynthOptions['defaults'], mapLocation, validated },
+      {
+        project: config.projectName,
+        defaults: config.defaults as SynthOptions['defaults'],
+        mapLocation,
+        validated,
+      },
       session,
     );
     validated?.save();

@@ -1,6 +1,8 @@
 import { KINDS, messageRedactor } from '@monitor/api';
 import type { DesiredResource, Diagnostic } from '@monitor/constructs';
 import { ProjectLoadError } from '../errors.js';
+import { routingTestFindings } from '../routing-tests/findings.js';
+import { judgeAgainstCode } from '../routing-tests/judge.js';
 import { type LoadedProject, type LoadOptions, load } from './load.js';
 
 export interface ValidationReport {
@@ -12,7 +14,10 @@ export interface ValidationReport {
   configPath: string | undefined;
   /** Problems of the project itself: what stops it from being planned at all. */
   diagnostics: Diagnostic[];
-  /** What the construct rules of its policies found: a plan is still made, a deploy refuses an error. */
+  /**
+   * What the construct rules of its policies found, and the routing tests that fail against the
+   * code: a plan is still made, a deploy refuses an error.
+   */
   findings: Diagnostic[];
 }
 
@@ -27,12 +32,17 @@ export async function validateProject(options: LoadOptions = {}): Promise<Valida
     if (environment !== undefined && project.config.environments.length > 1) {
       project.diagnostics.push(...(await clashesWithOtherEnvironments(project, environment, options)));
     }
+    // Judged against the code: diff and deploy judge them again against the account.
+    const routed = routingTestFindings(
+      judgeAgainstCode(project.config.routingTests, project.resources, new Date()),
+    );
+    const findings = routed.length === 0 ? project.findings : [...project.findings, ...routed];
     return {
-      valid: [...project.diagnostics, ...project.findings].every((d) => d.severity !== 'error'),
+      valid: [...project.diagnostics, ...findings].every((d) => d.severity !== 'error'),
       project,
       configPath: project.configPath,
       diagnostics: project.diagnostics,
-      findings: project.findings,
+      findings,
     };
   } catch (e) {
     if (e instanceof ProjectLoadError) {

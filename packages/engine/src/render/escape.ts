@@ -150,7 +150,7 @@ export function markdownLink(text: string, url: string): string {
  * What a Mermaid label shows as it is written: letters, digits, spaces and punctuation that mean
  * nothing to Mermaid, HTML or markdown. Anything else is an entity code.
  */
-const MERMAID_SPECIAL = /[^\p{L}\p{N} .,:_\-/()'!?+=…–—“”‘’→⏸]/gu;
+const MERMAID_SPECIAL = /[^\p{L}\p{N} .,:_\-/()'!?+=…–—“”‘’→]/gu;
 
 /**
  * Account or code text for a Mermaid label (inside `"…"`): quotes, `#`, `;`, `%`, backticks,

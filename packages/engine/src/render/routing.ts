@@ -1,6 +1,12 @@
 import type { Diagnostic } from '@monitor/constructs';
 import type { RouteChange, RoutingChanges } from '../routing/changes.js';
-import { markdownCode as code, escapeTerminal as t, escapeMarkdown as text } from './escape.js';
+import {
+  markdownCode as code,
+  markdownFence,
+  escapeTerminal as t,
+  escapeMarkdown as text,
+} from './escape.js';
+import { renderRoutesMermaid } from './mermaid.js';
 import type { Style } from './style.js';
 
 /** The routing section of a plan, for people and pull requests: the groups whose route changes. */
@@ -104,5 +110,19 @@ export function routingSectionMarkdown(routing: RoutingChanges | undefined, budg
   }
   const left = routing.changes.length - shown;
   const more = left === 0 ? '' : `\n_${groups(left)} more not shown: see monitor diff --json._\n`;
-  return `${head}${body}${more}\n`;
+  const text = `${head}${body}${more}\n`;
+  const picture = pictureMarkdown(routing);
+  return text.length + picture.length > budget ? text : `${text}${picture}`;
+}
+
+/** The changed groups drawn before and after (GitHub and GitLab render a mermaid block), with what the lines mean. */
+function pictureMarkdown(routing: RoutingChanges): string {
+  if (routing.picture === undefined || routing.picture.nodes.length === 0) return '';
+  const { edges } = routing.picture;
+  const legend = [
+    edges.some((e) => e.change === 'added') ? 'thick green: paged once this is deployed' : '',
+    edges.some((e) => e.change === 'removed') ? 'dotted red: no longer paged' : '',
+  ].filter((l) => l !== '');
+  const note = legend.length === 0 ? '' : `_${legend.join('; ')}._\n\n`;
+  return `${markdownFence('mermaid', renderRoutesMermaid(routing.picture))}\n\n${note}`;
 }

@@ -1,5 +1,6 @@
 import { nearest } from '@monitor/api';
 import type {
+  DesiredResource,
   ExpectedChannel,
   RouteAssertion,
   RoutedEvent,
@@ -7,7 +8,7 @@ import type {
   SourceLocation,
 } from '@monitor/constructs';
 import { type GroupRoute, reaching, routesOf, type SubscriptionRoute } from '../routing/routes.js';
-import type { World } from '../routing/world.js';
+import { type World, worldFromCode } from '../routing/world.js';
 
 /**
  * `passed`, `failed`; `unjudged` when the answer depends on a channel only the account describes
@@ -190,4 +191,21 @@ export function judgeRoutingTests(
     if (route === undefined) return [missingGroup(test, options)];
     return test.assertions.map((a) => judgeAssertion(test, route, a));
   });
+}
+
+/** The logical ids of the code's check groups: what a routing test may name. */
+export const checkGroupsOf = (code: readonly DesiredResource[]) =>
+  code.filter((d) => d.kind === 'CheckGroup').map((d) => d.logicalId);
+
+/**
+ * Routing tests judged against the code alone (validate, `routes --test`): the project's groups,
+ * channels and windows as declared; a channel named by id (`fromId`) is not read.
+ */
+export function judgeAgainstCode(
+  tests: readonly RoutingTest[],
+  code: readonly DesiredResource[],
+  now: Date,
+): RoutingTestResult[] {
+  if (tests.length === 0) return [];
+  return judgeRoutingTests(tests, worldFromCode(code), { now, codeGroups: checkGroupsOf(code) });
 }

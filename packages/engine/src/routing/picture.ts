@@ -1,4 +1,4 @@
-import type { PictureEdge, PictureNode, RoutePicture } from '../plan/types.js';
+import type { PictureEdge, PictureNode, RouteChange, RoutePicture } from '../plan/types.js';
 import { ALERT_KIND_NAMES, ALERT_KINDS, type AlertKind } from './channels.js';
 import { type GroupRoute, reaching } from './routes.js';
 
@@ -68,15 +68,19 @@ function silencingLines({ before, after }: PictureGroup): string[] {
   const plain = before === after;
   const lines = [
     ...after.silencedBy.map(
-      (w) => `⏸ ${w.name}: ${w.schedule}${plain || before === null || was.has(w.window) ? '' : ' (new)'}`,
+      (w) =>
+        `silenced by ${w.name}: ${w.schedule}${plain || before === null || was.has(w.window) ? '' : ' (new)'}`,
     ),
     ...(before ?? { silencedBy: [] }).silencedBy
       .filter((w) => !now.has(w.window))
-      .map((w) => `⏸ ${w.name} (no longer)`),
+      .map((w) => `no longer silenced by ${w.name}`),
   ];
   if (lines.length <= WINDOWS_NAMED) return lines.map(clip);
   const more = lines.length - WINDOWS_NAMED;
-  return [...lines.slice(0, WINDOWS_NAMED).map(clip), `⏸ ${more} more window${more === 1 ? '' : 's'}`];
+  return [
+    ...lines.slice(0, WINDOWS_NAMED).map(clip),
+    `silenced by ${more} more window${more === 1 ? '' : 's'}`,
+  ];
 }
 
 function groupNode(id: string, { before, after }: PictureGroup): PictureNode {
@@ -203,4 +207,22 @@ export function picturedRoutes(routes: readonly GroupRoute[], max = PICTURE_MAX_
     routes.map((r) => ({ before: r, after: r })),
     max,
   );
+}
+
+/** A plan's picture: the changed groups (in the order of `changes`), each before and after the plan. */
+export function picturedChanges(
+  changes: readonly RouteChange[],
+  before: readonly GroupRoute[],
+  after: readonly GroupRoute[],
+  max = PICTURE_MAX_NODES,
+): RoutePicture {
+  const byId = (routes: readonly GroupRoute[]) => new Map(routes.map((r) => [r.logicalId, r]));
+  const was = byId(before);
+  const will = byId(after);
+  const groups: PictureGroup[] = [];
+  for (const c of changes) {
+    const now = will.get(c.logicalId);
+    if (now !== undefined) groups.push({ before: was.get(c.logicalId) ?? null, after: now });
+  }
+  return routePicture(groups, max);
 }
