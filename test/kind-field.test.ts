@@ -12,18 +12,15 @@ import { requestBodyArb } from './support/account-arbitraries.js';
  * packages' sources, which are bundled as they are (api, constructs, engine, emulator), and synth,
  * plan, the emulator, import, the property tests' random accounts and the construct reference
  * are run with the result. Nothing else is edited: every other place that knows the kind's fields
- * derives them (the response schema, the inverse of synthesis, the arbitraries).
+ * derives them (the response schema, the documented defaults, the inverse of synthesis, the
+ * arbitraries). Two edits in two files: the field with its default, beside its type, and the
+ * construct's documented prop (held against the schema by constructs' schemas.test-d.ts).
  */
 const NEW_FIELD = [
   {
     file: 'packages/api/src/schemas/dashboards.ts',
     before: '  keys: z.array(dashboardKeySchema),\n',
-    insert: '  footerText: z.string().max(200).nullable(),\n',
-  },
-  {
-    file: 'packages/api/src/kinds/dashboard.ts',
-    before: '  sortByStatus: false,\n',
-    insert: '  footerText: null,\n',
+    insert: '  footerText: withDefault(z.string().max(200).nullable(), null),\n',
   },
   {
     file: 'packages/constructs/src/dashboard.ts',
@@ -45,6 +42,8 @@ const ENTRIES = {
 const SOURCES: Record<string, string> = {
   '@monitor/api': ENTRIES.api,
   '@monitor/api/zod': 'packages/api/src/zod.ts',
+  '@monitor/api/nearest': 'packages/api/src/nearest.ts',
+  '@monitor/api/json-pieces': 'packages/api/src/json-pieces.ts',
   '@monitor/constructs': ENTRIES.constructs,
   '@monitor/engine': ENTRIES.engine,
   '@monitor/engine/escape': 'packages/engine/src/escape.ts',
@@ -175,6 +174,11 @@ describe('a field added to a kind definition', () => {
 
   const dashboard = (footer: string) =>
     `import { Dashboard } from '@monitor/constructs';\nexport const ops = new Dashboard('ops', { header: 'Ops', customUrl: 'ops-footer', footerText: ${JSON.stringify(footer)} });\n`;
+
+  it('takes two edits in two files: the field with its default, and the construct’s documented prop', () => {
+    expect(NEW_FIELD).toHaveLength(2);
+    expect(new Set(NEW_FIELD.map((e) => e.file)).size).toBe(2);
+  });
 
   it('synth: the construct takes it, fills its default, and checks it against the field’s rules', () => {
     const { constructs } = p;

@@ -6,16 +6,10 @@ import {
 } from '../schemas/alert-channels.js';
 import type { AlertChannelType } from '../schemas/common.js';
 import { type KindDefinition, nonEmptyString, type SensitivePath } from './definition.js';
+import { defaultsOf } from './fields.js';
 
-/** The documented create defaults of an alert channel. */
-export const ALERT_CHANNEL_DEFAULTS = {
-  sendRecovery: true,
-  sendFailure: true,
-  sendDegraded: false,
-  sslExpiry: false,
-  sslExpiryThreshold: 30,
-  autoSubscribe: false,
-};
+/** The documented create defaults of an alert channel, as its schema declares them. */
+export const ALERT_CHANNEL_DEFAULTS = defaultsOf(alertChannelCreateSchema);
 
 /** Each alert-channel type: the shape of its `config` and which of its fields are credentials. */
 export const ALERT_CHANNEL_TYPE_DEFINITIONS: Record<

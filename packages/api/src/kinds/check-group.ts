@@ -1,52 +1,30 @@
-import { checkGroupCreateSchema, checkGroupSchema, checkGroupUpdateSchema } from '../schemas/check-groups.js';
+import {
+  alertSettingsSchema,
+  apiCheckDefaultsSchema,
+  checkGroupAlertChannelSubscriptionSchema,
+  checkGroupCreateSchema,
+  checkGroupSchema,
+  checkGroupUpdateSchema,
+  environmentVariableSchema,
+  retryStrategyObjectSchema,
+} from '../schemas/check-groups.js';
 import { fieldName, type KindDefinition } from './definition.js';
+import { defaultsOf } from './fields.js';
 
 /** Defaults of a group's `apiCheckDefaults`; fields left out of a sent object take these. */
-export const API_CHECK_DEFAULTS_DEFAULT = {
-  url: '',
-  headers: [] as { key: string; value: string }[],
-  queryParameters: [] as { key: string; value: string }[],
-  assertions: [] as { source: string; comparison: string; target: string }[],
-  basicAuth: { username: '', password: '' },
-};
+export const API_CHECK_DEFAULTS_DEFAULT = defaultsOf(apiCheckDefaultsSchema);
 
 /** Defaults of a group's `alertSettings`. */
-export const ALERT_SETTINGS_DEFAULT = {
-  escalationType: 'RUN_BASED' as const,
-  runBasedEscalation: { failedRunThreshold: 1 },
-  timeBasedEscalation: { minutesFailingThreshold: 5 as const },
-  reminders: { amount: 0, interval: 5 as const },
-  parallelRunFailureThreshold: { enabled: false, percentage: 10 },
-};
+export const ALERT_SETTINGS_DEFAULT = defaultsOf(alertSettingsSchema);
 
 /** Fields of a retry-strategy object the service fills when they are absent. */
-export const RETRY_STRATEGY_OBJECT_DEFAULTS = { baseBackoffSeconds: 60, sameRegion: true };
+export const RETRY_STRATEGY_OBJECT_DEFAULTS = defaultsOf(retryStrategyObjectSchema);
 
-export const ENVIRONMENT_VARIABLE_DEFAULTS = { locked: false, secret: false };
-export const SUBSCRIPTION_DEFAULTS = { activated: true };
+export const ENVIRONMENT_VARIABLE_DEFAULTS = defaultsOf(environmentVariableSchema);
+export const SUBSCRIPTION_DEFAULTS = defaultsOf(checkGroupAlertChannelSubscriptionSchema);
 
-/** The documented create defaults of a check group (spec + addendum §3). */
-export const CHECK_GROUP_DEFAULTS = {
-  activated: true,
-  muted: false,
-  doubleCheck: false,
-  runParallel: false,
-  concurrency: 3,
-  tags: [] as string[],
-  locations: [] as string[],
-  privateLocations: [] as string[],
-  environmentVariables: [] as { key: string; value: string; locked: boolean; secret: boolean }[],
-  alertChannelSubscriptions: [] as { alertChannelId: number; activated: boolean }[],
-  runtimeId: null,
-  setupSnippetId: null,
-  tearDownSnippetId: null,
-  localSetupScript: null,
-  localTearDownScript: null,
-  useGlobalAlertSettings: null,
-  retryStrategy: 'FALLBACK' as const,
-  apiCheckDefaults: API_CHECK_DEFAULTS_DEFAULT,
-  alertSettings: ALERT_SETTINGS_DEFAULT,
-};
+/** The documented create defaults of a check group (spec + addendum §3), as its schema declares them. */
+export const CHECK_GROUP_DEFAULTS = defaultsOf(checkGroupCreateSchema);
 
 export const checkGroupKind: KindDefinition = {
   kind: 'CheckGroup',

@@ -1,32 +1,9 @@
 import { dashboardCreateSchema, dashboardSchema, dashboardUpdateSchema } from '../schemas/dashboards.js';
 import { type KindDefinition, nonEmptyString } from './definition.js';
+import { defaultsOf } from './fields.js';
 
-/** The documented create defaults of a dashboard. */
-export const DASHBOARD_DEFAULTS = {
-  customDomain: null,
-  logo: null,
-  favicon: null,
-  link: null,
-  description: null,
-  width: 'FULL' as const,
-  refreshRate: 60 as const,
-  paginate: true,
-  paginationRate: 60 as const,
-  checksPerPage: 15,
-  useTagsAndOperator: false,
-  hideTags: false,
-  enableIncidents: false,
-  expandChecks: false,
-  tags: [] as string[],
-  showHeader: true,
-  showCheckRunLinks: false,
-  showGroupNames: true,
-  customCSS: '',
-  isPrivate: false,
-  showP95: true,
-  showP99: true,
-  sortByStatus: false,
-};
+/** The documented create defaults of a dashboard, as its schema declares them. */
+export const DASHBOARD_DEFAULTS = defaultsOf(dashboardCreateSchema);
 
 export const dashboardKind: KindDefinition = {
   kind: 'Dashboard',

@@ -70,7 +70,7 @@ export interface KindDefinition {
   readonly updateSchema: z.ZodType;
   /** A live resource as the service returns it (tolerant). */
   readonly responseSchema: z.ZodType;
-  /** The documented create defaults, top level. Nested ones live in the kind's own module. */
+  /** The documented create defaults, top level: what its create schema declares (`defaultsOf`). */
   readonly defaults: Readonly<Payload>;
   /** What the kind is called in a sentence: `check group`, `status page service`. */
   readonly noun: string;

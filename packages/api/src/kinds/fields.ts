@@ -1,3 +1,4 @@
+import { type DefaultsOf, FIELD_DEFAULTS, type FieldsOf, fieldDefaults } from '../schemas/field-default.js';
 import type { z } from '../zod.js';
 import type { KindDefinition } from './definition.js';
 
@@ -36,6 +37,34 @@ export function fieldsOf(schema: z.ZodType, path = ''): string[] {
     at = at.flatMap(objectsOf).flatMap((shape) => (shape[step] === undefined ? [] : [shape[step]]));
   }
   return [...new Set(at.flatMap(objectsOf).flatMap((shape) => Object.keys(shape)))];
+}
+
+/**
+ * The defaults the fields of the object `schema` is declare (`withDefault`), by field, in the
+ * order they are declared; every variant's when it is a union. An object field declared
+ * `withFieldDefaults` has the object of its own fields' defaults. What a kind's `*_DEFAULTS` are.
+ */
+export function defaultsOf<S extends z.ZodType>(schema: S): DefaultsOf<FieldsOf<S>> {
+  const out: Record<string, unknown> = {};
+  for (const shape of objectsOf(schema)) {
+    for (const [field, inner] of Object.entries(shape)) {
+      const declared = declaredDefault(inner);
+      if (declared === undefined) continue;
+      out[field] = declared.value === FIELD_DEFAULTS ? defaultsOf(declared.schema) : declared.value;
+    }
+  }
+  return out as DefaultsOf<FieldsOf<S>>;
+}
+
+/** The default `field` declares, and the schema that declares it: through `.optional()`. */
+function declaredDefault(field: z.ZodType): { schema: z.ZodType; value: unknown } | undefined {
+  for (let at: z.ZodType | undefined = field; at !== undefined; ) {
+    const declared = fieldDefaults.get(at);
+    if (declared !== undefined) return { schema: at, value: declared.default };
+    const def = defOf(at);
+    at = def.type === 'optional' ? def.innerType : undefined;
+  }
+  return undefined;
 }
 
 /**

@@ -2,38 +2,16 @@ import {
   maintenanceWindowCreateSchema,
   maintenanceWindowSchema,
   maintenanceWindowUpdateSchema,
+  statusPageVisibilitySchema,
 } from '../schemas/maintenance-windows.js';
 import { fieldName, type KindDefinition } from './definition.js';
+import { defaultsOf } from './fields.js';
 
 /** Defaults of a window's `statusPageVisibility`. */
-export const STATUS_PAGE_VISIBILITY_DEFAULTS = {
-  enabled: false,
-  affectAllServices: false,
-  suppressAutoIncidents: false,
-  notifyOnStart: false,
-  notifyOnEnd: false,
-  autoStart: true,
-  autoEnd: true,
-  showAffectedServices: true,
-  severity: null,
-  reminderMinutesBefore: [] as number[],
-  statusPageIds: [] as string[],
-  serviceIds: [] as string[],
-};
+export const STATUS_PAGE_VISIBILITY_DEFAULTS = defaultsOf(statusPageVisibilitySchema);
 
-/** The documented create defaults of a maintenance window; `repeatUnit: null` is a one-off. */
-export const MAINTENANCE_WINDOW_DEFAULTS = {
-  repeatUnit: null,
-  tags: [] as string[],
-  silenceAlertsTags: [] as string[],
-  pauseAllChecks: false,
-  silenceAllAlerts: false,
-  repeatInterval: null,
-  repeatEndsAt: null,
-  description: null,
-  timezone: null,
-  statusPageVisibility: STATUS_PAGE_VISIBILITY_DEFAULTS,
-};
+/** The documented create defaults of a maintenance window, as its schema declares them; `repeatUnit: null` is a one-off. */
+export const MAINTENANCE_WINDOW_DEFAULTS = defaultsOf(maintenanceWindowCreateSchema);
 
 export const maintenanceWindowKind: KindDefinition = {
   kind: 'MaintenanceWindow',

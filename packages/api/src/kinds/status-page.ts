@@ -1,25 +1,19 @@
 import {
   statusPageCreateSchema,
   statusPageSchema,
+  statusPageServerSchema,
   statusPageServiceCreateSchema,
   statusPageServiceSchema,
   statusPageServiceUpdateSchema,
   statusPageUpdateSchema,
 } from '../schemas/status-pages.js';
 import { fieldName, type KindDefinition } from './definition.js';
+import { defaultsOf } from './fields.js';
 
-/** The documented create defaults of a status page. */
-export const STATUS_PAGE_DEFAULTS = {
-  description: null,
-  customDomain: null,
-  logo: null,
-  logoDark: null,
-  redirectTo: null,
-  favicon: null,
-  defaultTheme: 'AUTO' as const,
-};
+/** The documented create defaults of a status page, as its schema declares them. */
+export const STATUS_PAGE_DEFAULTS = defaultsOf(statusPageCreateSchema);
 /** Response-only fields of a status page the service sets. */
-export const STATUS_PAGE_SERVER_DEFAULTS = { isPrivate: false, whiteLabel: false };
+export const STATUS_PAGE_SERVER_DEFAULTS = defaultsOf(statusPageServerSchema);
 
 export const statusPageKind: KindDefinition = {
   kind: 'StatusPage',

@@ -6,6 +6,7 @@ import {
   isoDateTimeSchema,
   keyValueSchema,
 } from './common.js';
+import { withDefault } from './field-default.js';
 import { responseSchema } from './response.js';
 
 const e164 = z.string().regex(/^\+[1-9]\d{6,14}$/, 'must be a phone number in E.164 form, e.g. +31612345678');
@@ -55,12 +56,12 @@ export type AlertChannelConfig<T extends keyof typeof alertChannelConfigSchemas>
 >;
 
 const alertChannelSwitches = {
-  sendRecovery: z.boolean().optional(),
-  sendFailure: z.boolean().optional(),
-  sendDegraded: z.boolean().optional(),
-  sslExpiry: z.boolean().optional(),
-  sslExpiryThreshold: z.number().int().min(1).max(30).optional(),
-  autoSubscribe: z.boolean().optional(),
+  sendRecovery: withDefault(z.boolean(), true).optional(),
+  sendFailure: withDefault(z.boolean(), true).optional(),
+  sendDegraded: withDefault(z.boolean(), false).optional(),
+  sslExpiry: withDefault(z.boolean(), false).optional(),
+  sslExpiryThreshold: withDefault(z.number().int().min(1).max(30), 30).optional(),
+  autoSubscribe: withDefault(z.boolean(), false).optional(),
 };
 
 function variant<T extends keyof typeof alertChannelConfigSchemas>(type: T) {

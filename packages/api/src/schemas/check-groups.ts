@@ -9,6 +9,7 @@ import {
   optionalAll,
   runtimeIdSchema,
 } from './common.js';
+import { withDefault, withFieldDefaults } from './field-default.js';
 import { responseSchema } from './response.js';
 
 export const ASSERTION_SOURCES = [
@@ -43,12 +44,16 @@ export const assertionSchema = z.strictObject({
   regex: z.string().optional(),
 });
 
+/** A group's `apiCheckDefaults`: fields left out of a sent object take their defaults. */
 export const apiCheckDefaultsSchema = z.strictObject({
-  url: z.string().optional(),
-  headers: z.array(keyValueSchema).optional(),
-  queryParameters: z.array(keyValueSchema).optional(),
-  assertions: z.array(assertionSchema).optional(),
-  basicAuth: z.strictObject({ username: z.string(), password: z.string() }).optional(),
+  url: withDefault(z.string(), '').optional(),
+  headers: withDefault(z.array(keyValueSchema), []).optional(),
+  queryParameters: withDefault(z.array(keyValueSchema), []).optional(),
+  assertions: withDefault(z.array(assertionSchema), []).optional(),
+  basicAuth: withDefault(z.strictObject({ username: z.string(), password: z.string() }), {
+    username: '',
+    password: '',
+  }).optional(),
 });
 export type ApiCheckDefaults = z.infer<typeof apiCheckDefaultsSchema>;
 
@@ -57,19 +62,25 @@ export const MINUTES_FAILING_THRESHOLDS = [5, 10, 15, 30] as const;
 export const REMINDER_INTERVALS = [1, 2, 3, 4, 5, 10, 15, 30] as const;
 
 export const alertSettingsSchema = z.strictObject({
-  escalationType: z.enum(ESCALATION_TYPES).optional(),
-  runBasedEscalation: z.strictObject({ failedRunThreshold: z.number().int().min(1).max(5) }).optional(),
-  timeBasedEscalation: z
-    .strictObject({ minutesFailingThreshold: z.union(MINUTES_FAILING_THRESHOLDS.map((n) => z.literal(n))) })
-    .optional(),
-  reminders: z
-    .strictObject({
+  escalationType: withDefault(z.enum(ESCALATION_TYPES), 'RUN_BASED').optional(),
+  runBasedEscalation: withDefault(z.strictObject({ failedRunThreshold: z.number().int().min(1).max(5) }), {
+    failedRunThreshold: 1,
+  }).optional(),
+  timeBasedEscalation: withDefault(
+    z.strictObject({
+      minutesFailingThreshold: z.union(MINUTES_FAILING_THRESHOLDS.map((n) => z.literal(n))),
+    }),
+    { minutesFailingThreshold: 5 },
+  ).optional(),
+  reminders: withDefault(
+    z.strictObject({
       amount: z.union([z.number().int().min(0).max(5), z.literal(100000)]),
       interval: z.union(REMINDER_INTERVALS.map((n) => z.literal(n))),
-    })
-    .optional(),
-  parallelRunFailureThreshold: z
-    .strictObject({
+    }),
+    { amount: 0, interval: 5 },
+  ).optional(),
+  parallelRunFailureThreshold: withDefault(
+    z.strictObject({
       enabled: z.boolean(),
       percentage: z
         .number()
@@ -77,16 +88,17 @@ export const alertSettingsSchema = z.strictObject({
         .min(10)
         .max(100)
         .refine((n) => n % 10 === 0, 'must be a multiple of 10'),
-    })
-    .optional(),
+    }),
+    { enabled: false, percentage: 10 },
+  ).optional(),
 });
 export type AlertSettings = z.infer<typeof alertSettingsSchema>;
 
 export const RETRY_STRATEGY_TYPES = ['FIXED', 'LINEAR', 'EXPONENTIAL', 'SINGLE_RETRY'] as const;
 export const retryStrategyObjectSchema = z.strictObject({
   type: z.enum(RETRY_STRATEGY_TYPES),
-  baseBackoffSeconds: z.number().int().min(0).optional(),
-  sameRegion: z.boolean().optional(),
+  baseBackoffSeconds: withDefault(z.number().int().min(0), 60).optional(),
+  sameRegion: withDefault(z.boolean(), true).optional(),
   maxRetries: z.number().int().min(1).max(10).optional(),
   maxDurationSeconds: z.number().int().min(0).max(600).optional(),
   onlyOn: z.array(z.literal('NETWORK_ERROR')).optional(),
@@ -98,40 +110,40 @@ export type RetryStrategy = z.infer<typeof retryStrategySchema>;
 export const environmentVariableSchema = z.strictObject({
   key: z.string().min(1),
   value: z.string(),
-  locked: z.boolean().optional(),
-  secret: z.boolean().optional(),
+  locked: withDefault(z.boolean(), false).optional(),
+  secret: withDefault(z.boolean(), false).optional(),
 });
 export type EnvironmentVariable = z.infer<typeof environmentVariableSchema>;
 
 export const checkGroupAlertChannelSubscriptionSchema = z.strictObject({
   alertChannelId: intIdSchema,
-  activated: z.boolean().optional(),
+  activated: withDefault(z.boolean(), true).optional(),
 });
 
 /** Fields a client may send when creating or updating a check group. */
 const checkGroupFields = {
   name: z.string().min(1),
-  activated: z.boolean(),
-  muted: z.boolean(),
-  tags: z.array(z.string()),
-  locations: z.array(locationSchema),
-  concurrency: z.number().int().min(1),
-  apiCheckDefaults: apiCheckDefaultsSchema,
+  activated: withDefault(z.boolean(), true),
+  muted: withDefault(z.boolean(), false),
+  tags: withDefault(z.array(z.string()), []),
+  locations: withDefault(z.array(locationSchema), []),
+  concurrency: withDefault(z.number().int().min(1), 3),
+  apiCheckDefaults: withFieldDefaults(apiCheckDefaultsSchema),
   browserCheckDefaults: z.string(),
-  runtimeId: runtimeIdSchema.nullable(),
-  environmentVariables: z.array(environmentVariableSchema).max(100).nullable(),
-  alertChannelSubscriptions: z.array(checkGroupAlertChannelSubscriptionSchema),
-  setupSnippetId: z.number().int().nullable(),
-  tearDownSnippetId: z.number().int().nullable(),
-  localSetupScript: z.string().nullable(),
-  localTearDownScript: z.string().nullable(),
-  privateLocations: z.array(z.string()).nullable(),
-  runParallel: z.boolean().nullable(),
-  alertSettings: alertSettingsSchema.nullable(),
-  retryStrategy: retryStrategySchema.nullable(),
-  useGlobalAlertSettings: z.boolean().nullable(),
+  runtimeId: withDefault(runtimeIdSchema.nullable(), null),
+  environmentVariables: withDefault(z.array(environmentVariableSchema).max(100).nullable(), []),
+  alertChannelSubscriptions: withDefault(z.array(checkGroupAlertChannelSubscriptionSchema), []),
+  setupSnippetId: withDefault(z.number().int().nullable(), null),
+  tearDownSnippetId: withDefault(z.number().int().nullable(), null),
+  localSetupScript: withDefault(z.string().nullable(), null),
+  localTearDownScript: withDefault(z.string().nullable(), null),
+  privateLocations: withDefault(z.array(z.string()).nullable(), []),
+  runParallel: withDefault(z.boolean().nullable(), false),
+  alertSettings: withFieldDefaults(alertSettingsSchema.nullable()),
+  retryStrategy: withDefault(retryStrategySchema.nullable(), 'FALLBACK'),
+  useGlobalAlertSettings: withDefault(z.boolean().nullable(), null),
   /** Superseded by `retryStrategy` (seed, Versioning). */
-  doubleCheck: z.boolean().meta({ deprecated: true }),
+  doubleCheck: withDefault(z.boolean().meta({ deprecated: true }), false),
 };
 
 /** Request body of `POST /v2/check-groups`: only `name` is required. */

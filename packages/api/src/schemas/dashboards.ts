@@ -10,6 +10,7 @@ import {
   paginationRateSchema,
   refreshRateSchema,
 } from './common.js';
+import { withDefault } from './field-default.js';
 import { responseSchema } from './response.js';
 
 /** A private dashboard key as the client may send it back; the server makes keys itself. */
@@ -23,35 +24,35 @@ export const dashboardKeySchema = z.looseObject({
 export type DashboardKey = z.infer<typeof dashboardKeySchema>;
 
 const dashboardFields = {
-  customDomain: z.string().min(1).nullable(),
+  customDomain: withDefault(z.string().min(1).nullable(), null),
   customUrl: z
     .string()
     .min(1)
     .max(63)
     .regex(/^[a-z0-9]([a-z0-9-]*[a-z0-9])?$/i, 'must be a subdomain name (letters, digits, hyphens)'),
-  logo: httpUrlSchema.nullable(),
-  favicon: httpUrlSchema.nullable(),
-  link: httpUrlSchema.nullable(),
-  description: z.string().nullable(),
+  logo: withDefault(httpUrlSchema.nullable(), null),
+  favicon: withDefault(httpUrlSchema.nullable(), null),
+  link: withDefault(httpUrlSchema.nullable(), null),
+  description: withDefault(z.string().nullable(), null),
   header: z.string(),
-  width: dashboardWidthSchema,
-  refreshRate: refreshRateSchema,
-  paginate: z.boolean(),
-  paginationRate: paginationRateSchema,
-  checksPerPage: z.number().int().min(1).max(20).nullable(),
-  useTagsAndOperator: z.boolean().nullable(),
-  hideTags: z.boolean(),
-  enableIncidents: z.boolean(),
-  expandChecks: z.boolean(),
-  tags: z.array(z.string()),
-  showHeader: z.boolean(),
-  showCheckRunLinks: z.boolean(),
-  showGroupNames: z.boolean(),
-  customCSS: z.string().nullable(),
-  isPrivate: z.boolean(),
-  showP95: z.boolean(),
-  showP99: z.boolean(),
-  sortByStatus: z.boolean(),
+  width: withDefault(dashboardWidthSchema, 'FULL'),
+  refreshRate: withDefault(refreshRateSchema, 60),
+  paginate: withDefault(z.boolean(), true),
+  paginationRate: withDefault(paginationRateSchema, 60),
+  checksPerPage: withDefault(z.number().int().min(1).max(20).nullable(), 15),
+  useTagsAndOperator: withDefault(z.boolean().nullable(), false),
+  hideTags: withDefault(z.boolean(), false),
+  enableIncidents: withDefault(z.boolean(), false),
+  expandChecks: withDefault(z.boolean(), false),
+  tags: withDefault(z.array(z.string()), []),
+  showHeader: withDefault(z.boolean(), true),
+  showCheckRunLinks: withDefault(z.boolean(), false),
+  showGroupNames: withDefault(z.boolean(), true),
+  customCSS: withDefault(z.string().nullable(), ''),
+  isPrivate: withDefault(z.boolean(), false),
+  showP95: withDefault(z.boolean(), true),
+  showP99: withDefault(z.boolean(), true),
+  sortByStatus: withDefault(z.boolean(), false),
   keys: z.array(dashboardKeySchema),
 };
 

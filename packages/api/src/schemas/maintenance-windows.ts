@@ -8,21 +8,22 @@ import {
   optionalAll,
   repeatUnitSchema,
 } from './common.js';
+import { withDefault, withFieldDefaults } from './field-default.js';
 import { responseSchema } from './response.js';
 
 export const statusPageVisibilitySchema = z.strictObject({
-  enabled: z.boolean().optional(),
-  affectAllServices: z.boolean().optional(),
-  suppressAutoIncidents: z.boolean().optional(),
-  notifyOnStart: z.boolean().optional(),
-  notifyOnEnd: z.boolean().optional(),
-  autoStart: z.boolean().optional(),
-  autoEnd: z.boolean().optional(),
-  showAffectedServices: z.boolean().optional(),
-  severity: incidentSeveritySchema.nullable().optional(),
-  reminderMinutesBefore: z.array(z.number().int().min(60).max(10080)).optional(),
-  statusPageIds: z.array(z.string()).optional(),
-  serviceIds: z.array(z.string()).optional(),
+  enabled: withDefault(z.boolean(), false).optional(),
+  affectAllServices: withDefault(z.boolean(), false).optional(),
+  suppressAutoIncidents: withDefault(z.boolean(), false).optional(),
+  notifyOnStart: withDefault(z.boolean(), false).optional(),
+  notifyOnEnd: withDefault(z.boolean(), false).optional(),
+  autoStart: withDefault(z.boolean(), true).optional(),
+  autoEnd: withDefault(z.boolean(), true).optional(),
+  showAffectedServices: withDefault(z.boolean(), true).optional(),
+  severity: withDefault(incidentSeveritySchema.nullable(), null).optional(),
+  reminderMinutesBefore: withDefault(z.array(z.number().int().min(60).max(10080)), []).optional(),
+  statusPageIds: withDefault(z.array(z.string()), []).optional(),
+  serviceIds: withDefault(z.array(z.string()), []).optional(),
 });
 export type StatusPageVisibility = z.infer<typeof statusPageVisibilitySchema>;
 
@@ -30,23 +31,27 @@ const maintenanceWindowFields = {
   name: z.string().min(1).max(200),
   startsAt: isoDateSchema,
   endsAt: isoDateSchema,
-  repeatUnit: repeatUnitSchema.nullable(),
-  tags: z.array(z.string()),
-  repeatInterval: z.number().int().min(1).max(365).nullable(),
-  repeatEndsAt: isoDateSchema.nullable(),
-  description: z.string().max(2000).nullable(),
-  statusPageVisibility: statusPageVisibilitySchema,
-  pauseAllChecks: z.boolean(),
-  silenceAlertsTags: z.array(z.string()),
-  silenceAllAlerts: z.boolean(),
-  timezone: z
-    .string()
-    .min(1)
-    .refine(isIanaTimeZone, {
-      error: (issue) =>
-        `must be an IANA time zone such as Europe/Amsterdam or America/New_York, got ${JSON.stringify(issue.input)}`,
-    })
-    .nullable(),
+  // Required, but documented: null is a one-off.
+  repeatUnit: withDefault(repeatUnitSchema.nullable(), null),
+  tags: withDefault(z.array(z.string()), []),
+  repeatInterval: withDefault(z.number().int().min(1).max(365).nullable(), null),
+  repeatEndsAt: withDefault(isoDateSchema.nullable(), null),
+  description: withDefault(z.string().max(2000).nullable(), null),
+  statusPageVisibility: withFieldDefaults(statusPageVisibilitySchema),
+  pauseAllChecks: withDefault(z.boolean(), false),
+  silenceAlertsTags: withDefault(z.array(z.string()), []),
+  silenceAllAlerts: withDefault(z.boolean(), false),
+  timezone: withDefault(
+    z
+      .string()
+      .min(1)
+      .refine(isIanaTimeZone, {
+        error: (issue) =>
+          `must be an IANA time zone such as Europe/Amsterdam or America/New_York, got ${JSON.stringify(issue.input)}`,
+      })
+      .nullable(),
+    null,
+  ),
 };
 const required = ['name', 'startsAt', 'endsAt', 'repeatUnit'] as const;
 

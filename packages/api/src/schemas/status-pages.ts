@@ -9,6 +9,7 @@ import {
   queryBooleanSchema,
   themeSchema,
 } from './common.js';
+import { withDefault } from './field-default.js';
 import { responseSchema } from './response.js';
 
 export const THEME_COLOR_FIELDS = [
@@ -49,14 +50,14 @@ const statusPageFields = {
     .min(1)
     .regex(/^[A-Za-z0-9]([A-Za-z0-9-]*[A-Za-z0-9])?$/, 'must be a subdomain name (letters, digits, hyphens)'),
   cards: z.array(statusPageCardRequestSchema),
-  description: z.string().max(500).nullable(),
-  customDomain: z.string().min(1).nullable(),
+  description: withDefault(z.string().max(500).nullable(), null),
+  customDomain: withDefault(z.string().min(1).nullable(), null),
   themeColors: themeColorsSchema,
-  logo: httpUrlSchema.nullable(),
-  logoDark: httpUrlSchema.nullable(),
-  redirectTo: httpUrlSchema.nullable(),
-  favicon: httpUrlSchema.nullable(),
-  defaultTheme: themeSchema,
+  logo: withDefault(httpUrlSchema.nullable(), null),
+  logoDark: withDefault(httpUrlSchema.nullable(), null),
+  redirectTo: withDefault(httpUrlSchema.nullable(), null),
+  favicon: withDefault(httpUrlSchema.nullable(), null),
+  defaultTheme: withDefault(themeSchema, 'AUTO'),
 };
 
 /** Request body of status-page create and update: name, url and cards are required. */
@@ -90,16 +91,19 @@ export const statusPageCardSchema = z.looseObject({
   services: z.array(statusPageServiceSchema),
 });
 
+/** What the service adds to a status page it returns; it sets `whiteLabel` and `isPrivate` itself. */
+export const statusPageServerSchema = z.looseObject({
+  id: z.string(),
+  whiteLabel: withDefault(z.boolean(), false).optional(),
+  isPrivate: withDefault(z.boolean(), false).optional(),
+  version: z.unknown().optional(),
+  created_at: isoDateSchema.optional(),
+  updated_at: isoDateSchema.nullable().optional(),
+});
+
 /** A status page as the service returns it: the request fields, read tolerantly, and what the service adds. */
 export const statusPageSchema = responseSchema(statusPageFields, {
-  server: {
-    id: z.string(),
-    whiteLabel: z.boolean().optional(),
-    isPrivate: z.boolean().optional(),
-    version: z.unknown().optional(),
-    created_at: isoDateSchema.optional(),
-    updated_at: isoDateSchema.nullable().optional(),
-  },
+  server: statusPageServerSchema.shape,
   required: ['name', 'url'],
   answered: {
     // Cards come back with their ids and whole services.
