@@ -74,7 +74,7 @@ describe('the picture of a routing change in the pull-request comment', () => {
     expect(lines).toContain('  c2("Email payments#64;acme.example<br/>payments-mail"):::channel');
     expect(lines).toContain('  linkStyle 3 stroke:#1a7f37,stroke-width:3px');
     expect(lines).toContain('  linkStyle 1 stroke:#cf222e,stroke-width:2px,stroke-dasharray:6 4');
-    expect(md).toContain('_thick green: paged once this is deployed; dotted red: no longer paged._');
+    expect(md).toContain('_thick green: new with this plan; dotted red: gone with it._');
     // GFM shows it as a code block of its own (what GitHub hands to Mermaid), the list before it.
     const html = toHtml(md);
     expect(html).toContain('<pre><code class="language-mermaid">flowchart LR');

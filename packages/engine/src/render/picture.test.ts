@@ -192,4 +192,31 @@ describe('the picture of who gets paged', () => {
     expect(mermaid).toContain('  linkStyle 0,1,5 stroke:#1a7f37,stroke-width:3px');
     expect(mermaid).toContain('  linkStyle 3,6,7 stroke:#cf222e,stroke-width:2px,stroke-dasharray:6 4');
   });
+
+  it('marks a window the plan adds on the group’s edges, however long its name and schedule', () => {
+    const group = () => {
+      const pd = new PagerdutyAlertChannel('oncall', { serviceKey: 'k' });
+      new CheckGroup('checkout', { name: 'Checkout', tags: ['prod'], alertChannels: [pd] });
+    };
+    group();
+    const [before] = routes();
+    createSession();
+    group();
+    new MaintenanceWindow('nightly-deploys', {
+      name: 'Nightly deploys of the payments, checkout and search services',
+      startsAt: '2027-01-04T03:00:00+01:00',
+      endsAt: '2027-01-04T03:30:00+01:00',
+      timezone: 'Europe/Amsterdam',
+      repeatUnit: 'DAY',
+      silenceAlertsTags: ['prod'],
+    });
+    const [after] = routes();
+    const picture = routePicture([{ before: before as GroupRoute, after: after as GroupRoute }]);
+    expect(picture.edges[0]?.lines).toEqual([
+      'silenced by Nightly deploys of the payments, checkout and search services: 2027-01-04 03:00–03:30 E… (new)',
+    ]);
+    expect(picturedRoutes([after as GroupRoute]).edges[0]?.lines).toEqual([
+      'silenced by Nightly deploys of the payments, checkout and search services: 2027-01-04 03:00–03:30 E…',
+    ]);
+  });
 });

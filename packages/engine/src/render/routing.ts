@@ -120,8 +120,8 @@ function pictureMarkdown(routing: RoutingChanges): string {
   if (routing.picture === undefined || routing.picture.nodes.length === 0) return '';
   const { edges } = routing.picture;
   const legend = [
-    edges.some((e) => e.change === 'added') ? 'thick green: paged once this is deployed' : '',
-    edges.some((e) => e.change === 'removed') ? 'dotted red: no longer paged' : '',
+    edges.some((e) => e.change === 'added') ? 'thick green: new with this plan' : '',
+    edges.some((e) => e.change === 'removed') ? 'dotted red: gone with it' : '',
   ].filter((l) => l !== '');
   const note = legend.length === 0 ? '' : `_${legend.join('; ')}._\n\n`;
   return `${markdownFence('mermaid', renderRoutesMermaid(routing.picture))}\n\n${note}`;

@@ -6,8 +6,9 @@ export type { PictureEdge, PictureNode, RoutePicture } from '../plan/types.js';
 
 /** About as many nodes as a picture stays readable with; the groups past it are counted in one node. */
 export const PICTURE_MAX_NODES = 40;
-/** Labels are cut here: a name may be 255 characters. */
+/** Labels are cut here: a name may be 255 characters. A window's line holds its schedule too. */
 const LABEL_MAX = 60;
+const WINDOW_LABEL_MAX = 100;
 /** How many silencing windows a group's edges name; the rest are counted. */
 const WINDOWS_NAMED = 2;
 
@@ -22,7 +23,7 @@ export interface PictureGroup {
 
 const NOBODY = 'nobody';
 
-const clip = (text: string) => (text.length > LABEL_MAX ? `${text.slice(0, LABEL_MAX - 1)}…` : text);
+const clip = (text: string, max = LABEL_MAX) => (text.length > max ? `${text.slice(0, max - 1)}…` : text);
 
 interface Target {
   label: string;
@@ -65,22 +66,20 @@ function eventsOf(group: PictureGroup): Event[] {
 function silencingLines({ before, after }: PictureGroup): string[] {
   const was = new Set((before?.silencedBy ?? []).map((w) => w.window));
   const now = new Set(after.silencedBy.map((w) => w.window));
-  const plain = before === after;
+  // In a plan, what the plan changes is said after the cut, so that it always shows.
+  const fresh = (window: string) => before !== after && before !== null && !was.has(window);
   const lines = [
     ...after.silencedBy.map(
       (w) =>
-        `silenced by ${w.name}: ${w.schedule}${plain || before === null || was.has(w.window) ? '' : ' (new)'}`,
+        `${clip(`silenced by ${w.name}: ${w.schedule}`, WINDOW_LABEL_MAX)}${fresh(w.window) ? ' (new)' : ''}`,
     ),
     ...(before ?? { silencedBy: [] }).silencedBy
       .filter((w) => !now.has(w.window))
-      .map((w) => `no longer silenced by ${w.name}`),
+      .map((w) => `no longer silenced by ${clip(w.name)}`),
   ];
-  if (lines.length <= WINDOWS_NAMED) return lines.map(clip);
+  if (lines.length <= WINDOWS_NAMED) return lines;
   const more = lines.length - WINDOWS_NAMED;
-  return [
-    ...lines.slice(0, WINDOWS_NAMED).map(clip),
-    `silenced by ${more} more window${more === 1 ? '' : 's'}`,
-  ];
+  return [...lines.slice(0, WINDOWS_NAMED), `silenced by ${more} more window${more === 1 ? '' : 's'}`];
 }
 
 function groupNode(id: string, { before, after }: PictureGroup): PictureNode {
