@@ -327,6 +327,7 @@ export async function runApplyCommand(
           return answer;
         },
         lockTimeoutMs: (args.lockTimeout ?? 0) * 1000,
+        ...(args.forceOrphan === true ? { forceOrphan: true } : {}),
         ...(args.parallelism === undefined ? {} : { parallelism: args.parallelism }),
         ...(trap === undefined ? {} : { signal: trap.signal }),
         onEvent: (e) => progress.onEvent(e),

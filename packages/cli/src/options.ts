@@ -204,6 +204,7 @@ export function scopeOf(args: ScopeArgs): { targets?: string[]; replace?: string
 export interface ApplyArgs {
   yes?: boolean | undefined;
   allowDeletes?: boolean | undefined;
+  forceOrphan?: boolean | undefined;
   parallelism?: number | undefined;
   lockTimeout?: number | undefined;
   json?: boolean | undefined;
@@ -219,6 +220,11 @@ export function withApplyOptions<T>(y: Argv<T>) {
     .option('allow-deletes', {
       type: 'boolean',
       describe: 'Allow deleting resources in a non-interactive run',
+    })
+    .option('force-orphan', {
+      type: 'boolean',
+      describe:
+        "Delete or replace resources that other projects' constructs reference (X.fromProject) anyway, leaving their references unresolved; refused otherwise (exit 3). Deletes still need --allow-deletes in CI",
     })
     .option('parallelism', {
       type: 'string',

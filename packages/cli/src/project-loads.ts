@@ -56,6 +56,14 @@ export function forgetLoadsAhead(): void {
   made.clear();
 }
 
+/**
+ * Run `work` between the loads of projects, never beside one: it loads code too (a workspace's
+ * configs, to find where the other projects keep their state).
+ */
+export function betweenLoads<T>(work: () => Promise<T>): Promise<T> {
+  return oneAtATime(work);
+}
+
 function oneAtATime<T>(work: () => Promise<T>): Promise<T> {
   const run = queue.then(work, work);
   queue = run.catch(() => undefined);

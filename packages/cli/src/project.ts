@@ -9,6 +9,7 @@ import {
   LOCAL_SERVICE,
   type LoadedProject,
   type LoadOptions,
+  type OtherProjects,
   openStateBackend,
   type Plan,
   type ProjectConfig,
@@ -27,6 +28,7 @@ import { diagnosticsToJson, formatDiagnostic } from './format-diagnostics.js';
 import { CLEAR_LINE, paint } from './io.js';
 import { startLocalEmulator } from './local-emulator.js';
 import { environmentOf, type ProjectArgs } from './options.js';
+import { otherProjectsOf } from './other-projects.js';
 import type { RunContext } from './output.js';
 import { validateOnce } from './project-loads.js';
 
@@ -179,11 +181,11 @@ export async function loadAndConnect(
   // The config was read: loadProject called onConfig.
   const account = await (opening ?? openAccount(args, ctx, project));
   ctx.out.account = { id: account.accountId, local: account.local };
-  const { backend, client, accountId, local, service, secretKey, close } = account;
+  const { backend, client, accountId, local, service, secretKey, otherProjects, close } = account;
   return {
     project,
     connection: {
-      target: { project, client, accountId, service, backend, secretKey },
+      target: { project, client, accountId, service, backend, secretKey, otherProjects },
       client,
       accountId,
       local,
@@ -202,6 +204,8 @@ interface OpenAccount {
   /** Which service the account is on: state of another is refused. */
   service: string;
   secretKey: string | undefined;
+  /** The other projects of the account, that `X.fromProject` references resolve against. */
+  otherProjects: OtherProjects | undefined;
   close(): Promise<void>;
 }
 
@@ -252,6 +256,7 @@ async function openAccount(
     local,
     service: local ? LOCAL_SERVICE : serviceIdentity(credentials.baseUrl),
     secretKey,
+    otherProjects: otherProjectsOf(project, backend, { accountId: credentials.accountId, local }),
     close: async () => {
       knownResponses?.save();
       await backend.close();

@@ -212,6 +212,7 @@ export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './
 export { FileStateBackend, type StateFs } from './state/file-store.js';
 export { LockHeldError, withStateLock } from './state/lock.js';
 export { type ClearedLock, describeHolder, type LockHolder } from './state/lock-holder.js';
+export type { OtherProjects } from './state/other-projects.js';
 export { type PostgresBackendOptions, PostgresStateBackend, redactUrl } from './state/postgres-store.js';
 export {
   emptyState,
@@ -248,6 +249,7 @@ export {
   type ProjectDependencies,
   withDependents,
 } from './workspace/order.js';
+export { type StateDirs, workspaceProjectStates, workspaceStateDirs } from './workspace/project-states.js';
 export { isProjectRef, type ProjectRef, referencedProjects } from './workspace/references.js';
 export { namedProjects } from './workspace/select.js';
 export {

@@ -70,6 +70,11 @@ export interface ApplyFlowOptions {
   onEvent?: (event: FlowEvent) => void;
   /** @default new Date() */
   now?: Date;
+  /**
+   * Delete (or replace) resources that other projects' constructs reference, leaving their
+   * references unresolved; without it such a delete is a `referenced` conflict. @default false
+   */
+  forceOrphan?: boolean;
 }
 
 /**
@@ -152,7 +157,10 @@ export async function deploy(target: Target, options: DeployOptions): Promise<Ap
   const outcome = await withLock(target, options, async () => {
     // A saved plan is applied with the targets and replacements it was made with.
     const scope = options.savedPlan === undefined ? options : scopeOf(options.savedPlan);
-    const { plan: fresh, live } = await makePlan(target, 'apply', options.now ?? new Date(), { scope });
+    const { plan: fresh, live } = await makePlan(target, 'apply', options.now ?? new Date(), {
+      scope,
+      forceOrphan: options.forceOrphan === true,
+    });
     if (fresh.conflicts.length > 0) {
       options.onEvent?.({ type: 'planned', plan: fresh });
       return { status: 'conflicts', plan: fresh };
@@ -219,7 +227,13 @@ export function destroy(target: Target, options: DestroyOptions): Promise<ApplyO
   return withLock(target, options, async () => {
     const { plan: made } = await makePlan(target, 'destroy', options.now ?? new Date(), {
       forceProtected: options.forceProtected === true,
+      forceOrphan: options.forceOrphan === true,
     });
+    // What other projects reference is never destroyed under them, unless --force-orphan.
+    if (made.conflicts.length > 0) {
+      options.onEvent?.({ type: 'planned', plan: made });
+      return { status: 'conflicts', plan: made };
+    }
     // What the last deploy changed is gone with what it owned.
     return confirmAndApply(target, made, options, { annotate: () => ({ lastDeploy: undefined }) });
   });

@@ -6,6 +6,7 @@ import { runPlanPolicies } from '../policy/run.js';
 import { atPropLocation } from '../positions/prop-location.js';
 import { sourceReader } from '../positions/source-reader.js';
 import { routingTestFindings } from '../routing-tests/findings.js';
+import { type ProjectsInput, planAcrossProjects } from './other-projects.js';
 import { planRouting, planRoutingTests } from './routes.js';
 import { type AccountSnapshot, readAccount, type Target } from './target.js';
 
@@ -60,10 +61,19 @@ export async function makePlan(
   target: Target,
   mode: PlanMode,
   now: Date,
-  options: { forceProtected?: boolean; snapshot?: Promise<AccountSnapshot>; scope?: Scope } = {},
+  options: {
+    forceProtected?: boolean;
+    /** Delete and replace what other projects reference anyway (`--force-orphan`). */
+    forceOrphan?: boolean;
+    snapshot?: Promise<AccountSnapshot>;
+    scope?: Scope;
+  } = {},
 ): Promise<{ plan: Plan; live: Live }> {
   const account = await (options.snapshot ?? readAccount(target));
-  const made = planAgainst(target, account, mode, now, options);
+  // With the other projects' states: what the code references of theirs, and what they reference of this one.
+  const made = await planAcrossProjects(target, options.forceOrphan === true, (projects) =>
+    planAgainst(target, account, mode, now, { ...options, projects }),
+  );
   const { live } = account;
   // Policies judge what the code asks for; a destroy asks for nothing, and deletes every group:
   // no route is left to compare.
@@ -78,10 +88,11 @@ export function planAgainst(
   { state, live, otherOwners }: AccountSnapshot,
   mode: PlanMode,
   now: Date,
-  options: { forceProtected?: boolean; scope?: Scope } = {},
+  options: { forceProtected?: boolean; scope?: Scope; projects?: ProjectsInput } = {},
 ): Plan {
   const { targets, replace } = options.scope ?? {};
   return plan(target.project.resources, live, state, {
+    ...options.projects,
     now,
     mode,
     forceProtected: options.forceProtected === true,

@@ -5,6 +5,7 @@ import { readLive } from '../live/read-live.js';
 import type { LoadedProject } from '../load/load.js';
 import type { Live } from '../plan/types.js';
 import type { StateBackend } from '../state/backend.js';
+import type { OtherProjects } from '../state/other-projects.js';
 import type { State } from '../state/state.js';
 
 /** What a flow works on: a loaded project, an account's client and its state backend. */
@@ -20,6 +21,12 @@ export interface Target {
   backend: StateBackend;
   /** The key of the hashes of sensitive values in state (`MONITOR_STATE_SECRET`); never stored. */
   secretKey?: string | undefined;
+  /**
+   * The other projects' states in this account (the shared state database, or the workspace's
+   * files): what `X.fromProject` resolves against, and what keeps referenced resources from being
+   * deleted. @default none: every reference to another project is unresolved
+   */
+  otherProjects?: OtherProjects | undefined;
 }
 
 /** What a plan is made of besides the code: state, the live account, and what other projects own. */
