@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { collect } from '@monitor/api';
@@ -16,6 +16,7 @@ import { type PostgresServer, startPostgres } from './support/postgres-server.mj
  */
 
 const TMP = fileURLToPath(new URL('./.tmp/', import.meta.url));
+const EXAMPLE = fileURLToPath(new URL('../examples/workspace', import.meta.url));
 const open: { close(): Promise<void> }[] = [];
 const dirs: string[] = [];
 afterEach(async () => {
@@ -166,6 +167,42 @@ describe('references across the projects of a workspace (file state)', () => {
       'groups.monitor.ts:4:19  error  CheckGroup "payments-api"  alertChannels[0]: AlertChannel.fromProject("team-payments", "oncall") names this project ("team-payments")',
     );
     expect(result.stdout).toContain('hint: use the construct itself');
+  });
+});
+
+describe('examples/workspace', () => {
+  it('deploys in dependency order, plans clean, and keeps the channel three teams reference', async () => {
+    mkdirSync(TMP, { recursive: true });
+    const root = mkdtempSync(join(TMP, 'example-'));
+    dirs.push(root);
+    cpSync(EXAMPLE, root, {
+      recursive: true,
+      filter: (src) => !/[\\/](\.monitor|node_modules|\.turbo)([\\/]|$)/.test(src),
+    });
+    const h = await emulator();
+    const run = (...args: string[]) => monitor(args, { cwd: root, env: h.env });
+    const deployed = await run('deploy', '--all', '--yes');
+    expect(deployed.code, deployed.stdout + deployed.stderr).toBe(0);
+    const clean = await run('diff', '--all', '--detailed-exitcode');
+    expect(clean.code, clean.stdout + clean.stderr).toBe(0);
+    const pagerduty = (await channels(h)).find((c) => c.type === 'PAGERDUTY')?.id;
+    expect((await groups(h)).map((g) => g.alertChannelSubscriptions[0]?.alertChannelId)).toEqual([
+      pagerduty,
+      pagerduty,
+      pagerduty,
+    ]);
+    writeFiles(root, {
+      'platform/channels.monitor.ts': readFileSync(
+        join(EXAMPLE, 'platform/channels.monitor.ts'),
+        'utf8',
+      ).replace(/export const oncall[^;]*;/s, ''),
+    });
+    const refused = await run('deploy', '--project', 'platform', '--yes', '--allow-deletes');
+    expect(refused.code).toBe(3);
+    expect(refused.stdout + refused.stderr).toContain(
+      'projects "team-checkout", "team-payments", "team-search" reference it',
+    );
+    expect((await channels(h)).map((c) => c.id)).toContain(pagerduty);
   });
 });
 

@@ -90,7 +90,7 @@ export function reportConflicts(plan: Plan, { io, out }: RunContext): ExitCode {
   if (out.json) out.diagnostics = [...out.diagnostics, ...diagnosticsToJson(diagnostics, io.cwd)];
   const n = plan.conflicts.length;
   const message = `${n} construct${n === 1 ? '' : 's'} in conflict with the account; nothing was changed`;
-  const hint = 'each conflict above says how to resolve it: adopt: true, aliases, or another name';
+  const hint = 'each conflict above says how to resolve it';
   out.error = { code: 'conflicts', message, hint };
   if (!out.json) {
     const p = paint(io.color);

@@ -91,7 +91,7 @@ function referencedText(c: Conflict): { message: string; hint: string } {
   const names = projects.map((p) => `"${p}"`).join(', ');
   return {
     message: `${c.value === 'replace' ? 'would be replaced (deleted, and made again with another id)' : 'would be deleted'}, but project${projects.length === 1 ? '' : 's'} ${names} reference${projects.length === 1 ? 's' : ''} it (${by}): ${projects.length === 1 ? 'its' : 'their'} alerts would go nowhere`,
-    hint: `remove the references from project${projects.length === 1 ? '' : 's'} ${names} and deploy ${projects.length === 1 ? 'it' : 'them'} first; to delete it anyway and leave ${projects.length === 1 ? 'that reference' : 'those references'} unresolved, deploy with --allow-deletes --force-orphan`,
+    hint: `remove the references from project${projects.length === 1 ? '' : 's'} ${names} and deploy ${projects.length === 1 ? 'it' : 'them'} first; to delete it anyway and leave ${projects.length === 1 ? 'that reference' : 'those references'} unresolved, run again with --allow-deletes --force-orphan`,
   };
 }
 

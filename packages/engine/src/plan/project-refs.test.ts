@@ -302,7 +302,7 @@ describe('the conflicts of references, for people', () => {
     expect(describeConflict(c)).toEqual({
       message:
         'would be deleted, but projects "team-payments", "team-search" reference it (team-payments: CheckGroup:payments-api, team-search: CheckGroup:search-api): their alerts would go nowhere',
-      hint: 'remove the references from projects "team-payments", "team-search" and deploy them first; to delete it anyway and leave those references unresolved, deploy with --allow-deletes --force-orphan',
+      hint: 'remove the references from projects "team-payments", "team-search" and deploy them first; to delete it anyway and leave those references unresolved, run again with --allow-deletes --force-orphan',
     });
     expect(describeConflict({ ...c, value: 'replace', usedBy: ['team/CheckGroup:api'] }).message).toBe(
       'would be replaced (deleted, and made again with another id), but project "team" references it (team: CheckGroup:api): its alerts would go nowhere',
