@@ -77,7 +77,9 @@ describe('routing tests', () => {
     expect(diff.stdout).toContain('error   CheckGroup payments-api  monitor.config.ts:6:5  [routing-test]');
     const deploy = await run('deploy', '--yes');
     expect(deploy.code).toBe(3);
-    expect(deploy.stderr).toContain('deploy refuses this plan; nothing was changed');
+    expect(deploy.stderr).toContain(
+      'error: 3 routing expectations not met: deploy refuses this plan; nothing was changed\nhint: each routing test above says who its group pages and what it expects: fix the code, or the test in the config if the route is right (monitor routes --test runs them alone)',
+    );
     expect((await h.client.checkGroups.list()).items).toEqual([]);
 
     writeFiles(dir, { 'monitors/routes.monitor.ts': code('oncall') });

@@ -14,6 +14,7 @@ import {
   type Plan,
   type ProjectConfig,
   projectResponses,
+  ROUTING_TEST,
   readAccount,
   requireEnvironment,
   type StateBackend,
@@ -109,10 +110,27 @@ export function recordFindings(plan: Plan, { io, out }: RunContext): void {
  * for conflicts (the plan, printed first, lists the findings).
  */
 export function reportPolicyErrors(plan: Plan, { io, out }: RunContext): ExitCode {
-  const errors = blockingFindings(plan.findings).length;
-  const message = `${errors} policy error${errors === 1 ? '' : 's'}: deploy refuses this plan; nothing was changed`;
-  const hint =
-    'fix what each error above says; to excuse one construct, add policyExceptions: [{ policy, reason }] to it; to change a policy, set policySeverity in the config';
+  const errors = blockingFindings(plan.findings);
+  const tests = errors.filter((f) => f.policy === ROUTING_TEST).length;
+  const policies = errors.length - tests;
+  const what = [
+    ...(policies === 0 ? [] : [`${policies} policy error${policies === 1 ? '' : 's'}`]),
+    ...(tests === 0 ? [] : [`${tests} routing expectation${tests === 1 ? '' : 's'} not met`]),
+  ].join(' and ');
+  const message = `${what}: deploy refuses this plan; nothing was changed`;
+  const hints = [
+    ...(policies === 0
+      ? []
+      : [
+          'fix what each error above says; to excuse one construct, add policyExceptions: [{ policy, reason }] to it; to change a policy, set policySeverity in the config',
+        ]),
+    ...(tests === 0
+      ? []
+      : [
+          'each routing test above says who its group pages and what it expects: fix the code, or the test in the config if the route is right (monitor routes --test runs them alone)',
+        ]),
+  ];
+  const hint = hints.join('; ');
   out.error = { code: 'policy_errors', message, hint };
   if (!out.json) {
     const p = paint(io.color);
