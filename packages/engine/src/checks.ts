@@ -1,10 +1,11 @@
 // `@monitor/engine/checks`: running checks and waiting for their results alone, for the commands
 // that do only that (`trigger`, `sessions wait`) without loading the engine.
+
+export { NoChecksError } from './flows/errors.js';
 export {
   type CheckSelection,
   checksOfGroups,
   isPassing,
-  NoChecksError,
   triggerChecks,
   type WaitOptions,
   type WaitOutcome,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { EngineError, InvalidPlanError, InvalidStateError, ProjectLoadError } from './errors.js';
-import { LockHeldError } from './state/lock.js';
+import { LockHeldError } from './state/errors.js';
 
 describe('engine errors', () => {
   it('each class fixes its own code, and hints name no CLI flag', () => {

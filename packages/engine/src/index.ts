@@ -37,10 +37,17 @@ export {
 } from './flows/deploy.js';
 export { type DiffOptions, type DiffResult, diff, type Scope } from './flows/diff.js';
 export {
-  type ImportEvent,
   ImportFailedError,
-  type ImportFile,
   ImportFilterError,
+  NothingToVerifyError,
+  OwnedElsewhereError,
+  StaleStateError,
+  StateEditError,
+  WrongServiceError,
+} from './flows/errors.js';
+export {
+  type ImportEvent,
+  type ImportFile,
   type ImportFlowOptions,
   type ImportOutcome,
   type ImportSelection,
@@ -77,7 +84,6 @@ export {
   listState,
   migrateState,
   moveEntry,
-  OwnedElsewhereError,
   type PushOptions,
   planRebind,
   pullState,
@@ -87,8 +93,6 @@ export {
   type RebindEntry,
   rebindState,
   removeEntry,
-  StaleStateError,
-  StateEditError,
   type StateListing,
   type StateTarget,
   showEntry,
@@ -100,10 +104,8 @@ export {
   readAccount,
   serviceIdentity,
   type Target,
-  WrongServiceError,
 } from './flows/target.js';
 export {
-  NothingToVerifyError,
   type VerifyProjectOptions,
   verifyGroups,
   verifyProject,
@@ -134,6 +136,7 @@ export { type OpenStateOptions, openStateBackend, stateBackendAt } from './load/
 export { type ValidationReport, validateProject } from './load/validate.js';
 export { describeConflict } from './plan/conflict-text.js';
 export type { Change } from './plan/diff.js';
+export { TargetError } from './plan/errors.js';
 export type {
   Conflict,
   CreateOperation,
@@ -143,7 +146,6 @@ export type {
   PlanMode,
   UpdateOperation,
 } from './plan/plan.js';
-export { TargetError } from './plan/plan.js';
 export { type PlanJson, type PrintedPlanJson, planToJson, planToPrintedJson } from './plan/plan-json.js';
 export { deletionCount, hasChanges, hasWork } from './plan/queries.js';
 export { describeIdentity } from './plan/resource.js';
@@ -176,6 +178,7 @@ export {
 } from './render/verification.js';
 export type { RouteChange, RoutingChanges } from './routing/changes.js';
 export type { AlertKind } from './routing/channels.js';
+export { UnknownGroupError } from './routing/errors.js';
 export { maintenanceCalendar } from './routing/ics.js';
 export type {
   AffectedGroup,
@@ -199,7 +202,6 @@ export {
   type Silencing,
   type SubscriptionRoute,
 } from './routing/routes.js';
-export { UnknownGroupError } from './routing/select.js';
 export { userTimeZone } from './routing/time-zone.js';
 export { ROUTING_TEST, routingTestFindings } from './routing-tests/findings.js';
 export {
@@ -209,8 +211,9 @@ export {
   type RoutingTestStatus,
 } from './routing-tests/judge.js';
 export type { LockRequest, PendingChanges, StateBackend, StateChanges } from './state/backend.js';
+export { LockHeldError } from './state/errors.js';
 export { FileStateBackend, type StateFs } from './state/file-store.js';
-export { LockHeldError, withStateLock } from './state/lock.js';
+export { withStateLock } from './state/lock.js';
 export { type ClearedLock, describeHolder, type LockHolder } from './state/lock-holder.js';
 export type { OtherProjects } from './state/other-projects.js';
 export { type PostgresBackendOptions, PostgresStateBackend, redactUrl } from './state/postgres-store.js';

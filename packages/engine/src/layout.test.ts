@@ -97,6 +97,17 @@ describe('the engine’s layout', () => {
     expect(circles(folders)).toEqual([]);
   });
 
+  it('keeps each folder’s error classes in its errors.ts (or the engine’s own errors.ts)', () => {
+    const errorClass = /^\s*(?:export\s+)?(?:abstract\s+)?class\s+(\w+)\s+extends\s+(\w+)/gm;
+    const elsewhere = sourceFiles(SRC).flatMap((file) => {
+      if (file.endsWith('/errors.ts')) return [];
+      return [...readFileSync(file, 'utf8').matchAll(errorClass)]
+        .filter(([, name, base]) => /Error$/.test(name as string) || /Error$/.test(base as string))
+        .map(([, name]) => `${relative(SRC, file)}: ${name}`);
+    });
+    expect(elsewhere).toEqual([]);
+  });
+
   it('keeps render/ on top: nothing outside it imports it', () => {
     const intoRender = [...graph].flatMap(([file, targets]) =>
       folderOf(file) === 'render' || folderOf(file) === undefined

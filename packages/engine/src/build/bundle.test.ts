@@ -2,7 +2,8 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it, onTestFinished } from 'vitest';
-import { BARE_EXCEPT_CONSTRUCTS, BundleError, configEntry, constructsEntry, EarlyBuilds } from './bundle.js';
+import { BARE_EXCEPT_CONSTRUCTS, configEntry, constructsEntry, EarlyBuilds } from './bundle.js';
+import { BundleError } from './errors.js';
 
 describe('the filter of the externals plugin', () => {
   it('sends every bare specifier to the plugin but exactly @monitor/constructs', () => {

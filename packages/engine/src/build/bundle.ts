@@ -22,6 +22,7 @@ import {
 } from './bundle-cache.js';
 import { outputDirectory, placeBundle } from './bundle-place.js';
 import { mergeParts, outputsByName, partsToRebuild } from './changed-parts.js';
+import { BundleError } from './errors.js';
 import { esbuildService } from './esbuild-service.js';
 import { mainModule, PART_NAMESPACE, splitOrder, splitParts } from './split.js';
 
@@ -133,14 +134,6 @@ export function messageToDiagnostic(message: Message, projectDir: string): Diagn
           },
     detail: message.location?.lineText,
   };
-}
-
-export class BundleError extends Error {
-  readonly diagnostics: Diagnostic[];
-  constructor(diagnostics: Diagnostic[]) {
-    super(`the project does not build: ${diagnostics.length} error(s)`);
-    this.diagnostics = diagnostics;
-  }
 }
 
 /** What a build made, or the cache kept: its files (loading markers in), the first the one to import. */

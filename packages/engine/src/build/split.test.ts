@@ -15,8 +15,9 @@ import type { Metafile } from 'esbuild';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { mapStack } from '../positions/stack.js';
 import { metafile } from '../test-support/metafile.js';
-import { type Bundle, BundleError, bundle, cacheDirectory, constructsEntry } from './bundle.js';
+import { type Bundle, bundle, cacheDirectory, constructsEntry } from './bundle.js';
 import { cacheFile, splitRefused } from './bundle-cache.js';
+import { BundleError } from './errors.js';
 import { mainModule, PART_BYTES, SPLIT_FROM_BYTES, splitOrder, splitParts } from './split.js';
 
 describe('splitParts', () => {

@@ -3,7 +3,7 @@ import { CheckGroup, createSession, type DesiredResource, synth } from '@monitor
 import { beforeEach, describe, expect, it } from 'vitest';
 import type { LoadedProject } from '../load/load.js';
 import { selectPolicies } from '../policy/select.js';
-import { LockHeldError } from '../state/lock.js';
+import { LockHeldError } from '../state/errors.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { type Consent, deploy, destroy, standingConsent } from './deploy.js';
 import { diff } from './diff.js';

@@ -15,10 +15,11 @@ import { type Client, KINDS, type ResourceKind } from '@monitor/api';
 import { afterEach, describe, expect, it } from 'vitest';
 import { load } from '../load/load.js';
 import { openStateBackend } from '../load/open-state.js';
-import { LockHeldError } from '../state/lock.js';
+import { LockHeldError } from '../state/errors.js';
 import { FakeAccount } from '../test-support/doubles.js';
 import { diff } from './diff.js';
-import { ImportFailedError, ImportFilterError, type ImportFlowOptions, importResources } from './import.js';
+import { ImportFailedError, ImportFilterError } from './errors.js';
+import { type ImportFlowOptions, importResources } from './import.js';
 import type { Target } from './target.js';
 
 const NODE_MODULES = fileURLToPath(new URL('../../../../node_modules', import.meta.url));

@@ -1,26 +1,14 @@
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { RESOURCE_KINDS, type ResourceKind } from '@monitor/api';
-import { EngineError } from '../errors.js';
 import { type ImportPlan, planImport, type RecoveredResource } from '../import/import.js';
 import { inDeclaredOrder } from '../live/read-live.js';
 import type { LoadedProject } from '../load/load.js';
 import { validateProject } from '../load/validate.js';
 import type { Consent } from './deploy.js';
+import { ImportFailedError, ImportFilterError } from './errors.js';
 import { type LockEvent, lockedFlow } from './locked.js';
 import { readAccount, type Target } from './target.js';
-
-/** A filter that selects nothing it could: a kind that does not exist. Nothing was read or written. */
-export class ImportFilterError extends EngineError {
-  static override readonly code = 'bad_filter';
-  override readonly name = 'ImportFilterError';
-}
-
-/** The generated code does not load, or not where the project looks: nothing was recorded in state. */
-export class ImportFailedError extends EngineError {
-  static override readonly code = 'import_failed';
-  override readonly name = 'ImportFailedError';
-}
 
 /** Which resources to import, as people name them; one filter's values are OR-ed, different filters AND-ed. */
 export interface ImportSelection {

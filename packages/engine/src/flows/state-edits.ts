@@ -1,5 +1,5 @@
 import { isResourceKind } from '@monitor/api';
-import { EngineError, InvalidStateError } from '../errors.js';
+import { InvalidStateError } from '../errors.js';
 import { ByPhysicalId } from '../identity.js';
 import { describeIdentity, identityOf, matchIdentity } from '../plan/resource.js';
 import type { Live, LiveResource } from '../plan/types.js';
@@ -12,6 +12,7 @@ import {
   type StateEntry,
   stateKey,
 } from '../state/state.js';
+import { OwnedElsewhereError, StaleStateError, StateEditError } from './errors.js';
 import { type LockEvent, lockedFlow } from './locked.js';
 import { checkService } from './target.js';
 
@@ -35,24 +36,6 @@ export interface StateTarget {
   lockTimeoutMs?: number;
   /** Told of a wait for the lock, or of a lock left behind that was removed. */
   onEvent?: (event: LockEvent) => void;
-}
-
-/** An edit that would give this project a resource that another project owns. */
-export class OwnedElsewhereError extends EngineError {
-  static override readonly code = 'owned_elsewhere';
-  override readonly name = 'OwnedElsewhereError';
-}
-
-/** An edit that names an entry the state does not have, or asks for one it cannot make. */
-export class StateEditError extends EngineError {
-  static override readonly code = 'state_edit';
-  override readonly name = 'StateEditError';
-}
-
-/** A push of a state that moved since it was pulled, without `force`: nothing was written. */
-export class StaleStateError extends EngineError {
-  static override readonly code = 'stale_state';
-  override readonly name = 'StaleStateError';
 }
 
 export interface StateListing {

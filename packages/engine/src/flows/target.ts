@@ -1,5 +1,4 @@
 import type { Client } from '@monitor/api';
-import { EngineError } from '../errors.js';
 import type { ByPhysicalId } from '../identity.js';
 import { readLive } from '../live/read-live.js';
 import type { LoadedProject } from '../load/load.js';
@@ -7,6 +6,7 @@ import type { Live } from '../plan/types.js';
 import type { StateBackend } from '../state/backend.js';
 import type { OtherProjects } from '../state/other-projects.js';
 import type { State } from '../state/state.js';
+import { WrongServiceError } from './errors.js';
 
 /** What a flow works on: a loaded project, an account's client and its state backend. */
 export interface Target {
@@ -49,12 +49,6 @@ export const LOCAL_SERVICE = 'local';
 export function serviceIdentity(baseUrl: string): string {
   const url = new URL(baseUrl);
   return `${url.protocol}//${url.host.toLowerCase()}${url.pathname.replace(/\/+$/, '')}`;
-}
-
-/** State written against another service than the one this run talks to. */
-export class WrongServiceError extends EngineError {
-  static override readonly code = 'wrong_service';
-  override readonly name = 'WrongServiceError';
 }
 
 /**

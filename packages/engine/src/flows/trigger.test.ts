@@ -1,7 +1,8 @@
 import { type Client, createClient } from '@monitor/api';
 import { DEV_ACCOUNT_ID, DEV_API_KEY, type RunningEmulator, startEmulator } from '@monitor/emulator';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checksOfGroups, isPassing, NoChecksError, triggerChecks, waitForSessions } from './trigger.js';
+import { NoChecksError } from './errors.js';
+import { checksOfGroups, isPassing, triggerChecks, waitForSessions } from './trigger.js';
 
 /** The trigger and wait flow against the emulator on port 0: sessions really run and end. */
 

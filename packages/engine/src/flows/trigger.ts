@@ -1,5 +1,5 @@
 import { type CheckSession, type Client, collect, pause } from '@monitor/api';
-import { EngineError } from '../errors.js';
+import { NoChecksError } from './errors.js';
 
 /**
  * Running checks now and waiting for their results: what `monitor trigger` and `sessions wait`
@@ -14,12 +14,6 @@ export interface CheckSelection {
   /** Every check of these check groups (numeric ids), found through the checks API. */
   groupIds?: number[];
   refreshCache?: boolean;
-}
-
-/** A check group to run has no checks: the service would run nothing for it. */
-export class NoChecksError extends EngineError {
-  static override readonly code = 'no_checks';
-  override readonly name = 'NoChecksError';
 }
 
 type ListedCheck = Awaited<ReturnType<Client['checks']['get']>>;

@@ -6,8 +6,9 @@ import type { LoadedProject } from '../load/load.js';
 import { selectPolicies } from '../policy/select.js';
 import { MemoryBackend } from '../test-support/doubles.js';
 import { type ApplyOutcome, deploy } from './deploy.js';
+import { NothingToVerifyError } from './errors.js';
 import type { Target } from './target.js';
-import { NothingToVerifyError, verifyProject } from './verify.js';
+import { verifyProject } from './verify.js';
 
 /**
  * `deploy --verify` end to end against the emulator: every path of a verification, with checks in

@@ -1,12 +1,13 @@
 import type { CheckSession, Client } from '@monitor/api';
-import { EngineError } from '../errors.js';
-import { resolveIds, TargetError } from '../plan/targets.js';
+import { TargetError } from '../plan/errors.js';
+import { resolveIds } from '../plan/targets.js';
 import type { LastDeploy } from '../state/state.js';
 import { type Baseline, baselineFromKept, ownedGroups, readBaseline } from '../verify/baseline.js';
 import { analyseNewErrorGroups, attachErrorGroups } from '../verify/error-groups.js';
 import { type FailureRead, failureOf, isFailedResult } from '../verify/failures.js';
 import type { CheckRun, GroupToVerify, VerificationReport } from '../verify/report.js';
 import { emptySummary, failedRuns, isNewLocation, verdictOf } from '../verify/verdict.js';
+import { NothingToVerifyError } from './errors.js';
 import { checkService, type Target } from './target.js';
 import { checksOfGroups, triggerChecks, waitForSessions } from './trigger.js';
 
@@ -135,12 +136,6 @@ function judge(run: CheckRun, baseline: Baseline): void {
   const before = baseline.checks.get(run.checkId);
   for (const failure of run.failures) if (isNewLocation(failure.location, before)) failure.newLocation = true;
   run.verdict = verdictOf({ status: run.status, before, failures: run.failures });
-}
-
-/** `monitor verify` found nothing to verify by what it was asked. */
-export class NothingToVerifyError extends EngineError {
-  static override readonly code = 'nothing_to_verify';
-  override readonly name = 'NothingToVerifyError';
 }
 
 export interface VerifyProjectOptions extends Omit<VerifyOptions, 'deadline' | 'baseline' | 'context'> {

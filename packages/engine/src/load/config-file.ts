@@ -4,8 +4,9 @@ import type { RateLimit } from '@monitor/api';
 import { z } from '@monitor/api/zod';
 import { isRoutingTest, type RoutingTest } from '@monitor/constructs';
 import { ConfigNotFoundError, EnvironmentRequiredError } from '../errors.js';
-import { type PolicyConfigProblem, type PolicySet, selectPolicies } from '../policy/select.js';
+import { type PolicySet, selectPolicies } from '../policy/select.js';
 import { CONFIG_FILE_NAMES, nearestConfig } from './config-location.js';
+import { EnvironmentError, PolicyConfigError } from './errors.js';
 
 /** The config file: `explicit` (relative to `cwd`), else the nearest one from `cwd` upwards. */
 export function findConfig(cwd: string, explicit?: string): string {
@@ -156,24 +157,6 @@ export interface ResolvedConfig {
 }
 
 export const DEFAULT_INCLUDE = ['**/*.monitor.ts'];
-
-/** The config's `policies` or `policySeverity` are wrong: every problem, at its path. */
-export class PolicyConfigError extends Error {
-  readonly problems: PolicyConfigProblem[];
-  constructor(problems: PolicyConfigProblem[]) {
-    super(`the config's policies are invalid: ${problems.map((p) => `${p.path}: ${p.message}`).join('; ')}`);
-    this.problems = problems;
-  }
-}
-
-/** A config was asked for an environment it does not define. */
-export class EnvironmentError extends Error {
-  readonly hint: string;
-  constructor(message: string, hint: string) {
-    super(message);
-    this.hint = hint;
-  }
-}
 
 /**
  * The config as it applies: to `environment` when one is given (it must be one the config

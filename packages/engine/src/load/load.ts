@@ -13,13 +13,13 @@ import {
 import { glob } from 'tinyglobby';
 import {
   type Bundle,
-  BundleError,
   cachePath,
   configEntry,
   constructsEntry,
   earlyBuilds,
   LOADING_FILE,
 } from '../build/bundle.js';
+import { BundleError } from '../build/errors.js';
 import { loadGuarded } from '../build/exit-guard.js';
 import { ResponseCache, ValidationCache } from '../build/validation-cache.js';
 import { ProjectLoadError } from '../errors.js';
@@ -28,14 +28,8 @@ import { atPropLocation } from '../positions/prop-location.js';
 import { type SourceReader, sourceReader } from '../positions/source-reader.js';
 import { mapStack } from '../positions/stack.js';
 import { locatedTests } from '../routing-tests/located.js';
-import {
-  configSchema,
-  EnvironmentError,
-  findConfig,
-  PolicyConfigError,
-  type ResolvedConfig,
-  resolveConfig,
-} from './config-file.js';
+import { configSchema, findConfig, type ResolvedConfig, resolveConfig } from './config-file.js';
+import { EnvironmentError, PolicyConfigError } from './errors.js';
 import { rememberIncluded } from './prefetch.js';
 
 export interface LoadOptions {

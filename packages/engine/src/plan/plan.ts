@@ -5,12 +5,13 @@ import { stateKey } from '../state/state.js';
 import { uniqueKeyConflicts } from './collisions.js';
 import { compareResources, knownPhysicalIds, logicalNames } from './compare.js';
 import { type DeletePlan, planDeletes } from './deletes.js';
+import { TargetError } from './errors.js';
 import { indexAccount, matchResources } from './match.js';
 import { serializeTwinCreates } from './order.js';
 import { resolveProjectRefs } from './project-refs.js';
 import { isResendOnly, summarize } from './queries.js';
 import { referencedDeletes } from './referenced.js';
-import { resolveIds, resolveTargets, type Selection, TargetError } from './targets.js';
+import { resolveIds, resolveTargets, type Selection } from './targets.js';
 import { type Live, type Operation, PLAN_FORMAT_VERSION, type Plan, type PlanOptions } from './types.js';
 
 export { isResendOnly, summarize } from './queries.js';
@@ -26,7 +27,6 @@ export {
   resolveRefs,
   secretValues,
 } from './resource.js';
-export { TargetError } from './targets.js';
 export type {
   Conflict,
   CreateOperation,

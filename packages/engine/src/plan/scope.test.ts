@@ -13,7 +13,8 @@ import { PLAIN } from '../render/style.js';
 import { emptyState } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { synthesized } from '../test-support/planning.js';
-import { plan, TargetError } from './plan.js';
+import { TargetError } from './errors.js';
+import { plan } from './plan.js';
 import { resolveIds } from './targets.js';
 
 /** `--target` and `--replace`: what a plan covers. */

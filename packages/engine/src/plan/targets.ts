@@ -1,7 +1,7 @@
 import { isResourceKind, nearest } from '@monitor/api';
 import type { DesiredResource } from '@monitor/constructs';
-import { EngineError } from '../errors.js';
 import { type State, stateKey } from '../state/state.js';
+import { TargetError } from './errors.js';
 import type { PlanMode } from './types.js';
 
 /**
@@ -9,12 +9,6 @@ import type { PlanMode } from './types.js';
  * is planning against a project that declares nothing; or with targets, the named ones and what
  * they need created first.
  */
-
-/** A target or a replacement that names nothing the project has, or names it ambiguously. */
-export class TargetError extends EngineError {
-  static override readonly code = 'bad_target';
-  override readonly name = 'TargetError';
-}
 
 /** What a targeted plan covers. */
 export interface Selection {

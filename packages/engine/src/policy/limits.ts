@@ -1,8 +1,8 @@
 import { createContext, Script } from 'node:vm';
 import { describeSensitive, KINDS, Redactor, type ResourceKind } from '@monitor/api';
 import type { DesiredResource } from '@monitor/constructs';
-import { EngineError } from '../errors.js';
 import type { Live } from '../plan/types.js';
+import { PolicyStoppedError } from './errors.js';
 
 /**
  * What a policy may cost and say. Policy packs come from npm: their code is not ours, so what it
@@ -56,12 +56,6 @@ function urlPassword(url: string | undefined): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/** The policies of a stage ran past their time, or were interrupted (Ctrl-C), while one was checking. */
-export class PolicyStoppedError extends EngineError {
-  static override readonly code = 'interrupted';
-  override readonly name = 'PolicyStoppedError';
 }
 
 /** Which policy is running, and on what: said when the stage is stopped. */

@@ -13,8 +13,9 @@ import {
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { entry, liveOf, stateOf } from '../test-support/planning.js';
+import { UnknownGroupError } from './errors.js';
 import { type GroupRoute, routeLine, routesOf } from './routes.js';
-import { selectRoutes, UnknownGroupError } from './select.js';
+import { selectRoutes } from './select.js';
 import { worldFromCode, worldFromLive } from './world.js';
 
 const OPTIONS = { now: new Date('2026-11-24T12:00:00Z'), timeZone: 'America/New_York' };

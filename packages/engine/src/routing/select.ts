@@ -1,12 +1,6 @@
 import { isResourceKind, nearest } from '@monitor/api';
-import { EngineError } from '../errors.js';
+import { UnknownGroupError } from './errors.js';
 import type { GroupRoute } from './routes.js';
-
-/** A group named to `monitor routes` that the project does not have. */
-export class UnknownGroupError extends EngineError {
-  static override readonly code = 'unknown_group';
-  override readonly name = 'UnknownGroupError';
-}
 
 /**
  * The routes of the groups `ids` name (a logical id, `CheckGroup:logicalId`, or the group's id in

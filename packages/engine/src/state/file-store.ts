@@ -12,7 +12,8 @@ import {
   type StateBackend,
   type StateChanges,
 } from './backend.js';
-import { acquireLock, isAliveHere, LockHeldError, readLockHolder } from './lock.js';
+import { LockHeldError } from './errors.js';
+import { acquireLock, isAliveHere, readLockHolder } from './lock.js';
 import type { ClearedLock } from './lock-holder.js';
 import {
   checkIntegrity,

@@ -11,7 +11,7 @@ import {
   type StateBackend,
   type StateChanges,
 } from './backend.js';
-import { LockHeldError } from './lock.js';
+import { LockHeldError } from './errors.js';
 import type { ClearedLock, LockHolder } from './lock-holder.js';
 import type { OtherProjects } from './other-projects.js';
 import {

@@ -6,8 +6,9 @@ import { join } from 'node:path';
 import { z } from '@monitor/api/zod';
 import { afterAll, describe, expect, it } from 'vitest';
 import { EngineError } from '../errors.js';
+import { LockHeldError } from './errors.js';
 import { FileStateBackend } from './file-store.js';
-import { acquireLock, LockHeldError, takeOverStale, UNREADABLE_LOCK_STALE_MS } from './lock.js';
+import { acquireLock, takeOverStale, UNREADABLE_LOCK_STALE_MS } from './lock.js';
 import {
   emptyState,
   plainState,

@@ -15,7 +15,7 @@ import {
   type StateBackend,
   type StateChanges,
 } from '../state/backend.js';
-import { LockHeldError } from '../state/lock.js';
+import { LockHeldError } from '../state/errors.js';
 import type { ClearedLock } from '../state/lock-holder.js';
 import { emptyState, type State } from '../state/state.js';
 
