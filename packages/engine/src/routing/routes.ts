@@ -1,5 +1,5 @@
 import { KINDS } from '@monitor/api';
-import { isPayloadRef } from '@monitor/constructs';
+import { isPayloadRef, isProjectPayloadRef } from '@monitor/constructs';
 import type { PhysicalId } from '../identity.js';
 import {
   ALERT_KIND_NAMES,
@@ -75,12 +75,18 @@ function subscriptionsOf(group: WorldResource, channels: Resolver, fromCode: boo
     const activated = s.activated !== false;
     const channel = channels.resolve('AlertChannel', ref);
     if (channel === undefined) {
-      const named = isPayloadRef(ref) ? ref.$ref : `AlertChannel id ${String(ref)}`;
+      const named = isPayloadRef(ref)
+        ? ref.$ref
+        : isProjectPayloadRef(ref)
+          ? `${ref.$project}:${ref.$ref.slice(ref.$ref.indexOf(':') + 1)}`
+          : `AlertChannel id ${String(ref)}`;
       const why = isPayloadRef(ref)
         ? 'not in the code'
-        : fromCode
-          ? 'fromId: read from the account with --live'
-          : 'not in the account';
+        : isProjectPayloadRef(ref)
+          ? `project ${ref.$project}'s: read from the account with --live`
+          : fromCode
+            ? 'fromId: read from the account with --live'
+            : 'not in the account';
       return {
         channel: named,
         ...(typeof ref === 'number' || typeof ref === 'string' ? { physicalId: ref } : {}),
