@@ -599,4 +599,18 @@ describe('client methods', () => {
     if (c.body !== undefined) expect(req.headers['content-type']).toBe('application/json');
     expect(result).toEqual('result' in c ? c.result : c.reply.json);
   });
+
+  it('awaitCompletion asks again after a 408, waiting its Retry-After, until the session is final', async () => {
+    server.requests.length = 0;
+    replies = [
+      { status: 408, headers: { 'retry-after': '0.05' }, json: { message: 'still running' } },
+      { json: f.checkSession },
+    ];
+    const session = await client.checkSessions.awaitCompletion(f.UUID2, { maxWaitSeconds: 5 });
+    expect(session).toEqual(f.checkSession);
+    expect(server.requests.map((r) => `${r.path}?${r.query}`)).toEqual([
+      `/v2/check-sessions/${f.UUID2}/completion?maxWaitSeconds=5`,
+      `/v2/check-sessions/${f.UUID2}/completion?maxWaitSeconds=5`,
+    ]);
+  });
 });

@@ -371,9 +371,7 @@ function sessionsApi(t: Transport, r: Requests) {
             );
           }
           const retryAfter = parseRetryAfter(raw.headers['retry-after'], Date.now()) ?? 1000;
-          await new Promise((resolve) =>
-            setTimeout(resolve, Math.min(retryAfter, Math.max(0, deadline - Date.now()))),
-          );
+          await systemClock.sleep(Math.min(retryAfter, deadline - Date.now()));
         }
       },
     },
