@@ -131,6 +131,9 @@ describe('on a terminal', () => {
     expect(await main(['deploy'], accepted)).toBe(0);
     expect(accepted.out).toContain('Plan: 2 to create');
     expect(h.writes()).toHaveLength(2);
+    // The live progress line is cleared at the end, never left above the result.
+    expect(accepted.err).toContain('[2/2]');
+    expect(accepted.err).not.toMatch(/ops\/s[^\r]*\n/);
     // Nothing to do: no question.
     const again = terminal(dir, h.env, 'yes', writes);
     expect(await main(['deploy'], again)).toBe(0);

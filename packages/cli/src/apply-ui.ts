@@ -137,7 +137,8 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
       io.stderr(`${mark} ${what}  ${p.dim(detail)}\n`);
     },
     end() {
-      if (io.interactive && lastLine !== '') io.stderr('\n');
+      // The live line only says how far the apply got: the result says the rest, once.
+      if (io.interactive && lastLine !== '') io.stderr(CLEAR_LINE);
     },
   };
 }
