@@ -164,8 +164,9 @@ export function waitNotice(wait: WaitNotice, io: Pick<Io, 'interactive'>): strin
 
 /**
  * The account's rate limit and its budget shared with the runs calling it at once: `--rate-limit`,
- * else the config's `rateLimit`; none for the embedded emulator (`--local`), which each run starts
- * for itself. Loaded only when a project command calls an account.
+ * else the config's `rateLimit`; for the embedded emulator (`--local`), which no other process
+ * calls, a budget of this process (the projects of a workspace share it). Loaded only when a
+ * project command calls an account.
  */
 export async function accountBudget(
   credentials: Credentials,
@@ -174,6 +175,7 @@ export async function accountBudget(
     rateLimit?: string | undefined;
     configLimit?: RateLimit | undefined;
     stateUrl?: string | undefined;
+    local?: boolean;
   },
 ): Promise<AccountBudget> {
   const { openAccountBudget } = await import('@monitor/engine/budget');
@@ -184,6 +186,7 @@ export async function accountBudget(
     limit,
     stateUrl: options.stateUrl,
     env: io.env,
+    local: options.local === true,
   });
 }
 

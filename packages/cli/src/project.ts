@@ -248,14 +248,14 @@ async function openAccount(
     credentials = credentialsFromEnv(accountEnv(io.env, project.config), project.config.baseUrl);
   }
   const knownResponses = projectResponses(project.projectDir);
-  // Every run calling the account at once draws on one budget (the embedded emulator is this run's alone).
-  const budget = local
-    ? undefined
-    : await accountBudget(credentials, io, {
-        rateLimit: args.rateLimit,
-        configLimit: project.config.rateLimit,
-        stateUrl: io.env.MONITOR_STATE_URL?.trim() || project.config.stateUrl,
-      });
+  // Every run calling the account at once draws on one budget (the embedded emulator's is this process's).
+  const budget = await accountBudget(credentials, io, {
+    rateLimit: args.rateLimit,
+    // The embedded emulator counts the service's usual limit, whatever the real account's is.
+    configLimit: local ? undefined : project.config.rateLimit,
+    stateUrl: io.env.MONITOR_STATE_URL?.trim() || project.config.stateUrl,
+    local,
+  });
   const client = clientFor(credentials, io, {
     ...args,
     timeoutSeconds: args.timeout,

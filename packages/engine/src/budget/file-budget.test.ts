@@ -151,3 +151,18 @@ describe('where the budget is kept', () => {
     expect(pg.limit).toEqual({ limit: 1200, windowMs: 60_000 });
   });
 });
+
+describe('the budget of the embedded emulator (--local)', () => {
+  it('is shared by the runs of this process into one account, and kept apart per account', async () => {
+    const common = { baseUrl: 'http://127.0.0.1:40001', accountId: ACCOUNT, limit, local: true, env: {} };
+    const [a, b] = [openAccountBudget(common), openAccountBudget(common)];
+    expect(a.location).toBe('this process');
+    expect((await a.take(25)).granted).toBe(25);
+    expect(await b.take(10)).toMatchObject({ granted: 5, otherRuns: 1 });
+    await a.close();
+    // A run that closed is no longer counted; what it took still is, until it ages out.
+    expect(await b.take(1)).toMatchObject({ granted: 0, otherRuns: 0 });
+    const other = openAccountBudget({ ...common, baseUrl: 'http://127.0.0.1:40002' });
+    expect((await other.take(30)).granted).toBe(30);
+  });
+});
