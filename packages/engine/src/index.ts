@@ -5,6 +5,15 @@ export type {
   OperationResult,
   OperationStatus,
 } from './apply/apply.js';
+export {
+  type AuditCounts,
+  type AuditFinding,
+  type AuditReport,
+  actionable,
+  auditAccount,
+} from './audit/audit.js';
+export type { AuditedResource, Unreadable } from './audit/live-constructs.js';
+export type { Ownership } from './audit/ownership.js';
 // Running checks and waiting for them: the same names as the `@monitor/engine/checks` entry.
 export * from './checks.js';
 export {
@@ -20,6 +29,7 @@ export {
   StateStorageError,
   StateUrlError,
 } from './errors.js';
+export { type AuditOptions, type AuditResult, audit } from './flows/audit.js';
 export {
   type ApplyFlowOptions,
   type ApplyOutcome,
@@ -153,6 +163,7 @@ export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './pla
 export { BUILT_IN_POLICIES } from './policy/builtins.js';
 export { blockingFindings } from './policy/run.js';
 export type { ManualEdit, NotPulled, PulledEdit } from './pull/types.js';
+export { auditTotals, renderAuditMarkdown, renderAuditText } from './render/audit.js';
 export { renderRoutesDot } from './render/dot.js';
 export {
   escapeMarkdown,

@@ -110,7 +110,8 @@ export function synthesizeImported(
 type ConstructClass = new (logicalId: string, props: object) => constructs.Construct<object>;
 type RemoteFactory = { fromId(id: string | number): unknown };
 
-function constructClass(name: string): ConstructClass & Partial<RemoteFactory> {
+/** The construct class of `@monitor/constructs` by its name (`SlackAlertChannel`, or a kind's `AlertChannel`). */
+export function constructClass(name: string): ConstructClass & Partial<RemoteFactory> {
   const cls = (constructs as unknown as Record<string, unknown>)[name];
   if (typeof cls !== 'function') throw new Error(`@monitor/constructs has no construct ${name}`);
   return cls as ConstructClass & Partial<RemoteFactory>;

@@ -44,7 +44,12 @@ interface Violation {
 export function runConstructPolicies(
   resources: readonly DesiredResource[],
   policies: PolicySet,
-  options: { environment: string | undefined; sourceOf: SourceReader },
+  options: {
+    environment: string | undefined;
+    sourceOf: SourceReader;
+    /** Constructs whose secrets are also kept out of what the policies say (the code's, for `audit`). */
+    scrubAlso?: readonly DesiredResource[];
+  },
 ): Diagnostic[] {
   const view = projectView(resources, options.environment, options.sourceOf);
   const rules = policies.active
@@ -55,7 +60,7 @@ export function runConstructPolicies(
       return { active, policy, kinds, broken: false };
     });
   const out: Diagnostic[] = [];
-  const said = spoken(resources, undefined);
+  const said = spoken(resources, undefined, options.scrubAlso);
   const running: Running = { policy: undefined, on: undefined };
   /** Judge `subject` by `rule`; false when the rule broke (and is not run on the rest). */
   const judge = (rule: (typeof rules)[number], subject: ResourceView): boolean => {
@@ -175,9 +180,13 @@ function stopped(running: Running, seconds: number, views: readonly ResourceView
  */
 type Spoken = (text: string, resource: DesiredResource | undefined, active: ActivePolicy) => string;
 
-function spoken(resources: readonly DesiredResource[], live: Live | undefined): Spoken {
+function spoken(
+  resources: readonly DesiredResource[],
+  live: Live | undefined,
+  also: readonly DesiredResource[] = [],
+): Spoken {
   const made = new Map<DesiredResource, (text: string) => string>();
-  const scrub = secretScrubber(resources, live);
+  const scrub = secretScrubber(also.length === 0 ? resources : [...resources, ...also], live);
   return (text, resource, active) => {
     let own = (t: string) => t;
     if (resource !== undefined) {

@@ -114,7 +114,10 @@ function conflictsTable(plan: Plan): string {
 }
 
 /** `### monitor diff: project → account `id``, the first line of every comment. */
-function heading(command: string, options: MarkdownOptions): string {
+export function markdownHeading(
+  command: string,
+  options: Pick<MarkdownOptions, 'project' | 'environment' | 'account' | 'local'>,
+): string {
   const where = `account ${code(options.account)}${options.local === true ? ' (local emulator)' : ''}`;
   const environment = options.environment === undefined ? '' : ` (${text(options.environment)})`;
   return `### monitor ${command}: ${text(options.project)}${environment} → ${where}`;
@@ -148,7 +151,7 @@ export function renderPlanMarkdown(plan: Plan, options: MarkdownOptions): string
 
 function planMarkdown(plan: Plan, options: MarkdownOptions): string {
   const max = options.maxLength ?? GITHUB_COMMENT_LIMIT;
-  const head: string[] = [heading('diff', options), ''];
+  const head: string[] = [markdownHeading('diff', options), ''];
   const empty = !hasChanges(plan) && plan.conflicts.length === 0;
   head.push(
     empty
@@ -259,7 +262,7 @@ function applyMarkdown(
   options: MarkdownOptions & { command?: 'deploy' | 'destroy' },
 ): string {
   const max = options.maxLength ?? GITHUB_COMMENT_LIMIT;
-  let out = `${heading(options.command ?? 'deploy', options)}\n\n`;
+  let out = `${markdownHeading(options.command ?? 'deploy', options)}\n\n`;
   switch (outcome.status) {
     case 'no-changes':
       return `${out}**No changes.** The account already matches the code; nothing was applied.\n`;
