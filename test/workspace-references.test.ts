@@ -1,3 +1,4 @@
+import { execFileSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -139,6 +140,34 @@ describe('references across the projects of a workspace (file state)', () => {
           "references AlertChannel.fromProject('platform', 'oncall'), which project \"platform\" has not deployed into this account",
       },
     ]);
+  });
+
+  it("pull writes an edit made in the account into a group that references the platform's channel, and state records it", async () => {
+    const { root, team } = projects();
+    const h = await emulator();
+    const run = (cwd: string, ...args: string[]) => monitor(args, { cwd, env: h.env });
+    expect((await run(root, 'deploy', '--all', '--yes')).code).toBe(0);
+    const git = (...args: string[]) =>
+      execFileSync('git', ['-c', 'user.name=t', '-c', 'user.email=t@example.com', ...args], { cwd: root });
+    writeFiles(root, { '.gitignore': '.monitor\n' });
+    git('init', '-q', '.');
+    git('add', '-A');
+    git('commit', '-qm', 'deployed');
+    const [group] = await groups(h);
+    await h.client.managed('CheckGroup').update(group?.id as number, {
+      name: 'Payments API',
+      alertChannelSubscriptions: group?.alertChannelSubscriptions,
+      locations: ['eu-west-1', 'us-east-1'],
+    });
+    const pulled = await run(team, 'pull', '--yes');
+    expect(pulled.code, pulled.stdout + pulled.stderr).toBe(0);
+    expect(readFileSync(join(team, 'groups.monitor.ts'), 'utf8')).toContain(
+      "locations: ['eu-west-1', 'us-east-1']",
+    );
+    expect(pulled.stdout).toContain(
+      'State records that code and account agree on what was pulled of CheckGroup:payments-api',
+    );
+    expect((await run(team, 'diff', '--detailed-exitcode')).code).toBe(0);
   });
 
   it('a team project deployed before the platform is refused (exit 3), told to deploy the platform first', async () => {

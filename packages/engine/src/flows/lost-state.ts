@@ -1,6 +1,8 @@
 import { KINDS, naturalKeyOf, type ResourceKind } from '@monitor/api';
 import { readLive } from '../live/read-live.js';
 import { type Live, plan as makePlan, type Plan } from '../plan/plan.js';
+import { projectRefsIn } from '../plan/project-refs.js';
+import { planAcrossProjects } from './other-projects.js';
 import type { Target } from './target.js';
 
 /** What a plan shows when the project's state is missing: how many of its constructs, by kind. */
@@ -40,13 +42,18 @@ export function lostStateCandidate(plan: Plan): LostState | undefined {
 export async function lostState(plan: Plan, target: Target, live?: Live): Promise<LostState | undefined> {
   const candidate = lostStateCandidate(plan);
   if (candidate === undefined) return undefined;
-  const account = live ?? (await readLive(target.client, Object.keys(candidate.byKind) as ResourceKind[]));
+  // And the kinds of other projects' constructs the code references: they resolve against the account too.
+  const referenced = projectRefsIn(target.project.resources).map((at) => at.ref.$ref.split(':')[0]);
+  const kinds = [...new Set([...Object.keys(candidate.byKind), ...referenced])] as ResourceKind[];
+  const account = live ?? (await readLive(target.client, kinds));
   // The plan had every construct said `adopt: true`: how far each found resource is from the code.
-  const adopted = makePlan(
-    target.project.resources.map((r) => ({ ...r, options: { ...r.options, adopt: true } })),
-    account,
-    plan.priorState,
-    { now: new Date(plan.createdAt), secretKey: target.secretKey },
+  const adopted = await planAcrossProjects(target, false, (projects) =>
+    makePlan(
+      target.project.resources.map((r) => ({ ...r, options: { ...r.options, adopt: true } })),
+      account,
+      plan.priorState,
+      { ...projects, now: new Date(plan.createdAt), secretKey: target.secretKey },
+    ),
   );
   const conflicted = new Set(plan.conflicts.map((c) => `${c.kind}:${c.logicalId}`));
   // Secrets cannot be compared without state, nor references to what has no id yet (a channel

@@ -15,6 +15,7 @@ import type { State } from '../state/state.js';
 import { FakeAccount, MemoryBackend } from '../test-support/doubles.js';
 import { type Consent, deploy, destroy } from './deploy.js';
 import { diff } from './diff.js';
+import { lostState } from './lost-state.js';
 import type { Target } from './target.js';
 
 /** Two projects in one account, one referencing the other's channel: the flows end to end over a fake account. */
@@ -120,5 +121,18 @@ describe('references across projects, deploy to destroy', () => {
     expect(projects.account.all('AlertChannel')).toHaveLength(1);
     const { plan: after } = await diff(projects.target('team', teamCode()), { now: NOW });
     expect(after.conflicts.map((c) => [c.reason, c.missing])).toEqual([['unresolved', 'construct']]);
+  });
+
+  it("a lost state is told as such for constructs that reference another project's", async () => {
+    const projects = new Projects(new FakeAccount());
+    const options = { command: 'test', confirm: approve, now: NOW };
+    expect((await deploy(projects.target('platform', platformCode(true)), options)).status).toBe('applied');
+    expect((await deploy(projects.target('team', teamCode()), options)).status).toBe('applied');
+    // The team's state is lost: its group is in the account, unowned, as the code says.
+    projects.backends.set('team', new MemoryBackend());
+    const target = projects.target('team', teamCode());
+    const { plan: made } = await diff(target, { now: NOW });
+    expect(made.conflicts.map((c) => c.reason)).toEqual(['exists']);
+    expect(await lostState(made, target)).toEqual({ found: 1, byKind: { CheckGroup: 1 } });
   });
 });
