@@ -11,9 +11,10 @@ import {
   type CommentPurpose,
   commentMarker,
   type IssueOutcome,
+  type IssuePurpose,
   type PublishOptions,
   publishComment,
-  publishDriftIssue,
+  publishIssue,
 } from './review/publish.js';
 import { CLI_VERSION } from './version.js';
 
@@ -99,14 +100,30 @@ export async function postComment(
  * code and closed when it matches again. Failures are handled as for `--comment`; what happened
  * goes to `result.issue`.
  */
-export async function postDriftIssue(
+export function postDriftIssue(
   request: CommentRequest,
   args: CommentArgs,
   ctx: RunContext,
   ownCode: ExitCode,
 ): Promise<ExitCode> {
-  const marker = commentMarker('drift', request.project, request.account);
-  const outcome = await publishDriftIssue(
+  return postIssue('drift', request, args, ctx, ownCode);
+}
+
+/**
+ * `--issue` of `diff` (drift) and `audit` (findings): the one issue of `purpose` per project and
+ * account, opened while there is something to report (`createIfMissing`), updated in place, and
+ * closed when there is not.
+ */
+export async function postIssue(
+  purpose: IssuePurpose,
+  request: CommentRequest,
+  args: CommentArgs,
+  ctx: RunContext,
+  ownCode: ExitCode,
+): Promise<ExitCode> {
+  const marker = commentMarker(purpose, request.project, request.account);
+  const outcome = await publishIssue(
+    purpose,
     {
       project: request.project,
       account: request.account,
@@ -116,7 +133,7 @@ export async function postDriftIssue(
     publishOptions(ctx),
   );
   ctx.out.result = { ...ctx.out.result, issue: outcome };
-  return report(outcome, 'the drift issue', args, ctx, ownCode);
+  return report(outcome, `the ${purpose} issue`, args, ctx, ownCode);
 }
 
 /** The line for a wait of the code host's client: on stderr, with `--json` too, as a lock wait is. */

@@ -51,6 +51,7 @@ const LOADS: readonly ExitName[] = ['invalid', 'interrupted'];
 export const COMMAND_EXITS: Readonly<Record<string, readonly ExitName[]>> = {
   validate: LOADS,
   diff: ['changes', ...LOADS],
+  audit: LOADS,
   import: ['refused', 'locked', ...LOADS],
   pull: ['refused', 'locked', ...LOADS],
   deploy: ['stalePlan', 'refused', 'locked', 'timeout', 'verifyFailed', ...LOADS],

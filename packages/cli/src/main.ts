@@ -54,6 +54,13 @@ const COMMANDS: {
     load: () => import('./commands/diff.js'),
   },
   {
+    name: 'audit',
+    loadsProject: true,
+    describe:
+      "Run the project's policies over every resource in the account, owned by this project or not; exit 3 on an error",
+    load: () => import('./commands/audit.js'),
+  },
+  {
     name: 'import',
     loadsProject: true,
     describe:

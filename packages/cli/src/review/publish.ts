@@ -11,11 +11,37 @@ import {
   type TrackedIssue,
 } from './thread.js';
 
-/** What monitor posts: the plan of `diff`, the result of `deploy`, or the drift issue of `diff --issue`. */
-export type CommentPurpose = 'plan' | 'result' | 'drift';
+/**
+ * What monitor posts: the plan of `diff`, the result of `deploy`, the drift issue of `diff --issue`,
+ * or the audit issue of `audit --issue`.
+ */
+export type CommentPurpose = 'plan' | 'result' | 'drift' | 'audit';
 
 /** The label of drift issues, for people filtering them; monitor finds its issue by marker and author. */
 export const DRIFT_LABEL = 'monitor-drift';
+/** The label of audit issues. */
+export const AUDIT_LABEL = 'monitor-audit';
+
+/** The issues monitor keeps, one per project and account each: their label, title and words. */
+export type IssuePurpose = 'drift' | 'audit';
+
+const ISSUES: Record<
+  IssuePurpose,
+  { label: string; title: (project: string, account: string) => string; reports: string; clean: string }
+> = {
+  drift: {
+    label: DRIFT_LABEL,
+    title: (project, account) => `monitor: ${project} differs from account ${account}`,
+    reports: 'this drift',
+    clean: 'the account matches the code and no drift issue is open',
+  },
+  audit: {
+    label: AUDIT_LABEL,
+    title: (project, account) => `monitor audit: policy findings in account ${account} (${project})`,
+    reports: 'these findings',
+    clean: 'the audit found no error or warning and no audit issue is open',
+  },
+};
 
 /**
  * The hidden first line that finds monitor's comment again: one comment per purpose, project and
@@ -234,20 +260,22 @@ export type IssueOutcome =
   | { status: 'failed'; reason: string; hint?: string };
 
 /** Puts the label back on an open issue that lost it. */
-async function withLabel(tracker: IssueTracker, issue: TrackedIssue): Promise<void> {
-  if (!issue.labels.includes(DRIFT_LABEL)) await tracker.addLabel(issue, DRIFT_LABEL);
+async function withLabel(tracker: IssueTracker, issue: TrackedIssue, label: string): Promise<void> {
+  if (!issue.labels.includes(label)) await tracker.addLabel(issue, label);
 }
 
 /**
- * Keep one issue per project and account in step with the plan: open it when the account differs
- * from the code, edit it while it does, close it when it matches again. The issue is found by its
- * marker and its author, whatever its labels; monitor's duplicates of it are closed.
+ * Keep one issue of `purpose` per project and account in step with what the run found: open it
+ * while there is something to report (`differs`: the account differs from the code, or the audit
+ * found an error or a warning), edit it while there is, close it when there is not. The issue is
+ * found by its marker and its author, whatever its labels; monitor's duplicates of it are closed.
  */
-export async function syncDriftIssue(
+export async function syncIssue(
   tracker: IssueTracker,
   marker: string,
-  request: { title: string; markdown: string; differs: boolean },
+  request: { purpose: IssuePurpose; title: string; markdown: string; differs: boolean },
 ): Promise<IssueOutcome> {
+  const { label, reports, clean } = ISSUES[request.purpose];
   const body = `${marker}\n${request.markdown}`;
   const ours = () => tracker.identity();
   const [open, ...extras] = await marked(await tracker.listOpen(), marker, ours);
@@ -256,7 +284,7 @@ export async function syncDriftIssue(
     for (const extra of extras) {
       await tracker.close(
         extra,
-        `Duplicate of #${issue.number}, where monitor reports this drift.`,
+        `Duplicate of #${issue.number}, where monitor reports ${reports}.`,
         'duplicate',
       );
     }
@@ -269,18 +297,17 @@ export async function syncDriftIssue(
     };
   };
   if (!request.differs) {
-    if (open === undefined)
-      return { status: 'skipped', reason: 'the account matches the code and no drift issue is open' };
+    if (open === undefined) return { status: 'skipped', reason: clean };
     return done('closed', await tracker.close(open, body));
   }
   if (open === undefined) {
     const opened = await createOrAdopt(
-      () => tracker.open(request.title, body, DRIFT_LABEL),
+      () => tracker.open(request.title, body, label),
       async () => (await marked(await tracker.listOpen(), marker, ours))[0],
     );
     return done('opened', opened);
   }
-  await withLabel(tracker, open);
+  await withLabel(tracker, open, label);
   if (normalise(open.body) === body) return done('unchanged', open);
   return done('updated', await tracker.update(open, body));
 }
@@ -290,13 +317,26 @@ export function publishDriftIssue(
   request: { project: string; account: string; markdown: string; differs: boolean },
   options: PublishOptions,
 ): Promise<IssueOutcome> {
+  return publishIssue('drift', request, options);
+}
+
+/**
+ * The issue of `purpose` (`diff --issue`'s drift, `audit --issue`'s findings) of this project and
+ * account in the CI run's repository.
+ */
+export function publishIssue(
+  purpose: IssuePurpose,
+  request: { project: string; account: string; markdown: string; differs: boolean },
+  options: PublishOptions,
+): Promise<IssueOutcome> {
   return withHost(options.env, async (host) => {
     const tracker =
       host.host === 'github'
         ? (await import('./github.js')).gitHubIssues(host, clientOptions(options))
         : (await import('./gitlab.js')).gitLabIssues(host, clientOptions(options));
-    return syncDriftIssue(tracker, commentMarker('drift', request.project, request.account), {
-      title: `monitor: ${request.project} differs from account ${request.account}`,
+    return syncIssue(tracker, commentMarker(purpose, request.project, request.account), {
+      purpose,
+      title: ISSUES[purpose].title(request.project, request.account),
       markdown: request.markdown,
       differs: request.differs,
     });
