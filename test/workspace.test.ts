@@ -289,7 +289,8 @@ describe('the workflows init writes for a workspace', () => {
     const [gitlab] = workspaceCiFiles('gitlab', { state: 'postgres', branch: 'main', projectDir: '.' });
     const job = (parse(gitlab?.text ?? '') as Record<string, { script: string[] }>)['monitor:matrix'];
     git(dir, 'checkout', '-q', '-b', 'change');
-    writeFiles(dir, { 'platform/notes.md': 'x', 'status/notes.md': 'y' });
+    // A change to the platform touches the teams that reference its channels, not the status page.
+    writeFiles(dir, { 'platform/notes.md': 'x' });
     const base = git(dir, 'rev-parse', 'main').trim();
     await execFileInTest('bash', ['-e', '-o', 'pipefail', '-c', (job?.script ?? []).join('\n')], {
       cwd: dir,
@@ -305,7 +306,9 @@ describe('the workflows init writes for a workspace', () => {
     const plan = child['monitor:plan'] as { parallel: { matrix: { PROJECT: string; DIR: string }[] } };
     expect(plan.parallel.matrix).toEqual([
       { PROJECT: 'platform', DIR: 'platform' },
-      { PROJECT: 'status', DIR: 'status' },
+      { PROJECT: 'team-checkout', DIR: 'teams/checkout' },
+      { PROJECT: 'team-payments', DIR: 'teams/payments' },
+      { PROJECT: 'team-search', DIR: 'teams/search' },
     ]);
     expect(child['monitor:summary']).toMatchObject({ stage: 'summary', when: 'always' });
   });
