@@ -29,7 +29,7 @@ function resources(build: () => void): DesiredResource[] {
 function targetFor(account: FakeAccount, backend: MemoryBackend, code: DesiredResource[]): Target {
   const project = {
     resources: code,
-    config: { projectName: 'p', policies: selectPolicies([], {}).set },
+    config: { projectName: 'p', policies: selectPolicies([], {}).set, routingTests: [] },
     findings: [],
   } as unknown as LoadedProject;
   // The fake has the kinds' operations and the request count: all these flows use of a client.

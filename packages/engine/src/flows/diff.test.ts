@@ -30,7 +30,7 @@ async function deployedTarget() {
   expect(result.ok).toBe(true);
   const project = {
     resources,
-    config: { projectName: 'p', policies: selectPolicies([], {}).set },
+    config: { projectName: 'p', policies: selectPolicies([], {}).set, routingTests: [] },
     findings: [],
   } as unknown as LoadedProject;
   // The fake has the kinds' operations and the request count: all a diff uses of a client.

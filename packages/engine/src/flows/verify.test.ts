@@ -53,7 +53,7 @@ async function deployedGroup(options: EmulatorOptions = {}) {
   const target = (resources: ReturnType<typeof code>): Target => ({
     project: {
       resources,
-      config: { projectName: 'p', policies: selectPolicies([], {}).set },
+      config: { projectName: 'p', policies: selectPolicies([], {}).set, routingTests: [] },
       findings: [],
     } as unknown as LoadedProject,
     client: client as Client,

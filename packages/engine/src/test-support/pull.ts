@@ -31,7 +31,7 @@ export function targetOver(
     resources,
     files: [],
     projectDir: '/p',
-    config: { projectName: 'p', policies: selectPolicies([], {}).set },
+    config: { projectName: 'p', policies: selectPolicies([], {}).set, routingTests: [] },
     findings: [],
   } as unknown as LoadedProject;
   // The fake has the kinds' operations and the request count: all these flows use of a client.
