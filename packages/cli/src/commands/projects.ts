@@ -42,10 +42,12 @@ export async function run(args: ProjectsArgs, { io, out }: RunContext): Promise<
     `${p.bold(`Workspace ${escapeTerminal(where)}`)}: ${projects.length} project${projects.length === 1 ? '' : 's'}, each after those it references\n`,
   );
   const width = Math.max(...projects.map((project) => project.name.length));
+  const dirWidth = Math.max(...projects.map((project) => project.dir.length));
   for (const project of projects) {
     const refs = project.dependsOn.length === 0 ? '' : `  → ${project.dependsOn.join(', ')}`;
+    const dir = refs === '' ? project.dir : project.dir.padEnd(dirWidth);
     io.stdout(
-      `  ${escapeTerminal(project.name.padEnd(width))}  ${p.dim(escapeTerminal(project.dir))}${escapeTerminal(refs)}\n`,
+      `  ${escapeTerminal(project.name.padEnd(width))}  ${p.dim(escapeTerminal(dir))}${escapeTerminal(refs)}\n`,
     );
     for (const environment of project.environments) {
       const account = environment.accountId ?? 'account from MONITOR_ACCOUNT_ID';
