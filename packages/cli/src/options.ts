@@ -157,7 +157,8 @@ export function withProjectOptions<T>(y: Argv<T>) {
     })
     .option('rate-limit', {
       type: 'string',
-      describe: "Client rate limit as requests/seconds; match the account's limit (default 600/60)",
+      describe:
+        "The account's rate limit as requests/seconds, shared with the runs calling it at once (default: the config's rateLimit, else 600/60)",
     })
     .option('timeout', {
       type: 'string',
