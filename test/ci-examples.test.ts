@@ -489,6 +489,12 @@ describe('examples/ci/github', () => {
     expect(steps.map((s) => [s.if, s.args])).toEqual([
       ["vars.MONITOR_DRIFT_MODE != 'fail'", ['diff', '--issue']],
       ["vars.MONITOR_DRIFT_MODE == 'fail'", ['diff', '--detailed-exitcode']],
+      // After either, whether it failed or not; on the default branch only, as the drift.
+      [
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: an Actions expression, as written in the workflow.
+        "${{ !cancelled() && github.ref == format('refs/heads/{0}', github.event.repository.default_branch) }}",
+        ['audit', '--issue'],
+      ],
     ]);
     for (const step of steps)
       expect(Object.keys(step.env).sort()).toEqual([...SECRETS, 'GITHUB_TOKEN'].sort());
@@ -500,10 +506,16 @@ describe('examples/ci/github', () => {
     expect((await run('deploy', '--yes')).code).toBe(0);
     const [live] = (await h.client.checkGroups.list()).items;
     await h.client.checkGroups.update(live?.id ?? 0, { name: 'Group 0', muted: true });
-    const [asIssue, asFailure] = steps;
+    const [asIssue, asFailure, audit] = steps;
     expect((await run(...(asIssue?.args ?? []))).code).toBe(0);
     expect(github.issues).toMatchObject([{ labels: ['monitor-drift'], state: 'open' }]);
     expect((await run(...(asFailure?.args ?? []))).code).toBe(2);
+    // The group subscribes to no channel: a warning, so an issue and a job that passes.
+    expect((await run(...(audit?.args ?? []))).code).toBe(0);
+    expect(github.issues).toMatchObject([
+      { labels: ['monitor-drift'], state: 'open' },
+      { labels: ['monitor-audit'], state: 'open' },
+    ]);
   });
 
   it('init --ci github on a project laid out like examples/basic: a change to any of its files runs the preview and the deploy', async () => {
@@ -738,6 +750,13 @@ describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
     expect(issueMode).toEqual(['diff', '--issue']);
     expect((await run(...issueMode)).code).toBe(0);
     expect(gitlab.issues).toMatchObject([{ labels: ['monitor-drift'], state: 'open' }]);
+    const audit = scriptCommands(pipeline['monitor:drift']).slice(1);
+    expect(audit).toEqual([['audit', '--issue']]);
+    expect((await run(...(audit[0] ?? []))).code).toBe(0);
+    expect(gitlab.issues).toMatchObject([
+      { labels: ['monitor-drift'], state: 'open' },
+      { labels: ['monitor-audit'], state: 'open' },
+    ]);
   });
 
   it('with file state, the deploy job commits the state in script, after the deploy, and exits with the deploy’s code', () => {

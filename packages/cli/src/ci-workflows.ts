@@ -270,6 +270,14 @@ ${githubEnv(options, '        ')}
         if: vars.MONITOR_DRIFT_MODE == 'fail'
         run: npx monitor diff --detailed-exitcode
 ${githubEnv(options, '        ')}
+
+      # The project's policies over every resource of the account, owned or not: one issue (label
+      # monitor-audit) while one breaks them, closed when none does; an error fails the job. It
+      # runs when the drift step failed too, and only on the default branch, as the drift does.
+      - name: Audit, as one issue
+        if: \${{ !cancelled() && github.ref == format('refs/heads/{0}', github.event.repository.default_branch) }}
+        run: npx monitor audit --issue
+${githubEnv(options, '        ')}
 `;
   return [
     { path: '.github/workflows/monitor-preview.yml', text: preview },
@@ -395,6 +403,9 @@ monitor:drift:
         DRIFT_FLAGS: --issue
   script:
     - npx monitor diff $DRIFT_FLAGS
+    # The project's policies over every resource of the account, owned or not: one issue (label
+    # monitor-audit) while one breaks them, closed when none does; an error fails the job.
+    - npx monitor audit --issue
 `;
   return { path: '.gitlab-ci.yml', text };
 }
