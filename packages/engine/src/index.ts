@@ -179,6 +179,12 @@ export {
   renderPlanMarkdown,
 } from './render/markdown.js';
 export { renderRoutesMermaid } from './render/mermaid.js';
+export {
+  NOT_PULLED_REASONS,
+  type PullRequestMarkdownOptions,
+  pullLeftMarkdown,
+  renderPullRequestMarkdown,
+} from './render/pull-request.js';
 export { ACTION_SYMBOL, renderPlanText, summaryLine } from './render/render.js';
 export { PLAIN, type Style } from './render/style.js';
 export {

@@ -6,14 +6,14 @@ import { inDeclaredOrder } from '../live/read-live.js';
 import { type UnseenSecrets, unseenSecrets } from '../live/unseen.js';
 import { load } from '../load/load.js';
 import { plan } from '../plan/plan.js';
-import type { Live } from '../plan/types.js';
+import type { Live, Plan } from '../plan/types.js';
 import { sourceReader } from '../positions/source-reader.js';
 import { rewriteContext } from '../pull/context.js';
 import { editProjectFile, type Rewriter } from '../pull/edit-file.js';
 import { placeNotPulled, placeResources } from '../pull/place.js';
 import { driftedCount, planPull } from '../pull/plan-pull.js';
 import { agreedEntries, type PulledFields, pulledFields } from '../pull/record.js';
-import type { ManualEdit, PlacedNotPulled, PulledEdit, PulledFile } from '../pull/types.js';
+import type { ManualEdit, PlacedNotPulled, PulledEdit, PulledFile, ResourcePull } from '../pull/types.js';
 import { makePlan, type Scope } from './diff.js';
 import { type LockedFlowOptions, lockedFlow } from './locked.js';
 import { type AccountSnapshot, readAccount, type Target } from './target.js';
@@ -51,6 +51,10 @@ export interface PullResult {
   /** What pull cannot see: secrets the service masks, and without the state secret whether any secret changed. */
   unseen: UnseenSecrets;
   requests: number;
+  /** The plan pull read (what `diff` shows): the old and new value of each change, for `pull --pr`. */
+  plan: Plan;
+  /** The props pull writes of each construct, with the plan's changes each brings back. */
+  resources: ResourcePull[];
   /** What `writePull` records in state once the files are written: not for display. */
   record: { fields: PulledFields[]; live: Live; otherOwners: ByPhysicalId<string> | undefined; now: Date };
 }
@@ -85,6 +89,8 @@ export async function pullEdits(target: Target, options: PullOptions = {}): Prom
     drifted: driftedCount(made),
     unseen: unseenSecrets(state, live, made.secrets.keyed),
     requests,
+    plan: made,
+    resources: pull.resources,
     record: { fields: [], live, otherOwners, now },
   };
   const rewriter: Rewriter | undefined =
