@@ -2,8 +2,8 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 /**
- * Fakes of the GitHub and GitLab REST endpoints that `--comment` and `--issue` use: test doubles
- * of SaaS we cannot run, on loopback port 0. They behave as the real APIs do where monitor can
+ * Fakes of the GitHub and GitLab REST endpoints that `--comment`, `--issue` and `pull --pr` use:
+ * test doubles of SaaS we cannot run, on loopback port 0. They behave as the real APIs do where monitor can
  * tell: authorship (`user.login`/`user.type`, GitLab's `author.id`), who may edit what, pagination
  * (GitHub's `Link` header; GitLab's `X-Next-Page` and `page` parameters), and faults: a 5xx after
  * a stored write, rate limits with their headers, a connection that never answers. Each keeps its
@@ -56,6 +56,23 @@ export interface FakeIssue {
   stateReason?: string;
 }
 
+/** A pull request (GitHub) or merge request (GitLab), as the fakes keep it. */
+export interface FakePull {
+  /** GitHub's number (shared with issues), GitLab's iid. */
+  number: number;
+  title: string;
+  body: string;
+  /** The branch it merges from. */
+  head: string;
+  /** Where that branch is: GitHub's `owner/repo`, GitLab's source project id. @default this repository */
+  headRepo?: string;
+  /** The branch it merges into. */
+  base: string;
+  state: 'open' | 'closed' | 'merged';
+  /** @default SOMEONE */
+  author?: FakeUser;
+}
+
 /** A canned answer for the next request that matches; the fake's own behaviour otherwise. */
 export interface InjectedFailure {
   method?: string;
@@ -76,6 +93,10 @@ export interface FakeCodeHost {
   url: string;
   /** The repository's issues (GitHub) or the project's (GitLab). */
   issues: FakeIssue[];
+  /** Pull requests (GitHub) or merge requests (GitLab). */
+  pulls: FakePull[];
+  /** GitHub's setting "Allow GitHub Actions to create and approve pull requests". @default true */
+  actionsMayOpenPulls: boolean;
   requests: RecordedRequest[];
   /** Comments per thread: `pr:12`, `commit:<sha>` (GitHub), `mr:3`, `commit:<sha>` (GitLab). */
   threads: Map<string, FakeComment[]>;
@@ -115,6 +136,8 @@ async function start(
   const host: FakeCodeHost = {
     url: '',
     issues: [],
+    pulls: [],
+    actionsMayOpenPulls: true,
     requests: [],
     threads: new Map(),
     commitPulls: new Map(),
@@ -301,6 +324,193 @@ export const gitLabFaults = {
   }),
 };
 
+/** GitHub numbers issues and pull requests in one sequence. */
+function nextGitHubNumber(host: FakeCodeHost): number {
+  return Math.max(0, ...host.issues.map((i) => i.number), ...host.pulls.map((p) => p.number)) + 1;
+}
+
+/**
+ * GitHub's pull requests of `repository` (`owner/repo`): listed with the `state`, `head`
+ * (`owner:branch`) and `base` filters, opened (one open pull request per head and base, as GitHub
+ * allows; an installation token only when the repository lets Actions open them), edited and closed.
+ */
+function gitHubPulls(
+  req: RecordedRequest,
+  url: URL,
+  path: string,
+  host: FakeCodeHost,
+  me: { user: FakeUser; installation: boolean },
+  newNumber: () => number,
+): Reply | undefined {
+  const m = /^\/repos\/([^/]+)\/([^/]+)\/pulls(?:\/(\d+))?$/.exec(path);
+  if (m === null) return undefined;
+  const repository = `${m[1]}/${m[2]}`;
+  const user = (u: FakeUser) => ({ login: u.login, id: u.id, type: u.bot ? 'Bot' : 'User' });
+  const asPull = (p: FakePull) => {
+    const headRepo = p.headRepo ?? repository;
+    return {
+      number: p.number,
+      html_url: `https://github.test/pull/${p.number}`,
+      title: p.title,
+      body: p.body,
+      state: p.state === 'open' ? 'open' : 'closed',
+      merged_at: p.state === 'merged' ? '2026-11-23T00:00:00Z' : null,
+      user: user(p.author ?? SOMEONE),
+      head: { ref: p.head, label: `${headRepo.split('/')[0]}:${p.head}`, repo: { full_name: headRepo } },
+      base: { ref: p.base, repo: { full_name: repository } },
+    };
+  };
+  const invalid = (message: string): Reply => ({
+    status: 422,
+    body: {
+      message: 'Validation Failed',
+      errors: [{ resource: 'PullRequest', code: 'custom', message }],
+      documentation_url: 'https://docs.github.com/rest/pulls/pulls#create-a-pull-request',
+    },
+  });
+  if (m[3] === undefined && req.method === 'GET') {
+    const state = url.searchParams.get('state') ?? 'open';
+    const head = url.searchParams.get('head');
+    const base = url.searchParams.get('base');
+    const found = host.pulls.filter(
+      (p) =>
+        (state === 'all' || (state === 'open') === (p.state === 'open')) &&
+        (head === null || head === `${(p.headRepo ?? repository).split('/')[0]}:${p.head}`) &&
+        (base === null || base === p.base),
+    );
+    if (url.searchParams.get('direction') !== 'asc') found.reverse();
+    return gitHubPage(found.map(asPull), url);
+  }
+  if (m[3] === undefined && req.method === 'POST') {
+    if (me.installation && !host.actionsMayOpenPulls) {
+      return {
+        status: 403,
+        body: { message: 'GitHub Actions is not permitted to create or approve pull requests.' },
+      };
+    }
+    const input = json<{ title?: string; head?: string; base?: string; body?: string }>(req);
+    if (!input.title || !input.head || !input.base) return invalid('title, head and base are required');
+    const [owner, branch] = input.head.includes(':') ? input.head.split(':', 2) : [m[1], input.head];
+    const headRepo = owner === m[1] ? repository : `${owner}/${m[2]}`;
+    const taken = host.pulls.find(
+      (p) =>
+        p.state === 'open' &&
+        (p.headRepo ?? repository) === headRepo &&
+        p.head === branch &&
+        p.base === input.base,
+    );
+    if (taken !== undefined) return invalid(`A pull request already exists for ${owner}:${branch}.`);
+    const pull: FakePull = {
+      number: newNumber(),
+      title: input.title,
+      body: input.body ?? '',
+      head: branch ?? '',
+      ...(headRepo === repository ? {} : { headRepo }),
+      base: input.base,
+      state: 'open',
+      author: me.user,
+    };
+    host.pulls.push(pull);
+    return { status: 201, body: asPull(pull) };
+  }
+  const pull = host.pulls.find((p) => p.number === Number(m[3]));
+  if (pull === undefined) return { status: 404, body: { message: 'Not Found' } };
+  if (req.method === 'GET') return { status: 200, body: asPull(pull) };
+  if (req.method !== 'PATCH') return undefined;
+  const input = json<{ title?: string; body?: string; state?: 'open' | 'closed' }>(req);
+  if (input.title !== undefined) pull.title = input.title;
+  if (input.body !== undefined) pull.body = input.body;
+  if (input.state !== undefined && pull.state !== 'merged') pull.state = input.state;
+  return { status: 200, body: asPull(pull) };
+}
+
+/**
+ * GitLab's merge requests of project 42: listed with the `state`, `source_branch`,
+ * `target_branch` and `author_id` filters, opened (one open merge request per source and target
+ * branch, as GitLab allows), edited and closed.
+ */
+function gitLabMergeRequests(
+  req: RecordedRequest,
+  url: URL,
+  path: string,
+  host: FakeCodeHost,
+  me: FakeUser,
+): Reply | undefined {
+  const m = /^\/api\/v4\/projects\/([^/]+)\/merge_requests(?:\/(\d+))?$/.exec(path);
+  if (m === null) return undefined;
+  const project = decodeURIComponent(m[1] ?? '');
+  const author = (u: FakeUser) => ({ id: u.id, username: u.login, name: u.login, bot: u.bot });
+  const states = { open: 'opened', closed: 'closed', merged: 'merged' } as const;
+  const asRequest = (p: FakePull) => ({
+    id: 90_000 + p.number,
+    iid: p.number,
+    project_id: Number(project),
+    web_url: `https://gitlab.test/merge_requests/${p.number}`,
+    title: p.title,
+    description: p.body,
+    state: states[p.state],
+    author: author(p.author ?? SOMEONE),
+    source_branch: p.head,
+    target_branch: p.base,
+    source_project_id: Number(p.headRepo ?? project),
+    target_project_id: Number(project),
+  });
+  const input = () => json<Record<string, string | boolean | undefined>>(req);
+  if (m[2] === undefined && req.method === 'GET') {
+    const q = (name: string) => url.searchParams.get(name);
+    const found = host.pulls.filter(
+      (p) =>
+        (q('state') === null || q('state') === 'all' || q('state') === states[p.state]) &&
+        (q('source_branch') === null || q('source_branch') === p.head) &&
+        (q('target_branch') === null || q('target_branch') === p.base) &&
+        (q('author_id') === null || String((p.author ?? SOMEONE).id) === q('author_id')),
+    );
+    if (q('sort') !== 'asc') found.reverse();
+    return gitLabPage(found.map(asRequest), url);
+  }
+  if (m[2] === undefined && req.method === 'POST') {
+    const { source_branch, target_branch, title, description } = input();
+    if (typeof source_branch !== 'string' || typeof target_branch !== 'string' || typeof title !== 'string')
+      return { status: 400, body: { error: 'source_branch, target_branch, title are missing' } };
+    const taken = host.pulls.find(
+      (p) =>
+        p.state === 'open' &&
+        (p.headRepo ?? project) === project &&
+        p.head === source_branch &&
+        p.base === target_branch,
+    );
+    if (taken !== undefined) {
+      return {
+        status: 409,
+        body: {
+          message: [`Another open merge request already exists for this source branch: !${taken.number}`],
+        },
+      };
+    }
+    const pull: FakePull = {
+      number: Math.max(0, ...host.pulls.map((p) => p.number)) + 1,
+      title,
+      body: typeof description === 'string' ? description : '',
+      head: source_branch,
+      base: target_branch,
+      state: 'open',
+      author: me,
+    };
+    host.pulls.push(pull);
+    return { status: 201, body: asRequest(pull) };
+  }
+  const pull = host.pulls.find((p) => p.number === Number(m[2]));
+  if (pull === undefined) return { status: 404, body: { message: '404 Not found' } };
+  if (req.method === 'GET') return { status: 200, body: asRequest(pull) };
+  if (req.method !== 'PUT') return undefined;
+  const { title, description, state_event } = input();
+  if (typeof title === 'string') pull.title = title;
+  if (typeof description === 'string') pull.body = description;
+  if (state_event === 'close' && pull.state === 'open') pull.state = 'closed';
+  if (state_event === 'reopen' && pull.state === 'closed') pull.state = 'open';
+  return { status: 200, body: asRequest(pull) };
+}
+
 /** GitHub's REST API under `prefix` (`''` as on api.github.com, `/api/v3` as on GitHub Enterprise). */
 export function fakeGitHub(prefix = ''): Promise<FakeCodeHost> {
   const tokens = new Map([
@@ -382,6 +592,8 @@ export function fakeGitHub(prefix = ''): Promise<FakeCodeHost> {
       m = new RegExp(`${repo}/(?:issues/)?comments/(\\d+)$`).exec(path);
       if (m !== null && (req.method === 'PATCH' || req.method === 'DELETE'))
         return editOrDelete(Number(m[1]));
+      const pulls = gitHubPulls(req, url, path, host, token, () => nextGitHubNumber(host));
+      if (pulls !== undefined) return pulls;
       m = new RegExp(`${repo}/commits/([0-9a-f]+)/pulls$`).exec(path);
       if (m !== null) {
         const pulls = host.commitPulls.get(m[1] ?? '') ?? [];
@@ -406,7 +618,7 @@ export function fakeGitHub(prefix = ''): Promise<FakeCodeHost> {
         }
         const input = json<{ title: string; body?: string; labels?: string[] }>(req);
         const issue: FakeIssue = {
-          number: host.issues.length + 1,
+          number: nextGitHubNumber(host),
           title: input.title,
           body: input.body ?? '',
           labels: input.labels ?? [],
@@ -491,6 +703,8 @@ export function fakeGitLab(): Promise<FakeCodeHost> {
       comments.push(comment);
       return { status: 201, body: asNote(comment) };
     }
+    const merges = gitLabMergeRequests(req, url, path, host, me);
+    if (merges !== undefined) return merges;
     m = new RegExp(`${project}/merge_requests/\\d+/notes/(\\d+)$`).exec(path);
     if (m !== null && (req.method === 'PUT' || req.method === 'DELETE')) {
       return editOrDelete(findComment(host, Number(m[1])));

@@ -14,6 +14,7 @@ export interface PullArgs extends ProjectArgs {
   yes?: boolean | undefined;
   force?: boolean | undefined;
   lockTimeout?: number | undefined;
+  pr?: boolean | undefined;
 }
 
 export const builder = (y: Argv) =>
@@ -36,6 +37,12 @@ export const builder = (y: Argv) =>
       type: 'boolean',
       describe: 'Edit files that have changes git has not committed (or that are not in a git repository)',
     })
+    .option('pr', {
+      type: 'boolean',
+      conflicts: ['dry-run', 'force'],
+      describe:
+        'Leave the checkout alone: commit the edits on the branch monitor/pull/<project> (on the default branch), push it to origin and keep one pull request (GitLab: merge request) of it, closed once the account agrees with the code; in CI, or with GITHUB_REPOSITORY and GITHUB_TOKEN set (docs/pull.md)',
+    })
     .option('lock-timeout', {
       type: 'string',
       default: '0',
@@ -44,18 +51,21 @@ export const builder = (y: Argv) =>
     })
     .example('$0 pull --dry-run', 'see what the UI changed, as edits of the code')
     .example('$0 pull --target payments-api --yes', 'bring one construct back in line with the account')
+    .example(
+      '$0 pull --pr',
+      'nightly in CI: the edits as one pull request, updated while the account differs, closed once it agrees',
+    )
     .epilogue(
-      "For the resources the project owns that were changed outside monitor (drift), writes the account's values into the props of each construct's own `new X('id', { … })`, keeping formatting and comments. A value the code computes (a variable, a call, a spread, a helper or a library) is listed with its line, to change by hand; a secret is never written. State records that code and account agree on what was pulled, so monitor diff shows No changes for it, and a later edit of it in the code is a change of the code's. See docs/pull.md for what pull cannot see.",
+      "For the resources the project owns that were changed outside monitor (drift), writes the account's values into the props of each construct's own `new X('id', { … })`, keeping formatting and comments. A value the code computes (a variable, a call, a spread, a helper or a library) is listed with its line, to change by hand; a secret is never written. State records that code and account agree on what was pulled, so monitor diff shows No changes for it, and a later edit of it in the code is a change of the code's. With --pr the edits go to a branch and a pull request instead (drift it cannot write goes to the drift issue of diff --issue). See docs/pull.md for what pull cannot see.",
     );
 
-const WHY_NOT_PULLED = {
-  secret: 'a secret is never written into code: change it where the code reads it',
-  'code-changed':
-    "changed in the code as well since the last deploy: the code's value stays (a deploy writes it); edit by hand to keep the account's",
-  'no-prop': 'no prop holds it',
-} as const;
-
-function describe(result: PullResult, projectDir: string, io: Io, t: (text: string) => string): string {
+function describe(
+  result: PullResult,
+  projectDir: string,
+  io: Io,
+  t: (text: string) => string,
+  reasons: Engine['NOT_PULLED_REASONS'],
+): string {
   const p = paint(io.color);
   const at = (file: string, line: number) => (file === '' ? '' : `${relative(projectDir, file)}:${line}  `);
   const lines: string[] = [];
@@ -73,7 +83,7 @@ function describe(result: PullResult, projectDir: string, io: Io, t: (text: stri
   if (result.notPulled.length > 0) {
     lines.push('', p.bold('Not pulled:'));
     for (const n of result.notPulled)
-      lines.push(`  ${t(`${at(n.file, n.line)}${n.key}  ${n.path}`)}: ${WHY_NOT_PULLED[n.reason]}`);
+      lines.push(`  ${t(`${at(n.file, n.line)}${n.key}  ${n.path}`)}: ${reasons[n.reason]}`);
   }
   return `${lines.join('\n')}\n`;
 }
@@ -92,6 +102,10 @@ export async function run(args: PullArgs, ctx: RunContext): Promise<ExitCode> {
   if (typeof connected === 'number') return connected;
   const { project, connection } = connected;
   try {
+    // The code host and the repository first: a run that cannot open the pull request says so before reading.
+    const pr = args.pr === true ? await import('../pull-pr.js') : undefined;
+    const setup = await pr?.preparePullRequest(ctx, project.projectDir);
+    if (typeof setup === 'number') return setup;
     const result = await engine.pullEdits(
       connection.target,
       args.target === undefined ? {} : { targets: args.target },
@@ -100,7 +114,12 @@ export async function run(args: PullArgs, ctx: RunContext): Promise<ExitCode> {
     ctx.out.result = summary;
     if (!ctx.out.json) {
       ctx.io.stdout(headerLine('pull', project, connection));
-      ctx.io.stdout(report(result, project.projectDir, ctx.io, escapeTerminal));
+      ctx.io.stdout(report(result, project.projectDir, ctx.io, escapeTerminal, engine.NOT_PULLED_REASONS));
+    }
+    if (pr !== undefined && setup !== undefined) {
+      const { projectName: name, environment } = project.config;
+      const heading = { project: name, environment, account: connection.accountId, local: connection.local };
+      return await pr.publishPull(setup, result, heading, ctx);
     }
     if (result.files.length === 0 || args.dryRun === true) {
       if (!ctx.out.json && args.dryRun === true && result.files.length > 0)
@@ -148,13 +167,14 @@ function report(
   projectDir: string,
   io: Io,
   t: (text: string, options?: { multiline?: boolean }) => string,
+  reasons: Engine['NOT_PULLED_REASONS'],
 ): string {
   const p = paint(io.color);
   const unseen = unseenLines(result.unseen, 'pull').map((line) => `${p.dim(line)}\n`);
   if (result.drifted === 0 && result.notPulled.length === 0)
     return `Nothing to pull: the account holds what the code last deployed.\n${unseen.join('')}`;
   const patches = result.files.map((f) => t(f.patch, { multiline: true })).join('');
-  return `${describe(result, projectDir, io, t)}${unseen.length > 0 ? `\n${unseen.join('')}` : ''}${patches === '' ? '' : `\n${patches}`}`;
+  return `${describe(result, projectDir, io, t, reasons)}${unseen.length > 0 ? `\n${unseen.join('')}` : ''}${patches === '' ? '' : `\n${patches}`}`;
 }
 
 /** Why not to write, as an exit code (files git has not committed, no consent); undefined to go on. */

@@ -19,7 +19,7 @@ import {
   type TrackedIssue,
 } from './thread.js';
 
-type GitHubHost = Extract<ReviewHost, { host: 'github' }>;
+export type GitHubHost = Extract<ReviewHost, { host: 'github' }>;
 
 export interface GitHubClientOptions extends HostHttpOptions {
   userAgent: string;
@@ -120,7 +120,7 @@ function graphqlUrl(apiUrl: string): URL {
   return new URL(/\/api\/v3$/.test(apiUrl) ? apiUrl.replace(/\/v3$/, '/graphql') : `${apiUrl}/graphql`);
 }
 
-interface GitHubUser {
+export interface GitHubUser {
   id?: number;
   login?: string;
 }
@@ -181,14 +181,14 @@ const asComment = (c: GitHubComment): PostedComment => ({
   ...(typeof c.user?.id === 'number' ? { authorId: c.user.id } : {}),
 });
 
-interface Client {
+export interface Client {
   http: HostHttp;
   host: GitHubHost;
   identity: () => Promise<Author>;
   url(path: string, query?: Record<string, string>): URL;
 }
 
-function client(host: GitHubHost, options: GitHubClientOptions): Client {
+export function client(host: GitHubHost, options: GitHubClientOptions): Client {
   const http = hostHttp(protocol(host, options.userAgent), options);
   const base = `${host.apiUrl}/repos/${encodeURIComponent(host.owner)}/${encodeURIComponent(host.repo)}`;
   return {
@@ -248,7 +248,7 @@ function thread(
   };
 }
 
-function pullRequestThread(c: Client, pullNumber: number): CommentThread {
+export function pullRequestThread(c: Client, pullNumber: number): CommentThread {
   return thread(
     c,
     `pull request #${pullNumber} of ${c.host.owner}/${c.host.repo}`,

@@ -19,7 +19,7 @@ import {
   type TrackedIssue,
 } from './thread.js';
 
-type GitLabHost = Extract<ReviewHost, { host: 'gitlab' }>;
+export type GitLabHost = Extract<ReviewHost, { host: 'gitlab' }>;
 
 export interface GitLabClientOptions extends HostHttpOptions {
   userAgent: string;
@@ -111,14 +111,14 @@ const asComment = (n: GitLabNote): PostedComment => ({
   ...(typeof n.author?.id === 'number' ? { authorId: n.author.id } : {}),
 });
 
-interface Client {
+export interface Client {
   http: HostHttp;
   host: GitLabHost;
   identity: () => Promise<Author>;
   url(path: string, query?: Record<string, string>): URL;
 }
 
-function client(host: GitLabHost, options: GitLabClientOptions): Client {
+export function client(host: GitLabHost, options: GitLabClientOptions): Client {
   const http = hostHttp(protocol(host, options.userAgent), options);
   const base = `${host.apiUrl}/projects/${encodeURIComponent(host.projectId)}`;
   const url = (path: string, query: Record<string, string> = {}) => {
@@ -156,7 +156,7 @@ async function deleteNote(http: HostHttp, what: string, url: URL): Promise<void>
   }
 }
 
-function mergeRequestThread({ http, host, identity, url }: Client, iid: number): CommentThread {
+export function mergeRequestThread({ http, host, identity, url }: Client, iid: number): CommentThread {
   const notes = `/merge_requests/${iid}/notes`;
   return {
     description: `merge request !${iid} of project ${host.projectId}`,
