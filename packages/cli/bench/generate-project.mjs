@@ -51,19 +51,31 @@ function plainConstruct(i) {
  * Create the project; returns its directory and a cleanup function. `constructsPackage`: the
  * @monitor/constructs its node_modules links to (another checkout's, to compare with it).
  */
-export function generateProject(n, constructsPackage = CONSTRUCTS_PACKAGE) {
-  return writeProject(`monitor-bench-${n}-`, constructsPackage, n, construct, [
-    "import { CheckGroup, Dashboard, EmailAlertChannel, MaintenanceWindow, StatusPage, StatusPageService } from '@monitor/constructs';",
-  ]);
+/**
+ * `start`: the index of the first construct, so that projects made for one account (a workspace's)
+ * name distinct resources (names, URLs); `projectName` and `parent` (a directory to make it in).
+ */
+export function generateProject(n, constructsPackage = CONSTRUCTS_PACKAGE, options = {}) {
+  return writeProject(
+    `monitor-bench-${n}-`,
+    constructsPackage,
+    n,
+    construct,
+    [
+      "import { CheckGroup, Dashboard, EmailAlertChannel, MaintenanceWindow, StatusPage, StatusPageService } from '@monitor/constructs';",
+    ],
+    {},
+    options,
+  );
 }
 
-function writeProject(prefix, constructsPackage, n, make, header, extraFiles = {}) {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+function writeProject(prefix, constructsPackage, n, make, header, extraFiles = {}, options = {}) {
+  const dir = mkdtempSync(join(options.parent ?? tmpdir(), prefix));
   mkdirSync(join(dir, 'node_modules', '@monitor'), { recursive: true });
   symlinkSync(constructsPackage, join(dir, 'node_modules', '@monitor', 'constructs'), 'dir');
   writeFileSync(
     join(dir, 'monitor.config.ts'),
-    "import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: 'bench' });\n",
+    `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${options.projectName ?? 'bench'}' });\n`,
   );
   mkdirSync(join(dir, 'monitors'));
   for (const [path, text] of Object.entries(extraFiles)) {
@@ -71,7 +83,7 @@ function writeProject(prefix, constructsPackage, n, make, header, extraFiles = {
     writeFileSync(join(dir, path), text);
   }
   let made = 0;
-  let index = 0;
+  let index = options.start ?? 0;
   let file = 0;
   while (made < n) {
     const lines = [...header, ''];
