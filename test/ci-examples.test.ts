@@ -160,6 +160,19 @@ const GIT_ENV = {
 const git = (cwd: string, ...args: string[]) =>
   execFileSync('git', args, { cwd, env: { ...process.env, ...GIT_ENV }, encoding: 'utf8', stdio: 'pipe' });
 
+/** The runner's checkout of `dir`: a repository committed on main, whose origin is a bare one next door. */
+function checkoutWithOrigin(dir: string): string {
+  const origin = mkdtempSync(join(TMP, 'origin-'));
+  dirs.push(origin);
+  git(origin, 'init', '-q', '--bare', '-b', 'main');
+  git(dir, 'init', '-q', '-b', 'main');
+  git(dir, 'add', '-A');
+  git(dir, 'commit', '-q', '-m', 'the project');
+  git(dir, 'remote', 'add', 'origin', origin);
+  git(dir, 'push', '-q', 'origin', 'main');
+  return origin;
+}
+
 /** `npx` as the deploy job runs it: `npx monitor …` is the built CLI, anything else is not here. */
 function npxShim(): string {
   mkdirSync(TMP, { recursive: true });
@@ -481,13 +494,19 @@ describe('examples/ci/github', () => {
     expect(refused.stdout).toContain('::error title=monitor drift refused::');
   });
 
-  it('monitor-drift.yml: nightly, drift becomes one issue, or fails the job with MONITOR_DRIFT_MODE=fail', async () => {
+  it('monitor-drift.yml: nightly, the edits made in the UI become one pull request, or fail the job with MONITOR_DRIFT_MODE=fail', async () => {
     const workflow = example('github/monitor-drift.yml') as Workflow;
     expect(workflow.on.schedule).toHaveLength(1);
     expect(workflow.permissions).toEqual({ contents: 'read', issues: 'write' });
+    // Only the drift job may push its branch and open its pull request.
+    expect(workflow.jobs.drift?.permissions).toEqual({
+      contents: 'write',
+      'pull-requests': 'write',
+      issues: 'write',
+    });
     const steps = monitorSteps(workflow, 'drift');
     expect(steps.map((s) => [s.if, s.args])).toEqual([
-      ["vars.MONITOR_DRIFT_MODE != 'fail'", ['diff', '--issue']],
+      ["vars.MONITOR_DRIFT_MODE != 'fail'", ['pull', '--pr']],
       ["vars.MONITOR_DRIFT_MODE == 'fail'", ['diff', '--detailed-exitcode']],
       // After either, whether it failed or not; on the default branch only, as the drift.
       [
@@ -504,18 +523,18 @@ describe('examples/ci/github', () => {
     const { dir, run, useCi, h } = await ciProject({ 'a.monitor.ts': groups(1) });
     useCi(gitHubEnv(dir, github, { schedule: '17 5 * * *' }));
     expect((await run('deploy', '--yes')).code).toBe(0);
+    const origin = checkoutWithOrigin(dir);
     const [live] = (await h.client.checkGroups.list()).items;
     await h.client.checkGroups.update(live?.id ?? 0, { name: 'Group 0', muted: true });
-    const [asIssue, asFailure, audit] = steps;
-    expect((await run(...(asIssue?.args ?? []))).code).toBe(0);
-    expect(github.issues).toMatchObject([{ labels: ['monitor-drift'], state: 'open' }]);
+    const [asPullRequest, asFailure, audit] = steps;
+    const pulled = await run(...(asPullRequest?.args ?? []));
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(github.pulls).toMatchObject([{ head: 'monitor/pull/e2e', base: 'main', state: 'open' }]);
+    expect(git(origin, 'show', 'monitor/pull/e2e:a.monitor.ts')).toContain('muted: true');
     expect((await run(...(asFailure?.args ?? []))).code).toBe(2);
     // The group subscribes to no channel: a warning, so an issue and a job that passes.
     expect((await run(...(audit?.args ?? []))).code).toBe(0);
-    expect(github.issues).toMatchObject([
-      { labels: ['monitor-drift'], state: 'open' },
-      { labels: ['monitor-audit'], state: 'open' },
-    ]);
+    expect(github.issues).toMatchObject([{ labels: ['monitor-audit'], state: 'open' }]);
   });
 
   it('init --ci github on a project laid out like examples/basic: a change to any of its files runs the preview and the deploy', async () => {
@@ -713,7 +732,7 @@ describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
   it('runs the preview on a merge request, the deploy with its result on the merged request, and both drift modes', async () => {
     const gitlab = await fakeGitLab();
     hosts.push(gitlab);
-    const { run, useCi, h } = await ciProject({ 'a.monitor.ts': groups(1) });
+    const { dir, run, useCi, h } = await ciProject({ 'a.monitor.ts': groups(1) });
 
     useCi(gitLabEnv(gitlab, 5));
     for (const args of scriptCommands(pipeline['monitor:preview'])) expect((await run(...args)).code).toBe(0);
@@ -742,21 +761,21 @@ describe('examples/ci/gitlab/.gitlab-ci.yml', () => {
 
     const [live] = (await h.client.checkGroups.list()).items;
     await h.client.checkGroups.update(live?.id ?? 0, { name: 'Group 0', muted: true });
-    const [failMode, issueMode] = pipeline['monitor:drift'].rules.map(
+    const [failMode, pullMode] = pipeline['monitor:drift'].rules.map(
       (r: { variables: Record<string, string> }) => scriptCommands(pipeline['monitor:drift'], r.variables)[0],
     );
     expect(failMode).toEqual(['diff', '--detailed-exitcode']);
     expect((await run(...failMode)).code).toBe(2);
-    expect(issueMode).toEqual(['diff', '--issue']);
-    expect((await run(...issueMode)).code).toBe(0);
-    expect(gitlab.issues).toMatchObject([{ labels: ['monitor-drift'], state: 'open' }]);
+    expect(pullMode).toEqual(['pull', '--pr']);
+    checkoutWithOrigin(dir);
+    useCi({ ...gitLabEnv(gitlab), CI_DEFAULT_BRANCH: 'main' });
+    const pulled = await run(...pullMode);
+    expect(pulled.code, pulled.stderr).toBe(0);
+    expect(gitlab.pulls).toMatchObject([{ head: 'monitor/pull/e2e', base: 'main', state: 'open' }]);
     const audit = scriptCommands(pipeline['monitor:drift']).slice(1);
     expect(audit).toEqual([['audit', '--issue']]);
     expect((await run(...(audit[0] ?? []))).code).toBe(0);
-    expect(gitlab.issues).toMatchObject([
-      { labels: ['monitor-drift'], state: 'open' },
-      { labels: ['monitor-audit'], state: 'open' },
-    ]);
+    expect(gitlab.issues).toMatchObject([{ labels: ['monitor-audit'], state: 'open' }]);
   });
 
   it('with file state, the deploy job commits the state in script, after the deploy, and exits with the deploy’s code', () => {

@@ -12,7 +12,7 @@ import {
   GITHUB_ACTIONS_BOT,
   GITLAB_TOKEN_BOT,
 } from './support/code-hosts.js';
-import { cleanup, envelopeOf } from './support/harness.js';
+import { cleanup, emulatorForTests, envelopeOf, monitor, writeFiles } from './support/harness.js';
 
 /**
  * `monitor pull --pr` end to end (issue 49 §1): a project deployed to the emulator and committed
@@ -57,8 +57,10 @@ const git = (cwd: string, ...args: string[]) =>
 const ciProject = ciProjects();
 const hosts: FakeCodeHost[] = [];
 const dirs: string[] = [];
+const emulators: { close(): Promise<void> }[] = [];
 afterEach(async () => {
   for (const h of hosts.splice(0)) await h.close();
+  for (const e of emulators.splice(0)) await e.close();
   for (const d of dirs.splice(0)) cleanup(d);
 });
 
@@ -408,5 +410,62 @@ describe('pull --pr on GitLab', () => {
       'open',
       undefined,
     ]);
+  });
+});
+
+describe('pull --pr across a workspace', () => {
+  it('--all: one branch and one pull request per project, each of its own edits', async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const h = await emulatorForTests();
+    emulators.push(h);
+    mkdirSync(TMP, { recursive: true });
+    const dir = mkdtempSync(join(TMP, 'workspace-'));
+    dirs.push(dir);
+    const config = (name: string) =>
+      `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: '${name}' });\n`;
+    const group = (id: string) =>
+      `import { CheckGroup } from '@monitor/constructs';\n\nnew CheckGroup('${id}', { name: '${id}' });\n`;
+    writeFiles(dir, {
+      'monitor.workspace.ts':
+        "import { defineWorkspace } from '@monitor/constructs';\nexport default defineWorkspace({ projects: ['billing', 'search'] });\n",
+      'billing/monitor.config.ts': config('billing'),
+      'billing/groups.monitor.ts': group('billing'),
+      'search/monitor.config.ts': config('search'),
+      'search/groups.monitor.ts': group('search'),
+      '.gitignore': '.monitor/\nevent.json\nsummary.md\n',
+    });
+    const env = { ...h.env, ...runnerEnv(gitHubEnv(dir, github, { schedule: '17 5 * * *' })) };
+    const run = (...args: string[]) => monitor(args, { cwd: dir, env });
+    expect((await run('deploy', '--all', '--yes')).code).toBe(0);
+    const origin = mkdtempSync(join(TMP, 'origin-'));
+    dirs.push(origin);
+    git(origin, 'init', '-q', '--bare', '-b', 'main');
+    git(dir, 'init', '-q', '-b', 'main');
+    git(dir, 'add', '-A');
+    git(dir, 'commit', '-q', '-m', 'the workspace');
+    git(dir, 'remote', 'add', 'origin', origin);
+    git(dir, 'push', '-q', 'origin', 'main');
+    for (const g of (await h.client.checkGroups.list()).items)
+      await h.client.managed('CheckGroup').update(g.id, { name: `${g.name} (renamed in the UI)` });
+
+    const pulled = await run('pull', '--all', '--pr');
+    expect(pulled.code, pulled.stdout + pulled.stderr).toBe(0);
+    for (const project of ['billing', 'search']) {
+      expect(aheadOfMain(origin, `monitor/pull/${project}`)).toHaveLength(1);
+      expect(git(origin, 'show', `monitor/pull/${project}:${project}/groups.monitor.ts`)).toContain(
+        `name: '${project} (renamed in the UI)'`,
+      );
+      // Each branch holds its own project's edit only.
+      expect(git(origin, 'diff', '--name-only', 'main', `monitor/pull/${project}`).trim()).toBe(
+        `${project}/groups.monitor.ts`,
+      );
+    }
+    expect(github.pulls.map((p) => [p.head, p.state]).sort()).toEqual([
+      ['monitor/pull/billing', 'open'],
+      ['monitor/pull/search', 'open'],
+    ]);
+    const billing = github.pulls.find((p) => p.head === 'monitor/pull/billing');
+    expect(billing?.body).toContain('`billing/groups.monitor.ts:3`');
   });
 });

@@ -225,9 +225,11 @@ ${githubEnv(options, '        ')}${commit}
 
   const drift = `${header('github', options, [
     'monitor drift: every night, does the account still match the default branch? Changes made',
-    'in the UI or by API show up here. By default the drift goes to one issue (label',
-    'monitor-drift), updated while it lasts and closed when it is gone. Set the repository',
-    'variable MONITOR_DRIFT_MODE=fail to fail the job instead.',
+    'in the UI or by API show up here. By default monitor pull --pr writes them into the code as one',
+    'pull request (branch monitor/pull/<project>), updated while they last and closed when they are',
+    'gone; what pull cannot write (secrets, computed values) goes to one issue (label monitor-drift).',
+    'GitHub lets a workflow open pull requests only when Settings → Actions → General allows it.',
+    'Set the repository variable MONITOR_DRIFT_MODE=fail to fail the job instead.',
   ])}
 name: monitor drift
 
@@ -248,6 +250,11 @@ jobs:
   drift:
     runs-on: ubuntu-latest
     timeout-minutes: 15
+    # pull --pr pushes the branch monitor/pull/<project> and keeps its pull request: only this job may.
+    permissions:
+      contents: write
+      pull-requests: write
+      issues: write # the drift and audit issues
     steps:
       # The drift issue compares the account with the default branch: a manual run of another
       # branch would report that branch's changes as drift.
@@ -260,10 +267,11 @@ jobs:
           echo "::error title=monitor drift refused::the drift check compares the account with the default branch ($DEFAULT_BRANCH); this run is for $REF."
           exit 1
 ${githubInstall(options)}
-      # diff only reads the account: MONITOR_API_KEY may be a read-only key here (docs/ci.md).
-      - name: Drift, as one issue
+      # pull --pr only reads the account: MONITOR_API_KEY may be a read-only key here (docs/ci.md).
+      # It pushes with GITHUB_TOKEN itself: the checkout keeps no credentials.
+      - name: Drift, as one pull request
         if: vars.MONITOR_DRIFT_MODE != 'fail'
-        run: npx monitor diff --issue
+        run: npx monitor pull --pr
 ${githubEnv(options, '        ')}
 
       - name: Drift fails the job
@@ -394,15 +402,17 @@ monitor:drift:
   extends: .monitor
   stage: test
   rules:
-    # Set MONITOR_DRIFT_MODE=fail on the schedule to fail the pipeline instead of keeping an issue.
+    # Set MONITOR_DRIFT_MODE=fail on the schedule to fail the pipeline instead of keeping a merge request.
     - if: $CI_PIPELINE_SOURCE == "schedule" && $MONITOR_DRIFT_MODE == "fail"
       variables:
-        DRIFT_FLAGS: --detailed-exitcode
+        DRIFT_COMMAND: diff --detailed-exitcode
+    # The edits made in the UI as one merge request (branch monitor/pull/<project>); what pull cannot
+    # write goes to one issue. GITLAB_TOKEN needs api and write_repository (docs/ci.md).
     - if: $CI_PIPELINE_SOURCE == "schedule"
       variables:
-        DRIFT_FLAGS: --issue
+        DRIFT_COMMAND: pull --pr
   script:
-    - npx monitor diff $DRIFT_FLAGS
+    - npx monitor $DRIFT_COMMAND
     # The project's policies over every resource of the account, owned or not: one issue (label
     # monitor-audit) while one breaks them, closed when none does; an error fails the job.
     - npx monitor audit --issue

@@ -24,7 +24,7 @@ import {
  *   (`deploy --changed-since`): a project must be deployed after those whose constructs it
  *   references, which a matrix cannot order; independent projects still run side by side, sharing
  *   the account's rate budget;
- * - the nightly drift check keeps each project's drift issue.
+ * - the nightly drift check keeps each project's pull request of the edits made in the UI (pull --pr).
  * `options.projectDir` is the workspace's directory, relative to the repository's root.
  */
 export function workspaceCiFiles(host: CiHost, options: CiOptions): CiFile[] {
@@ -242,7 +242,10 @@ ${githubEnv(options, '        ').replace(/\n$/, '')}
 function githubDrift(options: CiOptions): string {
   return `${header('github', options, [
     'monitor drift of a workspace: every night, does each project still match the default branch?',
-    'Each project keeps its own drift issue (label monitor-drift), closed when its drift is gone.',
+    'Each project gets its own pull request of the edits made in the UI (branch monitor/pull/<project>,',
+    'by monitor pull --pr), closed when they are gone; what pull cannot write goes to its own drift',
+    'issue (label monitor-drift). GitHub lets a workflow open pull requests only when Settings →',
+    'Actions → General allows it.',
   ])}
 name: monitor drift
 
@@ -263,6 +266,11 @@ jobs:
   drift:
     runs-on: ubuntu-latest
     timeout-minutes: 30
+    # pull --pr pushes the branches monitor/pull/<project> and keeps their pull requests: only this job may.
+    permissions:
+      contents: write
+      pull-requests: write
+      issues: write # the drift issues
     steps:
       - name: Drift only of the default branch
         if: github.ref != format('refs/heads/{0}', github.event.repository.default_branch)
@@ -273,8 +281,9 @@ jobs:
           echo "::error title=monitor drift refused::the drift check compares the account with the default branch ($DEFAULT_BRANCH); this run is for $REF."
           exit 1
 ${install(options, false)}
-      - name: Drift, as one issue per project
-        run: npx monitor diff --all --issue
+      # pull --pr only reads the account, and pushes with GITHUB_TOKEN itself.
+      - name: Drift, as one pull request per project
+        run: npx monitor pull --all --pr
 ${githubEnv(options, '        ')}`;
 }
 
@@ -428,13 +437,15 @@ monitor:deploy:
     - ${deployCommand} || status=$?${commit}
     - exit $status
 
+# The edits made in the UI as one merge request per project (branch monitor/pull/<project>); what
+# pull cannot write goes to each project's issue. GITLAB_TOKEN needs api and write_repository.
 monitor:drift:
   extends: .monitor
   stage: test
   rules:
     - if: $CI_PIPELINE_SOURCE == "schedule"
   script:
-    - npx monitor diff --all --issue
+    - npx monitor pull --all --pr
 `;
   return { path: '.gitlab-ci.yml', text };
 }

@@ -70,6 +70,7 @@ const COMMANDS: {
   {
     name: 'pull',
     loadsProject: true,
+    acrossProjects: true,
     describe:
       "Write the account's values of what changed outside monitor back into the TypeScript (owned resources only)",
     load: () => import('./commands/pull.js'),

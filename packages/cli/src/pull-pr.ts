@@ -44,7 +44,7 @@ type Engine = typeof import('@monitor/engine');
 export interface PullRequestSetup {
   host: ReviewHost;
   repository: Repository;
-  /** git in the project's directory, with the code host's token for origin. */
+  /** git at the top of the repository's work tree, with the code host's token for origin. */
   git: Git;
 }
 
@@ -94,7 +94,8 @@ export async function preparePullRequest(
   try {
     const repository = await openRepository(gitIn(projectDir, ctx.io.env), projectDir);
     const auth = gitAuthEnv(repository.origin, context.host, ctx.io.env);
-    return { host: context.host, repository, git: gitIn(projectDir, { ...ctx.io.env, ...auth }) };
+    // From the top of the work tree: the paths of git's plumbing are the repository's.
+    return { host: context.host, repository, git: gitIn(repository.root, { ...ctx.io.env, ...auth }) };
   } catch (e) {
     return failure(ctx, e);
   }
