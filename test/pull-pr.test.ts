@@ -289,11 +289,14 @@ describe('pull --pr on GitHub', () => {
         channel?.id as number,
         { type: 'SLACK', config: { url: 'https://hooks.slack.com/services/T0/B0/new' } } as never,
       );
+    const text = await run('pull', '--pr');
+    expect(text.stdout).toContain(`→ account ${DEV_ACCOUNT_ID}\n\nNot pulled:\n`);
+    expect(text.stdout).toContain('Nothing that pull can write: the drift is in the issue #1.');
     const result = await run('pull', '--pr', '--json');
     expect(result.code, result.stderr).toBe(0);
     const { pr, issue } = envelopeOf(result).result;
     expect(pr).toMatchObject({ status: 'issue', pushed: false, closed: [] });
-    expect(issue).toMatchObject({ status: 'opened', number: 1 });
+    expect(issue).toMatchObject({ status: 'unchanged', number: 1 });
     expect(github.pulls).toEqual([]);
     expect(remoteHas(origin, BRANCH)).toBe(false);
     expect(github.issues[0]?.title).toBe(`monitor: e2e differs from account ${DEV_ACCOUNT_ID}`);

@@ -74,14 +74,16 @@ function describe(
     for (const e of result.pulled) lines.push(`  ${t(`${at(e.file, e.line)}${e.key}  ${e.path}`)}`);
   }
   if (result.manual.length > 0) {
-    lines.push('', p.bold('To change by hand:'));
+    if (lines.length > 0) lines.push('');
+    lines.push(p.bold('To change by hand:'));
     for (const m of result.manual) {
       lines.push(`  ${t(`${at(m.file, m.line)}${m.key}  ${m.path}`)}: ${m.reason}`);
       lines.push(p.dim(`      the account has: ${t(JSON.stringify(m.value) ?? '(nothing: remove it)')}`));
     }
   }
   if (result.notPulled.length > 0) {
-    lines.push('', p.bold('Not pulled:'));
+    if (lines.length > 0) lines.push('');
+    lines.push(p.bold('Not pulled:'));
     for (const n of result.notPulled)
       lines.push(`  ${t(`${at(n.file, n.line)}${n.key}  ${n.path}`)}: ${reasons[n.reason]}`);
   }
