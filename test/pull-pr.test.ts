@@ -348,9 +348,11 @@ describe('pull --pr on GitHub', () => {
     );
     expect(noOrigin.stderr).toContain('hint: git remote add origin');
 
-    const usage = await run('pull', '--pr', '--dry-run');
-    expect(usage.code).toBe(1);
-    expect(usage.stderr).toContain('mutually exclusive');
+    for (const other of [['--dry-run'], ['--target', 'payments']]) {
+      const usage = await run('pull', '--pr', ...other);
+      expect(usage.code).toBe(1);
+      expect(usage.stderr).toContain('mutually exclusive');
+    }
 
     cleanup(join(dir, '.git'));
     const noRepository = await run('pull', '--pr', '--json');

@@ -39,7 +39,8 @@ export const builder = (y: Argv) =>
     })
     .option('pr', {
       type: 'boolean',
-      conflicts: ['dry-run', 'force'],
+      // One pull request holds all of the project's drift: a part of it would close the rest's.
+      conflicts: ['dry-run', 'force', 'target'],
       describe:
         'Leave the checkout alone: commit the edits on the branch monitor/pull/<project> (on the default branch), push it to origin and keep one pull request (GitLab: merge request) of it, closed once the account agrees with the code; in CI, or with GITHUB_REPOSITORY and GITHUB_TOKEN set (docs/pull.md)',
     })
