@@ -256,19 +256,29 @@ describe('pull --pr on GitHub', () => {
     expect(github.threads.get('pr:1') ?? []).toEqual([]);
   });
 
-  it('a create that GitHub stored but answered 502 for is found again: one pull request', async () => {
+  it('a create that GitHub stored but answered 502 for is found again: one pull request; a refused create says how to allow it', async () => {
     const github = await fakeGitHub();
     hosts.push(github);
     const { h, run } = await deployedRepository({ 'monitors/groups.monitor.ts': GROUPS }, (d) =>
       gitHubEnv(d, github, { schedule: '17 5 * * *' }),
     );
     await h.client.managed('CheckGroup').update(await groupId(h), { name: 'Renamed in the UI' });
+    // The repository does not let Actions open pull requests yet: the branch is pushed, and the hint says where to allow it.
+    github.actionsMayOpenPulls = false;
+    const notAllowed = await run('pull', '--pr');
+    expect(notAllowed.code).toBe(1);
+    expect(notAllowed.stderr).toContain(
+      '403 GitHub Actions is not permitted to create or approve pull requests',
+    );
+    expect(notAllowed.stderr).toContain('Allow GitHub Actions to create and approve pull requests');
+    github.actionsMayOpenPulls = true;
     github.failures.push({ method: 'POST', path: '/pulls', status: 502, afterWork: true });
     const result = await run('pull', '--pr', '--json');
     expect(result.code, result.stderr).toBe(0);
-    expect(envelopeOf(result).result.pr).toMatchObject({ status: 'created', number: 1 });
+    expect(envelopeOf(result).result.pr).toMatchObject({ status: 'created', number: 1, pushed: false });
     expect(github.pulls).toHaveLength(1);
-    expect(github.writes().filter((r) => r.method === 'POST' && r.path.endsWith('/pulls'))).toHaveLength(1);
+    // The refused one, and the one stored: never a third.
+    expect(github.writes().filter((r) => r.method === 'POST' && r.path.endsWith('/pulls'))).toHaveLength(2);
     expect((await run('pull', '--pr')).stdout).toContain(
       '✓ Pull request #1 is already up to date on acme/web',
     );
