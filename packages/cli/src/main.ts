@@ -1,10 +1,8 @@
 import { dirname } from 'node:path';
 import { setTimeout as wait } from 'node:timers/promises';
 import { nearest } from '@monitor/api/nearest';
-import { nearestConfig } from '@monitor/engine/config-location';
 import type { Argv } from 'yargs';
 import type { CommandModule, Subcommand } from './command.js';
-import { idCompletions, readCompletionMemory } from './completion-memory.js';
 import { EXIT, type ExitCode, exitCodesLine } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { startLocalEmulatorEarly } from './local-emulator.js';
@@ -256,20 +254,31 @@ export async function commandPaths(): Promise<string[][]> {
 const nonEmpty = (value: string | undefined) =>
   value === undefined || value.trim() === '' ? undefined : value.trim();
 
-/** The words of the command line a shell asks completions for: after `monitor`, the one being completed last. */
-function completionWords(argv: readonly string[]): string[] {
-  return argv[0] === '--get-yargs-completions' ? argv.slice(2) : [];
+/**
+ * When a shell asks for completions and the word is an id (`completion-memory.ts`): the ids to
+ * offer, from what the project's last load and this checkout's sessions left, without loading the
+ * project or asking the API. Found before the parser runs: its completion answers synchronously.
+ */
+async function idsToOffer(argv: readonly string[], cwd: string): Promise<string[] | undefined> {
+  if (argv[0] !== '--get-yargs-completions') return undefined;
+  const [{ nearestConfig }, { idCompletions, readCompletionMemory }] = await Promise.all([
+    import('@monitor/engine/config-location'),
+    import('./completion-memory.js'),
+  ]);
+  // The words after `monitor`, the one being completed last.
+  return idCompletions(argv.slice(2), () => {
+    const config = nearestConfig(cwd);
+    return config === undefined ? { constructs: [], sessions: [] } : readCompletionMemory(dirname(config));
+  });
 }
 
 /**
- * Logical ids and session ids where a command takes one (`completion-memory.ts`), from what the
- * project's last load and this checkout's sessions left, without loading it or asking the API;
- * elsewhere yargs' completions, less the options where there are verbs or choices to offer: `state <TAB>`
- * lists list, show, mv…; options come when the word starts with `-`, or when nothing else fits.
+ * The ids of `idsToOffer` where the word is one; elsewhere yargs' completions, less the options
+ * where there are verbs or choices to offer: `state <TAB>` lists list, show, mv…; options come when
+ * the word starts with `-`, or when nothing else fits.
  */
 function completeWords(
-  words: readonly string[],
-  cwd: string,
+  ids: readonly string[] | undefined,
 ): (
   current: string,
   argv: unknown,
@@ -278,10 +287,6 @@ function completeWords(
 ) => void {
   // Synchronous: yargs goes on (and refuses the completion option as unknown) once this returns.
   return (current, _argv, defaults, done) => {
-    const ids = idCompletions(words, () => {
-      const config = nearestConfig(cwd);
-      return config === undefined ? { constructs: [], sessions: [] } : readCompletionMemory(dirname(config));
-    });
     if (ids !== undefined) done(ids.filter((id) => id.startsWith(current)));
     else defaultCompletions(current, defaults, done);
   };
@@ -389,7 +394,7 @@ function commandParser(
   loaded: CommandModule | undefined,
   handle: Handle,
   io: Io,
-  argv: readonly string[],
+  ids: readonly string[] | undefined,
 ): Argv {
   let parser: Argv = yargs()
     .scriptName('monitor')
@@ -423,7 +428,7 @@ function commandParser(
       .demandCommand(1, 'name a command')
       .recommendCommands()
       // What the scripts of `monitor completion` ask (--get-yargs-completions); its own command is hidden.
-      .completion('__complete', false, completeWords(completionWords(argv), io.cwd))
+      .completion('__complete', false, completeWords(ids))
       .strict()
       .version(CLI_VERSION)
       .alias('h', 'help')
@@ -492,7 +497,7 @@ export async function main(argv: string[], io: Io): Promise<ExitCode> {
       answered = true;
       code = await run(args, { io, out });
     };
-    await commandParser(yargs, requested, loaded, handle, io, argv).parseAsync(
+    await commandParser(yargs, requested, loaded, handle, io, await idsToOffer(argv, io.cwd)).parseAsync(
       argv,
       {},
       // With a callback yargs hands over its help and version text instead of printing it.
