@@ -419,10 +419,11 @@ describe('plan', () => {
     new CheckGroup('g', { name: 'G', concurrency: 4, locations: ['eu-west-1', 'us-east-1'] });
     const p = plan(desired(), live, state, NOW);
     const update = p.operations[0] as UpdateOperation;
+    // In the order of the kind's fields (the defaults follow the schema).
     expect(update.changes.map((c) => [c.path, c.cause])).toEqual([
       ['muted', 'account'],
-      ['concurrency', 'both'],
       ['locations', 'code'],
+      ['concurrency', 'both'],
     ]);
     expect(update.drift).toBe(false);
 
@@ -440,8 +441,8 @@ describe('plan', () => {
     expect(planToJson(p).operations[0]).toMatchObject({
       changes: [
         { path: 'muted', cause: 'account' },
-        { path: 'concurrency', cause: 'both' },
         { path: 'locations', cause: 'code' },
+        { path: 'concurrency', cause: 'both' },
       ],
     });
   });
