@@ -497,7 +497,7 @@ describe('long waits', () => {
     const destroy = await run('destroy', '--yes', '--allow-deletes', '--rate-limit', '4/2');
     expect(destroy.code).toBe(0);
     expect(destroy.stderr).toMatch(
-      /^Waiting [23] s: the client rate limit of 4 requests per 2 s \(--rate-limit\)$/m,
+      /^Waiting [23] s: the account's rate limit of 4 requests per 2 s \(rateLimit in the config, --rate-limit\)$/m,
     );
     // A plain line: no spinner, no escape sequence in a CI log.
     expect(destroy.stderr).not.toContain('\u001b');
