@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { createClient } from '@monitor/api';
@@ -81,12 +82,16 @@ export async function emulatorForTests(options: EmulatorOptions = {}) {
     requestLogSize: 1_000_000,
     ...options,
   });
+  // The user's cache of this emulator's runs (the account's rate budget among it): a directory of
+  // its own, not the home directory's, which would gain a budget file per emulator's port.
+  const cache = mkdtempSync(join(tmpdir(), 'monitor-e2e-cache-'));
   const env = {
     MONITOR_BASE_URL: emulator.url,
     MONITOR_API_KEY: DEV_API_KEY,
     MONITOR_ACCOUNT_ID: DEV_ACCOUNT_ID,
     // As a team sets it in CI and in their shells: the key of the secret hashes in state.
     MONITOR_STATE_SECRET: 'e2e-state-secret',
+    XDG_CACHE_HOME: cache,
   };
   const client = createClient({
     apiKey: DEV_API_KEY,
@@ -104,6 +109,7 @@ export async function emulatorForTests(options: EmulatorOptions = {}) {
     close: async () => {
       await client.close();
       await emulator.close();
+      rmSync(cache, { recursive: true, force: true });
     },
   };
 }

@@ -1,11 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { homedir, hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { budgetSpanMs } from '@monitor/api';
 import { afterAll, describe, expect, it } from 'vitest';
 import { budgetCacheDir } from './cache-dir.js';
-import { FileAccountBudget, readLedger } from './file-budget.js';
+import { FileAccountBudget, FORGOTTEN_AFTER_MS, readLedger } from './file-budget.js';
 import { openAccountBudget } from './open-budget.js';
 import { PostgresAccountBudget } from './postgres-budget.js';
 
@@ -121,6 +121,26 @@ describe('the file budget', () => {
     expect(Object.keys(written)).toEqual(['leases', 'runs']);
     expect(statSync(run.location).mode & 0o777).toBe(0o600);
     expect(run.location).toMatch(new RegExp(`/${ACCOUNT}-[0-9a-f]{16}\\.json$`));
+  });
+});
+
+describe('budget files no run has used for a week', () => {
+  it('are removed when a run first takes from the directory; the others stay', async () => {
+    const dir = tempDir();
+    const run = budget(dir);
+    await run.take(1);
+    const old = join(dir, 'f0000000-0000-4000-8000-000000000009-0123456789abcdef.json');
+    const recent = join(dir, 'f0000000-0000-4000-8000-00000000000a-0123456789abcdef.json');
+    const leftTemp = `${old}.4242.tmp`;
+    for (const path of [old, recent, leftTemp]) writeFileSync(path, '{"leases":[],"runs":{}}');
+    const weekAgo = (Date.now() - FORGOTTEN_AFTER_MS - 60_000) / 1000;
+    utimesSync(old, weekAgo, weekAgo);
+    utimesSync(leftTemp, weekAgo, weekAgo);
+    await budget(dir).take(1);
+    expect(existsSync(old)).toBe(false);
+    expect(existsSync(leftTemp)).toBe(false);
+    expect(existsSync(recent)).toBe(true);
+    expect(existsSync(run.location)).toBe(true);
   });
 });
 

@@ -33,6 +33,12 @@ export interface FileBudgetOptions {
 const LOCK_TIMEOUT_MS = 10_000;
 /** How often a take looks at a held lock again: it is held for about a millisecond. */
 const LOCK_POLL_MS = 2;
+/**
+ * Budget files untouched for this long are removed when a run first takes from the directory: a
+ * service at an address of its own each time (the emulator on a new port) leaves one per address,
+ * and none holds a lease that still counts (a window is minutes, an hour at most).
+ */
+export const FORGOTTEN_AFTER_MS = 7 * 24 * 3600 * 1000;
 
 /**
  * An account's budget in a file on this machine, shared by every run on it: `<dir>/<account>-<hash
@@ -46,16 +52,23 @@ export class FileAccountBudget implements AccountBudget {
   readonly #lock: string;
   readonly #run = budgetRunId(hostname(), process.pid);
   readonly #now: () => number;
+  readonly #dir: string;
+  #pruned = false;
 
   constructor(options: FileBudgetOptions) {
     const key = createHash('sha256').update(`${options.service}\n${options.accountId}`).digest('hex');
     this.location = join(options.dir, `${options.accountId}-${key.slice(0, 16)}.json`);
     this.#lock = `${this.location}.lock`;
+    this.#dir = options.dir;
     this.limit = options.limit;
     this.#now = options.now ?? Date.now;
   }
 
   async take(count: number): Promise<BudgetGrant> {
+    if (!this.#pruned) {
+      this.#pruned = true;
+      removeForgotten(this.#dir, this.#now());
+    }
     return this.#update((ledger) => {
       const next = takeFromLedger(ledger, { now: this.#now(), count, limit: this.limit, run: this.#run });
       return { ledger: next.ledger, result: next.grant };
@@ -85,6 +98,25 @@ export class FileAccountBudget implements AccountBudget {
       return result;
     } finally {
       release();
+    }
+  }
+}
+
+/** Remove the budget files of `dir` untouched for `FORGOTTEN_AFTER_MS`, as far as it can. */
+export function removeForgotten(dir: string, now: number): void {
+  let names: string[];
+  try {
+    names = nodeFs.readdirSync(dir);
+  } catch {
+    return; // none yet: the take makes it
+  }
+  for (const name of names) {
+    if (!name.endsWith('.json') && !name.endsWith('.tmp')) continue;
+    const path = join(dir, name);
+    try {
+      if (now - nodeFs.statSync(path).mtimeMs > FORGOTTEN_AFTER_MS) nodeFs.rmSync(path, { force: true });
+    } catch {
+      // Removed by another run meanwhile, or not ours to remove: it stays.
     }
   }
 }
