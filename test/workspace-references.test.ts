@@ -215,7 +215,7 @@ describe('examples/workspace', () => {
     const clean = await run('diff', '--all', '--detailed-exitcode');
     expect(clean.code, clean.stdout + clean.stderr).toBe(0);
     const pagerduty = (await channels(h)).find((c) => c.type === 'PAGERDUTY')?.id;
-    expect((await groups(h)).map((g) => g.alertChannelSubscriptions[0]?.alertChannelId)).toEqual([
+    expect((await groups(h)).map((g) => g.alertChannelSubscriptions?.[0]?.alertChannelId)).toEqual([
       pagerduty,
       pagerduty,
       pagerduty,

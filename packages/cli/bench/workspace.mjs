@@ -146,8 +146,11 @@ async function main() {
       ];
       for (const step of run % 2 === 0 ? pair : [...pair].reverse()) await step();
     }
-    for (const r of [...all, ...lone])
-      if (r.code !== 0) throw new Error(`a no-change diff exited ${r.code}\n${r.out.slice(-3000)}`);
+    for (const r of [...all, ...lone]) {
+      if (r.code !== 0) {
+        throw new Error(`a no-change diff exited ${r.code}: ${firstError(r.out)}\n${r.out.slice(-3000)}`);
+      }
+    }
     console.log(line(`diff --all, no change, ${PROJECTS} projects`, all));
     console.log(line(`diff, no change, one project of ${PROJECTS * SIZE}`, lone));
     const ratio = median(all.map((r) => r.wall)) / median(lone.map((r) => r.wall));
