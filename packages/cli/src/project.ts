@@ -122,7 +122,7 @@ export function reportPolicyErrors(plan: Plan, { io, out }: RunContext): ExitCod
     ...(policies === 0
       ? []
       : [
-          'fix what each error above says; to excuse one construct, add policyExceptions: [{ policy, reason }] to it; to change a policy, set policySeverity in the config',
+          'fix what each error above says; to excuse one construct, add policyExceptions: [{ policy, reason }] to its options (the third argument of new); to change a policy, set policySeverity in the config',
         ]),
     ...(tests === 0
       ? []
