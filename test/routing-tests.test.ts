@@ -74,7 +74,10 @@ describe('routing tests', () => {
 
     const diff = await run('diff');
     expect(diff.code).toBe(3);
-    expect(diff.stdout).toContain('error   CheckGroup payments-api  monitor.config.ts:6:5  [routing-test]');
+    // The plan lists them apart from the policies' findings, and counts them in its summary.
+    expect(diff.stdout).toContain('Routing tests (3 errors): deploy refuses while an error stands:');
+    expect(diff.stdout).toContain('error   CheckGroup payments-api  monitor.config.ts:6:5\n');
+    expect(diff.stdout).toContain('3 routing tests failed.');
     const deploy = await run('deploy', '--yes');
     expect(deploy.code).toBe(3);
     expect(deploy.stderr).toContain(

@@ -1,5 +1,6 @@
 import { relative } from 'node:path';
 import type { Diagnostic } from '@monitor/constructs';
+import { ROUTING_TEST } from '../routing-tests/findings.js';
 import { markdownCode as code, escapeTerminal as t, escapeMarkdown as text } from './escape.js';
 import type { Style } from './style.js';
 
@@ -44,18 +45,38 @@ function findingMessage(f: Diagnostic): string {
   return f.waived === undefined ? message : `${message} (waived, ${f.waived.severity}: ${f.waived.reason})`;
 }
 
-/** The findings of a plan for people, errors first: one entry each with its construct, place and policy. */
+/** Whether a finding is a routing test's (`routingTests` in the config), not a policy's. */
+const isRoutingTest = (f: Diagnostic) => f.policy === ROUTING_TEST;
+
+/** The two sections of findings: the policies', and the routing tests' (`Routing tests`). */
+function sections(findings: readonly Diagnostic[]): { title: string; findings: Diagnostic[] }[] {
+  const routing = findings.filter(isRoutingTest);
+  const policies = findings.filter((f) => !isRoutingTest(f));
+  return [
+    { title: 'Policy findings', findings: policies },
+    { title: 'Routing tests', findings: routing },
+  ].filter((section) => section.findings.length > 0);
+}
+
+/**
+ * The findings of a plan for people, errors first: one entry each with its construct, place and
+ * policy; the routing tests' in a section of their own.
+ */
 export function findingsText(findings: readonly Diagnostic[], s: Style, cwd?: string): string[] {
-  if (findings.length === 0) return [];
+  return sections(findings).flatMap((section) => sectionText(section.title, section.findings, s, cwd));
+}
+
+function sectionText(title: string, findings: readonly Diagnostic[], s: Style, cwd?: string): string[] {
   const counts = findingCounts(findings);
-  const head = `Policy findings (${findingTotals(findings)})${counts.error > 0 ? ': deploy refuses while an error stands' : ''}:`;
+  const head = `${title} (${findingTotals(findings)})${counts.error > 0 ? ': deploy refuses while an error stands' : ''}:`;
   const out = [counts.error > 0 ? s.red(s.bold(head)) : s.bold(head)];
   for (const f of ordered(findings)) {
     const label = findingLabel(f);
     const paint = label === 'error' ? s.red : label === 'warning' ? s.yellow : s.dim;
     const subject = f.construct === undefined ? '' : ` ${f.construct} ${s.bold(t(f.logicalId ?? ''))}`;
     const at = f.location === undefined ? '' : s.dim(`  ${t(place(f, cwd))}`);
-    out.push(`  ${paint(label.padEnd(7))}${subject}${at}  ${s.dim(`[${t(f.policy ?? '')}]`)}`);
+    const tag = isRoutingTest(f) ? '' : `  ${s.dim(`[${t(f.policy ?? '')}]`)}`;
+    out.push(`  ${paint(label.padEnd(7))}${subject}${at}${tag}`);
     out.push(`      ${t(findingMessage(f), { multiline: true })}`);
     if (f.hint !== undefined && f.waived === undefined) out.push(s.dim(`      hint: ${t(f.hint)}`));
   }
@@ -63,9 +84,18 @@ export function findingsText(findings: readonly Diagnostic[], s: Style, cwd?: st
   return out;
 }
 
-/** The findings as a markdown table, errors first, in at most `budget` characters (the rest counted). */
+/**
+ * The findings as markdown tables, errors first (the routing tests' in a table of their own), in at
+ * most `budget` characters (the rest counted).
+ */
 export function findingsMarkdown(findings: readonly Diagnostic[], budget = Number.POSITIVE_INFINITY): string {
-  if (findings.length === 0) return '';
+  const parts = sections(findings);
+  return parts
+    .map((section) => sectionMarkdown(section.title, section.findings, budget / parts.length))
+    .join('');
+}
+
+function sectionMarkdown(title: string, findings: readonly Diagnostic[], budget: number): string {
   const counts = findingCounts(findings);
   const all = ordered(findings).map((f) => {
     const label = findingLabel(f);
@@ -77,7 +107,7 @@ export function findingsMarkdown(findings: readonly Diagnostic[], budget = Numbe
     return `| ${severity} | ${code(f.policy ?? '', { inTable: true })} | ${subject} | ${text(at)} | ${text(findingMessage(f))}${hint} |`;
   });
   const note = counts.error > 0 ? ': deploy refuses while an error stands' : '';
-  const head = `#### Policy findings (${findingTotals(findings)})${note}\n\n| | policy | construct | at | finding |\n| --- | --- | --- | --- | --- |\n`;
+  const head = `#### ${title} (${findingTotals(findings)})${note}\n\n| | policy | construct | at | finding |\n| --- | --- | --- | --- | --- |\n`;
   const rows: string[] = [];
   let size = head.length + 200;
   for (const row of all) {

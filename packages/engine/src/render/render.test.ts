@@ -113,6 +113,40 @@ describe('renderPlanText', () => {
     );
   });
 
+  it('lists the routing tests apart from the policy findings, and counts each in the summary', () => {
+    const at = { file: '/p/monitor.config.ts', line: 7, column: 5 };
+    const plan = planOf([], 3, {
+      findings: [
+        {
+          severity: 'error',
+          construct: 'CheckGroup',
+          logicalId: 'g',
+          path: 'muted',
+          message: 'muted with no comment',
+          policy: 'muted-group',
+        },
+        {
+          severity: 'error',
+          construct: 'CheckGroup',
+          logicalId: 'payments-api',
+          path: 'failure',
+          message: 'failure pages slack-ops, expected pagerduty-oncall',
+          location: at,
+          policy: 'routing-test',
+        },
+      ],
+    });
+    const text = renderPlanText(plan, PLAIN, { cwd: '/p' });
+    const [policies, routing] = text.split('Routing tests (1 error)');
+    expect(policies).toContain('Policy findings (1 error): deploy refuses while an error stands:');
+    expect(policies).toContain('[muted-group]');
+    expect(policies).not.toContain('payments-api');
+    expect(routing).toContain('CheckGroup payments-api  monitor.config.ts:7:5');
+    expect(routing).toContain('failure: failure pages slack-ops, expected pagerduty-oncall');
+    expect(routing).not.toContain('[routing-test]');
+    expect(text).toContain('1 policy error, 1 routing test failed.');
+  });
+
   it('says No changes when there is nothing to do, and paints with the painter it is given', () => {
     expect(renderPlanText(planOf([], 40), PLAIN)).toBe('No changes. 40 resources match the code.\n');
     const marked = { ...PLAIN, green: (s: string) => `<g>${s}</g>` };

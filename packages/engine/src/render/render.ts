@@ -7,6 +7,7 @@ import { describeConflict } from '../plan/conflict-text.js';
 import type { Change } from '../plan/diff.js';
 import type { Operation, Plan, ReplaceOperation, UpdateOperation } from '../plan/plan.js';
 import { hasChanges, isResendOnly } from '../plan/queries.js';
+import { ROUTING_TEST } from '../routing-tests/findings.js';
 import { escapeTerminal as t } from './escape.js';
 import { findingCounts, findingsText } from './findings.js';
 import { maskPhones, planPhoneNumbers } from './phone.js';
@@ -220,9 +221,14 @@ export function summaryLine(plan: Plan): string {
   return `Plan: ${parts.join(', ')}.`;
 }
 
+/** `2 policy errors`, `1 routing test failed`: what makes a deploy refuse beside conflicts. */
 function policyErrors(plan: Plan): string[] {
-  const n = findingCounts(plan.findings).error;
-  return n === 0 ? [] : [`${n} policy error${n === 1 ? '' : 's'}`];
+  const routing = findingCounts(plan.findings.filter((f) => f.policy === ROUTING_TEST)).error;
+  const policies = findingCounts(plan.findings).error - routing;
+  return [
+    ...(policies === 0 ? [] : [`${policies} policy error${policies === 1 ? '' : 's'}`]),
+    ...(routing === 0 ? [] : [`${routing} routing test${routing === 1 ? '' : 's'} failed`]),
+  ];
 }
 
 /** What a partial plan says first: what it covers, and that the rest was not compared. */
