@@ -256,6 +256,46 @@ describe('pull --pr on GitHub', () => {
     expect(github.threads.get('pr:1') ?? []).toEqual([]);
   });
 
+  it("leaves someone else's branch of the same name alone: refuses to push over it, and never deletes it", async () => {
+    const github = await fakeGitHub();
+    hosts.push(github);
+    const { h, dir, run, origin } = await deployedRepository({ 'monitors/groups.monitor.ts': GROUPS }, (d) =>
+      gitHubEnv(d, github, { schedule: '17 5 * * *' }),
+    );
+    // Someone's own work on a branch that happens to be named monitor/pull/e2e, and their pull request from it.
+    const theirs = git(dir, 'commit-tree', 'HEAD^{tree}', '-p', 'HEAD', '-m', 'their work').trim();
+    git(dir, 'push', '-q', 'origin', `${theirs}:refs/heads/${BRANCH}`);
+    github.pulls.push({
+      number: 1,
+      title: 'their work',
+      body: 'theirs',
+      head: BRANCH,
+      base: 'main',
+      state: 'open',
+    });
+    const groups = h.client.managed('CheckGroup');
+    const id = await groupId(h);
+
+    await groups.update(id, { name: 'Renamed in the UI' });
+    const refused = await run('pull', '--pr', '--json');
+    expect(refused.code).toBe(1);
+    expect(envelopeOf(refused).error).toMatchObject({
+      code: 'branch_taken',
+      message: expect.stringMatching(new RegExp(`${BRANCH} on origin is not monitor's.*#1`)),
+      hint: expect.stringContaining('close it'),
+    });
+    expect(git(origin, 'rev-parse', BRANCH).trim()).toBe(theirs);
+    expect(github.pulls).toHaveLength(1);
+
+    // Nothing to pull: monitor has no branch to delete.
+    await groups.update(id, { name: 'Payments', locations: ['eu-west-1'] });
+    const settled = await run('pull', '--pr', '--json');
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(envelopeOf(settled).result.pr).toMatchObject({ status: 'none', closed: [], branchDeleted: false });
+    expect(git(origin, 'rev-parse', BRANCH).trim()).toBe(theirs);
+    expect(github.pulls.map((p) => [p.number, p.body, p.state])).toEqual([[1, 'theirs', 'open']]);
+  });
+
   it('a create that GitHub stored but answered 502 for is found again: one pull request; a refused create says how to allow it', async () => {
     const github = await fakeGitHub();
     hosts.push(github);

@@ -11,12 +11,14 @@ import {
   defaultBranch,
   fetchBranches,
   openRepository,
+  PULL_TRAILER,
   pullBranchName,
   pushBranch,
   type Repository,
   remoteBranches,
   repositoryPath,
 } from './review/branch.js';
+import { branchOwner, claimBranch } from './review/branch-owner.js';
 import { detectReviewContext, type ReviewHost } from './review/context.js';
 import { type Git, GitError, gitIn } from './review/git.js';
 import { gitAuthEnv } from './review/git-auth.js';
@@ -166,6 +168,7 @@ async function keepBranch(
   place: BranchPlace,
   ctx: RunContext,
 ): Promise<PullRequestSummary> {
+  if (place.existing !== undefined) await claimBranch(git, requests, place.branch, place.existing);
   const fileName = (file: string) => repositoryPath(repository, file);
   const title = `monitor pull: the account’s edits of ${heading.project}${heading.environment === undefined ? '' : ` (${heading.environment})`}`;
   const made = await commitFiles(
@@ -175,7 +178,7 @@ async function keepBranch(
       base: place.baseCommit,
       baseName: place.base,
       files: result.files.map((f) => ({ path: fileName(f.file), before: f.before, after: f.after })),
-      message: commitMessage(title, result, fileName, heading.account),
+      message: commitMessage(title, result, fileName, heading.account, place.branch),
       identity: committer(host, await requests.identity()),
     },
     ctx.io.env,
@@ -253,8 +256,11 @@ async function settle(
     pullMarker(heading.project, heading.account),
     why,
   );
-  if (place.existing !== undefined)
-    await pushBranch(git, place.branch, undefined, place.existing, pushHint(host));
+  // Someone else's branch of the same name is left as it is, and so is their pull request from it.
+  const deleted =
+    place.existing !== undefined &&
+    (closed.length > 0 || (await branchOwner(git, requests, place.branch, place.existing)).mine);
+  if (deleted) await pushBranch(git, place.branch, undefined, place.existing, pushHint(host));
   return {
     status: kept !== undefined ? 'issue' : closed.length > 0 ? 'closed' : 'none',
     branch: place.branch,
@@ -264,7 +270,7 @@ async function settle(
       : { number: kept.number, ...(kept.url === undefined ? {} : { url: kept.url }) }),
     pushed: false,
     closed: closed.map((c: ChangeRequest) => c.number),
-    branchDeleted: place.existing !== undefined,
+    branchDeleted: deleted,
   };
 }
 
@@ -286,9 +292,10 @@ function commitMessage(
   result: PullResult,
   fileName: (file: string) => string,
   account: string,
+  branch: string,
 ): string {
   const fields = result.pulled.map((p) => `- ${p.key} ${p.path} (${fileName(p.file)}:${p.line})`);
-  return `${title}\n\nThe account's values of what was changed outside monitor, written into the code\nby monitor pull --pr (account ${account}):\n\n${fields.join('\n')}\n`;
+  return `${title}\n\nThe account's values of what was changed outside monitor, written into the code\nby monitor pull --pr (account ${account}):\n\n${fields.join('\n')}\n\n${PULL_TRAILER}: ${branch}\n`;
 }
 
 /** Who commits when git has no identity (a CI runner): the token's user, with the host's no-reply address. */

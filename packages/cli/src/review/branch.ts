@@ -256,6 +256,27 @@ export async function commitShape(git: Git, commit: string): Promise<{ tree: str
   return { tree, parents };
 }
 
+/** The trailer of the commits `pull --pr` makes, naming the branch it made them for: how it knows its own. */
+export const PULL_TRAILER = 'Monitor-Pull';
+
+/** Who made `commit`, and the branches its `Monitor-Pull` trailers name. */
+export async function commitOrigin(
+  git: Git,
+  commit: string,
+): Promise<{ author: string; pullBranches: string[] }> {
+  const [author = '', ...trailers] = (
+    await gitOutput(git, [
+      'show',
+      '--no-patch',
+      `--format=%an <%ae>%n%(trailers:key=${PULL_TRAILER},valueonly,unfold)`,
+      commit,
+    ])
+  )
+    .trim()
+    .split('\n');
+  return { author, pullBranches: trailers.map((t) => t.trim()).filter((t) => t !== '') };
+}
+
 /**
  * Push `commit` to `branch` on origin (or delete it with `commit: undefined`), only if origin still
  * has it at `expected` (absent: `undefined`). What origin refuses is a GitError with `hint`.
