@@ -77,6 +77,17 @@ describe('gitAuthEnv', () => {
     expect(gitAuthEnv('/srv/git/web.git', github, {})).toEqual({});
   });
 
+  it('never sends the token over plain HTTP, except to a server on this machine', () => {
+    const plain = { ...github, apiUrl: 'http://ghe.acme.example/api/v3' };
+    expect(gitAuthEnv('http://ghe.acme.example/acme/web.git', plain, {})).toEqual({});
+    for (const server of ['127.0.0.1:3000', '[::1]:3000', 'localhost:3000']) {
+      const local = { ...github, apiUrl: `http://${server}/api/v3` };
+      expect(gitAuthEnv(`http://${server}/acme/web.git`, local, {}).GIT_CONFIG_VALUE_1).toBe(
+        header('x-access-token', 'ghs_x'),
+      );
+    }
+  });
+
   it("finds GitHub Enterprise's and GitLab's server, and keeps the variables already given", () => {
     const enterprise = { ...github, apiUrl: 'https://ghe.acme.example/api/v3' };
     expect(gitAuthEnv('https://ghe.acme.example/acme/web', enterprise, {}).GIT_CONFIG_KEY_1).toBe(

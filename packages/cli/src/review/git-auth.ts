@@ -10,12 +10,20 @@ function serverOf(host: ReviewHost, env: Record<string, string | undefined>): st
     : host.apiUrl.replace(/\/api\/v3$/, '');
 }
 
+/** A server on this machine (a test's fake host): plain HTTP to it never leaves the machine. */
+const LOOPBACK = new Set(['127.0.0.1', '[::1]', 'localhost']);
+
+/** HTTPS; plain HTTP only to this machine: basic auth over HTTP would send the token in the clear. */
+const carriesToken = (url: URL) =>
+  url.protocol === 'https:' || (url.protocol === 'http:' && LOOPBACK.has(url.hostname));
+
 /**
  * The code host's token for git's requests to origin, as actions/checkout hands it to git (basic
  * auth in an `http.<server>/.extraheader`): in git's environment only (`GIT_CONFIG_COUNT`), never
- * in its arguments or in .git/config, and only for an origin over HTTPS on the host's own server;
- * for any other origin (SSH, another server) git uses its own credentials. An extra header set
- * before for that server (a checkout's) is reset first: two would be refused.
+ * in its arguments or in .git/config, and only for an origin over HTTPS (plain HTTP on this
+ * machine only) on the host's own server; for any other origin (SSH, plain HTTP, another server)
+ * git uses its own credentials. An extra header set before for that server (a checkout's) is
+ * reset first: two would be refused.
  */
 export function gitAuthEnv(
   origin: string,
@@ -31,7 +39,7 @@ export function gitAuthEnv(
   } catch {
     return {};
   }
-  if (!/^https?:$/.test(url.protocol) || url.origin !== serverUrl.origin) return {};
+  if (!carriesToken(url) || url.origin !== serverUrl.origin) return {};
   const user = host.host === 'github' ? 'x-access-token' : 'oauth2';
   const basic = Buffer.from(`${user}:${host.token}`).toString('base64');
   const key = `http.${serverUrl.origin}/.extraheader`;
