@@ -13,6 +13,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 /** Run the CLI with a module hook that lists every module it loads; returns the URLs. */
 async function modulesLoadedBy(args: string[]): Promise<string[]> {
   const log = join(dir, `loaded-${args.join('-')}.txt`);
+  // Two tests may run the same command: each reads its own run's modules.
+  rmSync(log, { force: true });
   const hooks = join(dir, 'hooks.mjs');
   writeFileSync(
     hooks,
@@ -43,6 +45,13 @@ describe('module loading', () => {
     expect(urls.filter((u) => u.includes('/node_modules/yargs'))).toEqual([]);
     expect(urls.filter((u) => u.endsWith('/packages/api/dist/zod.js'))).toHaveLength(1);
     expect(urls.filter((u) => u.endsWith('/packages/cli/dist/yargs.js'))).toHaveLength(1);
+  });
+
+  it('validate loads what loading a project takes: not the API client, nor the rest of the engine', async () => {
+    const urls = await modulesLoadedBy(['validate']);
+    // The entries `@monitor/engine/validate` and `@monitor/api/definitions`, not the packages' index.
+    expect(urls.filter((u) => /\/packages\/(api|engine)\/dist\/index\.js$/.test(u))).toEqual([]);
+    expect(urls.filter((u) => /\/undici\.js$|\/node_modules\/(diff|pg|undici)\//.test(u))).toEqual([]);
   });
 
   it('--help loads neither zod nor the engine', async () => {

@@ -16,7 +16,7 @@ import {
   type ValidationIssue,
 } from './errors.js';
 import { formatIssuePath } from './issue-path.js';
-import { kindOfEndpoint } from './kinds/index.js';
+import { kindOfEndpoint } from './kinds/by-endpoint.js';
 import { isRecord } from './kinds/secrets.js';
 import { firstIssues, lenient, readsAsSent } from './lenient.js';
 import { encodeQuery, fillPath } from './query.js';

@@ -1,6 +1,6 @@
 import { dirname } from 'node:path';
-import type { LoadOptions, ValidationReport } from '@monitor/engine';
 import { locateConfig } from '@monitor/engine/config-location';
+import type { LoadOptions, ValidationReport } from '@monitor/engine/validate';
 import { rememberConstructs } from './completion-memory.js';
 
 /**
@@ -28,7 +28,7 @@ export function validateOnce(options: LoadOptions & { cwd: string }): Promise<Va
     });
   }
   return oneAtATime(async () => {
-    const { validateProject } = await import('@monitor/engine');
+    const { validateProject } = await import('@monitor/engine/validate');
     return remembered(await validateProject(options));
   });
 }
@@ -42,13 +42,19 @@ function remembered(report: ValidationReport): ValidationReport {
 /** Load a project now, for the command that runs on it later to take (`validateOnce`). */
 export function loadAhead(configPath: string, environment: string | undefined): Promise<ValidationReport> {
   const load = oneAtATime(async () => {
-    const { validateProject } = await import('@monitor/engine');
+    const { validateProject } = await import('@monitor/engine/validate');
     return remembered(await validateProject({ cwd: dirname(configPath), config: configPath, environment }));
   });
   made.set(keyOf(configPath, environment), load);
   // Awaited by the command that takes it; a failure before then is its to report.
   load.catch(() => undefined);
   return load;
+}
+
+/** Drop the loads made only to order projects: those of every config but `configPaths`. */
+export function forgetLoadsAheadExcept(configPaths: readonly string[]): void {
+  const kept = new Set(configPaths);
+  for (const key of [...made.keys()]) if (!kept.has(key.slice(0, key.indexOf('\0')))) made.delete(key);
 }
 
 /** Drop the loads nobody took (a run that stopped early), so that none holds a project in memory. */

@@ -1,4 +1,4 @@
-import { ALERT_CHANNEL_DEFAULTS, type AlertChannelType } from '@monitor/api';
+import { ALERT_CHANNEL_DEFAULTS, type AlertChannelType } from '@monitor/api/definitions';
 import {
   Construct,
   type ConstructOptions,

@@ -1,15 +1,11 @@
+import type { AlertSettings, ApiCheckDefaults, Location, RetryStrategy, RuntimeId } from '@monitor/api';
 import {
   ALERT_SETTINGS_DEFAULT,
-  type AlertSettings,
   API_CHECK_DEFAULTS_DEFAULT,
-  type ApiCheckDefaults,
   CHECK_GROUP_DEFAULTS,
   ENVIRONMENT_VARIABLE_DEFAULTS,
-  type Location,
   RETRY_STRATEGY_OBJECT_DEFAULTS,
-  type RetryStrategy,
-  type RuntimeId,
-} from '@monitor/api';
+} from '@monitor/api/definitions';
 import type { AlertChannelRef } from './alert-channels.js';
 import {
   Construct,

@@ -1,4 +1,4 @@
-import { DASHBOARD_DEFAULTS } from '@monitor/api';
+import { DASHBOARD_DEFAULTS } from '@monitor/api/definitions';
 import {
   Construct,
   type ConstructOptions,

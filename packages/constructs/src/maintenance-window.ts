@@ -1,4 +1,4 @@
-import { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from '@monitor/api';
+import { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from '@monitor/api/definitions';
 import type { CheckGroup } from './check-group.js';
 import {
   Construct,

@@ -1,4 +1,4 @@
-import { nearest } from '@monitor/api';
+import { nearest } from '@monitor/api/definitions';
 import type { PolicyException } from './policy.js';
 
 /**

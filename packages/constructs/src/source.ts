@@ -1,4 +1,4 @@
-import { fieldsOf, KINDS, type ResourceKind } from '@monitor/api';
+import { fieldsOf, KINDS, type ResourceKind } from '@monitor/api/definitions';
 
 /**
  * The way back from the account to code (`monitor import`, `monitor pull`): each construct module

@@ -1,4 +1,4 @@
-import { STATUS_PAGE_DEFAULTS, type ThemeColors } from '@monitor/api';
+import { STATUS_PAGE_DEFAULTS, type ThemeColors } from '@monitor/api/definitions';
 import {
   Construct,
   type ConstructOptions,

@@ -11,7 +11,7 @@ import {
   rulePathOf,
   sensitiveValues,
   valuesAt,
-} from '@monitor/api';
+} from '@monitor/api/definitions';
 import type { ProjectDefaults } from './config.js';
 import {
   type Construct,

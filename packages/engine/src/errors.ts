@@ -1,5 +1,5 @@
 import { dirname } from 'node:path';
-import { CodedError } from '@monitor/api';
+import { CodedError } from '@monitor/api/definitions';
 import type { Diagnostic } from '@monitor/constructs';
 
 export type EngineErrorCode =

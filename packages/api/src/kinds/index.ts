@@ -1,4 +1,3 @@
-import { type Endpoint, endpoints } from '../endpoints.js';
 import { alertChannelKind } from './alert-channel.js';
 import { checkGroupKind } from './check-group.js';
 import { dashboardKind } from './dashboard.js';
@@ -38,15 +37,4 @@ export const RESOURCE_KINDS: readonly ResourceKind[] = referenceOrder(KINDS);
 
 export function isResourceKind(value: unknown): value is ResourceKind {
   return typeof value === 'string' && Object.hasOwn(KINDS, value);
-}
-
-const byEndpoint = new Map<Endpoint, KindDefinition>();
-for (const def of Object.values(KINDS)) {
-  const { create, update, list } = def.operations;
-  for (const name of [create, update, list]) byEndpoint.set(endpoints[name], def);
-}
-
-/** The kind whose resources an endpoint takes or returns (its create, update or list), if any. */
-export function kindOfEndpoint(endpoint: Endpoint): KindDefinition | undefined {
-  return byEndpoint.get(endpoint);
 }

@@ -3,9 +3,10 @@ import { type Endpoint, endpoints } from '../endpoints.js';
 import { lenient } from '../lenient.js';
 import { REDACTED, Redactor } from '../redact.js';
 import type { z } from '../zod.js';
+import { kindOfEndpoint } from './by-endpoint.js';
 import { type KindDefinition, type ResourceKind, valuesAt } from './definition.js';
 import { fieldsOf } from './fields.js';
-import { KINDS, kindOfEndpoint, RESOURCE_KINDS } from './index.js';
+import { KINDS, RESOURCE_KINDS } from './index.js';
 import { isSensitive, redactPayload, replaceSensitive, SENSITIVE_VALUE, sensitiveValues } from './secrets.js';
 
 interface Def {

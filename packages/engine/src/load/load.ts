@@ -1,6 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatIssuePath } from '@monitor/api';
+import { formatIssuePath } from '@monitor/api/definitions';
 import {
   closeSession,
   createSession,

@@ -1,4 +1,4 @@
-import { KINDS, messageRedactor } from '@monitor/api';
+import { KINDS, messageRedactor } from '@monitor/api/definitions';
 import type { DesiredResource, Diagnostic } from '@monitor/constructs';
 import { ProjectLoadError } from '../errors.js';
 import { routingTestFindings } from '../routing-tests/findings.js';

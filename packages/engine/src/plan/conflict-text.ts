@@ -1,4 +1,4 @@
-import { KINDS, messageRedactor } from '@monitor/api';
+import { KINDS, messageRedactor } from '@monitor/api/definitions';
 import type { Conflict } from './types.js';
 
 /**

@@ -1,5 +1,5 @@
 import { createContext, Script } from 'node:vm';
-import { describeSensitive, KINDS, Redactor, type ResourceKind } from '@monitor/api';
+import { describeSensitive, KINDS, Redactor, type ResourceKind } from '@monitor/api/definitions';
 import type { DesiredResource } from '@monitor/constructs';
 import type { Live } from '../plan/types.js';
 import { PolicyStoppedError } from './errors.js';

@@ -1,4 +1,4 @@
-import { KINDS, messageRedactor, nearest, type ResourceKind } from '@monitor/api';
+import { KINDS, messageRedactor, nearest, type ResourceKind } from '@monitor/api/definitions';
 import {
   type ConstructPolicy,
   type DesiredResource,

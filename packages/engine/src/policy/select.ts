@@ -1,4 +1,4 @@
-import { KINDS, nearest } from '@monitor/api';
+import { KINDS, nearest } from '@monitor/api/definitions';
 import type { Policy, PolicySeverity } from '@monitor/constructs';
 import { BUILT_IN_POLICIES } from './builtins.js';
 

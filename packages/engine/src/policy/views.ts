@@ -1,4 +1,4 @@
-import { KINDS, type ResourceKind, redactPayload, SENSITIVE_VALUE } from '@monitor/api';
+import { KINDS, type ResourceKind, redactPayload, SENSITIVE_VALUE } from '@monitor/api/definitions';
 import {
   type DesiredResource,
   isPayloadRef,

@@ -1,4 +1,4 @@
-import { ALERT_CHANNEL_DEFAULTS, isSensitive, KINDS, SENSITIVE_VALUE } from '@monitor/api';
+import { ALERT_CHANNEL_DEFAULTS, isSensitive, KINDS, SENSITIVE_VALUE } from '@monitor/api/definitions';
 
 /** What a check's state change can send: a failure, a degradation, a recovery, an expiring certificate. */
 export type AlertKind = 'failure' | 'degraded' | 'recovery' | 'sslExpiry';

@@ -1,4 +1,4 @@
-import { ALERT_SETTINGS_DEFAULT } from '@monitor/api';
+import { ALERT_SETTINGS_DEFAULT } from '@monitor/api/definitions';
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 

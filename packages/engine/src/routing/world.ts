@@ -2,7 +2,8 @@ import type { ResourceKind } from '@monitor/api';
 import { type DesiredResource, isPayloadRef } from '@monitor/constructs';
 import { ByPhysicalId, type PhysicalId } from '../identity.js';
 import type { Live, Plan } from '../plan/types.js';
-import { type State, stateKey } from '../state/state.js';
+import { stateKey } from '../state/key.js';
+import type { State } from '../state/state.js';
 
 /**
  * What routing reads: the resources of one account as they are (live), as the code declares them

@@ -10,6 +10,9 @@ import {
 import { z } from '@monitor/api/zod';
 import { InvalidStateError } from '../errors.js';
 import { ByPhysicalId } from '../identity.js';
+import { stateKey } from './key.js';
+
+export { stateKey };
 
 /**
  * The version of the state's format, raised whenever a key is added to the state or its entries
@@ -333,10 +336,6 @@ export function emptyState(accountId: string): State {
     resources: {},
     pendingCreates: [],
   };
-}
-
-export function stateKey(kind: ResourceKind, logicalId: string): string {
-  return `${kind}:${logicalId}`;
 }
 
 /** The state as stored: keys sorted, two-space indent, newline at the end, so it diffs well in git. */
