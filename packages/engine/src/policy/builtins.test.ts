@@ -257,6 +257,68 @@ describe('alert-channel-sends-nothing', () => {
   });
 });
 
+describe('what the built-ins read', () => {
+  /** A construct of every kind, with something each built-in construct rule finds, and a secret. */
+  function everyFinding(): void {
+    const mail = new EmailAlertChannel('mute', {
+      address: 'a@example.com',
+      sendFailure: false,
+      sendRecovery: false,
+      sendDegraded: false,
+    });
+    new CheckGroup('muted', {
+      name: 'Muted',
+      muted: true,
+      tags: ['pay'],
+      environmentVariables: [{ key: 'TOKEN', value: 'tok-secret', secret: true }],
+      alertChannels: [{ channel: mail, activated: false }],
+    });
+    new MaintenanceWindow('all', {
+      name: 'All',
+      startsAt: '2026-12-01T00:00:00Z',
+      endsAt: '2026-12-03T00:00:00Z',
+      repeatUnit: 'WEEK',
+      silenceAllAlerts: true,
+    });
+    new StatusPage('status', {
+      name: 'Status',
+      url: 'acme-status',
+      cards: [{ name: 'Empty', services: [] }],
+    });
+    new Dashboard('typo', { header: 'Typo', tags: ['payment'] });
+  }
+
+  it('the built-ins find the same on frozen copies as on the payloads themselves, and change nothing', () => {
+    everyFinding();
+    const { resources } = synth({ validate: false });
+    const before = structuredClone(resources.map((r) => r.payload));
+    const alone = runConstructPolicies(resources, BUILT_INS, { environment: undefined, sourceOf: noSource });
+    // A project policy among them: every rule then reads frozen copies, a write would throw.
+    const quiet = selectPolicies(
+      [{ name: 'quiet', description: 'Finds nothing.', severity: 'warning', check: () => undefined }],
+      {},
+    ).set;
+    const copied = runConstructPolicies(resources, quiet, { environment: undefined, sourceOf: noSource });
+    expect(new Set(alone.map((f) => f.policy)).size).toBe(9);
+    expect(copied).toEqual(alone);
+    expect(resources.map((r) => r.payload)).toEqual(before);
+  });
+
+  it('a view for monitor’s own policies reads the payload, its secrets masked, without a frozen copy', () => {
+    everyFinding();
+    const { resources } = synth({ validate: false });
+    const byId = (id: string) => resources.find((r) => r.logicalId === id) as (typeof resources)[number];
+    const own = (id: string) => new ResourceView(byId(id), undefined, noSource, false).payload;
+    expect(own('typo')).toBe(byId('typo').payload);
+    expect(Object.isFrozen(own('typo'))).toBe(false);
+    expect(JSON.stringify(own('muted'))).not.toContain('tok-secret');
+    expect(JSON.stringify(own('muted'))).toContain('(sensitive value)');
+    const copied = new ResourceView(byId('typo'), undefined, noSource).payload;
+    expect(copied).not.toBe(byId('typo').payload);
+    expect(Object.isFrozen(copied)).toBe(true);
+  });
+});
+
 describe('plan rules', () => {
   const channelLive = {
     id: 7,

@@ -51,7 +51,9 @@ export function runConstructPolicies(
     scrubAlso?: readonly DesiredResource[];
   },
 ): Diagnostic[] {
-  const view = projectView(resources, options.environment, options.sourceOf);
+  // Frozen copies only where a policy that is not monitor's own may read them.
+  const copies = policies.active.some((active) => active.policy.scope !== 'plan' && !active.builtIn);
+  const view = projectView(resources, options.environment, options.sourceOf, copies);
   const rules = policies.active
     .filter((active) => active.policy.scope !== 'plan')
     .map((active) => {
