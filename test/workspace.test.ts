@@ -212,6 +212,56 @@ describe('a workspace of projects', () => {
     expect(outside.stderr).toContain('no monitor.workspace.ts found');
   });
 
+  it('a channel and its last reference removed in one change deploy in one run (the owner is run again once the team stopped using it)', async () => {
+    const dir = workspaceCopy();
+    const h = await emulator();
+    const run = (...args: string[]) => monitor(args, { cwd: dir, env: h.env });
+    expect((await run('deploy', '--all', '--yes')).code).toBe(0);
+    writeFiles(dir, {
+      'platform/channels.monitor.ts': readFileSync(join(dir, 'platform/channels.monitor.ts'), 'utf8').replace(
+        /export const incidents[\s\S]*$/,
+        '',
+      ),
+      'teams/search/groups.monitor.ts': readFileSync(
+        join(dir, 'teams/search/groups.monitor.ts'),
+        'utf8',
+      ).replace(/,\s*AlertChannel\.fromProject\('platform', 'slack-incidents'\)/, ''),
+    });
+    const deployed = await run('deploy', '--all', '--yes', '--allow-deletes');
+    expect(deployed.code, deployed.stdout + deployed.stderr).toBe(0);
+    expect(deployed.stdout).toContain('once more, now that the others ran: platform');
+    expect((await h.client.alertChannels.list()).items.map((c) => c.type)).toEqual(['PAGERDUTY']);
+    expect((await run('diff', '--all', '--detailed-exitcode')).code).toBe(0);
+  });
+
+  it('a project whose config does not load fails alone, named by its file; one without the environment asked for is left out', async () => {
+    const dir = workspaceCopy();
+    writeFiles(dir, {
+      'status/monitor.config.ts':
+        "import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({\n",
+    });
+    const run = (...args: string[]) => monitor(args, { cwd: dir });
+    const validated = await run('validate', '--all');
+    expect(validated.code).toBe(3);
+    expect(validated.stdout).toMatch(/team-search +teams\/search +ok/);
+    expect(validated.stdout).toMatch(/status +status +failed \(exit 3\)/);
+    expect(validated.stderr).toContain('error: status/monitor.config.ts: ');
+    expect((await run('validate', '--project', 'platform')).code).toBe(0);
+    const listed = await run('projects');
+    expect(listed.stdout).toMatch(/status +status +✗ its config does not load: status\/monitor.config.ts/);
+
+    writeFiles(dir, {
+      'status/monitor.config.ts':
+        "import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: 'status', environments: { staging: {} } });\n",
+    });
+    const staging = await run('validate', '--all', '--env', 'production', '--json');
+    expect(staging.code).toBe(0);
+    expect(envelopeOf(staging).result.leftOut).toEqual([
+      { name: 'status', dir: 'status', reason: 'it defines no environment "production"' },
+    ]);
+    expect(names(staging)).toEqual(['platform', 'team-checkout', 'team-payments', 'team-search']);
+  });
+
   it('--local: one local account at the workspace root, shared by its projects', async () => {
     const dir = workspaceCopy();
     const run = (...args: string[]) => monitor(args, { cwd: join(dir, 'teams/search') });
@@ -311,6 +361,25 @@ describe('the workflows init writes for a workspace', () => {
       { PROJECT: 'team-search', DIR: 'teams/search' },
     ]);
     expect(child['monitor:summary']).toMatchObject({ stage: 'summary', when: 'always' });
+  });
+
+  it("GitLab's matrix job writes a pipeline of one job that says so when no project changed", async () => {
+    const dir = workspaceCopy();
+    const [gitlab] = workspaceCiFiles('gitlab', { state: 'postgres', branch: 'main', projectDir: '.' });
+    const job = (parse(gitlab?.text ?? '') as Record<string, { script: string[] }>)['monitor:matrix'];
+    writeFiles(dir, { 'README.md': 'outside every project' });
+    await execFileInTest('bash', ['-e', '-o', 'pipefail', '-c', (job?.script ?? []).join('\n')], {
+      cwd: dir,
+      env: {
+        PATH: `${npxShim(dir)}:${process.env.PATH ?? ''}`,
+        HOME: dir,
+        CI_PROJECT_DIR: dir,
+        CI_MERGE_REQUEST_DIFF_BASE_SHA: git(dir, 'rev-parse', 'HEAD').trim(),
+      },
+    });
+    const child = parse(readFileSync(join(dir, 'monitor-plans.yml'), 'utf8')) as Record<string, unknown>;
+    expect(gitlabSchemaErrors(child)).toEqual([]);
+    expect(Object.keys(child)).toEqual(['stages', 'monitor:none']);
   });
 
   it("GitHub's plan jobs and summary job: one workspace comment, updated in place on the next push", async () => {

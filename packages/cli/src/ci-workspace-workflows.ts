@@ -20,10 +20,11 @@ import {
  *   matrix --changed-since`, the projects that reference them included), fans out one job per
  *   project (its plan as its own comment), and ends with one summary job (the workspace's comment:
  *   `monitor ci summary`);
- * - the deploy is one job that deploys the projects the push touched in dependency order
- *   (`deploy --changed-since`): a project must be deployed after those whose constructs it
- *   references, which a matrix cannot order; independent projects still run side by side, sharing
- *   the account's rate budget;
+ * - the deploy is one job that deploys every project in dependency order (`deploy --all`): a
+ *   project must be deployed after those whose constructs it references, which a matrix cannot
+ *   order, and a project no push changed costs only its plan, so a push whose pending run was
+ *   cancelled, or a deploy that failed, is caught up by the next; independent projects run side by
+ *   side, sharing the account's rate budget;
  * - the nightly drift check keeps each project's pull request of the edits made in the UI (pull --pr).
  * `options.projectDir` is the workspace's directory, relative to the repository's root.
  */
@@ -189,10 +190,10 @@ function githubDeploy(options: CiOptions): string {
           fi`
     : '';
   return `${header('github', options, [
-    'monitor deploy of a workspace: on every push to the default branch, deploy the projects the push',
-    'touched (and those that reference them) in dependency order, independent ones side by side;',
-    "each posts its result on the merged pull request, and the workspace's comment sums them up.",
-    'A run by hand deploys every project.',
+    'monitor deploy of a workspace: on every push to the default branch, deploy every project in',
+    'dependency order, independent ones side by side (a project the push did not change plans',
+    "nothing); each posts its result on the merged pull request, and the workspace's comment sums",
+    'them up.',
   ])}
 name: monitor deploy
 
@@ -224,18 +225,13 @@ jobs:
           echo "::error title=monitor deploy refused::monitor deploys only the default branch ($DEFAULT_BRANCH); this run is for $REF. Merge the change, then deploy."
           exit 1
 ${install(options, true)}
-      # A push deploys what it touched (a new branch's first push, or a run by hand, everything).
+      # Every project, every time: a project no push changed plans nothing and is left alone, and a
+      # push whose run was cancelled while pending (one pending run per concurrency group) or a
+      # deploy that failed is caught up by the next one. --changed-since would skip both.
       - name: Deploy
         id: deploy
-        run: |
-          if [ -n "$BEFORE" ] && [ "$BEFORE" != 0000000000000000000000000000000000000000 ]; then
-            chosen=(--changed-since "$BEFORE")
-          else
-            chosen=(--all)
-          fi
-          npx monitor deploy "\${chosen[@]}" --yes --allow-deletes --verify --comment --lock-timeout 300
-${githubEnv(options, '        ').replace(/\n$/, '')}
-          BEFORE: \${{ github.event.before }}${commit}
+        run: npx monitor deploy --all --yes --allow-deletes --verify --comment --lock-timeout 300
+${githubEnv(options, '        ')}${commit}
 `;
 }
 
@@ -309,8 +305,7 @@ function gitlabWorkspacePipeline(options: CiOptions): CiFile {
     'GITLAB_TOKEN needs write_repository, and its user must be allowed to push to the protected branch',
   );
   const deployCommand =
-    // biome-ignore lint/suspicious/noTemplateCurlyInString: a bash array, for the job's script
-    'npx monitor deploy "${CHOSEN[@]}" --yes --allow-deletes --verify --comment --lock-timeout 300';
+    'npx monitor deploy --all --yes --allow-deletes --verify --comment --lock-timeout 300';
   const commit = file
     ? `
     - |
@@ -385,7 +380,7 @@ monitor:matrix:
     - npx monitor validate --changed-since "$CI_MERGE_REQUEST_DIFF_BASE_SHA"
     - npx monitor ci matrix --changed-since "$CI_MERGE_REQUEST_DIFF_BASE_SHA" --format gitlab > "$CI_PROJECT_DIR/matrix.yml"
     - |
-      if grep -q 'matrix: []' "$CI_PROJECT_DIR/matrix.yml"; then
+      if grep -qF 'matrix: []' "$CI_PROJECT_DIR/matrix.yml"; then
         cat > "$CI_PROJECT_DIR/monitor-plans.yml" <<'YAML'
 ${indentLines(childNone, 0)}
       YAML
@@ -418,7 +413,8 @@ monitor:plans:
         job: monitor:matrix
     strategy: depend
 
-# Only the default branch deploys: what a push touched, in dependency order (everything when run by hand).
+# Only the default branch deploys: every project, in dependency order (a project the push did not
+# change plans nothing; one an earlier pipeline failed to deploy is caught up).
 monitor:deploy:
   extends: .monitor
   stage: deploy
@@ -427,12 +423,6 @@ monitor:deploy:
   resource_group: monitor-production
   environment: production
   script:
-    - |
-      if [ "$CI_PIPELINE_SOURCE" = push ] && [ -n "$CI_COMMIT_BEFORE_SHA" ] && [ "$CI_COMMIT_BEFORE_SHA" != 0000000000000000000000000000000000000000 ]; then
-        CHOSEN=(--changed-since "$CI_COMMIT_BEFORE_SHA")
-      else
-        CHOSEN=(--all)
-      fi
     - status=0
     - ${deployCommand} || status=$?${commit}
     - exit $status

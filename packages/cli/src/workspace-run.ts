@@ -5,7 +5,7 @@ import { EXIT, type ExitCode } from './exit-codes.js';
 import { type Io, paint } from './io.js';
 import { commaList, environmentOf, UsageError } from './options.js';
 import { type Envelope, Output, type RunContext } from './output.js';
-import { forgetLoadsAhead, loadAhead } from './project-loads.js';
+import { forgetLoadsAhead, forgetLoadsAheadExcept, loadAhead } from './project-loads.js';
 import { report } from './report-error.js';
 import { choosesProjects, type WorkspaceArgs } from './workspace-options.js';
 import { factsOfRun, type PlanFacts, planLine, workspaceMarkdown } from './workspace-summary.js';
@@ -20,18 +20,27 @@ const ONE_PROJECT_OPTIONS: [key: string, flag: string][] = [
   ['secretsOut', '--secrets-out'],
 ];
 
-/** A project of the run, with the projects of the run it references. */
+/** A project of the run, with the projects of the run it references, and the environment it runs in. */
 export interface Chosen {
   project: WorkspaceProject;
   dependsOn: string[];
+  /** The environment asked for when the project defines it; none for a project without environments. */
+  environment: string | undefined;
+}
+
+/** A project the selection names that does not take part: it does not define the environment asked for. */
+export interface LeftOut {
+  name: string;
+  dir: string;
+  reason: string;
 }
 
 /** What one project's run gave. */
 interface Outcome {
   chosen: Chosen;
   exitCode: ExitCode;
-  /** The project it waited for that failed, when it was not run. */
-  skippedBecause?: string | undefined;
+  /** Why it was not run: a Ctrl-C before its turn. */
+  notRunBecause?: string | undefined;
   envelope: Envelope;
   /** What its plan was, when it made one. */
   planFacts: PlanFacts | null;
@@ -63,12 +72,14 @@ export async function runInWorkspace(
   const workspace = await findWorkspace(ctx.io.cwd);
   const environment = environmentOf(args as { env?: string }, ctx.io.env);
   let chosen: Chosen[];
+  let leftOut: LeftOut[];
   try {
-    chosen = await chooseProjects(workspace, args, environment);
+    ({ chosen, leftOut } = await chooseProjects(workspace, args, environment));
   } catch (error) {
     forgetLoadsAhead();
     throw error;
   }
+  sayLeftOut(leftOut, ctx);
   if (chosen.length === 0) return nothingChosen(command, args, workspace, ctx);
   const applies = command === 'deploy' || command === 'destroy';
   if (applies && chosen.length > 1 && args.yes !== true) {
@@ -77,7 +88,18 @@ export async function runInWorkspace(
   }
   const outcomes = await schedule(command, chosen, args, ctx, run);
   const code = summarize(command, workspace, outcomes, ctx);
+  if (leftOut.length > 0) ctx.out.result = { ...ctx.out.result, leftOut };
   return args.comment === true ? postWorkspaceComment(command, workspace, outcomes, args, ctx, code) : code;
+}
+
+/** Projects the selection names that do not take part, said before the run. */
+function sayLeftOut(leftOut: readonly LeftOut[], ctx: RunContext): void {
+  if (ctx.out.json) return;
+  for (const l of leftOut) {
+    ctx.io.stderr(
+      `${paint(ctx.io.color).dim(`left out: ${escapeTerminal(`${l.name} (${l.dir}): ${l.reason}`)}`)}\n`,
+    );
+  }
 }
 
 /** Many projects side by side cannot each ask: the run needs `--yes`, after a diff of the same projects. */
@@ -100,39 +122,53 @@ export async function chosenProjects(
   cwd: string,
   args: WorkspaceArgs & { env?: string | undefined },
   env: Io['env'],
-): Promise<{ workspace: Workspace; chosen: Chosen[] }> {
+): Promise<{ workspace: Workspace; chosen: Chosen[]; leftOut: LeftOut[] }> {
   const { findWorkspace } = await import('@monitor/engine');
   const workspace = await findWorkspace(cwd);
   const all = !choosesProjects(args);
   try {
-    const chosen = await chooseProjects(
+    const { chosen, leftOut } = await chooseProjects(
       workspace,
       { ...args, all: all || args.all },
       environmentOf(args, env),
     );
-    return { workspace, chosen };
+    return { workspace, chosen, leftOut };
   } finally {
     forgetLoadsAhead();
   }
 }
 
-/** The projects the arguments choose, in dependency order; each loaded ahead for its command. */
+/**
+ * The projects the arguments choose, in dependency order, each loaded ahead for its command in the
+ * environment it runs in; those that do not define the environment asked for are left out.
+ */
 async function chooseProjects(
   workspace: Workspace,
   args: WorkspaceArgs,
   environment: string | undefined,
-): Promise<Chosen[]> {
+): Promise<{ chosen: Chosen[]; leftOut: LeftOut[] }> {
   const engine = await import('@monitor/engine');
   const names = commaList(args.project);
   const named = engine.namedProjects(workspace.projects, names);
   // What references what is known only once the projects are loaded: with --changed-since, every
   // project (one that references a changed one is affected too).
-  const considered = args.all === true || args.changedSince !== undefined ? workspace.projects : named;
+  const candidates = args.all === true || args.changedSince !== undefined ? workspace.projects : named;
+  const leftOut = candidates
+    .filter((project) => environmentOf_(project, environment) === NOT_DEFINED)
+    .map((project) => ({
+      name: project.name,
+      dir: relative(workspace.root, project.dir) || '.',
+      reason: `it defines no environment "${environment}"`,
+    }));
+  const considered = candidates.filter((project) => environmentOf_(project, environment) !== NOT_DEFINED);
   const loaded = new Map(
     await Promise.all(
-      considered.map(
-        async (project) => [project.name, await loadAhead(project.configPath, environment)] as const,
-      ),
+      considered.map(async (project) => {
+        // A project whose config does not load fails when its turn comes; the others go on.
+        const env = environmentOf_(project, environment) as string | undefined;
+        const report = project.problem === undefined ? await loadAhead(project.configPath, env) : undefined;
+        return [project.name, report] as const;
+      }),
     ),
   );
   const dependencies = considered.map((project) => ({
@@ -154,11 +190,36 @@ async function chooseProjects(
   }
   const ordered = engine.dependencyOrder(dependencies.filter((d) => selected.has(d.name)));
   // Loads of projects not chosen were only for ordering: let them go.
+  forgetLoadsAheadExcept(considered.filter((p) => selected.has(p.name)).map((p) => p.configPath));
   const byName = new Map(considered.map((p) => [p.name, p]));
-  return ordered.map((d) => ({
-    project: byName.get(d.name) as WorkspaceProject,
-    dependsOn: d.dependsOn.filter((name) => selected.has(name)),
-  }));
+  const chosen = ordered.map((d) => {
+    const project = byName.get(d.name) as WorkspaceProject;
+    return {
+      project,
+      dependsOn: d.dependsOn.filter((name) => selected.has(name)),
+      environment: environmentOf_(project, environment) as string | undefined,
+    };
+  });
+  return {
+    chosen,
+    leftOut: leftOut.filter((l) => args.all === true || selected.has(l.name) || names.includes(l.name)),
+  };
+}
+
+const NOT_DEFINED = Symbol('not defined');
+
+/**
+ * The environment `project` runs in when `requested` is asked for: it, when the project defines
+ * it; none, for a project that defines no environments (its account comes from MONITOR_*); and
+ * NOT_DEFINED for a project whose environments do not include it. With none asked for, a project
+ * with environments runs without one, and says which to choose.
+ */
+function environmentOf_(
+  project: WorkspaceProject,
+  requested: string | undefined,
+): string | undefined | typeof NOT_DEFINED {
+  if (project.environments.length === 0 || requested === undefined) return undefined;
+  return project.environments.some((e) => e.name === requested) ? requested : NOT_DEFINED;
 }
 
 function selectionFlags(args: WorkspaceArgs): string {
@@ -187,7 +248,9 @@ function nothingChosen(
 /**
  * Run the projects, up to `--parallel-projects` at once, each once every project it waits for is
  * done: a destroy waits for the projects that reference it (they go first), the others for those it
- * references.
+ * references. A project whose dependency failed still runs: its plan resolves references against the
+ * account as it is, and one that needs what is missing refuses with a conflict, changing nothing.
+ * After a Ctrl-C (trapped once, for every project) no other project starts.
  */
 async function schedule(
   command: string,
@@ -203,53 +266,80 @@ async function schedule(
       ? chosen.filter((other) => other.dependsOn.includes(c.project.name)).map((o) => o.project.name)
       : c.dependsOn;
   const limit = args.parallelProjects ?? 4;
-  const applies = command === 'deploy' || command === 'destroy';
+  const trap = ctx.io.trapInterrupts?.(() => 'finishing the projects in flight, starting no other');
   const done = new Map<string, Outcome>();
-  const started = new Set<string>();
-  let active = 0;
-  await new Promise<void>((resolve, reject) => {
-    const next = () => {
-      if (done.size === order.length) return resolve();
-      for (const c of order) {
-        if (active >= limit) return;
-        if (started.has(c.project.name)) continue;
-        const waits = waitsFor(c);
-        if (!waits.every((name) => done.has(name))) continue;
-        started.add(c.project.name);
-        active += 1;
-        const failed = waits.find((name) => !succeeded(done.get(name)?.exitCode));
-        const work =
-          applies && failed !== undefined
-            ? Promise.resolve(skipped(command, c, failed, ctx))
-            : runOne(command, c, args, ctx, run);
-        work.then((outcome) => {
-          done.set(c.project.name, outcome);
-          active -= 1;
-          next();
-        }, reject);
-      }
-    };
-    next();
-  });
+  try {
+    const started = new Set<string>();
+    let active = 0;
+    await new Promise<void>((resolve, reject) => {
+      const next = () => {
+        if (done.size === order.length) return resolve();
+        for (const c of order) {
+          if (active >= limit) return;
+          if (started.has(c.project.name)) continue;
+          if (!waitsFor(c).every((name) => done.has(name))) continue;
+          started.add(c.project.name);
+          active += 1;
+          const work =
+            trap?.signal.aborted === true
+              ? Promise.resolve(notRun(command, c, 'interrupted (Ctrl-C) before its turn', ctx))
+              : runOne(command, c, args, ctx, run, trap?.signal);
+          work.then((outcome) => {
+            done.set(c.project.name, outcome);
+            active -= 1;
+            next();
+          }, reject);
+        }
+      };
+      next();
+    });
+    if (command === 'deploy' || command === 'destroy')
+      await retryRefused(command, order, done, args, ctx, run, trap?.signal);
+  } finally {
+    trap?.release();
+  }
   return order.map((c) => done.get(c.project.name) as Outcome);
+}
+
+/**
+ * A project refused for conflicts while others of the run succeeded gets one more run at the end:
+ * the owner of a channel whose last reference a team removed in the same change is refused while
+ * the team's state still uses it, and the team, deployed after it, stops using it.
+ */
+async function retryRefused(
+  command: string,
+  order: Chosen[],
+  done: Map<string, Outcome>,
+  args: Record<string, unknown> & WorkspaceArgs,
+  ctx: RunContext,
+  run: Run,
+  signal: AbortSignal | undefined,
+): Promise<void> {
+  const refused = order.filter((c) => done.get(c.project.name)?.envelope.error?.code === 'conflicts');
+  const others = order.filter((c) => succeeded(done.get(c.project.name)?.exitCode));
+  if (refused.length === 0 || others.length === 0) return;
+  for (const c of refused) {
+    if (signal?.aborted === true) return;
+    if (!ctx.out.json)
+      ctx.io.stdout(
+        `${paint(ctx.io.color).dim(`once more, now that the others ran: ${escapeTerminal(c.project.name)}`)}\n`,
+      );
+    done.set(c.project.name, await runOne(command, c, args, ctx, run, signal));
+  }
 }
 
 const succeeded = (code: ExitCode | undefined) => code === EXIT.ok || code === EXIT.changes;
 
-function skipped(command: string, chosen: Chosen, failed: string, ctx: RunContext): Outcome {
+function notRun(command: string, chosen: Chosen, why: string, ctx: RunContext): Outcome {
   const out = new Output(command, ctx.out.json);
   out.project = chosen.project.name;
-  out.error = {
-    code: 'skipped',
-    message: `not run: ${failed}, which it ${command === 'destroy' ? 'is referenced by' : 'references'}, failed`,
-  };
-  if (!ctx.out.json)
-    printBlock(chosen.project, ctx, [{ err: true, text: `skipped: ${out.error.message}\n` }]);
+  out.error = { code: 'not_run', message: `not run: ${why}` };
+  if (!ctx.out.json) printBlock(chosen.project, ctx, [{ err: true, text: `${out.error.message}\n` }]);
   return {
     chosen,
-    exitCode: EXIT.error,
-    skippedBecause: failed,
-    envelope: out.envelope(EXIT.error),
+    exitCode: EXIT.interrupted,
+    notRunBecause: why,
+    envelope: out.envelope(EXIT.interrupted),
     planFacts: null,
   };
 }
@@ -261,6 +351,7 @@ async function runOne(
   args: Record<string, unknown> & WorkspaceArgs,
   ctx: RunContext,
   run: Run,
+  signal: AbortSignal | undefined,
 ): Promise<Outcome> {
   const lines: { err: boolean; text: string }[] = [];
   const { project } = chosen;
@@ -275,11 +366,16 @@ async function runOne(
     stderr: (text) =>
       // With --json, stdout is the envelope's; what a project says on stderr goes out at once.
       ctx.out.json ? ctx.io.stderr(prefixLines(project.name, text)) : lines.push({ err: true, text }),
+    // The run's one trap: a Ctrl-C reaches every project, and a second one quits.
+    trapInterrupts: signal === undefined ? undefined : () => ({ signal, release: () => {} }),
+    // Its own environment: a project without environments runs without MONITOR_ENV.
+    env: { ...ctx.io.env, MONITOR_ENV: chosen.environment },
   };
   const out = new Output(command, ctx.out.json);
   const own = {
     ...args,
     config: project.configPath,
+    env: chosen.environment,
     all: undefined,
     project: undefined,
     changedSince: undefined,
@@ -287,6 +383,7 @@ async function runOne(
   };
   let exitCode: ExitCode;
   try {
+    if (project.problem !== undefined) throw project.problem;
     exitCode = await run(own, { io, out });
   } catch (error) {
     exitCode = await report(error, io, out);
@@ -333,7 +430,7 @@ export function worstExit(codes: readonly ExitCode[]): ExitCode {
 }
 
 function outcomeWord(outcome: Outcome): string {
-  if (outcome.skippedBecause !== undefined) return 'skipped';
+  if (outcome.notRunBecause !== undefined) return 'not run';
   if (outcome.exitCode === EXIT.ok) return 'ok';
   if (outcome.exitCode === EXIT.changes) return 'changes';
   return `failed (exit ${outcome.exitCode})`;
@@ -349,7 +446,7 @@ function summarize(command: string, workspace: Workspace, outcomes: Outcome[], c
       dependsOn: o.chosen.dependsOn,
       outcome: outcomeWord(o).split(' ')[0],
       exitCode: o.exitCode,
-      ...(o.skippedBecause === undefined ? {} : { skippedBecause: o.skippedBecause }),
+      ...(o.notRunBecause === undefined ? {} : { notRunBecause: o.notRunBecause }),
       plan: planLine(o.planFacts?.summary ?? null) ?? null,
       envelope: o.envelope,
     })),
@@ -372,9 +469,7 @@ function printSummary(command: string, workspace: Workspace, outcomes: Outcome[]
     o.chosen.project.name,
     relative(workspace.root, o.chosen.project.dir) || '.',
     outcomeWord(o),
-    o.skippedBecause === undefined
-      ? (planLine(o.planFacts?.summary ?? null) ?? '')
-      : `${o.skippedBecause} failed`,
+    o.notRunBecause ?? planLine(o.planFacts?.summary ?? null) ?? '',
   ]);
   const widths = [0, 1, 2].map((i) => Math.max(...rows.map((r) => (r[i] as string).length)));
   ctx.io.stdout(
@@ -416,7 +511,7 @@ async function postWorkspaceComment(
     factsOfRun({
       name: o.chosen.project.name,
       exitCode: o.exitCode,
-      skipped: o.skippedBecause !== undefined,
+      skipped: o.notRunBecause !== undefined,
       plan: o.planFacts,
       result: o.envelope.result,
       error: o.envelope.error,
@@ -429,7 +524,8 @@ async function postWorkspaceComment(
       project: workspaceCommentProject(workspace),
       account: '*',
       render: (maxLength) => workspaceMarkdown(purpose, facts, maxLength),
-      createIfMissing: true,
+      // As a project's plan comment: "no changes" edits an earlier comment, never starts one.
+      createIfMissing: purpose === 'result' || facts.some((f) => f.outcome !== 'ok'),
     },
     args,
     ctx,

@@ -33,6 +33,7 @@ export async function run(args: ProjectsArgs, { io, out }: RunContext): Promise<
     dir: relative(workspace.root, project.dir) || '.',
     environments: project.environments,
     dependsOn,
+    ...(project.problem === undefined ? {} : { problem: project.problem.message }),
   }));
   out.result = { workspace: workspace.root, projects };
   if (out.json) return EXIT.ok;
@@ -44,7 +45,12 @@ export async function run(args: ProjectsArgs, { io, out }: RunContext): Promise<
   const width = Math.max(...projects.map((project) => project.name.length));
   const dirWidth = Math.max(...projects.map((project) => project.dir.length));
   for (const project of projects) {
-    const refs = project.dependsOn.length === 0 ? '' : `  → ${project.dependsOn.join(', ')}`;
+    const refs =
+      project.problem !== undefined
+        ? `  ✗ its config does not load: ${project.problem}`
+        : project.dependsOn.length === 0
+          ? ''
+          : `  → ${project.dependsOn.join(', ')}`;
     const dir = refs === '' ? project.dir : project.dir.padEnd(dirWidth);
     io.stdout(
       `  ${escapeTerminal(project.name.padEnd(width))}  ${p.dim(escapeTerminal(dir))}${escapeTerminal(refs)}\n`,

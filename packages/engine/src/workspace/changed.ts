@@ -10,9 +10,15 @@ import { ChangedFilesError } from './errors.js';
  */
 export function changedFiles(ref: string, cwd: string): string[] {
   const top = git(['rev-parse', '--show-toplevel'], cwd, ref).trim();
-  let base = ref;
+  // A commit git knows, never an option: `--output=…` would make `git diff` write a file.
+  const commit = git(
+    ['rev-parse', '--verify', '--quiet', '--end-of-options', `${ref}^{commit}`],
+    cwd,
+    ref,
+  ).trim();
+  let base = commit;
   try {
-    base = git(['merge-base', ref, 'HEAD'], cwd, ref).trim();
+    base = git(['merge-base', commit, 'HEAD'], cwd, ref).trim();
   } catch {
     // No common history (a shallow clone, an unrelated ref): compare with the ref itself.
   }
@@ -47,7 +53,7 @@ function git(args: string[], cwd: string, ref: string): string {
       );
     }
     throw new ChangedFilesError(
-      `git cannot compare with "${ref}": ${said || error.message}`,
+      `git cannot compare with "${ref}": ${said || 'it names no commit this repository has'}`,
       'name a branch, tag or commit git knows here; in CI fetch the history first (actions/checkout with fetch-depth: 0, GitLab GIT_DEPTH: 0)',
     );
   }

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -136,6 +136,13 @@ describe('changedFiles (a real git repository)', () => {
     git(repo, 'init', '-q');
     expect(() => changedFiles('origin/nope', repo)).toThrow(ChangedFilesError);
     expect(() => changedFiles('origin/nope', repo)).toThrow(/cannot compare with "origin\/nope"/);
+    // Never read as an option: `git diff --output=…` would write a file.
+    writeFileSync(join(repo, 'f'), 'x');
+    git(repo, 'add', '.');
+    git(repo, 'commit', '-q', '-m', 'one');
+    const written = join(repo, 'written-by-git');
+    expect(() => changedFiles(`--output=${written}`, repo)).toThrow(ChangedFilesError);
+    expect(existsSync(written)).toBe(false);
     const outside = mkdtempSync(join(tmpdir(), 'monitor-not-git-'));
     dirs.push(outside);
     expect(() => changedFiles('main', outside)).toThrow(/not in a git repository/);

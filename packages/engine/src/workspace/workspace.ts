@@ -17,6 +17,11 @@ export interface WorkspaceProject {
   configPath: string;
   /** The environments its config defines, each with the account it names (undefined: `MONITOR_ACCOUNT_ID`). */
   environments: { name: string; accountId: string | undefined }[];
+  /**
+   * Why its config does not load, when it does not: the project is then named by its directory
+   * (relative to the workspace's root), and every command on it fails with this, the others go on.
+   */
+  problem?: ProjectLoadError | undefined;
 }
 
 /** The projects of a repository (`monitor.workspace.ts`), sorted by directory. */
@@ -60,7 +65,14 @@ export async function readWorkspace(file: string): Promise<Workspace> {
   for (const dir of dirs) {
     const configPath = CONFIG_FILE_NAMES.map((name) => join(dir, name)).find((path) => existsSync(path));
     if (configPath === undefined) continue;
-    const { config } = await loadConfig({ cwd: dir, config: configPath });
+    let config: Awaited<ReturnType<typeof loadConfig>>['config'];
+    try {
+      ({ config } = await loadConfig({ cwd: dir, config: configPath }));
+    } catch (e) {
+      if (!(e instanceof ProjectLoadError)) throw e;
+      projects.push(brokenProject(root, dir, configPath, e));
+      continue;
+    }
     projects.push({
       name: config.projectName,
       dir,
@@ -71,7 +83,10 @@ export async function readWorkspace(file: string): Promise<Workspace> {
       })),
     });
   }
-  refuseNameClashes(projects, root);
+  refuseNameClashes(
+    projects.filter((p) => p.problem === undefined),
+    root,
+  );
   return { root, file, projects };
 }
 
@@ -121,6 +136,22 @@ async function projectDirs(patterns: string[], root: string, file: string): Prom
     for (const dir of withConfig) found.add(dir);
   }
   return [...found].sort();
+}
+
+/** A project whose config does not load: named by its directory, its error naming the file. */
+function brokenProject(
+  root: string,
+  dir: string,
+  configPath: string,
+  error: ProjectLoadError,
+): WorkspaceProject {
+  const problem = new ProjectLoadError(
+    `${relative(root, configPath)}: ${error.message}`,
+    error.diagnostics,
+    error.hint,
+  );
+  problem.configPath = configPath;
+  return { name: relative(root, dir) || '.', dir, configPath, environments: [], problem };
 }
 
 function refuseNameClashes(projects: WorkspaceProject[], root: string): void {
