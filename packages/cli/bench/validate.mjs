@@ -1,31 +1,22 @@
-// `monitor validate` end to end as a user runs it (process start included):
-// - first, issue 47 §6's figure: a warm validate of 1,000 rich constructs (generateRichProject:
-//   every kind and channel type, references, env vars; ~330 built-in policy warnings) against
-//   `node -e 0`, runs interleaved, with the built-in policies on (the default) and all off: the
-//   ratio to `node -e 0` and what the findings add (`--rich`: this alone; `--runs N`, default 9);
-// - for synthetic projects of 100, 1,000 and 5,000 constructs, the median wall time of 5 runs and
-//   the peak memory;
-// - then, at 1,000 and 5,000, what the built-in policies add: the same project with every built-in
-//   on (the default) and every one off (policySeverity), runs alternating.
+// `monitor validate` end to end as a user runs it (process start included), for synthetic projects
+// of 100, 1,000 and 5,000 constructs. Prints the median wall time of 5 runs and the peak memory;
+// then, at 1,000 and 5,000, what the built-in policies add: the same project with every built-in
+// on (the default) and every one off (policySeverity), runs alternating.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { generateProject, generateRichProject, RICH_ENV } from './generate-project.mjs';
+import { generateProject } from './generate-project.mjs';
 
 const BIN = fileURLToPath(new URL('../dist/bin.js', import.meta.url));
 const LOAD_TIMINGS = fileURLToPath(new URL('./load-timings.mjs', import.meta.url));
 const PRELOAD = fileURLToPath(new URL('./report-rss.mjs', import.meta.url));
 const RUNS = 5;
-// `--policies`: only the policies' overhead; `--rich`: only the rich project against `node -e 0`.
+// `--policies`: only the policies' overhead.
 const onlyPolicies = process.argv.includes('--policies');
-const onlyRich = process.argv.includes('--rich');
-const runsAt = process.argv.indexOf('--runs');
-const RICH_RUNS = runsAt === -1 ? 9 : Number(process.argv[runsAt + 1]);
 const sizes = process.argv
   .slice(2)
-  .filter((_arg, i, all) => all[i - 1] !== '--runs')
   .map(Number)
   .filter((n) => n > 0);
 
@@ -55,57 +46,6 @@ function loadTimings(dir) {
 
 const medianOf = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
-/** The bench project's config with these severities (policy name → severity). */
-const configWith = (severities) =>
-  `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: 'bench', policySeverity: ${JSON.stringify(severities)} });\n`;
-
-/**
- * Issue 47 §6: warm `monitor validate` of 1,000 rich constructs, with the built-in policies on and
- * off (two copies of the project, each validated once first so that its caches are warm), and
- * `node -e 0`, the three interleaved run by run so that a busy machine's noise falls on all alike.
- */
-async function richAgainstNode() {
-  const { BUILT_IN_POLICIES } = await import('@monitor/engine');
-  const on = generateRichProject(1000);
-  const off = generateRichProject(1000);
-  writeFileSync(
-    join(off.dir, 'monitor.config.ts'),
-    configWith(Object.fromEntries(BUILT_IN_POLICIES.map((p) => [p.name, 'off']))),
-  );
-  const times = { node: [], on: [], off: [] };
-  let findings = 0;
-  try {
-    validate(on.dir, RICH_ENV);
-    validate(off.dir, RICH_ENV);
-    for (let run = 0; run < RICH_RUNS; run++) {
-      const started = performance.now();
-      const result = spawnSync(process.execPath, ['-e', '0']);
-      if (result.status !== 0) throw new Error('node -e 0 failed');
-      times.node.push(performance.now() - started);
-      const withFindings = validate(on.dir, RICH_ENV);
-      times.on.push(withFindings.ms);
-      findings = (withFindings.stdout.match(/\[[a-z-]+\]$/gm) ?? []).length;
-      times.off.push(validate(off.dir, RICH_ENV).ms);
-    }
-  } finally {
-    on.cleanup();
-    off.cleanup();
-  }
-  const node = medianOf(times.node);
-  const line = (label, ms, extra = '') =>
-    console.log(`${label.padEnd(34)} ${(ms / 1000).toFixed(3)} s  ${(ms / node).toFixed(2)}×${extra}`);
-  console.log(
-    `monitor validate, warm, of 1,000 rich constructs (1,500 resources, ${on.files} files, ${findings} findings) against node -e 0: medians of ${RICH_RUNS} interleaved runs (goal: ≤ 3.5× with findings, findings ≤ 5 %)`,
-  );
-  line('node -e 0', node);
-  line('validate, built-in policies on', medianOf(times.on));
-  line('validate, built-in policies off', medianOf(times.off));
-  const share = (medianOf(times.on) - medianOf(times.off)) / medianOf(times.off);
-  console.log(`findings' share: +${(share * 100).toFixed(1)} % (on against off)\n`);
-}
-
-if (!onlyPolicies) await richAgainstNode();
-
 /**
  * Validate with the built-in policies on and off, alternating runs; median wall times. The bench
  * project `as is` has a finding on most constructs (half its groups muted without a comment, every
@@ -129,8 +69,10 @@ async function policyOverhead(n, variant) {
       );
     }
   }
+  const config = (severities) =>
+    `import { defineConfig } from '@monitor/constructs';\nexport default defineConfig({ projectName: 'bench', policySeverity: ${JSON.stringify(severities)} });\n`;
   const allOff = Object.fromEntries(BUILT_IN_POLICIES.map((p) => [p.name, 'off']));
-  const modes = { off: configWith(allOff), on: configWith({}) };
+  const modes = { off: config(allOff), on: config({}) };
   const times = { off: [], on: [] };
   const stage = { off: [], on: [] };
   let findings = 0;
@@ -160,12 +102,12 @@ async function policyOverhead(n, variant) {
   );
 }
 
-if (!onlyPolicies && !onlyRich) {
+if (!onlyPolicies) {
   console.log(
     'monitor validate, end to end (node start included), median of 5 runs; N constructs = 1.5 N resources',
   );
 }
-for (const n of onlyPolicies || onlyRich ? [] : sizes.length > 0 ? sizes : [100, 1000, 5000]) {
+for (const n of onlyPolicies ? [] : sizes.length > 0 ? sizes : [100, 1000, 5000]) {
   const project = generateProject(n);
   const rssFile = join(tmpdir(), `monitor-bench-rss-${process.pid}`);
   const times = [];
@@ -193,11 +135,9 @@ for (const n of onlyPolicies || onlyRich ? [] : sizes.length > 0 ? sizes : [100,
   );
 }
 
-if (!onlyRich) {
-  console.log(
-    `${onlyPolicies ? '' : '\n'}monitor validate with the built-in policies on (the default) and off, median of 5 alternating runs each`,
-  );
-  for (const n of (sizes.length > 0 ? sizes : [1000, 5000]).filter((size) => size >= 1000)) {
-    for (const variant of ['clean', 'few', 'as is']) await policyOverhead(n, variant);
-  }
+console.log(
+  `${onlyPolicies ? '' : '\n'}monitor validate with the built-in policies on (the default) and off, median of 5 alternating runs each`,
+);
+for (const n of (sizes.length > 0 ? sizes : [1000, 5000]).filter((size) => size >= 1000)) {
+  for (const variant of ['clean', 'few', 'as is']) await policyOverhead(n, variant);
 }
