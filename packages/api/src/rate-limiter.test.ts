@@ -1,8 +1,8 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { budgetSpanMs } from './account-budget.js';
+import { type AccountBudget, budgetSpanMs } from './account-budget.js';
 import { RateLimiter, type WaitNotice } from './rate-limiter.js';
 import { DEFAULT_BUCKET, rateLimitBucketFor } from './rate-limits.js';
-import { MemoryBudget, sharedLedger } from './test-support/memory-budget.js';
+import { MemoryBudget, type SharedLedger, sharedLedger } from './test-support/memory-budget.js';
 
 beforeEach(() => {
   vi.useFakeTimers({ now: 0 });
@@ -207,6 +207,69 @@ describe('RateLimiter with a budget shared by several runs', () => {
     );
     expect(granted).toHaveLength(25);
     expect(maxInAnyWindow(granted, 10_000)).toBe(10);
+  });
+
+  /** A budget on `shared` whose takes fail while `failing()` says so, and the times it was asked. */
+  function flakyBudget(shared: SharedLedger, failing: () => boolean) {
+    const memory = new MemoryBudget(shared, limit, 'mine');
+    const asked: number[] = [];
+    const budget: AccountBudget = {
+      location: '/home/ci/.cache/monitor/budgets/x.json',
+      limit,
+      take: async (count) => {
+        asked.push(Date.now());
+        if (failing()) throw new Error('timed out after 10 s waiting for the lock');
+        return memory.take(count);
+      },
+      close: () => memory.close(),
+    };
+    return { budget, asked };
+  }
+
+  it('after a failed take counts alone, and draws on the budget again after a back-off, saying so once', async () => {
+    const shared = sharedLedger();
+    let failures = 1;
+    const { budget, asked } = flakyBudget(shared, () => failures-- > 0);
+    const warnings: string[] = [];
+    const limiter = new RateLimiter({ budget, routes: false, onWarning: (m) => warnings.push(m) });
+    await limiter.acquire(DEFAULT_BUCKET); // the take fails: counted alone
+    expect(warnings).toHaveLength(1);
+    // Another run takes all the account has.
+    await new MemoryBudget(shared, limit, 'other').take(10);
+    await vi.advanceTimersByTimeAsync(1_000);
+    await limiter.acquire(DEFAULT_BUCKET); // within the back-off: alone, the budget not asked
+    expect(asked).toEqual([0]);
+
+    await vi.advanceTimersByTimeAsync(5_000);
+    let grantedAt: number | undefined;
+    const call = limiter.acquire(DEFAULT_BUCKET).then(() => {
+      grantedAt = Date.now();
+    });
+    await vi.advanceTimersByTimeAsync(budgetSpanMs(limit) + 100);
+    await call;
+    // Shared again: it waits until the other run's tokens come back, not only for its own count.
+    expect(asked[1]).toBe(6_000);
+    expect(grantedAt).toBeGreaterThanOrEqual(budgetSpanMs(limit));
+    expect(shared.takes.filter((t) => t.run === 'mine' && t.granted > 0)).toHaveLength(1);
+    // For the one caller waiting: the requests counted alone are not asked for again.
+    expect(new Set(shared.takes.filter((t) => t.run === 'mine').map((t) => t.asked))).toEqual(new Set([1]));
+    expect(warnings).toHaveLength(2);
+    expect(warnings[1]).toBe(
+      "the account's shared rate budget (/home/ci/.cache/monitor/budgets/x.json) works again: this run draws on it again",
+    );
+  });
+
+  it('asks a budget that keeps failing again less and less often, at most once a window, and warns once', async () => {
+    const { budget, asked } = flakyBudget(sharedLedger(), () => true);
+    const warnings: string[] = [];
+    const limiter = new RateLimiter({ budget, routes: false, onWarning: (m) => warnings.push(m) });
+    for (let i = 0; i < 30; i++) {
+      await limiter.acquire(DEFAULT_BUCKET);
+      await vi.advanceTimersByTimeAsync(2_000);
+    }
+    // Back-offs of 5 s, then 10 s (doubled, at most the window of 10 s): asked at the first request after each.
+    expect(asked).toEqual([0, 6_000, 16_000, 26_000, 36_000, 46_000, 56_000]);
+    expect(warnings).toHaveLength(1);
   });
 });
 

@@ -28,7 +28,7 @@ export interface RateLimiterOptions {
   /**
    * The account's budget shared with other runs: the default bucket's requests take their tokens
    * from it, under its limit (which then replaces `default`). When it fails, the run warns
-   * (`onWarning`) and counts its own requests under that limit.
+   * (`onWarning`) and counts its own requests under that limit, asking it again after a back-off.
    */
   budget?: AccountBudget | undefined;
   /** Told of what a run should know but that does not stop it: a shared budget that failed. */
@@ -132,6 +132,8 @@ export class RateLimiter {
       }
       if (b.grants.length < b.limit) {
         b.grants.push(now);
+        // Counted alone while the budget fails: not a caller to ask it for once it works again.
+        if (b.shared !== undefined) b.shared.waiting--;
         return;
       }
       await this.#sleep(
