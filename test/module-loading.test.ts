@@ -54,6 +54,12 @@ describe('module loading', () => {
     expect(urls.filter((u) => /\/undici\.js$|\/node_modules\/(diff|pg|undici)\//.test(u))).toEqual([]);
   });
 
+  it('validate loads tinyglobby, fdir and picomatch as one vendored file', async () => {
+    const urls = await modulesLoadedBy(['validate']);
+    expect(urls.filter((u) => /\/node_modules\/(tinyglobby|fdir|picomatch)\//.test(u))).toEqual([]);
+    expect(urls.filter((u) => u.endsWith('/packages/engine/dist/tinyglobby.js'))).toHaveLength(1);
+  });
+
   it('--help loads neither zod nor the engine', async () => {
     const urls = await modulesLoadedBy(['--help']);
     expect(urls.some((u) => u.endsWith('/cli/dist/yargs.js'))).toBe(true);

@@ -10,7 +10,6 @@ import {
   type SynthOptions,
   synth,
 } from '@monitor/constructs';
-import { glob } from 'tinyglobby';
 import {
   type Bundle,
   cachePath,
@@ -28,6 +27,7 @@ import { atPropLocation } from '../positions/prop-location.js';
 import { type SourceReader, sourceReader } from '../positions/source-reader.js';
 import { mapStack } from '../positions/stack.js';
 import { locatedTests } from '../routing-tests/located.js';
+import { glob } from '../tinyglobby.js';
 import { configSchema, findConfig, type ResolvedConfig, resolveConfig } from './config-file.js';
 import { EnvironmentError, PolicyConfigError } from './errors.js';
 import { rememberIncluded } from './prefetch.js';
