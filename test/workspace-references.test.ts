@@ -184,6 +184,43 @@ describe('references across the projects of a workspace (file state)', () => {
     expect(await groups(h)).toEqual([]);
   });
 
+  it("a routing test names the platform's channel: a warning from the code (validate exits 0), passed against the account once deployed", async () => {
+    const { root, team } = projects();
+    writeFiles(team, {
+      'monitor.config.ts': `import { AlertChannel, defineConfig, expectRoutes } from '@monitor/constructs';
+export default defineConfig({
+  projectName: 'team-payments',
+  routingTests: [
+    expectRoutes('payments-api', { failure: [AlertChannel.fromProject('platform', 'oncall')] }),
+    expectRoutes('payments-api', { recovery: ['platform:oncall'] }),
+  ],
+});
+`,
+    });
+    const validated = await monitor(['validate'], { cwd: team });
+    expect(validated.code, validated.stdout + validated.stderr).toBe(0);
+    expect(validated.stdout).toContain(
+      "failure: cannot be judged from the code: it subscribes to platform:oncall, project platform's channel",
+    );
+    const routes = await monitor(['routes'], { cwd: team });
+    expect(routes.stdout).toContain(
+      "alerts:       alerts → platform:oncall (another project's channel: what it sends is read with --live)",
+    );
+    expect(routes.stdout).not.toContain('no one');
+
+    // Once deployed, the platform's state says which channel in the account it is: judged, passed.
+    const h = await emulator();
+    const deployed = await monitor(['deploy', '--all', '--yes'], { cwd: root, env: h.env });
+    expect(deployed.code, deployed.stdout + deployed.stderr).toBe(0);
+    const judged = await monitor(['routes', '--test', '--live', '--json'], { cwd: team, env: h.env });
+    expect(judged.code, judged.stdout + judged.stderr).toBe(0);
+    const { tests } = envelopeOf(judged).result as { tests: { status: string; found: unknown[] }[] };
+    expect(tests.map((r) => r.status)).toEqual(['passed', 'passed']);
+    expect(tests[0]?.found).toEqual([{ channel: 'platform:oncall', label: 'Email oncall@example.com' }]);
+    const diff = await monitor(['diff', '--detailed-exitcode'], { cwd: team, env: h.env });
+    expect(diff.code, diff.stdout + diff.stderr).toBe(0);
+  });
+
   it('a reference to its own project is an error at the prop, before anything is read', async () => {
     const { team } = projects();
     writeFiles(team, {

@@ -6,6 +6,7 @@ import {
   type ConstructLike,
   captureStack,
   isConstruct,
+  isProjectConstructRef,
   isRemote,
   type SourceLocation,
 } from './session.js';
@@ -14,7 +15,11 @@ import {
 export type RoutedEvent = 'failure' | 'degraded' | 'recovery' | 'sslExpiry';
 export const ROUTED_EVENTS: readonly RoutedEvent[] = ['failure', 'degraded', 'recovery', 'sslExpiry'];
 
-/** A channel in a routing test: its logical id, an alert-channel construct, or `AlertChannel.fromId(id)`. */
+/**
+ * A channel in a routing test: its logical id, an alert-channel construct, `AlertChannel.fromId(id)`,
+ * or another project's channel, `AlertChannel.fromProject('platform', 'pagerduty-oncall')` (or the
+ * string `'platform:pagerduty-oncall'`, as a route line names it).
+ */
 export type RoutedChannel = string | AlertChannelRef;
 
 /** Exactly these channels (`[]`: no one is told), or `{ atLeast: [...] }`: these and maybe others. */
@@ -30,8 +35,14 @@ export type RouteExpectations = { readonly [E in RoutedEvent]?: ChannelExpectati
   readonly at?: string;
 };
 
-/** A channel as a routing test names it: by the logical id the project gives it, or by its id in the account. */
-export type ExpectedChannel = { readonly logicalId: string } | { readonly physicalId: number | string };
+/**
+ * A channel as a routing test names it: by the logical id the project gives it, by its id in the
+ * account, or by another project's name and the logical id that project gives it.
+ */
+export type ExpectedChannel =
+  | { readonly logicalId: string }
+  | { readonly physicalId: number | string }
+  | { readonly project: string; readonly logicalId: string };
 
 /** One event's expectation: exactly these channels, or at least these. */
 export interface RouteAssertion {
@@ -104,17 +115,29 @@ function groupOf(group: unknown, problems: RoutingTestProblem[]): string {
   return '';
 }
 
+/** `'pagerduty-oncall'`, `'AlertChannel:pagerduty-oncall'`, or another project's `'platform:pagerduty-oncall'`. */
+function namedChannel(name: string): ExpectedChannel {
+  if (name.startsWith('AlertChannel:')) return { logicalId: name.slice(13) };
+  // A logical id never holds a colon: one names the project before it.
+  const colon = name.indexOf(':');
+  if (colon > 0 && colon < name.length - 1)
+    return { project: name.slice(0, colon), logicalId: name.slice(colon + 1) };
+  return { logicalId: name };
+}
+
 function channelOf(channel: unknown, where: string, problems: RoutingTestProblem[]): ExpectedChannel[] {
-  if (typeof channel === 'string' && channel !== '')
-    return [{ logicalId: channel.startsWith('AlertChannel:') ? channel.slice(13) : channel }];
+  if (typeof channel === 'string' && channel !== '') return [namedChannel(channel)];
   if (isRemote(channel) && channel.kind === 'AlertChannel') return [{ physicalId: channel.physicalId }];
+  if (isProjectConstructRef(channel) && channel.kind === 'AlertChannel')
+    return [{ project: channel.project, logicalId: channel.logicalId }];
   if (isConstruct(channel) && channel.kind === 'AlertChannel') return [{ logicalId: channel.logicalId }];
-  const what = isConstruct(channel)
-    ? `${channel.kind} ${(channel as ConstructLike).logicalId}`
-    : describe(channel);
+  const what =
+    isConstruct(channel) || isProjectConstructRef(channel)
+      ? `${channel.kind} ${(channel as ConstructLike).logicalId}`
+      : describe(channel);
   problems.push({
     message: `${where} names ${what}, not an alert channel`,
-    hint: "name channels by logical id ('pagerduty-oncall'), by construct, or with AlertChannel.fromId(id)",
+    hint: "name channels by logical id ('pagerduty-oncall'), by construct, with AlertChannel.fromId(id), or another project's with AlertChannel.fromProject('platform', 'pagerduty-oncall')",
   });
   return [];
 }

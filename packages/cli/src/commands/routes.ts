@@ -141,9 +141,10 @@ function groupBlock(r: GroupRoute, line: string, p: Paint): string {
   else lines.push('  channels:');
   for (const s of r.subscriptions) {
     const word = (text: string) => text.padEnd(12);
+    const unread = s.fromProject === undefined ? '? by id' : '? project';
     const state =
       s.unread === true
-        ? p.dim(word(s.activated ? '? by id' : '? by id, off'))
+        ? p.dim(word(s.activated ? unread : `${unread}, off`))
         : s.missing
           ? p.red(word('✗ missing'))
           : s.activated

@@ -71,15 +71,18 @@ export async function makePlan(
 ): Promise<{ plan: Plan; live: Live }> {
   const account = await (options.snapshot ?? readAccount(target));
   // With the other projects' states: what the code references of theirs, and what they reference of this one.
-  const made = await planAcrossProjects(target, options.forceOrphan === true, (projects) =>
-    planAgainst(target, account, mode, now, { ...options, projects }),
-  );
+  // The other projects' states are kept: the routing tests tell their channels by them.
+  let projectStates: ProjectsInput['projectStates'];
+  const made = await planAcrossProjects(target, options.forceOrphan === true, (projects) => {
+    projectStates = projects.projectStates;
+    return planAgainst(target, account, mode, now, { ...options, projects });
+  });
   const { live } = account;
   // Policies judge what the code asks for; a destroy asks for nothing, and deletes every group:
   // no route is left to compare.
   if (mode === 'destroy') return { plan: made, live };
   const routed = { ...made, routing: planRouting(made, account) };
-  return { plan: withFindings(routed, account, target), live };
+  return { plan: withFindings(routed, account, target, projectStates), live };
 }
 
 /** The plan of the project against an account read: no policies, no routing. */
@@ -107,7 +110,12 @@ export function planAgainst(
  * The plan with the project's findings: the construct rules' (from the load), the plan rules', and
  * the routing tests judged against the account once the plan is applied.
  */
-function withFindings(made: Plan, account: AccountSnapshot, target: Target): Plan {
+function withFindings(
+  made: Plan,
+  account: AccountSnapshot,
+  target: Target,
+  projectStates: ProjectsInput['projectStates'],
+): Plan {
   const { project } = target;
   const sourceOf = sourceReader();
   const planFindings = runPlanPolicies(made, account.live, project.resources, project.config.policies, {
@@ -115,7 +123,12 @@ function withFindings(made: Plan, account: AccountSnapshot, target: Target): Pla
     sourceOf,
   }).map((f) => atPropLocation(f, sourceOf));
   const routingTests = routingTestFindings(
-    planRoutingTests(made, account, { resources: project.resources, tests: project.config.routingTests }),
+    planRoutingTests(
+      made,
+      account,
+      { resources: project.resources, tests: project.config.routingTests },
+      projectStates,
+    ),
   );
   return { ...made, findings: [...project.findings, ...planFindings, ...routingTests] };
 }

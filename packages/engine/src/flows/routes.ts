@@ -1,4 +1,5 @@
 import type { DesiredResource, RoutingTest } from '@monitor/constructs';
+import type { PhysicalId } from '../identity.js';
 import type { Plan } from '../plan/types.js';
 import { mayReroute, type RoutingChanges, routingChanges } from '../routing/changes.js';
 import { type MaintenanceSchedule, maintenanceSchedule } from '../routing/maintenance.js';
@@ -6,7 +7,13 @@ import { picturedChanges } from '../routing/picture.js';
 import { type GroupRoute, routesOf } from '../routing/routes.js';
 import { selectRoutes } from '../routing/select.js';
 import { namedByPlan, type World, worldAfterPlan, worldFromCode, worldFromLive } from '../routing/world.js';
-import { checkGroupsOf, judgeRoutingTests, type RoutingTestResult } from '../routing-tests/judge.js';
+import {
+  checkGroupsOf,
+  judgeRoutingTests,
+  type ProjectChannels,
+  type RoutingTestResult,
+} from '../routing-tests/judge.js';
+import type { State } from '../state/state.js';
 import type { AccountSnapshot } from './target.js';
 
 /**
@@ -87,17 +94,33 @@ export function planRouting(plan: Plan, account: Pick<AccountSnapshot, 'live' | 
 }
 
 /**
+ * The ids of other projects' alert channels, by `project:logicalId`, as their states record them
+ * (`states`: by project name; undefined for a project not found).
+ */
+export function projectChannelsOf(states: ReadonlyMap<string, State | undefined>): ProjectChannels {
+  const ids = new Map<string, PhysicalId>();
+  for (const [project, state] of states) {
+    for (const entry of Object.values(state?.resources ?? {}))
+      if (entry.kind === 'AlertChannel') ids.set(`${project}:${entry.logicalId}`, entry.physicalId);
+  }
+  return ids;
+}
+
+/**
  * The project's routing tests judged against the account once `plan` is applied: what diff and
- * deploy check (`routes --test --live` too).
+ * deploy check (`routes --test --live` too). `projectStates`, the states of the projects the code
+ * references, tell which channel in the account is another project's a test names.
  */
 export function planRoutingTests(
   plan: Plan,
   account: Pick<AccountSnapshot, 'live' | 'state'>,
   project: { resources: readonly DesiredResource[]; tests: readonly RoutingTest[] },
+  projectStates?: ReadonlyMap<string, State | undefined>,
 ): RoutingTestResult[] {
   if (project.tests.length === 0) return [];
   return judgeRoutingTests(project.tests, planWorlds(plan, account).after, {
     now: new Date(plan.createdAt),
     codeGroups: checkGroupsOf(project.resources),
+    ...(projectStates === undefined ? {} : { projectChannels: projectChannelsOf(projectStates) }),
   });
 }

@@ -1,5 +1,6 @@
 import type { RoutingTestResult } from '../routing-tests/judge.js';
 import { planAgainst } from './diff.js';
+import { type ProjectsInput, planAcrossProjects } from './other-projects.js';
 import { planRoutingTests } from './routes.js';
 import { type AccountSnapshot, readAccount, type Target } from './target.js';
 
@@ -12,7 +13,13 @@ export async function accountRoutingTests(
   options: { now?: Date; snapshot?: Promise<AccountSnapshot> } = {},
 ): Promise<RoutingTestResult[]> {
   const account = await (options.snapshot ?? readAccount(target));
-  const made = planAgainst(target, account, 'apply', options.now ?? new Date());
+  const now = options.now ?? new Date();
+  // As diff plans: other projects' channels resolved by their states, which tell them apart.
+  let projectStates: ProjectsInput['projectStates'];
+  const made = await planAcrossProjects(target, false, (projects) => {
+    projectStates = projects.projectStates;
+    return planAgainst(target, account, 'apply', now, { projects });
+  });
   const { resources, config } = target.project;
-  return planRoutingTests(made, account, { resources, tests: config.routingTests });
+  return planRoutingTests(made, account, { resources, tests: config.routingTests }, projectStates);
 }

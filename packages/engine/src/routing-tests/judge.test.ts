@@ -6,14 +6,16 @@ import {
   expectRoutes,
   MaintenanceWindow,
   PagerdutyAlertChannel,
+  type RoutingTest,
   SlackAlertChannel,
   synth,
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
-import { worldFromCode } from '../routing/world.js';
+import { type GroupRoute, routeLine, routesOf } from '../routing/routes.js';
+import { type World, worldFromCode } from '../routing/world.js';
 import { liveOf } from '../test-support/planning.js';
 import { routingTestFindings } from './findings.js';
-import { judgeRoutingTests, type RoutingTestResult } from './judge.js';
+import { judgeAgainstCode, judgeRoutingTests, type RoutingTestResult } from './judge.js';
 
 const NOW = new Date('2026-11-24T12:00:00Z');
 
@@ -220,7 +222,7 @@ describe('judging routing tests', () => {
       [
         'invalid',
         'routing test: recovery[0] names CheckGroup other, not an alert channel',
-        "name channels by logical id ('pagerduty-oncall'), by construct, or with AlertChannel.fromId(id)",
+        "name channels by logical id ('pagerduty-oncall'), by construct, with AlertChannel.fromId(id), or another project's with AlertChannel.fromProject('platform', 'pagerduty-oncall')",
       ],
       [
         'invalid',
@@ -271,5 +273,136 @@ describe('judging routing tests', () => {
         policy: 'routing-test',
       },
     ]);
+  });
+});
+
+describe("routing tests of a group subscribed to another project's channel", () => {
+  const PLATFORM = AlertChannel.fromProject('platform', 'pagerduty-oncall');
+
+  /** The team's group of examples/workspace: it subscribes to the platform project's channel. */
+  function teamCode() {
+    new CheckGroup('payments-api', { name: 'Payments API', alertChannels: [PLATFORM] });
+    const { resources, diagnostics } = synth({ project: 'team-payments' });
+    expect(diagnostics).toEqual([]);
+    return resources;
+  }
+
+  /** The account once deployed: the group subscribes to channel 4, which the platform owns. */
+  const account: World = {
+    resources: [
+      {
+        kind: 'CheckGroup',
+        logicalId: 'payments-api',
+        physicalId: 10,
+        payload: {
+          name: 'Payments API',
+          alertChannelSubscriptions: [{ alertChannelId: 4, activated: true }],
+        },
+      },
+      {
+        kind: 'AlertChannel',
+        physicalId: 4,
+        payload: {
+          type: 'PAGERDUTY',
+          config: { serviceName: 'Platform' },
+          sendFailure: true,
+          sendRecovery: false,
+        },
+      },
+    ],
+  };
+  const live = (tests: RoutingTest[], projectChannels?: Map<string, number>) =>
+    judgeRoutingTests(tests, account, {
+      now: NOW,
+      codeGroups: ['payments-api'],
+      ...(projectChannels === undefined ? {} : { projectChannels }),
+    });
+
+  it('records fromProject and the string project:logicalId as that project’s channel', () => {
+    const byRef = expectRoutes('payments-api', { failure: [PLATFORM] });
+    const byName = expectRoutes('payments-api', { failure: ['platform:pagerduty-oncall'] });
+    const own = expectRoutes('payments-api', { failure: ['AlertChannel:pagerduty-oncall'] });
+    const channel = { project: 'platform', logicalId: 'pagerduty-oncall' };
+    expect(byRef.problems).toEqual([]);
+    expect(byRef.assertions).toEqual([{ event: 'failure', match: 'exactly', channels: [channel] }]);
+    expect(byName.assertions[0]?.channels).toEqual([channel]);
+    expect(own.assertions[0]?.channels).toEqual([{ logicalId: 'pagerduty-oncall' }]);
+  });
+
+  it('from the code, leaves an event that depends on its send* switches unjudged, never failed', () => {
+    const code = teamCode();
+    const results = judgeAgainstCode(
+      [
+        expectRoutes('payments-api', { failure: [PLATFORM] }),
+        expectRoutes('payments-api', { failure: ['platform:pagerduty-oncall'], recovery: [] }),
+        expectRoutes('payments-api', { failure: { atLeast: [PLATFORM] } }),
+      ],
+      code,
+      NOW,
+    );
+    expect(statuses(results)).toEqual([
+      ['failure', 'unjudged'],
+      ['failure', 'unjudged'],
+      ['recovery', 'unjudged'],
+      ['failure', 'unjudged'],
+    ]);
+    expect(results[0]?.message).toBe(
+      "cannot be judged from the code: it subscribes to platform:pagerduty-oncall, project platform's channel, whose send* switches only that project's code sets; expected exactly platform:pagerduty-oncall",
+    );
+    expect(routingTestFindings(results).map((f) => f.severity)).toEqual([
+      'warning',
+      'warning',
+      'warning',
+      'warning',
+    ]);
+  });
+
+  it('from the code, fails a test that names it as this project’s channel, hinting at fromProject', () => {
+    const code = teamCode();
+    const [result] = judgeAgainstCode(
+      [expectRoutes('payments-api', { failure: ['pagerduty-oncall'] })],
+      code,
+      NOW,
+    );
+    expect(result?.status).toBe('failed');
+    expect(result?.hint).toContain("name it AlertChannel.fromProject('platform', 'pagerduty-oncall')");
+  });
+
+  it('from the code, routes it as a channel named platform:pagerduty-oncall, not as no one', () => {
+    const [route] = routesOf(worldFromCode(teamCode()), { now: NOW, timeZone: 'UTC' });
+    expect(route?.noFailureRoute).toBe(false);
+    expect(routeLine(route as GroupRoute)).toBe(
+      "alerts → platform:pagerduty-oncall (another project's channel: what it sends is read with --live)",
+    );
+  });
+
+  it('in the account, matches the channel the other project’s state records for it', () => {
+    const tests = [
+      expectRoutes('payments-api', { failure: [PLATFORM], recovery: [] }),
+      expectRoutes('payments-api', { failure: ['pagerduty-oncall'] }),
+    ];
+    const results = live(tests, new Map([['platform:pagerduty-oncall', 4]]));
+    expect(statuses(results)).toEqual([
+      ['failure', 'passed'],
+      ['recovery', 'passed'],
+      ['failure', 'failed'],
+    ]);
+    expect(results[0]?.found).toEqual([
+      { channel: 'platform:pagerduty-oncall', label: 'PagerDuty (Platform)' },
+    ]);
+    // Its state records another id: channel 4 is not the one the test names.
+    expect(statuses(live(tests.slice(0, 1), new Map([['platform:pagerduty-oncall', 5]])))).toEqual([
+      ['failure', 'failed'],
+      ['recovery', 'passed'],
+    ]);
+  });
+
+  it('in the account, leaves it unjudged (a warning) when no state says which channel it is', () => {
+    const results = live([expectRoutes('payments-api', { failure: [PLATFORM] })]);
+    expect(statuses(results)).toEqual([['failure', 'unjudged']]);
+    expect(results[0]?.message).toBe(
+      "cannot be judged: which channel in the account is project platform's is not known, its state records no id for it; expected exactly platform:pagerduty-oncall",
+    );
+    expect(routingTestFindings(results)[0]?.severity).toBe('warning');
   });
 });

@@ -7,6 +7,7 @@ import type {
   RoutingTest,
   SourceLocation,
 } from '@monitor/constructs';
+import type { PhysicalId } from '../identity.js';
 import { type GroupRoute, reaching, routesOf, type SubscriptionRoute } from '../routing/routes.js';
 import { type World, worldFromCode } from '../routing/world.js';
 
@@ -50,24 +51,110 @@ export interface JudgeOptions {
   codeGroups: readonly string[];
   /** What a group of the code missing from `world` is: not in the account once the plan is applied. */
   missingGroupHint?: string;
+  /**
+   * The ids of other projects' channels, by `project:logicalId`, as their states record them: how a
+   * subscription by id in the account is told to be another project's channel a test names.
+   */
+  projectChannels?: ProjectChannels;
 }
 
+/** Other projects' channels' ids, by `project:logicalId`. */
+export type ProjectChannels = ReadonlyMap<string, PhysicalId>;
+
 const nameOf = (c: ExpectedChannel) =>
-  'logicalId' in c ? c.logicalId : `AlertChannel.fromId(${String(c.physicalId)})`;
+  'project' in c
+    ? `${c.project}:${c.logicalId}`
+    : 'logicalId' in c
+      ? c.logicalId
+      : `AlertChannel.fromId(${String(c.physicalId)})`;
 
-const matches = (c: ExpectedChannel, s: SubscriptionRoute) =>
-  'logicalId' in c ? s.logicalId === c.logicalId : String(s.physicalId) === String(c.physicalId);
+/** Whether subscription `s` is channel `c`: undefined when that cannot be told. */
+type Match = boolean | undefined;
 
-const reachedOf = (s: SubscriptionRoute): ReachedChannel => ({
-  channel: s.logicalId ?? s.channel,
+function projectMatch(
+  c: { project: string; logicalId: string },
+  s: SubscriptionRoute,
+  projectChannels: ProjectChannels | undefined,
+): Match {
+  if (s.fromProject !== undefined)
+    return s.fromProject.project === c.project && s.fromProject.logicalId === c.logicalId;
+  if (s.logicalId !== undefined) return false;
+  // A channel by id: the other project's state says which id its channel has, when it was read.
+  const id = projectChannels?.get(`${c.project}:${c.logicalId}`);
+  if (s.unread === true || id === undefined) return s.physicalId === undefined ? false : undefined;
+  return String(s.physicalId) === String(id);
+}
+
+function matchOf(
+  c: ExpectedChannel,
+  s: SubscriptionRoute,
+  projectChannels: ProjectChannels | undefined,
+): Match {
+  if ('project' in c) return projectMatch(c, s, projectChannels);
+  if ('logicalId' in c) return s.logicalId === c.logicalId;
+  // Another project's channel, not resolved: it may be the one with that id.
+  if (s.fromProject !== undefined && s.unread === true) return undefined;
+  return String(s.physicalId) === String(c.physicalId);
+}
+
+/** The name of a channel another project owns, by its id, when its state was read. */
+function projectNameOf(
+  s: SubscriptionRoute,
+  projectChannels: ProjectChannels | undefined,
+): string | undefined {
+  if (s.logicalId !== undefined || s.physicalId === undefined) return undefined;
+  for (const [name, id] of projectChannels ?? []) if (String(id) === String(s.physicalId)) return name;
+  return undefined;
+}
+
+const reachedOf = (s: SubscriptionRoute, projectChannels: ProjectChannels | undefined): ReachedChannel => ({
+  channel: s.logicalId ?? projectNameOf(s, projectChannels) ?? s.channel,
   label: s.label,
 });
 
-/** Whether `reached` (subscriptions) meets the assertion. */
-function meets(assertion: RouteAssertion, reached: readonly SubscriptionRoute[]): boolean {
-  const expectedAll = assertion.channels.every((c) => reached.some((s) => matches(c, s)));
+/** Whether `reached` meets the assertion, with `match(c, s)` telling which is which. */
+function meets(
+  assertion: RouteAssertion,
+  reached: readonly number[],
+  match: (c: number, s: number) => boolean,
+): boolean {
+  const expected = assertion.channels.map((_, i) => i);
+  const expectedAll = expected.every((c) => reached.some((s) => match(c, s)));
   if (assertion.match === 'atLeast') return expectedAll;
-  return expectedAll && reached.every((s) => assertion.channels.some((c) => matches(c, s)));
+  return expectedAll && reached.every((s) => expected.some((c) => match(c, s)));
+}
+
+/** More unknowns than this (each doubles the cases) and the assertion is left unjudged. */
+const MAX_UNKNOWNS = 12;
+
+/**
+ * Whether the assertion can pass and whether it can fail, over every case of what is not known:
+ * whether each unread channel sends the event, and whether each channel is one the test names
+ * when that cannot be told.
+ */
+function outcomes(
+  assertion: RouteAssertion,
+  sending: readonly SubscriptionRoute[],
+  unread: readonly SubscriptionRoute[],
+  projectChannels: ProjectChannels | undefined,
+): { canPass: boolean; canFail: boolean } {
+  const candidates = [...sending, ...unread];
+  const known = assertion.channels.map((c) => candidates.map((s) => matchOf(c, s, projectChannels)));
+  const open = known.flatMap((row, c) => row.flatMap((m, s) => (m === undefined ? [[c, s] as const] : [])));
+  const bits = unread.length + open.length;
+  if (bits > MAX_UNKNOWNS) return { canPass: true, canFail: true };
+  let canPass = false;
+  let canFail = false;
+  for (let mask = 0; mask < 2 ** bits; mask++) {
+    const bit = (i: number) => (mask & (1 << i)) !== 0;
+    const reached = candidates.map((_, s) => s).filter((s) => s < sending.length || bit(s - sending.length));
+    const guessed = new Map(open.map(([c, s], i) => [`${c}/${s}`, bit(unread.length + i)]));
+    const match = (c: number, s: number) => known[c]?.[s] ?? guessed.get(`${c}/${s}`) === true;
+    if (meets(assertion, reached, match)) canPass = true;
+    else canFail = true;
+    if (canPass && canFail) break;
+  }
+  return { canPass, canFail };
 }
 
 /** The windows of a route on at `at` (each route lists its silencing windows' next occurrence from then). */
@@ -85,17 +172,55 @@ function reachedText(found: readonly ReachedChannel[], why: string): string {
   return found.map((f) => (f.label === f.channel ? f.label : `${f.label} (${f.channel})`)).join(', ');
 }
 
-function judgeAssertion(test: RoutingTest, route: GroupRoute, assertion: RouteAssertion): RoutingTestResult {
+/** Why an assertion cannot be judged: the channels not read, or those not told apart. */
+function unjudgedWhy(
+  assertion: RouteAssertion,
+  sending: readonly SubscriptionRoute[],
+  unread: readonly SubscriptionRoute[],
+  projectChannels: ProjectChannels | undefined,
+): { why: string; hint: string } {
+  if (unread.length > 0) {
+    const what = unread.map((s) =>
+      s.fromProject === undefined
+        ? `${s.channel} by id (fromId), which only the account describes`
+        : `${s.channel}, project ${s.fromProject.project}'s channel, whose send* switches only that project's code sets`,
+    );
+    return {
+      why: `cannot be judged from the code: it subscribes to ${what.join('; ')}`,
+      hint: 'monitor routes --test --live, diff and deploy judge it against the account',
+    };
+  }
+  const projects = [
+    ...new Set(
+      assertion.channels.flatMap((c) =>
+        'project' in c && sending.some((s) => matchOf(c, s, projectChannels) === undefined)
+          ? [c.project]
+          : [],
+      ),
+    ),
+  ];
+  return {
+    why: `cannot be judged: which channel in the account is ${projects.map((p) => `project ${p}'s`).join(', ')} is not known, its state records no id for it`,
+    hint: `deploy ${projects.join(', ')} first (its state says which channel is which), then judge again`,
+  };
+}
+
+function judgeAssertion(
+  test: RoutingTest,
+  route: GroupRoute,
+  assertion: RouteAssertion,
+  projectChannels: ProjectChannels | undefined,
+): RoutingTestResult {
   const silencedBy = silencingAt(route, test.at);
   const silenced = silencedBy.length > 0;
   const sending = silenced ? [] : reaching(route, assertion.event);
-  // A channel named by id in the code is not read without the account: it may or may not send.
+  // A channel named by id in the code, or another project's, is not read without the account: it
+  // may or may not send.
   const unread =
     silenced || route.muted ? [] : route.subscriptions.filter((s) => s.activated && s.unread === true);
-  const passes = meets(assertion, sending);
-  const status =
-    passes === meets(assertion, [...sending, ...unread]) ? (passes ? 'passed' : 'failed') : 'unjudged';
-  const found = sending.map(reachedOf);
+  const { canPass, canFail } = outcomes(assertion, sending, unread, projectChannels);
+  const status = canPass && canFail ? 'unjudged' : canPass ? 'passed' : 'failed';
+  const found = sending.map((s) => reachedOf(s, projectChannels));
   const expected = { match: assertion.match, channels: assertion.channels.map(nameOf) };
   const why = route.muted
     ? ' (the group is muted)'
@@ -104,6 +229,8 @@ function judgeAssertion(test: RoutingTest, route: GroupRoute, assertion: RouteAs
       : '';
   const wanted = `${assertion.match === 'exactly' ? 'exactly' : 'at least'} ${expected.channels.join(', ') || 'no one'}`;
   const at = test.at === undefined ? '' : `at ${test.at}, `;
+  const unjudged =
+    status === 'unjudged' ? unjudgedWhy(assertion, sending, unread, projectChannels) : undefined;
   return {
     status,
     group: test.group,
@@ -114,25 +241,32 @@ function judgeAssertion(test: RoutingTest, route: GroupRoute, assertion: RouteAs
     ...(silencedBy.length === 0 ? {} : { silencedBy }),
     ...(route.muted ? { muted: true } : {}),
     message:
-      status === 'unjudged'
-        ? `${at}cannot be judged from the code: it subscribes to ${unread.map((s) => s.channel).join(', ')} by id (fromId), which only the account describes; expected ${wanted}`
+      unjudged !== undefined
+        ? `${at}${unjudged.why}; expected ${wanted}`
         : `${at}reaches ${reachedText(found, why)}${status === 'passed' ? '' : `; expected ${wanted}`}`,
     ...(status === 'failed' ? { hint: failureHint(test, assertion, route) } : {}),
-    ...(status === 'unjudged'
-      ? { hint: 'monitor routes --test --live, diff and deploy judge it against the account' }
-      : {}),
+    ...(unjudged === undefined ? {} : { hint: unjudged.hint }),
     location: test.location,
   };
 }
 
 function failureHint(test: RoutingTest, assertion: RouteAssertion, route: GroupRoute): string {
   const known = new Set(route.subscriptions.flatMap((s) => (s.logicalId === undefined ? [] : [s.logicalId])));
-  const strangers = assertion.channels.filter((c) => 'logicalId' in c && !known.has(c.logicalId));
+  const strangers = assertion.channels.flatMap((c) =>
+    !('project' in c) && 'logicalId' in c && !known.has(c.logicalId) ? [c] : [],
+  );
   const subscribe =
     strangers.length === 0
       ? ''
       : `; ${test.group} has no subscription to ${strangers.map(nameOf).join(', ')}`;
-  return `change who the group pages in the code (alertChannels, the channels' send* switches, muted, maintenance windows), or the test if the route is right${subscribe}`;
+  // A name the project does not have, that another project's channel of the group has.
+  const theirs = route.subscriptions.flatMap((s) =>
+    s.fromProject !== undefined && strangers.some((c) => c.logicalId === s.fromProject?.logicalId)
+      ? [`AlertChannel.fromProject('${s.fromProject.project}', '${s.fromProject.logicalId}')`]
+      : [],
+  );
+  const project = theirs.length === 0 ? '' : ` (another project's channel: name it ${theirs.join(', ')})`;
+  return `change who the group pages in the code (alertChannels, the channels' send* switches, muted, maintenance windows), or the test if the route is right${subscribe}${project}`;
 }
 
 function invalid(test: RoutingTest, message: string, hint: string): RoutingTestResult {
@@ -189,7 +323,7 @@ export function judgeRoutingTests(
       return test.problems.map((p) => invalid(test, `routing test: ${p.message}`, p.hint));
     const route = routesAt(test.at).get(test.group);
     if (route === undefined) return [missingGroup(test, options)];
-    return test.assertions.map((a) => judgeAssertion(test, route, a));
+    return test.assertions.map((a) => judgeAssertion(test, route, a, options.projectChannels));
   });
 }
 

@@ -38,8 +38,10 @@ export interface SubscriptionRoute extends ChannelDescription {
    * which is not read without `--live` (then `unread`).
    */
   missing: boolean;
-  /** A channel named by id in the code, not looked up: it may well be there. */
+  /** A channel named by id in the code, or another project's, not looked up: it may well be there. */
   unread?: true;
+  /** Another project's channel (`fromProject`), as the code names it: not resolved to an id. */
+  fromProject?: { project: string; logicalId: string };
 }
 
 /** Where the alerts of a check group's checks go. */
@@ -90,6 +92,9 @@ function subscriptionsOf(group: WorldResource, channels: Resolver, fromCode: boo
       return {
         channel: named,
         ...(typeof ref === 'number' || typeof ref === 'string' ? { physicalId: ref } : {}),
+        ...(isProjectPayloadRef(ref)
+          ? { fromProject: { project: ref.$project, logicalId: ref.$ref.slice(ref.$ref.indexOf(':') + 1) } }
+          : {}),
         activated,
         missing: true,
         ...(fromCode && !isPayloadRef(ref) ? { unread: true as const } : {}),
@@ -123,6 +128,10 @@ export function reaching(
 }
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+/** The switched-on subscriptions to other projects' channels, not read (from the code). */
+const otherProjects = (subscriptions: readonly SubscriptionRoute[]) =>
+  subscriptions.filter((s) => s.activated && s.unread === true && s.fromProject !== undefined);
 
 /** Labels, with the channel's name added where two channels would read the same. */
 function distinctLabels(subscriptions: SubscriptionRoute[]): Map<SubscriptionRoute, string> {
@@ -162,7 +171,8 @@ function routeOf(
     escalation: escalationOf(p),
     silencedBy: windows.of(tags),
     reaches,
-    noFailureRoute: reaches.failure.length === 0,
+    // Another project's channel may well send failures: what it sends is that project's code.
+    noFailureRoute: reaches.failure.length === 0 && (muted || otherProjects(subscriptions).length === 0),
   };
 }
 
@@ -207,13 +217,20 @@ export function routeLine(route: GroupRoute): string {
       const key = to.join(', ');
       byChannels.set(key, [...(byChannels.get(key) ?? []), kind]);
     }
-    if (route.reaches.failure.length === 0) parts.push('failures → no one');
+    const others = otherProjects(route.subscriptions);
+    if (route.reaches.failure.length === 0 && others.length === 0) parts.push('failures → no one');
     for (const [to, kinds] of byChannels)
       parts.push(`${kinds.map((k) => ALERT_KIND_NAMES[k]).join(', ')} → ${to}`);
+    if (others.length > 0)
+      parts.push(
+        `alerts → ${others.map((s) => s.channel).join(', ')} (${others.length === 1 ? "another project's channel: what it sends is" : "other projects' channels: what they send is"} read with --live)`,
+      );
   }
   const gone = route.subscriptions.filter((s) => s.missing && s.unread !== true).length;
   if (gone > 0) parts.push(`${plural(gone, 'subscription')} to a channel that is not there`);
-  const unread = route.subscriptions.filter((s) => s.unread === true && s.activated).length;
+  const unread = route.subscriptions.filter(
+    (s) => s.unread === true && s.activated && s.fromProject === undefined,
+  ).length;
   if (unread > 0) parts.push(`${plural(unread, 'channel')} by id, not read (--live)`);
   // A line names a few windows: a project may have thousands that silence every group.
   for (const s of route.silencedBy.slice(0, SILENCERS_NAMED))
