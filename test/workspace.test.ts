@@ -90,8 +90,14 @@ describe('a workspace of projects', () => {
     expect(deployed.stdout).toMatch(/monitor deploy: 5 projects\n {2}platform +platform +ok +2 to create\n/);
     expect(deployed.stdout).toMatch(/team-search +teams\/search +ok +1 to create/);
 
+    const before = h.emulator.requests.length;
     const diff = await run('diff', '--all', '--detailed-exitcode', '--json');
     expect(diff.code).toBe(0);
+    // The five projects read the account once between them: a diff only reads.
+    const groupLists = h.emulator.requests
+      .slice(before)
+      .filter((r) => r.method === 'GET' && /\/check-groups$/.test(r.route ?? ''));
+    expect(groupLists).toHaveLength(1);
     const projects = envelopeOf(diff).result.projects as { name: string; plan: string; exitCode: number }[];
     expect(projects.map((p) => [p.name, p.plan, p.exitCode])).toEqual([
       ['platform', 'no changes', 0],
@@ -293,6 +299,7 @@ describe('the workflows init writes for a workspace', () => {
       expect(Object.keys(workflow.jobs)).toEqual(['matrix', 'plan', 'summary']);
       expect(workflow.jobs.plan?.strategy).toEqual({
         'fail-fast': false,
+        // biome-ignore lint/suspicious/noTemplateCurlyInString: a GitHub expression, as the workflow holds it
         matrix: '${{ fromJSON(needs.matrix.outputs.matrix) }}',
       });
       expect(workflow.jobs.summary?.needs).toEqual(['matrix', 'plan']);

@@ -32,6 +32,7 @@ import { environmentOf, type ProjectArgs } from './options.js';
 import { otherProjectsOf } from './other-projects.js';
 import type { RunContext } from './output.js';
 import { validateOnce } from './project-loads.js';
+import { sharedLiveRead } from './shared-reads.js';
 
 /**
  * Load the project. Its diagnostics go to the output; an invalid project prints them and gives
@@ -180,7 +181,9 @@ export async function loadAndConnect(
       onConfig: (config) => {
         opening = openAccount(args, ctx, config);
         if (options.readAccount === true) {
-          snapshot = opening.then((account) => readAccount(account));
+          snapshot = opening.then((account) =>
+            readAccount({ ...account, live: sharedLiveRead(account, account.client) }),
+          );
           // Awaited once the project has loaded; a failure before then is reported there, or not at all.
           snapshot.catch(() => undefined);
         }

@@ -7,6 +7,7 @@ import { commaList, environmentOf, UsageError } from './options.js';
 import { type Envelope, Output, type RunContext } from './output.js';
 import { forgetLoadsAhead, forgetLoadsAheadExcept, loadAhead } from './project-loads.js';
 import { report } from './report-error.js';
+import { shareLiveReads, stopSharingLiveReads } from './shared-reads.js';
 import { choosesProjects, type WorkspaceArgs } from './workspace-options.js';
 import { factsOfRun, type PlanFacts, planLine, workspaceMarkdown } from './workspace-summary.js';
 
@@ -86,7 +87,14 @@ export async function runInWorkspace(
     forgetLoadsAhead();
     return refuseWithoutYes(command, chosen.length, args, ctx);
   }
-  const outcomes = await schedule(command, chosen, args, ctx, run);
+  // Commands that only read share one read of each account among the projects.
+  if (command === 'diff' || command === 'pull') shareLiveReads();
+  let outcomes: Outcome[];
+  try {
+    outcomes = await schedule(command, chosen, args, ctx, run);
+  } finally {
+    stopSharingLiveReads();
+  }
   const code = summarize(command, workspace, outcomes, ctx);
   if (leftOut.length > 0) ctx.out.result = { ...ctx.out.result, leftOut };
   return args.comment === true ? postWorkspaceComment(command, workspace, outcomes, args, ctx, code) : code;

@@ -160,6 +160,7 @@ export { type PlanJson, type PrintedPlanJson, planToJson, planToPrintedJson } fr
 export { deletionCount, hasChanges, hasWork } from './plan/queries.js';
 export { describeIdentity } from './plan/resource.js';
 export { parseSavedPlan, SAVED_PLAN_FORMAT_VERSION, type SavedPlan } from './plan/saved-plan.js';
+export type { Live } from './plan/types.js';
 export { BUILT_IN_POLICIES } from './policy/builtins.js';
 export { blockingFindings } from './policy/run.js';
 export type { ManualEdit, NotPulled, PulledEdit } from './pull/types.js';

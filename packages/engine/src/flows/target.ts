@@ -72,11 +72,15 @@ export async function readAccount({
   client,
   backend,
   service,
-}: Pick<Target, 'client' | 'backend' | 'service'>): Promise<AccountSnapshot> {
+  live: read,
+}: Pick<Target, 'client' | 'backend' | 'service'> & {
+  /** The account as another project of this run read it (a workspace's diff): read once, for all. */
+  live?: Promise<Live> | undefined;
+}): Promise<AccountSnapshot> {
   const before = client.requestCount;
   const [state, live, otherOwners] = await Promise.all([
     backend.read().then((s) => checkService(s, service, backend.location)),
-    readLive(client),
+    read ?? readLive(client),
     backend.owners?.(),
   ]);
   return { state, live, otherOwners, requests: client.requestCount - before };
