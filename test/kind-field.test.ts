@@ -42,6 +42,7 @@ const ENTRIES = {
 const SOURCES: Record<string, string> = {
   '@monitor/api': ENTRIES.api,
   '@monitor/api/zod': 'packages/api/src/zod.ts',
+  '@monitor/api/definitions': 'packages/api/src/definitions.ts',
   '@monitor/api/nearest': 'packages/api/src/nearest.ts',
   '@monitor/api/json-pieces': 'packages/api/src/json-pieces.ts',
   '@monitor/constructs': ENTRIES.constructs,
