@@ -139,6 +139,7 @@ export function progressReporter({ io, out }: RunContext, header: () => string) 
     end() {
       // The live line only says how far the apply got: the result says the rest, once.
       if (io.interactive && lastLine !== '') io.stderr(CLEAR_LINE);
+      lastLine = '';
     },
   };
 }
@@ -313,6 +314,8 @@ export async function runApplyCommand(
   );
   const verify = deployVerification(args, ctx, () => {
     verifying = true;
+    // The apply is over: its live line goes before the verification says anything.
+    progress.end();
   });
   const ask = consent(command, args, ctx.io, connection.accountId);
   let outcome: ApplyOutcome;
