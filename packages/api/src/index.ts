@@ -1,3 +1,5 @@
+// The kinds' definitions, defaults and secrets: the entry `@monitor/api/definitions` alone.
+
 export {
   type AccountBudget,
   BUDGET_BATCH,
@@ -25,7 +27,7 @@ export {
   resolveClientConfig,
 } from './client.js';
 export { type Clock, pause, systemClock } from './clock.js';
-export { CodedError } from './coded-error.js';
+export * from './definitions.js';
 export {
   type Endpoint,
   type EndpointName,
@@ -64,43 +66,8 @@ export {
   type RetryOptions,
   type Timeouts,
 } from './http.js';
-export { formatIssuePath } from './issue-path.js';
 export { type JsonPiecesOptions, JsonWhenWritten, jsonPieces, textRuns } from './json-pieces.js';
-export { ALERT_CHANNEL_DEFAULTS, ALERT_CHANNEL_TYPE_DEFINITIONS } from './kinds/alert-channel.js';
-export {
-  ALERT_SETTINGS_DEFAULT,
-  API_CHECK_DEFAULTS_DEFAULT,
-  CHECK_GROUP_DEFAULTS,
-  ENVIRONMENT_VARIABLE_DEFAULTS,
-  RETRY_STRATEGY_OBJECT_DEFAULTS,
-  SUBSCRIPTION_DEFAULTS,
-} from './kinds/check-group.js';
-export { DASHBOARD_DEFAULTS } from './kinds/dashboard.js';
-export type {
-  KindDefinition,
-  KindOperations,
-  NaturalKey,
-  OneTimeField,
-  Reference,
-  ResourceKind,
-  SensitivePath,
-} from './kinds/definition.js';
-export { naturalKeyOf, valuesAt } from './kinds/definition.js';
-export { fieldPaths, fieldsOf, isFieldPath, rulePathOf } from './kinds/fields.js';
-export { isResourceKind, KINDS, RESOURCE_KINDS } from './kinds/index.js';
-export { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from './kinds/maintenance-window.js';
-export {
-  isRecord,
-  isSensitive,
-  redactPayload,
-  replaceSensitive,
-  SENSITIVE_VALUE,
-  sensitiveFields,
-  sensitiveValues,
-} from './kinds/secrets.js';
-export { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from './kinds/status-page.js';
 export { inSchemaOrder, lenient } from './lenient.js';
-export { editDistance, nearest } from './nearest.js';
 export { collect, itemsOf, type Page } from './pagination.js';
 export {
   DEFAULT_BUCKET,
@@ -110,7 +77,6 @@ export {
   type RouteRateLimit,
   rateLimitBucketFor,
 } from './rate-limits.js';
-export { describeSensitive, messageRedactor, Redactor } from './redact.js';
 export { DEFAULT_RETRY_POLICY, type RetryPolicy, retryDelay } from './retry-policy.js';
 export {
   type AlertChannel,
