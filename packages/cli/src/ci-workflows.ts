@@ -59,6 +59,26 @@ export function stateNotSaved(branch: string, access: string): { error: string; 
 
 // ---- GitHub Actions -------------------------------------------------------------------------
 
+/** The first step of a deploy job: a run for any ref but the default branch fails, saying why. */
+export const DEPLOY_ONLY_DEFAULT_BRANCH = `      - name: Deploy only the default branch
+        if: github.ref != format('refs/heads/{0}', github.event.repository.default_branch)
+        env:
+          REF: \${{ github.ref }}
+          DEFAULT_BRANCH: \${{ github.event.repository.default_branch }}
+        run: |
+          echo "::error title=monitor deploy refused::monitor deploys only the default branch ($DEFAULT_BRANCH); this run is for $REF. Merge the change, then deploy."
+          exit 1`;
+
+/** The first step of a drift job: drift is the default branch against the account. */
+export const DRIFT_ONLY_DEFAULT_BRANCH = `      - name: Drift only of the default branch
+        if: github.ref != format('refs/heads/{0}', github.event.repository.default_branch)
+        env:
+          REF: \${{ github.ref }}
+          DEFAULT_BRANCH: \${{ github.event.repository.default_branch }}
+        run: |
+          echo "::error title=monitor drift refused::the drift check compares the account with the default branch ($DEFAULT_BRANCH); this run is for $REF."
+          exit 1`;
+
 /** The `env:` of a step that runs monitor: every secret it needs, and only there. */
 export function githubEnv(options: CiOptions, indent: string): string {
   const secret = (name: string) => `${name}: \${{ secrets.${name} }}`;
@@ -208,14 +228,7 @@ jobs:
     # Its secrets (the MONITOR_API_KEY that may write) and its branch rule: docs/ci.md.
     environment: production
     steps:
-      - name: Deploy only the default branch
-        if: github.ref != format('refs/heads/{0}', github.event.repository.default_branch)
-        env:
-          REF: \${{ github.ref }}
-          DEFAULT_BRANCH: \${{ github.event.repository.default_branch }}
-        run: |
-          echo "::error title=monitor deploy refused::monitor deploys only the default branch ($DEFAULT_BRANCH); this run is for $REF. Merge the change, then deploy."
-          exit 1
+${DEPLOY_ONLY_DEFAULT_BRANCH}
 ${githubInstall(options)}
       - name: Deploy
         id: deploy
@@ -258,14 +271,7 @@ jobs:
     steps:
       # The drift issue compares the account with the default branch: a manual run of another
       # branch would report that branch's changes as drift.
-      - name: Drift only of the default branch
-        if: github.ref != format('refs/heads/{0}', github.event.repository.default_branch)
-        env:
-          REF: \${{ github.ref }}
-          DEFAULT_BRANCH: \${{ github.event.repository.default_branch }}
-        run: |
-          echo "::error title=monitor drift refused::the drift check compares the account with the default branch ($DEFAULT_BRANCH); this run is for $REF."
-          exit 1
+${DRIFT_ONLY_DEFAULT_BRANCH}
 ${githubInstall(options)}
       # pull --pr only reads the account: MONITOR_API_KEY may be a read-only key here (docs/ci.md).
       # It pushes with GITHUB_TOKEN itself: the checkout keeps no credentials.

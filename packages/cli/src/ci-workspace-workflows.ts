@@ -3,6 +3,8 @@ import {
   type CiFile,
   type CiHost,
   type CiOptions,
+  DEPLOY_ONLY_DEFAULT_BRANCH,
+  DRIFT_ONLY_DEFAULT_BRANCH,
   githubEnv,
   gitlabSecrets,
   HAS_SECRETS,
@@ -216,14 +218,7 @@ jobs:
     timeout-minutes: 60
     environment: production
     steps:
-      - name: Deploy only the default branch
-        if: github.ref != format('refs/heads/{0}', github.event.repository.default_branch)
-        env:
-          REF: \${{ github.ref }}
-          DEFAULT_BRANCH: \${{ github.event.repository.default_branch }}
-        run: |
-          echo "::error title=monitor deploy refused::monitor deploys only the default branch ($DEFAULT_BRANCH); this run is for $REF. Merge the change, then deploy."
-          exit 1
+${DEPLOY_ONLY_DEFAULT_BRANCH}
 ${install(options, true)}
       # Every project, every time: a project no push changed plans nothing and is left alone, and a
       # push whose run was cancelled while pending (one pending run per concurrency group) or a
@@ -268,14 +263,7 @@ jobs:
       pull-requests: write
       issues: write # the drift issues
     steps:
-      - name: Drift only of the default branch
-        if: github.ref != format('refs/heads/{0}', github.event.repository.default_branch)
-        env:
-          REF: \${{ github.ref }}
-          DEFAULT_BRANCH: \${{ github.event.repository.default_branch }}
-        run: |
-          echo "::error title=monitor drift refused::the drift check compares the account with the default branch ($DEFAULT_BRANCH); this run is for $REF."
-          exit 1
+${DRIFT_ONLY_DEFAULT_BRANCH}
 ${install(options, false)}
       # pull --pr only reads the account, and pushes with GITHUB_TOKEN itself.
       - name: Drift, as one pull request per project
