@@ -4,8 +4,9 @@ import { plan } from '../plan/plan.js';
 import { SourceText } from '../positions/prop-location.js';
 import { emptyState } from '../state/state.js';
 import { construct, liveOf } from '../test-support/planning.js';
+import { groupWithoutAlertChannel } from './builtins.js';
 import { blockingFindings, runConstructPolicies, runPlanPolicies } from './run.js';
-import { selectPolicies } from './select.js';
+import { type PolicySet, selectPolicies } from './select.js';
 
 const options = { environment: 'prod', sourceOf: () => undefined };
 const location = { file: '/p/a.monitor.ts', line: 3, column: 1 };
@@ -475,6 +476,45 @@ describe('policies as untrusted code', () => {
     });
     // Construct by construct: the first group was judged by both rules, the rest by none.
     expect(later).toBe(1);
+  });
+
+  it('a rule that never returns among the built-ins is stopped too; the built-ins alone run outside the watchdog', () => {
+    const spins = definePolicy({
+      name: 'spins',
+      description: 'Never returns.',
+      severity: 'warning',
+      kinds: ['CheckGroup'],
+      check: () => {
+        for (;;) {}
+      },
+    });
+    const builtInsAndOwn = { ...selectPolicies([spins], {}).set, timeLimitMs: 300 };
+    const found = runConstructPolicies(groups, builtInsAndOwn, options);
+    expect(found.filter((f) => f.message.startsWith('the policies were stopped'))).toMatchObject([
+      { severity: 'error', policy: 'spins', logicalId: 'pay' },
+    ]);
+    // Where each stage ran: the watchdog runs it as the script `monitor-policies`.
+    const stacks: string[] = [];
+    const alone = (policy: Policy, builtIn: boolean): PolicySet => ({
+      active: [
+        {
+          policy: { ...policy, check: () => void stacks.push(new Error('here').stack ?? '') },
+          severity: 'info',
+          builtIn,
+        },
+      ],
+      known: new Set([policy.name]),
+    });
+    runConstructPolicies(groups, alone(groupWithoutAlertChannel, true), options);
+    runConstructPolicies(groups, alone(ownerTag, false), options);
+    expect(stacks.map((s) => s.includes('monitor-policies'))).toEqual([
+      false,
+      false,
+      false,
+      true,
+      true,
+      true,
+    ]);
   });
 
   it('a plan rule that never returns is stopped the same way', () => {

@@ -14,7 +14,7 @@ import {
   DEFAULT_POLICY_TIME_LIMIT_MS,
   describeRunning,
   type Running,
-  runStopping,
+  runStage,
   secretScrubber,
 } from './limits.js';
 import type { ActivePolicy, PolicySet } from './select.js';
@@ -101,7 +101,7 @@ function judgeConstructs(
   };
   const ofSeveralKinds = rules.filter((rule) => (rule.policy.kinds?.length ?? 0) > 1);
   const byConstruct = rules.filter((rule) => !ofSeveralKinds.includes(rule));
-  runStopping(
+  runStage(
     () => {
       for (const subject of view.views) {
         for (const rule of byConstruct) {
@@ -116,6 +116,7 @@ function judgeConstructs(
         for (const subject of subjects) if (!judge(rule, subject)) break;
       }
     },
+    active,
     policies.timeLimitMs ?? DEFAULT_POLICY_TIME_LIMIT_MS,
     running,
     (seconds) => out.push(stopped(running, seconds, view.views)),
@@ -144,7 +145,7 @@ export function runPlanPolicies(
   const out: Diagnostic[] = [];
   const said = spoken(resources, live);
   const running: Running = { policy: undefined, on: undefined };
-  runStopping(
+  runStage(
     () => {
       for (const active of planRules) {
         const found = attempt(
@@ -165,6 +166,7 @@ export function runPlanPolicies(
         }
       }
     },
+    planRules,
     policies.timeLimitMs ?? DEFAULT_POLICY_TIME_LIMIT_MS,
     running,
     (seconds) => out.push(stopped(running, seconds, [])),
