@@ -1,33 +1,21 @@
-import {
-  alertChannelConfigSchemas,
-  alertChannelCreateSchema,
-  alertChannelSchema,
-  alertChannelUpdateSchema,
-} from '../schemas/alert-channels.js';
 import type { AlertChannelType } from '../schemas/common.js';
 import { type KindDefinition, nonEmptyString, type SensitivePath } from './definition.js';
-import { defaultsOf } from './fields.js';
+import { KIND_FACTS, kindSchemas } from './schemas-link.js';
 
 /** The documented create defaults of an alert channel, as its schema declares them. */
-export const ALERT_CHANNEL_DEFAULTS = defaultsOf(alertChannelCreateSchema);
+export const ALERT_CHANNEL_DEFAULTS = KIND_FACTS.defaults.ALERT_CHANNEL_DEFAULTS;
 
-/** Each alert-channel type: the shape of its `config` and which of its fields are credentials. */
-export const ALERT_CHANNEL_TYPE_DEFINITIONS: Record<
-  AlertChannelType,
-  { configSchema: (typeof alertChannelConfigSchemas)[AlertChannelType]; sensitive: readonly string[] }
-> = {
-  EMAIL: { configSchema: alertChannelConfigSchemas.EMAIL, sensitive: [] },
+/** Which fields of each alert-channel type's `config` are credentials. */
+export const ALERT_CHANNEL_TYPE_DEFINITIONS: Record<AlertChannelType, { sensitive: readonly string[] }> = {
+  EMAIL: { sensitive: [] },
   // An incoming-webhook URL is a credential: whoever has it can post to the channel.
-  SLACK: { configSchema: alertChannelConfigSchemas.SLACK, sensitive: ['url'] },
-  SLACK_APP: { configSchema: alertChannelConfigSchemas.SLACK_APP, sensitive: [] },
-  WEBHOOK: {
-    configSchema: alertChannelConfigSchemas.WEBHOOK,
-    sensitive: ['webhookSecret', 'headers[].value', 'queryParameters[].value'],
-  },
-  SMS: { configSchema: alertChannelConfigSchemas.SMS, sensitive: [] },
-  CALL: { configSchema: alertChannelConfigSchemas.CALL, sensitive: [] },
-  PAGERDUTY: { configSchema: alertChannelConfigSchemas.PAGERDUTY, sensitive: ['serviceKey'] },
-  OPSGENIE: { configSchema: alertChannelConfigSchemas.OPSGENIE, sensitive: ['apiKey'] },
+  SLACK: { sensitive: ['url'] },
+  SLACK_APP: { sensitive: [] },
+  WEBHOOK: { sensitive: ['webhookSecret', 'headers[].value', 'queryParameters[].value'] },
+  SMS: { sensitive: [] },
+  CALL: { sensitive: [] },
+  PAGERDUTY: { sensitive: ['serviceKey'] },
+  OPSGENIE: { sensitive: ['apiKey'] },
 };
 
 const sensitive: SensitivePath[] = Object.entries(ALERT_CHANNEL_TYPE_DEFINITIONS).flatMap(
@@ -41,9 +29,15 @@ const sensitive: SensitivePath[] = Object.entries(ALERT_CHANNEL_TYPE_DEFINITIONS
 export const alertChannelKind: KindDefinition = {
   kind: 'AlertChannel',
   noun: 'alert channel',
-  createSchema: alertChannelCreateSchema,
-  updateSchema: alertChannelUpdateSchema,
-  responseSchema: alertChannelSchema,
+  get createSchema() {
+    return kindSchemas().AlertChannel.create;
+  },
+  get updateSchema() {
+    return kindSchemas().AlertChannel.update;
+  },
+  get responseSchema() {
+    return kindSchemas().AlertChannel.response;
+  },
   defaults: ALERT_CHANNEL_DEFAULTS,
   displayName: (p) => {
     const config = (p.config ?? {}) as Record<string, unknown>;

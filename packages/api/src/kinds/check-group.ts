@@ -1,37 +1,33 @@
-import {
-  alertSettingsSchema,
-  apiCheckDefaultsSchema,
-  checkGroupAlertChannelSubscriptionSchema,
-  checkGroupCreateSchema,
-  checkGroupSchema,
-  checkGroupUpdateSchema,
-  environmentVariableSchema,
-  retryStrategyObjectSchema,
-} from '../schemas/check-groups.js';
 import { fieldName, type KindDefinition } from './definition.js';
-import { defaultsOf } from './fields.js';
+import { KIND_FACTS, kindSchemas } from './schemas-link.js';
 
 /** Defaults of a group's `apiCheckDefaults`; fields left out of a sent object take these. */
-export const API_CHECK_DEFAULTS_DEFAULT = defaultsOf(apiCheckDefaultsSchema);
+export const API_CHECK_DEFAULTS_DEFAULT = KIND_FACTS.defaults.API_CHECK_DEFAULTS_DEFAULT;
 
 /** Defaults of a group's `alertSettings`. */
-export const ALERT_SETTINGS_DEFAULT = defaultsOf(alertSettingsSchema);
+export const ALERT_SETTINGS_DEFAULT = KIND_FACTS.defaults.ALERT_SETTINGS_DEFAULT;
 
 /** Fields of a retry-strategy object the service fills when they are absent. */
-export const RETRY_STRATEGY_OBJECT_DEFAULTS = defaultsOf(retryStrategyObjectSchema);
+export const RETRY_STRATEGY_OBJECT_DEFAULTS = KIND_FACTS.defaults.RETRY_STRATEGY_OBJECT_DEFAULTS;
 
-export const ENVIRONMENT_VARIABLE_DEFAULTS = defaultsOf(environmentVariableSchema);
-export const SUBSCRIPTION_DEFAULTS = defaultsOf(checkGroupAlertChannelSubscriptionSchema);
+export const ENVIRONMENT_VARIABLE_DEFAULTS = KIND_FACTS.defaults.ENVIRONMENT_VARIABLE_DEFAULTS;
+export const SUBSCRIPTION_DEFAULTS = KIND_FACTS.defaults.SUBSCRIPTION_DEFAULTS;
 
 /** The documented create defaults of a check group (spec + addendum §3), as its schema declares them. */
-export const CHECK_GROUP_DEFAULTS = defaultsOf(checkGroupCreateSchema);
+export const CHECK_GROUP_DEFAULTS = KIND_FACTS.defaults.CHECK_GROUP_DEFAULTS;
 
 export const checkGroupKind: KindDefinition = {
   kind: 'CheckGroup',
   noun: 'check group',
-  createSchema: checkGroupCreateSchema,
-  updateSchema: checkGroupUpdateSchema,
-  responseSchema: checkGroupSchema,
+  get createSchema() {
+    return kindSchemas().CheckGroup.create;
+  },
+  get updateSchema() {
+    return kindSchemas().CheckGroup.update;
+  },
+  get responseSchema() {
+    return kindSchemas().CheckGroup.response;
+  },
   defaults: CHECK_GROUP_DEFAULTS,
   displayName: fieldName('name'),
   naturalKey: { fields: ['name'] },

@@ -1,16 +1,21 @@
-import { dashboardCreateSchema, dashboardSchema, dashboardUpdateSchema } from '../schemas/dashboards.js';
 import { type KindDefinition, nonEmptyString } from './definition.js';
-import { defaultsOf } from './fields.js';
+import { KIND_FACTS, kindSchemas } from './schemas-link.js';
 
 /** The documented create defaults of a dashboard, as its schema declares them. */
-export const DASHBOARD_DEFAULTS = defaultsOf(dashboardCreateSchema);
+export const DASHBOARD_DEFAULTS = KIND_FACTS.defaults.DASHBOARD_DEFAULTS;
 
 export const dashboardKind: KindDefinition = {
   kind: 'Dashboard',
   noun: 'dashboard',
-  createSchema: dashboardCreateSchema,
-  updateSchema: dashboardUpdateSchema,
-  responseSchema: dashboardSchema,
+  get createSchema() {
+    return kindSchemas().Dashboard.create;
+  },
+  get updateSchema() {
+    return kindSchemas().Dashboard.update;
+  },
+  get responseSchema() {
+    return kindSchemas().Dashboard.response;
+  },
   defaults: DASHBOARD_DEFAULTS,
   displayName: (p) =>
     nonEmptyString(p.header) ?? nonEmptyString(p.customUrl) ?? nonEmptyString(p.customDomain),

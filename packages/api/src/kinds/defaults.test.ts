@@ -5,7 +5,7 @@ import { z } from '../zod.js';
 import { ALERT_CHANNEL_DEFAULTS } from './alert-channel.js';
 import { ALERT_SETTINGS_DEFAULT, API_CHECK_DEFAULTS_DEFAULT, CHECK_GROUP_DEFAULTS } from './check-group.js';
 import { DASHBOARD_DEFAULTS } from './dashboard.js';
-import { defaultsOf } from './fields.js';
+import { defaultsOf } from './derive-facts.js';
 import { KINDS } from './index.js';
 import { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from './maintenance-window.js';
 import { STATUS_PAGE_DEFAULTS, STATUS_PAGE_SERVER_DEFAULTS } from './status-page.js';

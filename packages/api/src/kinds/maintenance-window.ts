@@ -1,24 +1,24 @@
-import {
-  maintenanceWindowCreateSchema,
-  maintenanceWindowSchema,
-  maintenanceWindowUpdateSchema,
-  statusPageVisibilitySchema,
-} from '../schemas/maintenance-windows.js';
 import { fieldName, type KindDefinition } from './definition.js';
-import { defaultsOf } from './fields.js';
+import { KIND_FACTS, kindSchemas } from './schemas-link.js';
 
 /** Defaults of a window's `statusPageVisibility`. */
-export const STATUS_PAGE_VISIBILITY_DEFAULTS = defaultsOf(statusPageVisibilitySchema);
+export const STATUS_PAGE_VISIBILITY_DEFAULTS = KIND_FACTS.defaults.STATUS_PAGE_VISIBILITY_DEFAULTS;
 
 /** The documented create defaults of a maintenance window, as its schema declares them; `repeatUnit: null` is a one-off. */
-export const MAINTENANCE_WINDOW_DEFAULTS = defaultsOf(maintenanceWindowCreateSchema);
+export const MAINTENANCE_WINDOW_DEFAULTS = KIND_FACTS.defaults.MAINTENANCE_WINDOW_DEFAULTS;
 
 export const maintenanceWindowKind: KindDefinition = {
   kind: 'MaintenanceWindow',
   noun: 'maintenance window',
-  createSchema: maintenanceWindowCreateSchema,
-  updateSchema: maintenanceWindowUpdateSchema,
-  responseSchema: maintenanceWindowSchema,
+  get createSchema() {
+    return kindSchemas().MaintenanceWindow.create;
+  },
+  get updateSchema() {
+    return kindSchemas().MaintenanceWindow.update;
+  },
+  get responseSchema() {
+    return kindSchemas().MaintenanceWindow.response;
+  },
   defaults: MAINTENANCE_WINDOW_DEFAULTS,
   displayName: fieldName('name'),
   naturalKey: { fields: ['name'] },

@@ -1,26 +1,23 @@
-import {
-  statusPageCreateSchema,
-  statusPageSchema,
-  statusPageServerSchema,
-  statusPageServiceCreateSchema,
-  statusPageServiceSchema,
-  statusPageServiceUpdateSchema,
-  statusPageUpdateSchema,
-} from '../schemas/status-pages.js';
 import { fieldName, type KindDefinition } from './definition.js';
-import { defaultsOf } from './fields.js';
+import { KIND_FACTS, kindSchemas } from './schemas-link.js';
 
 /** The documented create defaults of a status page, as its schema declares them. */
-export const STATUS_PAGE_DEFAULTS = defaultsOf(statusPageCreateSchema);
+export const STATUS_PAGE_DEFAULTS = KIND_FACTS.defaults.STATUS_PAGE_DEFAULTS;
 /** Response-only fields of a status page the service sets. */
-export const STATUS_PAGE_SERVER_DEFAULTS = defaultsOf(statusPageServerSchema);
+export const STATUS_PAGE_SERVER_DEFAULTS = KIND_FACTS.defaults.STATUS_PAGE_SERVER_DEFAULTS;
 
 export const statusPageKind: KindDefinition = {
   kind: 'StatusPage',
   noun: 'status page',
-  createSchema: statusPageCreateSchema,
-  updateSchema: statusPageUpdateSchema,
-  responseSchema: statusPageSchema,
+  get createSchema() {
+    return kindSchemas().StatusPage.create;
+  },
+  get updateSchema() {
+    return kindSchemas().StatusPage.update;
+  },
+  get responseSchema() {
+    return kindSchemas().StatusPage.response;
+  },
   defaults: STATUS_PAGE_DEFAULTS,
   // The service lower-cases urls.
   displayName: fieldName('name'),
@@ -46,9 +43,15 @@ export const statusPageKind: KindDefinition = {
 export const statusPageServiceKind: KindDefinition = {
   kind: 'StatusPageService',
   noun: 'status page service',
-  createSchema: statusPageServiceCreateSchema,
-  updateSchema: statusPageServiceUpdateSchema,
-  responseSchema: statusPageServiceSchema,
+  get createSchema() {
+    return kindSchemas().StatusPageService.create;
+  },
+  get updateSchema() {
+    return kindSchemas().StatusPageService.update;
+  },
+  get responseSchema() {
+    return kindSchemas().StatusPageService.response;
+  },
   defaults: {},
   displayName: fieldName('name'),
   naturalKey: { fields: ['name'] },

@@ -28,7 +28,8 @@ import { type SourceReader, sourceReader } from '../positions/source-reader.js';
 import { mapStack } from '../positions/stack.js';
 import { locatedTests } from '../routing-tests/located.js';
 import { glob } from '../tinyglobby.js';
-import { configSchema, findConfig, type ResolvedConfig, resolveConfig } from './config-file.js';
+import { isPlainlyValid } from './config-check.js';
+import { findConfig, type ResolvedConfig, resolveConfig } from './config-file.js';
 import { EnvironmentError, PolicyConfigError } from './errors.js';
 import { rememberIncluded } from './prefetch.js';
 
@@ -194,7 +195,9 @@ async function readConfig(
       hint,
     );
   }
-  const parsed = configSchema.safeParse(mod.default);
+  const parsed = isPlainlyValid(mod.default)
+    ? ({ success: true, data: mod.default } as const)
+    : (await import('./config-schema.js')).configSchema.safeParse(mod.default);
   if (!parsed.success) {
     const diagnostics = parsed.error.issues.map((issue) =>
       configDiagnostic(configPath, `config ${formatIssuePath(issue.path) || '(root)'}: ${issue.message}`),
