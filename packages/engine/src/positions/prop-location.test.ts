@@ -88,9 +88,15 @@ describe('propPosition over what the scanner skips', () => {
     // Strings with escaped quotes, brackets and commas inside them.
     { src: `new G('g', { a: 'it\\'s, {not} [a] prop', b: 1 });`, path: 'b', column: 42 },
     { src: `new G('g', { a: "say \\"x, y\\"", b: 1 });`, path: 'b', column: 33 },
+    // A string that ends in a backslash (escaped): its quote still ends it.
+    { src: "new G('g', { a: 'C:\\\\', b: 1 });", path: 'b', column: 25 },
+    { src: "new G('g', { a: 'x\\\\\\', }', b: 1 });", path: 'b', column: 29 },
     // A template literal whose substitution holds braces, strings and a nested template.
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text holds a template literal
     { src: 'new G(\'g\', { a: `x${ {k: "}"}.k }${`y${1}`}, z`, b: 1 });', path: 'b', column: 50 },
+    // A template with a lone $, an escaped backtick and an escaped substitution.
+    // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text holds a template literal
+    { src: "new G('g', { a: `$5, \\` \\${x}}`, b: 1 });", path: 'b', column: 34 },
     // Block and line comments between entries, holding what would end an entry.
     { src: `new G('g', { a: 1, /* b: 2, } */ b: 3 });`, path: 'b', column: 34 },
     { src: `new G('g', {\n  a: 1, // b: 2, }\n  b: 3,\n});`, path: 'b', column: 3, line: 3 },
@@ -107,6 +113,7 @@ describe('propPosition over what the scanner skips', () => {
     { src: String.raw`new G('g', { a: /[)\]/,"]+/gi, b: 1 });`, path: 'b', column: 32 },
     { src: String.raw`new G('g', { a: s.replace(/\)/g, ''), b: 1 });`, path: 'b', column: 39 },
     { src: String.raw`new G('g', { a: [/\]/, 2], b: 1 });`, path: 'a[1]', column: 24 },
+    { src: "new G('g', { a: (x) =>  /,/.test(x), b: 1 });", path: 'b', column: 38 },
   ])('$src → $path', ({ src, path, column, line = 1 }) => {
     expect(new SourceText(src).propPosition(at, path)).toEqual({ line, column });
   });
