@@ -7,9 +7,9 @@ import { DEV_ACCOUNT_ID, DEV_API_KEY, type FaultConfig } from '@monitor/emulator
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { execFileInTest } from './support/children.js';
-import { ciProjects, gitHubEnv, gitLabEnv, SHA } from './support/ci.js';
+import { ciProjects, gitHubEnv, gitLabEnv, SHA, writeNpxShim } from './support/ci.js';
 import { type FakeCodeHost, fakeGitHub, fakeGitLab } from './support/code-hosts.js';
-import { BIN, cleanup, emulatorForTests, monitor } from './support/harness.js';
+import { cleanup, emulatorForTests, monitor } from './support/harness.js';
 import { IMPORTS } from './support/projects.js';
 import { githubIf, gitlabRule, gitlabSchemaErrors, lintWorkflow, triggers } from './support/workflows.js';
 
@@ -173,17 +173,12 @@ function checkoutWithOrigin(dir: string): string {
   return origin;
 }
 
-/** `npx` as the deploy job runs it: `npx monitor …` is the built CLI, anything else is not here. */
+/** `npx` as the deploy job runs it, in a directory of its own. */
 function npxShim(): string {
   mkdirSync(TMP, { recursive: true });
   const bin = mkdtempSync(join(TMP, 'npx-'));
   dirs.push(bin);
-  writeFileSync(
-    join(bin, 'npx'),
-    `#!/bin/sh\nif [ "$1" = monitor ]; then shift; exec '${process.execPath}' '${BIN}' "$@"; fi\necho "npx $*: not in this test" >&2\nexit 127\n`,
-    { mode: 0o755 },
-  );
-  return bin;
+  return writeNpxShim(bin);
 }
 
 /**

@@ -6,9 +6,9 @@ import { workspaceCiFiles } from '@monitor/cli';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parse } from 'yaml';
 import { execFileInTest } from './support/children.js';
-import { gitHubEnv } from './support/ci.js';
+import { gitHubEnv, writeNpxShim } from './support/ci.js';
 import { type FakeCodeHost, fakeGitHub } from './support/code-hosts.js';
-import { BIN, cleanup, emulatorForTests, envelopeOf, monitor, writeFiles } from './support/harness.js';
+import { cleanup, emulatorForTests, envelopeOf, monitor, writeFiles } from './support/harness.js';
 import { gitlabSchemaErrors, lintWorkflow } from './support/workflows.js';
 
 /**
@@ -56,18 +56,6 @@ async function emulator() {
   const h = await emulatorForTests();
   open.push(h);
   return h;
-}
-
-/** `npx` as the jobs run it: `npx monitor …` is the built CLI, anything else is not here. */
-function npxShim(dir: string): string {
-  const bin = join(dir, '.bin');
-  mkdirSync(bin);
-  writeFileSync(
-    join(bin, 'npx'),
-    `#!/bin/sh\nif [ "$1" = monitor ]; then shift; exec '${process.execPath}' '${BIN}' "$@"; fi\necho "npx $*: not in this test" >&2\nexit 127\n`,
-    { mode: 0o755 },
-  );
-  return bin;
 }
 
 const names = (r: { stdout: string }) =>
@@ -352,7 +340,7 @@ describe('the workflows init writes for a workspace', () => {
     await execFileInTest('bash', ['-e', '-o', 'pipefail', '-c', (job?.script ?? []).join('\n')], {
       cwd: dir,
       env: {
-        PATH: `${npxShim(dir)}:${process.env.PATH ?? ''}`,
+        PATH: `${writeNpxShim(join(dir, '.bin'))}:${process.env.PATH ?? ''}`,
         HOME: dir,
         CI_PROJECT_DIR: dir,
         CI_MERGE_REQUEST_DIFF_BASE_SHA: base,
@@ -378,7 +366,7 @@ describe('the workflows init writes for a workspace', () => {
     await execFileInTest('bash', ['-e', '-o', 'pipefail', '-c', (job?.script ?? []).join('\n')], {
       cwd: dir,
       env: {
-        PATH: `${npxShim(dir)}:${process.env.PATH ?? ''}`,
+        PATH: `${writeNpxShim(join(dir, '.bin'))}:${process.env.PATH ?? ''}`,
         HOME: dir,
         CI_PROJECT_DIR: dir,
         CI_MERGE_REQUEST_DIFF_BASE_SHA: git(dir, 'rev-parse', 'HEAD').trim(),

@@ -1,7 +1,7 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { type FakeCodeHost, GITHUB_ACTIONS_TOKEN, GITLAB_TOKEN } from './code-hosts.js';
-import { monitor } from './harness.js';
+import { BIN, monitor } from './harness.js';
 import { projectsUnderTest } from './projects.js';
 
 /** The commit every CI run of the tests is for. */
@@ -57,4 +57,18 @@ export function ciProjects() {
       run: (...args: string[]) => monitor(args, { cwd: dir, env: { ...h.env, ...ciEnv } }),
     };
   };
+}
+
+/**
+ * `npx` as the CI jobs run it, written into `dir` (made if missing), to put first on a job's PATH:
+ * `npx monitor …` is the built CLI, anything else is not in the tests.
+ */
+export function writeNpxShim(dir: string): string {
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(
+    join(dir, 'npx'),
+    `#!/bin/sh\nif [ "$1" = monitor ]; then shift; exec '${process.execPath}' '${BIN}' "$@"; fi\necho "npx $*: not in this test" >&2\nexit 127\n`,
+    { mode: 0o755 },
+  );
+  return dir;
 }
