@@ -1,14 +1,11 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { findChromium, renderedDom } from '../scripts/chromium.mjs';
 import { execFileInTest } from './support/children.js';
 import { cleanup, monitor, writeProject } from './support/harness.js';
-import { commandLine } from './support/processes.js';
 
 /**
  * `monitor routes --format mermaid` drawn by Mermaid itself (issue 49 §4): the real output of the
@@ -19,19 +16,6 @@ import { commandLine } from './support/processes.js';
 
 const MERMAID = createRequire(import.meta.url).resolve('mermaid/dist/mermaid.min.js');
 const IN_CI = (process.env.CI ?? '') !== '' && process.env.CI !== 'false';
-
-/** Chromium on this machine: $CHROMIUM, else the first of Debian's and others' names on the PATH. */
-function findChromium(): string | undefined {
-  if (process.env.CHROMIUM !== undefined && process.env.CHROMIUM !== '') return process.env.CHROMIUM;
-  for (const name of ['chromium', 'chromium-browser', 'google-chrome']) {
-    try {
-      return execFileSync('sh', ['-c', `command -v ${name}`], { encoding: 'utf8' }).trim();
-    } catch {
-      // Not this one.
-    }
-  }
-  return undefined;
-}
 
 const CODE = `import { CheckGroup, EmailAlertChannel, MaintenanceWindow, SlackAlertChannel } from '@monitor/constructs';
 const mail = new EmailAlertChannel('payments-oncall', { address: 'payments-oncall@acme.example', sslExpiry: true });
@@ -74,47 +58,6 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) cleanup(dir);
 });
 
-/**
- * Chromium's helpers (its crash handler) can outlive it for a moment, no longer its children: they
- * are found by the profile directory this run gave it, waited for, and stopped if they linger.
- */
-async function helpersGone(profile: string): Promise<void> {
-  const ours = () =>
-    readdirSync('/proc')
-      .filter((p) => /^\d+$/.test(p))
-      .map(Number)
-      .filter((pid) => commandLine(pid).includes(profile));
-  for (let waited = 0; ours().length > 0 && waited < 10_000; waited += 100) await sleep(100);
-  for (const pid of ours()) process.kill(pid, 'SIGKILL');
-}
-
-/** The DOM of `file` once its scripts have run, as headless Chromium dumps it. */
-async function renderedDom(chromium: string, file: string): Promise<string> {
-  const profile = mkdtempSync(join(tmpdir(), 'monitor-chromium-'));
-  try {
-    const { stdout } = await execFileInTest(
-      chromium,
-      [
-        '--headless=new',
-        // As root (CI's runner) Chromium refuses to start with its sandbox.
-        '--no-sandbox',
-        '--disable-gpu',
-        '--no-first-run',
-        `--user-data-dir=${profile}`,
-        // Time enough for the page's scripts to settle: Mermaid renders asynchronously.
-        '--virtual-time-budget=15000',
-        '--dump-dom',
-        pathToFileURL(file).href,
-      ],
-      { maxBuffer: 64 * 1024 * 1024 },
-    );
-    return stdout;
-  } finally {
-    await helpersGone(profile);
-    rmSync(profile, { recursive: true, force: true });
-  }
-}
-
 const decode = (html: string) =>
   html
     .replace(/<br\s*\/?>/g, '\n')
@@ -149,7 +92,7 @@ describe('the picture of who gets paged, in a browser', () => {
 
     const html = join(dir, 'picture.html');
     writeFileSync(html, page(chart));
-    const dom = await renderedDom(chromium, html);
+    const dom = await renderedDom(chromium, html, { execFile: execFileInTest });
     expect(decode(/<pre id="error">([\s\S]*?)<\/pre>/.exec(dom)?.[1] ?? '')).toBe('');
     const svg = /<svg[\s\S]*<\/svg>/.exec(dom)?.[0] ?? '';
     expect(svg).not.toBe('');

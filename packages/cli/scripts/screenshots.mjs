@@ -7,7 +7,7 @@
 //     request, with the verification failure;
 //   - deploy-verify-terminal.png: `monitor deploy --yes --verify` in a terminal (captured through
 //     a pty, screenshots/terminal-html.mjs), failing with exit 8.
-// Each page is screenshotted by headless Chromium (screenshots/chromium.mjs). `npm run docs` runs
+// Each page is screenshotted by headless Chromium (scripts/chromium.mjs). `npm run docs` runs
 // this after references.mjs; without Chromium (or util-linux's `script`) it says so and writes
 // nothing.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -15,7 +15,7 @@ import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import { findChromium, onPath, screenshot } from './screenshots/chromium.mjs';
+import { findChromium, onPath, screenshot } from '../../../scripts/chromium.mjs';
 import { commentHtml, commentPage } from './screenshots/comment-html.mjs';
 import { changedProject, expectExit } from './screenshots/scenario.mjs';
 import { ansiToHtml, terminalPage } from './screenshots/terminal-html.mjs';

@@ -1,6 +1,8 @@
-// Headless Chromium (Debian's `chromium`) turning a local page into a PNG cropped to its content:
-// one run dumps the DOM once the page's scripts are done, to read the size the page measured
-// itself (page.mjs), a second takes the screenshot at exactly that size.
+// Headless Chromium (Debian's `chromium`) on a local page: the DOM once its scripts are done
+// (`renderedDom`: test/routing-picture.test.ts reads the SVG Mermaid drew), and a PNG cropped to
+// its content (`screenshot`, for packages/cli/scripts/screenshots.mjs: one run dumps the DOM to
+// read the size the page measured itself (screenshots/page.mjs), a second takes the screenshot at
+// exactly that size).
 import { execFile, execFileSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -52,11 +54,14 @@ async function helpersGone(profile) {
   for (const pid of ours()) process.kill(pid, 'SIGKILL');
 }
 
-/** Chromium with a fresh profile, headless, on `file`; what it printed on stdout. */
-async function runChromium(chromium, file, args) {
-  const profile = mkdtempSync(join(tmpdir(), 'monitor-screenshots-chromium-'));
+/**
+ * Chromium with a fresh profile, headless, on `file`; what it printed on stdout. `execFile` runs
+ * it (a test passes one that stops it when the test ends).
+ */
+async function runChromium(chromium, file, args, execFile = execFileAsync) {
+  const profile = mkdtempSync(join(tmpdir(), 'monitor-chromium-'));
   try {
-    const { stdout } = await execFileAsync(
+    const { stdout } = await execFile(
       chromium,
       [
         '--headless=new',
@@ -79,6 +84,11 @@ async function runChromium(chromium, file, args) {
     await helpersGone(profile);
     rmSync(profile, { recursive: true, force: true });
   }
+}
+
+/** The DOM of `file` once its scripts have run, as headless Chromium dumps it. */
+export function renderedDom(chromium, file, { execFile } = {}) {
+  return runChromium(chromium, file, ['--dump-dom'], execFile);
 }
 
 /** The size the page measured of itself once complete; an error naming what went wrong in it. */
