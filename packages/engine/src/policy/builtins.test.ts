@@ -1,3 +1,4 @@
+import { KINDS, redactPayload } from '@monitor/api/definitions';
 import {
   CheckGroup,
   createSession,
@@ -8,6 +9,7 @@ import {
   StatusPage,
   StatusPageService,
   synth,
+  WebhookAlertChannel,
 } from '@monitor/constructs';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { plan } from '../plan/plan.js';
@@ -316,6 +318,34 @@ describe('what the built-ins read', () => {
     const copied = new ResourceView(byId('typo'), undefined, noSource).payload;
     expect(copied).not.toBe(byId('typo').payload);
     expect(Object.isFrozen(copied)).toBe(true);
+  });
+
+  it('however a built-in reads a payload, it reads what redactPayload makes of it, never a secret', () => {
+    everyFinding();
+    new WebhookAlertChannel('hook', {
+      name: 'Hook',
+      url: 'https://hooks.example/in',
+      webhookSecret: 'whsec-secret',
+      headers: [{ key: 'authorization', value: 'Bearer header-secret' }],
+      sendFailure: false,
+    });
+    const { resources } = synth({ validate: false });
+    for (const r of resources) {
+      const payload = new ResourceView(r, undefined, noSource, false).payload;
+      const expected = redactPayload(KINDS[r.kind], r.payload);
+      expect(JSON.parse(JSON.stringify(payload)), r.logicalId).toEqual(expected);
+      expect(Object.fromEntries(Object.entries(payload))).toEqual({ ...expected });
+      for (const key of Object.keys(payload)) {
+        expect(payload[key]).toEqual(expected[key]);
+        // A field that holds no secret is the payload's own, not a copy.
+        if (expected[key] === r.payload[key]) expect(payload[key]).toBe(r.payload[key]);
+        const described = Object.getOwnPropertyDescriptor(payload, key);
+        expect(described?.get === undefined ? described?.value : described.get()).toEqual(expected[key]);
+      }
+      expect(JSON.stringify({ ...payload })).not.toMatch(/(tok|whsec|header)-secret/);
+    }
+    const hook = resources.find((r) => r.logicalId === 'hook') as (typeof resources)[number];
+    expect(new ResourceView(hook, undefined, noSource, false).payload.sendFailure).toBe(false);
   });
 });
 
