@@ -280,6 +280,40 @@ describe('diagnostics', () => {
     ]);
   });
 
+  it('reports each key that appears again in a keyed list, nested lists too, at the list', () => {
+    const api = new StatusPageService('api', { name: 'API' });
+    const web = new StatusPageService('web', { name: 'Web' });
+    new StatusPage('page', {
+      name: 'P',
+      url: 'p',
+      cards: [
+        { name: 'Core', services: [api, web] },
+        { name: 'Edge', services: [web, api, web] },
+        { name: 'Core', services: [api, StatusPageService.fromId('svc-1'), StatusPageService.fromId('svc-1')] },
+      ],
+    });
+    new CheckGroup('g', {
+      name: 'G',
+      environmentVariables: [
+        { key: 'A', value: '1' },
+        { key: 'B', value: '2' },
+        { key: 'A', value: '3' },
+      ],
+      apiCheckDefaults: { headers: [{ key: 'x', value: '1' }, { key: 'x', value: '2' }] },
+    });
+    expect(
+      synth()
+        .diagnostics.filter((d) => d.message.includes('more than once'))
+        .map((d) => `${d.logicalId} ${d.path}: ${d.message}`),
+    ).toEqual([
+      'page cards: name "Core" appears more than once: each must be unique',
+      'page cards[1].services: id "web" appears more than once: each must be unique',
+      'page cards[2].services: id "svc-1" appears more than once: each must be unique',
+      'g apiCheckDefaults.headers: key "x" appears more than once: each must be unique',
+      'g environmentVariables: key "A" appears more than once: each must be unique',
+    ]);
+  });
+
   it('refuse URLs that would open somewhere unsafe on a public page', () => {
     new Dashboard('board', {
       header: 'B',

@@ -10,7 +10,6 @@ import {
   nearest,
   rulePathOf,
   sensitiveValues,
-  valuesAt,
 } from '@monitor/api/definitions';
 import type { ProjectDefaults } from './config.js';
 import {
@@ -432,18 +431,13 @@ function checkKindRules(c: Construct<object>, payload: Record<string, unknown>, 
       'warning',
     );
   }
-  for (const [listPath, keyField] of keyedLists(definition)) {
-    for (const { path, value: items } of valuesAt(payload, listPath)) {
-      if (!Array.isArray(items)) continue;
-      const seenKeys = new Set<string>();
-      for (const item of items) {
-        const itemKey = keyText(item, keyField);
-        if (itemKey === undefined) continue;
-        if (seenKeys.has(itemKey))
-          problem(c[PROP_PATH](path), `${keyField} "${itemKey}" appears more than once: each must be unique`);
-        seenKeys.add(itemKey);
-      }
-    }
+  for (const list of keyedLists(definition)) {
+    eachDuplicateKey(payload, list, (path, itemKey) =>
+      problem(
+        c[PROP_PATH](path),
+        `${list.keyField} "${itemKey}" appears more than once: each must be unique`,
+      ),
+    );
   }
 }
 
@@ -506,16 +500,74 @@ function unsetEnvPaths(payload: unknown): Map<string, string> {
   return out;
 }
 
-const KEYED_LISTS = new WeakMap<KindDefinition, [string, string][]>();
+/** A keyed list of a kind: the fields that lead to it (`[]`: through every item) and its key field. */
+interface KeyedList {
+  steps: { field: string; each: boolean }[];
+  keyField: string;
+}
 
-/** A kind's keyed lists (path → key field), listed once per kind, not once per construct. */
-function keyedLists(definition: KindDefinition): [string, string][] {
+const KEYED_LISTS = new WeakMap<KindDefinition, KeyedList[]>();
+
+/** A kind's keyed lists, read once per kind, not once per construct. */
+function keyedLists(definition: KindDefinition): KeyedList[] {
   let lists = KEYED_LISTS.get(definition);
   if (lists === undefined) {
-    lists = Object.entries(definition.keyed);
+    lists = Object.entries(definition.keyed).map(([path, keyField]) => ({
+      steps: path.split('.').map((segment) => {
+        const each = segment.endsWith('[]');
+        return { field: each ? segment.slice(0, -2) : segment, each };
+      }),
+      keyField,
+    }));
     KEYED_LISTS.set(definition, lists);
   }
   return lists;
+}
+
+/**
+ * Each key that appears again in a `list` of `payload` (every one of them, through lists of lists),
+ * with the path of the list it is in (`cards[0].services`). Made only for a duplicate: this runs
+ * on every construct, and almost none has one.
+ */
+function eachDuplicateKey(
+  payload: Record<string, unknown>,
+  list: KeyedList,
+  found: (path: string, key: string) => void,
+): void {
+  const { steps, keyField } = list;
+  const indices: number[] = [];
+  const pathHere = () => {
+    let i = 0;
+    return steps
+      .map((step, depth) =>
+        step.each && depth < steps.length - 1 ? `${step.field}[${indices[i++]}]` : step.field,
+      )
+      .join('.');
+  };
+  const visit = (holder: unknown, depth: number): void => {
+    if (holder === null || typeof holder !== 'object') return;
+    const step = steps[depth] as KeyedList['steps'][number];
+    const inner = (holder as Record<string, unknown>)[step.field];
+    if (depth === steps.length - 1) {
+      if (!Array.isArray(inner)) return;
+      const seen = new Set<string>();
+      for (const item of inner) {
+        const key = keyText(item, keyField);
+        if (key === undefined) continue;
+        if (seen.has(key)) found(pathHere(), key);
+        seen.add(key);
+      }
+    } else if (!step.each) {
+      visit(inner, depth + 1);
+    } else if (Array.isArray(inner)) {
+      for (let i = 0; i < inner.length; i++) {
+        indices.push(i);
+        visit(inner[i], depth + 1);
+        indices.pop();
+      }
+    }
+  };
+  visit(payload, 0);
 }
 
 /** The key of a keyed-list item as text: a reference by its target, a value as itself. */
