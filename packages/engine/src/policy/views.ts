@@ -54,28 +54,32 @@ function secretHolders(kind: ResourceKind): ReadonlySet<string> {
 }
 
 /**
- * A payload as monitor's own rules read it: what `redactPayload` makes of it, each field that holds
- * or leads to a secret masked when it is first read. The built-ins read a few flags and lists of
- * each construct and never its secrets: masking every alert channel's config for them was a fifth
- * of their time. A field named as a path (`'a.b'`, which a kind's rule could match) is masked too.
+ * A payload as monitor's own rules read it: what `redactPayload` makes of it, made only when a
+ * field that holds or leads to a secret is read (the other fields are the payload's own). The
+ * built-ins read a few flags and lists of each construct and never a secret: masking every alert
+ * channel's config for them to read `sendFailure` was a fifth of their time. A view over the
+ * payload, not a copy: copying each payload's fields to skip one cost nearly as much.
  */
 export function maskedOnRead(kind: ResourceKind, payload: Record<string, unknown>): Record<string, unknown> {
   const holders = secretHolders(kind);
-  const holds = (key: string) => holders.has(key) || key.includes('.') || key.includes('[');
-  const keys = Object.keys(payload).filter(holds);
-  if (keys.length === 0) return payload;
+  if (holders.size === 0) return payload;
+  // A frozen payload's fields cannot read differently through a view (a proxy's invariants).
+  if (Object.isFrozen(payload)) return redactPayload(KINDS[kind], payload);
   let masked: Record<string, unknown> | undefined;
-  const view = { ...payload };
-  for (const key of keys) {
-    Object.defineProperty(view, key, {
-      get: () => {
-        masked ??= redactPayload(KINDS[kind], payload);
-        return masked[key];
-      },
-      enumerable: true,
-    });
-  }
-  return view;
+  // A key written as a path (`'config.url'`) is one that redactPayload may mask too.
+  const holds = (key: string | symbol): key is string =>
+    typeof key === 'string' && (holders.has(key) || key.includes('.') || key.includes('['));
+  const maskedField = (key: string) => {
+    masked ??= redactPayload(KINDS[kind], payload);
+    return masked[key];
+  };
+  return new Proxy(payload, {
+    get: (target, key, receiver) => (holds(key) ? maskedField(key) : Reflect.get(target, key, receiver)),
+    getOwnPropertyDescriptor: (target, key) => {
+      const own = Reflect.getOwnPropertyDescriptor(target, key);
+      return own === undefined || !holds(key) ? own : { ...own, value: maskedField(key) };
+    },
+  });
 }
 
 /** A payload or live resource of `kind` as a policy sees it: every sensitive field a marker, a frozen copy. */
