@@ -1,6 +1,6 @@
 import { createContext, Script } from 'node:vm';
 import { describeSensitive, KINDS, Redactor, type ResourceKind } from '@monitor/api/definitions';
-import type { DesiredResource } from '@monitor/constructs';
+import type { DesiredResource, PolicyResource } from '@monitor/constructs';
 import type { Live } from '../plan/types.js';
 import { PolicyStoppedError } from './errors.js';
 
@@ -58,10 +58,10 @@ function urlPassword(url: string | undefined): string | undefined {
   }
 }
 
-/** Which policy is running, and on what: said when the stage is stopped. */
+/** Which policy is running, and on what (undefined: the plan): said when the stage is stopped. */
 export interface Running {
   policy: string | undefined;
-  on: string | undefined;
+  subject: PolicyResource | undefined;
 }
 
 const RUN = new Script('work()', { filename: 'monitor-policies' });
@@ -120,5 +120,11 @@ export function runStage<T>(
 /** `policy "x" was checking CheckGroup "api"`, or what little is known. */
 export function describeRunning(running: Running): string {
   if (running.policy === undefined) return 'the policies ran';
-  return `policy "${running.policy}" was checking ${running.on ?? 'the plan'}`;
+  const on = running.subject === undefined ? 'the plan' : describeSubject(running.subject);
+  return `policy "${running.policy}" was checking ${on}`;
+}
+
+/** `CheckGroup "api"`: a construct as the policies' errors name it. */
+export function describeSubject(subject: PolicyResource): string {
+  return `${subject.construct} "${subject.logicalId}"`;
 }

@@ -13,6 +13,7 @@ import {
   capped,
   DEFAULT_POLICY_TIME_LIMIT_MS,
   describeRunning,
+  describeSubject,
   type Running,
   runStage,
   secretScrubber,
@@ -79,47 +80,53 @@ function judgeConstructs(
   });
   const out: Diagnostic[] = [];
   const said = spoken(resources, undefined, options.scrubAlso);
-  const running: Running = { policy: undefined, on: undefined };
-  /** Judge `subject` by `rule`; false when the rule broke (and is not run on the rest). */
-  const judge = (rule: (typeof rules)[number], subject: ResourceView): boolean => {
-    const resource = desiredOf(subject) as DesiredResource;
-    const found = attempt(
-      rule.active,
-      () => rule.policy.check(subject, view.project),
-      subject,
-      running,
-      said,
-    );
-    if (found.broken !== undefined) {
-      out.push(found.broken);
+  const running: Running = { policy: undefined, subject: undefined };
+  /** Judge `subject` (made from `resource`) by `rule`; false when the rule broke (and is not run on the rest). */
+  const judge = (rule: (typeof rules)[number], subject: ResourceView, resource: DesiredResource): boolean => {
+    running.policy = rule.policy.name;
+    running.subject = subject;
+    const found = attempt(rule.active, () => rule.policy.check(subject, view.project), subject, said);
+    if (isBroken(found)) {
+      out.push(found);
       rule.broken = true;
       return false;
     }
-    for (const v of found.violations)
+    for (const v of found)
       out.push(atPropLocation(finding(rule.active, v, resource, said), options.sourceOf));
     return true;
   };
   const ofSeveralKinds = rules.filter((rule) => (rule.policy.kinds?.length ?? 0) > 1);
   const byConstruct = rules.filter((rule) => !ofSeveralKinds.includes(rule));
+  // The rules that judge each kind, in their order: asked once per kind, not per rule and construct.
+  const rulesOf = new Map<ResourceKind, typeof byConstruct>();
+  const rulesFor = (kind: ResourceKind) => {
+    let found = rulesOf.get(kind);
+    if (found === undefined) {
+      found = byConstruct.filter((rule) => rule.kinds === undefined || rule.kinds.has(kind));
+      rulesOf.set(kind, found);
+    }
+    return found;
+  };
   runStage(
     () => {
-      for (const subject of view.views) {
-        for (const rule of byConstruct) {
-          if (!rule.broken && (rule.kinds === undefined || rule.kinds.has(subject.kind)))
-            judge(rule, subject);
-        }
+      // The views are in the order of the resources they show.
+      for (let i = 0; i < resources.length; i++) {
+        const subject = view.views[i] as ResourceView;
+        for (const rule of rulesFor(subject.kind))
+          if (!rule.broken) judge(rule, subject, resources[i] as DesiredResource);
       }
       for (const rule of ofSeveralKinds) {
         const subjects = (rule.policy.kinds ?? []).flatMap((kind) =>
           view.views.filter((v) => v.kind === kind),
         );
-        for (const subject of subjects) if (!judge(rule, subject)) break;
+        for (const subject of subjects)
+          if (!judge(rule, subject, desiredOf(subject) as DesiredResource)) break;
       }
     },
     active,
     policies.timeLimitMs ?? DEFAULT_POLICY_TIME_LIMIT_MS,
     running,
-    (seconds) => out.push(stopped(running, seconds, view.views)),
+    (seconds) => out.push(stopped(running, seconds)),
   );
   return out;
 }
@@ -144,22 +151,17 @@ export function runPlanPolicies(
   };
   const out: Diagnostic[] = [];
   const said = spoken(resources, live);
-  const running: Running = { policy: undefined, on: undefined };
+  const running: Running = { policy: undefined, subject: undefined };
   runStage(
     () => {
       for (const active of planRules) {
-        const found = attempt(
-          active,
-          () => (active.policy as PlanPolicy).check(seen),
-          undefined,
-          running,
-          said,
-        );
-        if (found.broken !== undefined) {
-          out.push(found.broken);
+        running.policy = active.policy.name;
+        const found = attempt(active, () => (active.policy as PlanPolicy).check(seen), undefined, said);
+        if (isBroken(found)) {
+          out.push(found);
           continue;
         }
-        for (const v of found.violations) {
+        for (const v of found) {
           const resource =
             v.kind === undefined || v.logicalId === undefined ? undefined : resourceOf(v.kind, v.logicalId);
           out.push(finding(active, v, resource, said));
@@ -169,14 +171,14 @@ export function runPlanPolicies(
     planRules,
     policies.timeLimitMs ?? DEFAULT_POLICY_TIME_LIMIT_MS,
     running,
-    (seconds) => out.push(stopped(running, seconds, [])),
+    (seconds) => out.push(stopped(running, seconds)),
   );
   return out;
 }
 
 /** The error a stage past its time ends with: which policy was checking what, where. */
-function stopped(running: Running, seconds: number, views: readonly ResourceView[]): Diagnostic {
-  const subject = views.find((v) => `${v.construct} "${v.logicalId}"` === running.on);
+function stopped(running: Running, seconds: number): Diagnostic {
+  const subject = running.subject;
   return {
     severity: 'error',
     path: '',
@@ -238,36 +240,17 @@ function finding(
   };
 }
 
-type Attempt =
-  | { violations: Violation[]; broken?: undefined }
-  | { violations?: undefined; broken: Diagnostic };
-
-/** Run one check; what it returned as violations, or the error that names the policy. */
+/**
+ * Run one check: what it returned as violations, or the error that names the policy. The
+ * policy's name and what it judges (`describeSubject`) are spelled out only for an error: a
+ * validate runs the built-ins a thousand times and more.
+ */
 function attempt(
   active: ActivePolicy,
   check: () => unknown,
   subject: ResourceView | undefined,
-  running: Running,
   said: Spoken,
-): Attempt {
-  const name = active.policy.name;
-  const on = subject === undefined ? 'the plan' : `${subject.construct} "${subject.logicalId}"`;
-  const resource = subject === undefined ? undefined : desiredOf(subject);
-  const broken = (message: string, detail?: string): Attempt => ({
-    broken: {
-      severity: 'error',
-      path: '',
-      message: said(message, resource, active),
-      policy: name,
-      ...(subject === undefined
-        ? {}
-        : { construct: subject.construct, logicalId: subject.logicalId, location: subject.location }),
-      ...(detail === undefined ? {} : { detail: said(detail, resource, active) }),
-      hint: `fix the policy${active.builtIn ? '' : ', or turn it off with policySeverity'}; it was not run on the rest of the project`,
-    },
-  });
-  running.policy = name;
-  running.on = on;
+): readonly Violation[] | Diagnostic {
   let returned: unknown;
   try {
     returned = check();
@@ -277,23 +260,58 @@ function attempt(
     const wrote =
       e instanceof TypeError &&
       /read[- ]only|not extensible|Cannot (add|assign|delete|define)/.test(error.message);
+    const name = active.policy.name;
     return broken(
-      `policy "${name}" ${wrote ? 'tried to change what it checks' : 'threw'} while checking ${on}: ${error.name}: ${error.message}${wrote ? ' (policies see frozen copies: they report, never change)' : ''}`,
+      active,
+      subject,
+      said,
+      `policy "${name}" ${wrote ? 'tried to change what it checks' : 'threw'} while checking ${onWhat(subject)}: ${error.name}: ${error.message}${wrote ? ' (policies see frozen copies: they report, never change)' : ''}`,
       error.stack,
     );
   }
   const violations = violationsOf(returned);
-  if (violations === undefined) {
-    return broken(
-      `policy "${name}" returned ${describe(returned)} for ${on}: a check returns nothing, a message, { message, path?, hint? }, or a list of them`,
-    );
-  }
-  return { violations };
+  if (violations !== undefined) return violations;
+  return broken(
+    active,
+    subject,
+    said,
+    `policy "${active.policy.name}" returned ${describe(returned)} for ${onWhat(subject)}: a check returns nothing, a message, { message, path?, hint? }, or a list of them`,
+  );
 }
 
+/** Whether an attempt ended in the policy's error rather than its violations. */
+const isBroken = (found: readonly Violation[] | Diagnostic): found is Diagnostic => !Array.isArray(found);
+
+const onWhat = (subject: ResourceView | undefined) =>
+  subject === undefined ? 'the plan' : describeSubject(subject);
+
+/** The error of a policy that broke on `subject` (undefined: the plan): it is not run on the rest. */
+function broken(
+  active: ActivePolicy,
+  subject: ResourceView | undefined,
+  said: Spoken,
+  message: string,
+  detail?: string,
+): Diagnostic {
+  const resource = subject === undefined ? undefined : desiredOf(subject);
+  return {
+    severity: 'error',
+    path: '',
+    message: said(message, resource, active),
+    policy: active.policy.name,
+    ...(subject === undefined
+      ? {}
+      : { construct: subject.construct, logicalId: subject.logicalId, location: subject.location }),
+    ...(detail === undefined ? {} : { detail: said(detail, resource, active) }),
+    hint: `fix the policy${active.builtIn ? '' : ', or turn it off with policySeverity'}; it was not run on the rest of the project`,
+  };
+}
+
+const NO_VIOLATIONS: readonly Violation[] = Object.freeze([]);
+
 /** What a check returned, as violations; undefined when it is not something a check may return. */
-function violationsOf(returned: unknown): Violation[] | undefined {
-  if (returned === undefined || returned === null) return [];
+function violationsOf(returned: unknown): readonly Violation[] | undefined {
+  if (returned === undefined || returned === null) return NO_VIOLATIONS;
   const items = Array.isArray(returned) ? returned : [returned];
   const out: Violation[] = [];
   for (const item of items) {
