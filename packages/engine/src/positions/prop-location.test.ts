@@ -97,6 +97,12 @@ describe('propPosition over what the scanner skips', () => {
     // A template with a lone $, an escaped backtick and an escaped substitution.
     // biome-ignore lint/suspicious/noTemplateCurlyInString: the source text holds a template literal
     { src: "new G('g', { a: `$5, \\` \\${x}}`, b: 1 });", path: 'b', column: 34 },
+    // Lists of plain values, with a trailing comma or not; one with what a list of them cannot hold.
+    { src: "new G('g', { a: ['x', \"y\",], n: [1, 2.5, k.v], b: 1 });", path: 'b', column: 48 },
+    { src: "new G('g', { a: ['x' 'y'], b: 1 });", path: 'b', column: 28 },
+    // A comment after a plain value, holding what would end an entry; one never closed.
+    { src: "new G('g', { a: 'x' /* , } */, b: 1 });", path: 'b', column: 32 },
+    { src: "new G('g', { a: 1, /* b: 2 });", path: 'b', column: undefined },
     // Block and line comments between entries, holding what would end an entry.
     { src: `new G('g', { a: 1, /* b: 2, } */ b: 3 });`, path: 'b', column: 34 },
     { src: `new G('g', {\n  a: 1, // b: 2, }\n  b: 3,\n});`, path: 'b', column: 3, line: 3 },
@@ -115,7 +121,9 @@ describe('propPosition over what the scanner skips', () => {
     { src: String.raw`new G('g', { a: [/\]/, 2], b: 1 });`, path: 'a[1]', column: 24 },
     { src: "new G('g', { a: (x) =>  /,/.test(x), b: 1 });", path: 'b', column: 38 },
   ])('$src → $path', ({ src, path, column, line = 1 }) => {
-    expect(new SourceText(src).propPosition(at, path)).toEqual({ line, column });
+    expect(new SourceText(src).propPosition(at, path)).toEqual(
+      column === undefined ? undefined : { line, column },
+    );
   });
 
   it('gives up, rather than looping, on what it cannot read past', () => {
