@@ -20,13 +20,13 @@ export interface ProjectView {
   views: ResourceView[];
 }
 
-/** The construct each view was made from: kept out of the view, where a policy could reach it. */
-const DESIRED = new WeakMap<ResourceView, DesiredResource>();
-
 /** The construct a view shows (for the engine: a policy sees only the view). */
 export function desiredOf(view: PolicyResource): DesiredResource | undefined {
-  return view instanceof ResourceView ? DESIRED.get(view) : undefined;
+  return resourceOfView(view);
 }
+
+/** Set by `ResourceView`, the one place that can read a view's construct. */
+let resourceOfView: (view: object) => DesiredResource | undefined;
 
 /**
  * A value as a policy may see it: a deep copy, frozen, so that a rule can neither change what is
@@ -65,21 +65,40 @@ export function maskedOnRead(kind: ResourceKind, payload: Record<string, unknown
   if (holders.size === 0) return payload;
   // A frozen payload's fields cannot read differently through a view (a proxy's invariants).
   if (Object.isFrozen(payload)) return redactPayload(KINDS[kind], payload);
-  let masked: Record<string, unknown> | undefined;
-  // A key written as a path (`'config.url'`) is one that redactPayload may mask too.
-  const holds = (key: string | symbol): key is string =>
-    typeof key === 'string' && (holders.has(key) || key.includes('.') || key.includes('['));
-  const maskedField = (key: string) => {
-    masked ??= redactPayload(KINDS[kind], payload);
-    return masked[key];
-  };
-  return new Proxy(payload, {
-    get: (target, key, receiver) => (holds(key) ? maskedField(key) : Reflect.get(target, key, receiver)),
-    getOwnPropertyDescriptor: (target, key) => {
-      const own = Reflect.getOwnPropertyDescriptor(target, key);
-      return own === undefined || !holds(key) ? own : { ...own, value: maskedField(key) };
-    },
-  });
+  return new Proxy(payload, new MaskedFields(kind, payload, holders));
+}
+
+/** What `maskedOnRead`'s view does: one object a payload, its methods shared. */
+class MaskedFields implements ProxyHandler<Record<string, unknown>> {
+  readonly #kind: ResourceKind;
+  readonly #payload: Record<string, unknown>;
+  readonly #holders: ReadonlySet<string>;
+  #masked: Record<string, unknown> | undefined;
+
+  constructor(kind: ResourceKind, payload: Record<string, unknown>, holders: ReadonlySet<string>) {
+    this.#kind = kind;
+    this.#payload = payload;
+    this.#holders = holders;
+  }
+
+  get(target: Record<string, unknown>, key: string | symbol, receiver: unknown): unknown {
+    return this.#holds(key) ? this.#maskedField(key) : Reflect.get(target, key, receiver);
+  }
+
+  getOwnPropertyDescriptor(target: Record<string, unknown>, key: string | symbol) {
+    const own = Reflect.getOwnPropertyDescriptor(target, key);
+    return own === undefined || !this.#holds(key) ? own : { ...own, value: this.#maskedField(key) };
+  }
+
+  /** A key written as a path (`'config.url'`) is one that redactPayload may mask too. */
+  #holds(key: string | symbol): key is string {
+    return typeof key === 'string' && (this.#holders.has(key) || key.includes('.') || key.includes('['));
+  }
+
+  #maskedField(key: string): unknown {
+    this.#masked ??= redactPayload(KINDS[this.#kind], this.#payload);
+    return this.#masked[key];
+  }
 }
 
 /** A payload or live resource of `kind` as a policy sees it: every sensitive field a marker, a frozen copy. */
@@ -105,6 +124,8 @@ export class ResourceView implements PolicyResource {
   readonly construct: string;
   readonly logicalId: string;
   readonly environment: string | undefined;
+  /** Kept out of the view's fields, where a policy could reach it (`desiredOf`). */
+  readonly #resource: DesiredResource;
   readonly #sourceOf: SourceReader;
   readonly #copies: boolean;
   #payload: Readonly<Record<string, unknown>> | undefined;
@@ -123,19 +144,19 @@ export class ResourceView implements PolicyResource {
     this.environment = environment;
     this.#sourceOf = sourceOf;
     this.#copies = copies;
-    DESIRED.set(this, resource);
+    this.#resource = resource;
     // A rule that wrote `kind` would hide the construct from the rules after it.
     Object.freeze(this);
   }
 
   /** Where `new` was called: resolved on first read (from the stack and the source map), as a copy. */
   get location(): SourceLocation | undefined {
-    return frozenCopy((DESIRED.get(this) as DesiredResource).location);
+    return frozenCopy(this.#resource.location);
   }
 
   get payload(): Readonly<Record<string, unknown>> {
     if (this.#payload === undefined) {
-      const { payload } = DESIRED.get(this) as DesiredResource;
+      const { payload } = this.#resource;
       this.#payload = this.#copies ? policyPayload(this.kind, payload) : maskedOnRead(this.kind, payload);
     }
     return this.#payload;
@@ -144,9 +165,13 @@ export class ResourceView implements PolicyResource {
   commentOn(prop: string): string | undefined {
     this.#comments ??= new Map();
     if (!this.#comments.has(prop)) {
-      this.#comments.set(prop, commentOn(DESIRED.get(this) as DesiredResource, prop, this.#sourceOf));
+      this.#comments.set(prop, commentOn(this.#resource, prop, this.#sourceOf));
     }
     return this.#comments.get(prop);
+  }
+
+  static {
+    resourceOfView = (view) => (#resource in view ? view.#resource : undefined);
   }
 }
 
