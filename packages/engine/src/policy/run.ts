@@ -207,15 +207,23 @@ function spoken(
 ): Spoken {
   const made = new Map<DesiredResource, (text: string) => string>();
   const scrub = secretScrubber(also.length === 0 ? resources : [...resources, ...also], live);
-  return (text, resource, active) => {
-    let own = (t: string) => t;
-    if (resource !== undefined) {
-      own = made.get(resource) ?? messageRedactor(KINDS[resource.kind], resource.payload);
+  const ownOf = (resource: DesiredResource) => {
+    let own = made.get(resource);
+    if (own === undefined) {
+      // A kind with nothing sensitive (a maintenance window) has nothing to describe.
+      const kind = KINDS[resource.kind];
+      own = kind.sensitive.length === 0 ? unchanged : messageRedactor(kind, resource.payload);
       made.set(resource, own);
     }
-    return capped(active.builtIn ? own(text) : scrub(own(text)));
+    return own;
+  };
+  return (text, resource, active) => {
+    const own = resource === undefined ? text : ownOf(resource)(text);
+    return capped(active.builtIn ? own : scrub(own));
   };
 }
+
+const unchanged = (text: string) => text;
 
 /** A finding as a diagnostic: at its construct, secrets kept out, waived when the construct says so. */
 function finding(
@@ -350,7 +358,9 @@ function describe(value: unknown): string {
 function unknownExceptions(resources: readonly DesiredResource[], policies: PolicySet): Diagnostic[] {
   const out: Diagnostic[] = [];
   for (const r of resources) {
-    for (const [i, e] of (r.options.policyExceptions ?? []).entries()) {
+    const exceptions = r.options.policyExceptions;
+    if (exceptions === undefined || exceptions.length === 0) continue;
+    for (const [i, e] of exceptions.entries()) {
       if (policies.known.has(e.policy)) continue;
       const near = nearest(e.policy, policies.known);
       out.push({

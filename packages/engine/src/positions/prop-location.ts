@@ -30,6 +30,8 @@ export function atPropLocation(diagnostic: Diagnostic, sourceOf: SourceReader): 
 
 /** `a.b[2].c` → `['a', 'b', 2, 'c']`. */
 function steps(path: string): (string | number)[] {
+  // Most are one prop (`muted`).
+  if (!path.includes('.') && !path.includes('[')) return path === '' ? [] : [path];
   const out: (string | number)[] = [];
   for (const part of path.split('.')) {
     const m = /^([^[]*)((?:\[\d+\])*)$/.exec(part);
