@@ -239,9 +239,10 @@ export class SourceText {
         return { key: this.#src.slice(i + 1, end - 1), end };
       }
     }
+    // test, not exec: no match array for each of the thousands of keys a validate passes.
     IDENTIFIER.lastIndex = i;
-    const m = IDENTIFIER.exec(this.#src);
-    return m === null ? undefined : { key: m[0], end: i + m[0].length };
+    if (!IDENTIFIER.test(this.#src)) return undefined;
+    return { key: this.#src.slice(i, IDENTIFIER.lastIndex), end: IDENTIFIER.lastIndex };
   }
 
   /** Past one expression: up to a `,` or a closing bracket at its own depth. */
