@@ -5,7 +5,7 @@ import { SourceText } from '../positions/prop-location.js';
 import { emptyState } from '../state/state.js';
 import { construct, liveOf } from '../test-support/planning.js';
 import { groupWithoutAlertChannel } from './builtins.js';
-import { blockingFindings, runConstructPolicies, runPlanPolicies } from './run.js';
+import { blockingFindings, inSourceOrder, runConstructPolicies, runPlanPolicies } from './run.js';
 import { type PolicySet, selectPolicies } from './select.js';
 
 const options = { environment: 'prod', sourceOf: () => undefined };
@@ -585,5 +585,28 @@ describe('policies as untrusted code', () => {
     const [broken] = runConstructPolicies([groups[0] as (typeof groups)[number]], only(throws), options);
     expect(broken?.message.length).toBeLessThan(2_100);
     expect(broken?.detail?.length).toBeLessThan(2_100);
+  });
+});
+
+describe('inSourceOrder', () => {
+  it('lists findings by file, line and column, then by policy; those with no place first', () => {
+    const at = (file: string, line: number, column: number) => ({ file, line, column });
+    const found = (policy: string, location?: ReturnType<typeof at>) => ({
+      severity: 'warning' as const,
+      path: '',
+      message: policy,
+      policy,
+      ...(location === undefined ? {} : { location }),
+    });
+    const given = [
+      found('b', at('/p/b.ts', 1, 1)),
+      found('z', at('/p/a.ts', 9, 2)),
+      found('a', at('/p/a.ts', 10, 1)),
+      found('y', at('/p/a.ts', 9, 2)),
+      found('x', at('/p/a.ts', 9, 1)),
+      found('nowhere'),
+    ];
+    expect(inSourceOrder(given).map((f) => f.policy)).toEqual(['nowhere', 'x', 'y', 'z', 'a', 'b']);
+    expect(given[0]?.policy).toBe('b');
   });
 });

@@ -422,14 +422,21 @@ export function blockingFindings(findings: readonly Diagnostic[]): Diagnostic[] 
 
 /** Findings in source order, then by policy: how `monitor validate` lists them. */
 export function inSourceOrder(findings: readonly Diagnostic[]): Diagnostic[] {
-  const key = (d: Diagnostic) =>
-    [d.location?.file ?? '', d.location?.line ?? 0, d.location?.column ?? 0] as const;
-  return [...findings].sort((a, b) => {
-    const [fa, la, ca] = key(a);
-    const [fb, lb, cb] = key(b);
-    if (fa !== fb) return fa < fb ? -1 : 1;
-    if (la !== lb) return la - lb;
-    if (ca !== cb) return ca - cb;
-    return (a.policy ?? '') < (b.policy ?? '') ? -1 : (a.policy ?? '') > (b.policy ?? '') ? 1 : 0;
-  });
+  return [...findings].sort(bySourceOrder);
+}
+
+// Compared field by field, with no key made for each comparison: a sort of thousands makes tens of thousands.
+function bySourceOrder(a: Diagnostic, b: Diagnostic): number {
+  const fa = a.location?.file ?? '';
+  const fb = b.location?.file ?? '';
+  if (fa !== fb) return fa < fb ? -1 : 1;
+  const la = a.location?.line ?? 0;
+  const lb = b.location?.line ?? 0;
+  if (la !== lb) return la - lb;
+  const ca = a.location?.column ?? 0;
+  const cb = b.location?.column ?? 0;
+  if (ca !== cb) return ca - cb;
+  const pa = a.policy ?? '';
+  const pb = b.policy ?? '';
+  return pa < pb ? -1 : pa > pb ? 1 : 0;
 }
