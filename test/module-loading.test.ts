@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { monitor } from './support/harness.js';
+import { cleanup, monitor, writeProject } from './support/harness.js';
 
 const BASIC = fileURLToPath(new URL('../examples/basic/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'monitor-modules-'));
@@ -36,15 +36,65 @@ export async function load(url, context, next) {
   return readFileSync(log, 'utf8').trim().split('\n');
 }
 
+/**
+ * Run the CLI with a preload that says, when the process ends, whether zod was loaded and whether
+ * the kinds' schemas were (`@monitor/api`'s kind-schemas.js, which its definitions load with
+ * `require` on the first schema asked for: no module hook sees that).
+ */
+async function schemasLoadedBy(args: string[], cwd: string): Promise<{ zod: boolean; kindSchemas: boolean }> {
+  const report = join(dir, `schemas-${args.join('-')}-${Date.now()}.json`);
+  const probe = join(dir, 'schemas-probe.mjs');
+  writeFileSync(
+    probe,
+    `import { writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+process.on('exit', () => {
+  writeFileSync(process.env.MONITOR_TEST_SCHEMAS_REPORT, JSON.stringify({
+    zod: globalThis.__zod_globalConfig !== undefined,
+    kindSchemas: Object.keys(require.cache).some((k) => k.endsWith('/api/dist/kind-schemas.js')),
+  }));
+});
+`,
+  );
+  const r = await monitor(args, {
+    cwd,
+    env: { NODE_OPTIONS: `--import=${pathToFileURL(probe).href}`, MONITOR_TEST_SCHEMAS_REPORT: report },
+  });
+  expect(r.stderr).toBe('');
+  return JSON.parse(readFileSync(report, 'utf8'));
+}
+
 // zod (95 modules) and yargs (20-odd) cost a module load each; the build bundles each into one
 // file (scripts/vendor.mjs). One direct `import 'zod'` anywhere would load all of zod a second time.
 describe('module loading', () => {
-  it('validate loads zod and yargs once each, as the vendored files', async () => {
+  it('validate loads yargs once, as the vendored file, and zod never from its package', async () => {
     const urls = await modulesLoadedBy(['validate']);
     expect(urls.filter((u) => u.includes('/node_modules/zod/'))).toEqual([]);
     expect(urls.filter((u) => u.includes('/node_modules/yargs'))).toEqual([]);
-    expect(urls.filter((u) => u.endsWith('/packages/api/dist/zod.js'))).toHaveLength(1);
     expect(urls.filter((u) => u.endsWith('/packages/cli/dist/yargs.js'))).toHaveLength(1);
+  });
+
+  it('a validate whose payloads passed before loads neither zod nor a schema; a new payload loads them', async () => {
+    const project = writeProject({
+      'a.monitor.ts':
+        "import { CheckGroup } from '@monitor/constructs';\nnew CheckGroup('g', { name: 'G' });\n",
+    });
+    try {
+      // The first run checks the payload against its schema, and keeps that it passed.
+      expect(await schemasLoadedBy(['validate'], project)).toEqual({ zod: true, kindSchemas: true });
+      expect(await schemasLoadedBy(['validate'], project)).toEqual({ zod: false, kindSchemas: false });
+      // A payload not seen before is checked: an invalid one is reported as before.
+      writeFileSync(
+        join(project, 'a.monitor.ts'),
+        "import { CheckGroup } from '@monitor/constructs';\nnew CheckGroup('g', { name: 'G', frequency: -1 } as never);\n",
+      );
+      const r = await monitor(['validate'], { cwd: project });
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(/a\.monitor\.ts:2:\d+ +error +CheckGroup "g" +frequency:/);
+    } finally {
+      cleanup(project);
+    }
   });
 
   it('validate loads what loading a project takes: not the API client, nor the rest of the engine', async () => {
