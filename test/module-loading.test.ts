@@ -8,13 +8,13 @@ import { cleanup, monitor, writeProject } from './support/harness.js';
 
 const BASIC = fileURLToPath(new URL('../examples/basic/', import.meta.url));
 const dir = mkdtempSync(join(tmpdir(), 'monitor-modules-'));
+/** Each run's own log file. */
+let runs = 0;
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Run the CLI with a module hook that lists every module it loads; returns the URLs. */
-async function modulesLoadedBy(args: string[]): Promise<string[]> {
-  const log = join(dir, `loaded-${args.join('-')}.txt`);
-  // Two tests may run the same command: each reads its own run's modules.
-  rmSync(log, { force: true });
+async function modulesLoadedBy(args: string[], cwd = BASIC): Promise<string[]> {
+  const log = join(dir, `loaded-${args.join('-')}-${++runs}.txt`);
   const hooks = join(dir, 'hooks.mjs');
   writeFileSync(
     hooks,
@@ -30,7 +30,7 @@ export async function load(url, context, next) {
     register,
     `import { register } from 'node:module';\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`,
   );
-  const r = await monitor(args, { cwd: BASIC, env: { NODE_OPTIONS: `--import=${register}` } });
+  const r = await monitor(args, { cwd, env: { NODE_OPTIONS: `--import=${register}` } });
   expect(r.stderr).toBe('');
   expect(r.code).toBe(0);
   return readFileSync(log, 'utf8').trim().split('\n');
@@ -42,7 +42,7 @@ export async function load(url, context, next) {
  * `require` on the first schema asked for: no module hook sees that).
  */
 async function schemasLoadedBy(args: string[], cwd: string): Promise<{ zod: boolean; kindSchemas: boolean }> {
-  const report = join(dir, `schemas-${args.join('-')}-${Date.now()}.json`);
+  const report = join(dir, `schemas-${args.join('-')}-${++runs}.json`);
   const probe = join(dir, 'schemas-probe.mjs');
   writeFileSync(
     probe,
@@ -104,10 +104,29 @@ describe('module loading', () => {
     expect(urls.filter((u) => /\/undici\.js$|\/node_modules\/(diff|pg|undici)\//.test(u))).toEqual([]);
   });
 
-  it('validate loads tinyglobby, fdir and picomatch as one vendored file', async () => {
-    const urls = await modulesLoadedBy(['validate']);
-    expect(urls.filter((u) => /\/node_modules\/(tinyglobby|fdir|picomatch)\//.test(u))).toEqual([]);
-    expect(urls.filter((u) => u.endsWith('/packages/engine/dist/tinyglobby.js'))).toHaveLength(1);
+  it('validate searches for construct files with the vendored tinyglobby, and not again while nothing changed', async () => {
+    const project = writeProject({
+      'a.monitor.ts':
+        "import { CheckGroup } from '@monitor/constructs';\nnew CheckGroup('g', { name: 'G' });\n",
+    });
+    try {
+      const vendored = (urls: string[]) =>
+        urls.filter((u) => u.endsWith('/packages/engine/dist/tinyglobby.js'));
+      const first = await modulesLoadedBy(['validate'], project);
+      expect(first.filter((u) => /\/node_modules\/(tinyglobby|fdir|picomatch)\//.test(u))).toEqual([]);
+      expect(vendored(first)).toHaveLength(1);
+      expect(vendored(await modulesLoadedBy(['validate'], project))).toEqual([]);
+      // A new construct file is found: its directory changed.
+      writeFileSync(
+        join(project, 'b.monitor.ts'),
+        "import { Dashboard } from '@monitor/constructs';\nnew Dashboard('d', { header: 'D' });\n",
+      );
+      expect(vendored(await modulesLoadedBy(['validate'], project))).toHaveLength(1);
+      const r = await monitor(['validate'], { cwd: project });
+      expect(r.stdout).toContain('2 constructs valid in 2 files');
+    } finally {
+      cleanup(project);
+    }
   });
 
   it('--help loads neither zod nor the engine', async () => {

@@ -112,7 +112,7 @@ function listingHash(dir: string): string {
 }
 
 /** What changes whenever a file or directory is written: its inode, size, and modification and change times. */
-function statOf(path: string): string | undefined {
+export function statOf(path: string): string | undefined {
   try {
     const s = statSync(path);
     return `${s.ino}/${s.size}/${s.mtimeMs}/${s.ctimeMs}`;

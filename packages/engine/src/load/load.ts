@@ -27,11 +27,11 @@ import { atPropLocation } from '../positions/prop-location.js';
 import { type SourceReader, sourceReader } from '../positions/source-reader.js';
 import { mapStack } from '../positions/stack.js';
 import { locatedTests } from '../routing-tests/located.js';
-import { glob } from '../tinyglobby.js';
 import { isPlainlyValid } from './config-check.js';
 import { findConfig, type ResolvedConfig, resolveConfig } from './config-file.js';
 import { EnvironmentError, PolicyConfigError } from './errors.js';
-import { rememberIncluded } from './prefetch.js';
+import { searchIncluded, searchKey, stillTrue } from './included-files.js';
+import { lastIncluded, rememberIncluded } from './prefetch.js';
 
 export interface LoadOptions {
   /** Path of the config file; by default the nearest `monitor.config.*` from `cwd` upwards. */
@@ -275,9 +275,11 @@ async function loadFrom(
   // Each pattern on its own: one that matches nothing is almost always a typo, and a project that
   // silently loads fewer files plans to delete what the missing ones declared.
   const ignore = [...config.exclude, '**/node_modules/**', '**/.monitor/**'];
-  const matches = await Promise.all(
-    config.include.map((pattern) => glob(pattern, { cwd: projectDir, ignore, absolute: true, dot: false })),
-  );
+  const kept = lastIncluded(projectDir, configPath)?.search;
+  const searched = stillTrue(kept, searchKey(projectDir, config.include, ignore))
+    ? kept
+    : await searchIncluded(projectDir, config.include, ignore);
+  const { matches } = searched;
   const empty = config.include.filter((_, i) => (matches[i] ?? []).every((f) => f === configPath));
   if (empty.length > 0 && !allowUnmatchedIncludes) {
     const name = relative(projectDir, configPath);
@@ -289,7 +291,7 @@ async function loadFrom(
     );
   }
   const files = [...new Set(matches.flat())].filter((f) => f !== configPath).sort();
-  rememberIncluded(projectDir, configPath, files);
+  rememberIncluded(projectDir, configPath, files, searched);
 
   const started = performance.now();
   let b: Bundle;

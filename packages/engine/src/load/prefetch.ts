@@ -1,17 +1,24 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cacheDirectory, cachePath, configEntry, constructsEntry, earlyBuilds } from '../build/bundle.js';
+import type { IncludedFiles } from './included-files.js';
 
 /** The file in the cache directory where a load records the construct files it included. */
 const INCLUDED_RECORD = 'included.json';
 
 /**
- * Remember the construct files a load of `configPath` included (written only when they changed).
- * Nothing is trusted from it later but a guess of what to build: a build is used only when its
- * entry is exactly the one the next load makes.
+ * Remember the construct files a load of `configPath` included, and the search that found them
+ * (written only when they changed). Nothing is trusted from it later but a guess of what to build
+ * (a build is used only when its entry is exactly the one the next load makes) and a search that
+ * `unchangedMatches` finds still true.
  */
-export function rememberIncluded(projectDir: string, configPath: string, files: readonly string[]): void {
-  const text = `${JSON.stringify({ config: configPath, files })}\n`;
+export function rememberIncluded(
+  projectDir: string,
+  configPath: string,
+  files: readonly string[],
+  search: IncludedFiles,
+): void {
+  const text = `${JSON.stringify({ config: configPath, files, search })}\n`;
   try {
     const path = join(cacheDirectory(projectDir), INCLUDED_RECORD);
     if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
@@ -21,16 +28,35 @@ export function rememberIncluded(projectDir: string, configPath: string, files: 
   }
 }
 
-function lastIncluded(projectDir: string, configPath: string): string[] | undefined {
+/** What the last load of `configPath` included, and the search that found it, if it is on record. */
+export function lastIncluded(
+  projectDir: string,
+  configPath: string,
+): { files: string[]; search: IncludedFiles | undefined } | undefined {
   try {
     const record = JSON.parse(readFileSync(join(cachePath(projectDir), INCLUDED_RECORD), 'utf8')) as unknown;
     if (record === null || typeof record !== 'object') return undefined;
-    const { config, files } = record as { config?: unknown; files?: unknown };
-    if (config !== configPath || !Array.isArray(files)) return undefined;
-    return files.every((f) => typeof f === 'string') ? files : undefined;
+    const { config, files, search } = record as { config?: unknown; files?: unknown; search?: unknown };
+    if (config !== configPath || !Array.isArray(files) || !files.every((f) => typeof f === 'string'))
+      return undefined;
+    return { files, search: isIncludedFiles(search) ? search : undefined };
   } catch {
     return undefined;
   }
+}
+
+/** A search as `rememberIncluded` wrote it; anything else (a damaged or edited record) is not one. */
+function isIncludedFiles(value: unknown): value is IncludedFiles {
+  if (value === null || typeof value !== 'object') return false;
+  const { key, matches, read } = value as Record<string, unknown>;
+  return (
+    typeof key === 'string' &&
+    Array.isArray(matches) &&
+    matches.every((m) => Array.isArray(m) && m.every((f) => typeof f === 'string')) &&
+    read !== null &&
+    typeof read === 'object' &&
+    Object.values(read).every((s) => s === null || typeof s === 'string')
+  );
 }
 
 /**
@@ -44,6 +70,6 @@ function lastIncluded(projectDir: string, configPath: string): string[] | undefi
 export function prefetchProject(configPath: string): void {
   const projectDir = dirname(configPath);
   earlyBuilds.start('config', configEntry(configPath), projectDir);
-  const files = lastIncluded(projectDir, configPath);
+  const files = lastIncluded(projectDir, configPath)?.files;
   if (files !== undefined) earlyBuilds.start('constructs', constructsEntry(files), projectDir);
 }
