@@ -1,5 +1,6 @@
 import { fileURLToPath } from 'node:url';
 import type { ResourceKind } from '@monitor/api';
+import { lineAndColumn } from './script-lines.js';
 
 export type { ResourceKind };
 
@@ -212,7 +213,14 @@ export function withCallers<C extends SourceLocation[]>(
 function locationOf(site: NodeJS.CallSite): SourceLocation | undefined {
   const name = site.getFileName() ?? undefined;
   if (name === undefined || name.startsWith('node:')) return undefined;
-  return { file: pathOf(name), line: site.getLineNumber() ?? 0, column: site.getColumnNumber() ?? 0 };
+  const file = pathOf(name);
+  // A module's position, placed in its own text (script-lines.ts); anything else as V8 places it.
+  const position = (site as { getPosition?: () => number }).getPosition?.();
+  const at =
+    name.startsWith('file://') && typeof position === 'number' ? lineAndColumn(file, position) : undefined;
+  return at === undefined
+    ? { file, line: site.getLineNumber() ?? 0, column: site.getColumnNumber() ?? 0 }
+    : { file, line: at.line, column: at.column };
 }
 
 /** Module URLs as paths, each converted once: thousands of constructs share a few modules. */

@@ -1,0 +1,75 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterAll, describe, expect, it } from 'vitest';
+import { lineAndColumn } from './script-lines.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'monitor-script-lines-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** A module that records where V8 places each of its `cap()` calls: position, line and column. */
+const RECORDER = `export const sites = [];
+function cap() {
+  const holder = {};
+  Error.captureStackTrace(holder, cap);
+  const prepare = Error.prepareStackTrace;
+  Error.prepareStackTrace = (_e, s) => s;
+  const site = holder.stack[0];
+  Error.prepareStackTrace = prepare;
+  sites.push([site.getPosition(), site.getLineNumber(), site.getColumnNumber()]);
+}
+`;
+
+/** What V8 says of the `cap()` calls of `body`, the module run by a Node process of its own. */
+function placedByV8(name: string, text: string): { file: string; sites: [number, number, number][] } {
+  const file = join(dir, name);
+  writeFileSync(file, text);
+  const out = execFileSync(
+    process.execPath,
+    [
+      '--input-type=module',
+      '-e',
+      `const { sites } = await import(${JSON.stringify(pathToFileURL(file).href)}); console.log(JSON.stringify(sites));`,
+    ],
+    { encoding: 'utf8' },
+  );
+  return { file, sites: JSON.parse(out) };
+}
+
+describe('lineAndColumn', () => {
+  it('places a position where V8 does, whatever ends the lines', () => {
+    const body = [
+      'cap();',
+      '\r\n  cap();',
+      '\rcap(); cap();',
+      '\u2028 cap();',
+      '\u2029\tcap();',
+      '\nconst s = "a\u2028b\u2029c"; cap();',
+      '\nconst t = `x\r\ny\rz\n`; cap();',
+      '\n/* a\r\nb\n */ cap();',
+      `\n${'// a line\n'.repeat(2000)}cap();`,
+      '\nfor (let i = 0; i < 3; i++) cap();\n',
+    ].join('');
+    for (const [name, text] of [
+      ['lines.mjs', RECORDER + body],
+      ['with-bom.mjs', `\ufeff${RECORDER}${body}`],
+    ] as const) {
+      const { file, sites } = placedByV8(name, text);
+      expect(sites.length).toBe(13);
+      for (const [position, line, column] of sites) {
+        expect(lineAndColumn(file, position), `position ${position}`).toEqual({ line, column });
+      }
+    }
+  });
+
+  it('places nothing it cannot read, nor a position past the end of the text', () => {
+    expect(lineAndColumn(join(dir, 'missing.mjs'), 0)).toBeUndefined();
+    const file = join(dir, 'short.mjs');
+    writeFileSync(file, 'a\nb');
+    expect(lineAndColumn(file, 2)).toEqual({ line: 2, column: 1 });
+    expect(lineAndColumn(file, 3)).toEqual({ line: 2, column: 2 });
+    expect(lineAndColumn(file, 4)).toBeUndefined();
+  });
+});
