@@ -526,48 +526,61 @@ function keyedLists(definition: KindDefinition): KeyedList[] {
 
 /**
  * Each key that appears again in a `list` of `payload` (every one of them, through lists of lists),
- * with the path of the list it is in (`cards[0].services`). Made only for a duplicate: this runs
- * on every construct, and almost none has one.
+ * with the path of the list it is in (`cards[0].services`). Allocates nothing for a list of fewer
+ * than two keyed items, and names a path only for a duplicate: this runs on every keyed list of
+ * every construct, and almost none has one.
  */
 function eachDuplicateKey(
   payload: Record<string, unknown>,
   list: KeyedList,
   found: (path: string, key: string) => void,
 ): void {
-  const { steps, keyField } = list;
-  const indices: number[] = [];
-  const pathHere = () => {
-    let i = 0;
-    return steps
-      .map((step, depth) =>
-        step.each && depth < steps.length - 1 ? `${step.field}[${indices[i++]}]` : step.field,
-      )
-      .join('.');
-  };
-  const visit = (holder: unknown, depth: number): void => {
-    if (holder === null || typeof holder !== 'object') return;
-    const step = steps[depth] as KeyedList['steps'][number];
-    const inner = (holder as Record<string, unknown>)[step.field];
-    if (depth === steps.length - 1) {
-      if (!Array.isArray(inner)) return;
-      const seen = new Set<string>();
-      for (const item of inner) {
-        const key = keyText(item, keyField);
-        if (key === undefined) continue;
-        if (seen.has(key)) found(pathHere(), key);
-        seen.add(key);
-      }
-    } else if (!step.each) {
-      visit(inner, depth + 1);
-    } else if (Array.isArray(inner)) {
-      for (let i = 0; i < inner.length; i++) {
-        indices.push(i);
-        visit(inner[i], depth + 1);
-        indices.pop();
-      }
+  duplicatesUnder(payload, list, 0, [], found);
+}
+
+/** `eachDuplicateKey` from `holder`, the object at step `depth`; `indices` of the lists above it. */
+function duplicatesUnder(
+  holder: unknown,
+  list: KeyedList,
+  depth: number,
+  indices: number[],
+  found: (path: string, key: string) => void,
+): void {
+  if (holder === null || typeof holder !== 'object') return;
+  const step = list.steps[depth] as KeyedList['steps'][number];
+  const inner = (holder as Record<string, unknown>)[step.field];
+  if (!Array.isArray(inner)) {
+    if (depth < list.steps.length - 1 && !step.each) duplicatesUnder(inner, list, depth + 1, indices, found);
+    return;
+  }
+  if (depth < list.steps.length - 1) {
+    if (!step.each) return;
+    for (let i = 0; i < inner.length; i++) {
+      indices.push(i);
+      duplicatesUnder(inner[i], list, depth + 1, indices, found);
+      indices.pop();
     }
-  };
-  visit(payload, 0);
+    return;
+  }
+  if (inner.length < 2) return;
+  let seen: Set<string> | undefined;
+  for (const item of inner) {
+    const key = keyText(item, list.keyField);
+    if (key === undefined) continue;
+    seen ??= new Set();
+    if (seen.has(key)) found(pathOf(list, indices), key);
+    seen.add(key);
+  }
+}
+
+/** The path of a keyed list reached through the items at `indices`: `cards[1].services`. */
+function pathOf(list: KeyedList, indices: readonly number[]): string {
+  let i = 0;
+  return list.steps
+    .map((step, depth) =>
+      step.each && depth < list.steps.length - 1 ? `${step.field}[${indices[i++]}]` : step.field,
+    )
+    .join('.');
 }
 
 /** The key of a keyed-list item as text: a reference by its target, a value as itself. */
