@@ -157,7 +157,7 @@ describe('a workspace of projects', () => {
     const matrix = await run('ci', 'matrix', '--changed-since', 'main');
     expect(matrix.code).toBe(0);
     expect(JSON.parse(matrix.stdout)).toEqual({
-      include: [{ project: 'team-payments', dir: 'teams/payments' }],
+      include: [{ project: 'team-payments', dir: 'teams/payments', file: 'team-payments' }],
     });
 
     // An untracked file of another project counts too; one outside every project, not.
@@ -348,12 +348,14 @@ describe('the workflows init writes for a workspace', () => {
     });
     const child = parse(readFileSync(join(dir, 'monitor-plans.yml'), 'utf8')) as Record<string, unknown>;
     expect(gitlabSchemaErrors(child)).toEqual([]);
-    const plan = child['monitor:plan'] as { parallel: { matrix: { PROJECT: string; DIR: string }[] } };
+    const plan = child['monitor:plan'] as {
+      parallel: { matrix: { PROJECT: string; DIR: string; FILE: string }[] };
+    };
     expect(plan.parallel.matrix).toEqual([
-      { PROJECT: 'platform', DIR: 'platform' },
-      { PROJECT: 'team-checkout', DIR: 'teams/checkout' },
-      { PROJECT: 'team-payments', DIR: 'teams/payments' },
-      { PROJECT: 'team-search', DIR: 'teams/search' },
+      { PROJECT: 'platform', DIR: 'platform', FILE: 'platform' },
+      { PROJECT: 'team-checkout', DIR: 'teams/checkout', FILE: 'team-checkout' },
+      { PROJECT: 'team-payments', DIR: 'teams/payments', FILE: 'team-payments' },
+      { PROJECT: 'team-search', DIR: 'teams/search', FILE: 'team-search' },
     ]);
     expect(child['monitor:summary']).toMatchObject({ stage: 'summary', when: 'always' });
   });

@@ -126,15 +126,15 @@ ${install(options, false)}
         working-directory: ${dir === '.' ? '' : `${dir}/`}\${{ matrix.dir }}
         run: |
           mkdir -p "$RESULTS"
-          npx monitor diff --comment --json > "$RESULTS/$PROJECT.json"
+          npx monitor diff --comment --json > "$RESULTS/$FILE.json"
 ${githubEnv(options, '        ').replace(/\n$/, '')}
-          PROJECT: \${{ matrix.project }}
+          FILE: \${{ matrix.file }}
           RESULTS: ${resultsDir}
       - name: Keep the plan for the summary
         if: always()
         uses: ${UPLOAD_ARTIFACT}
         with:
-          name: monitor-plan-\${{ matrix.project }}
+          name: monitor-plan-\${{ matrix.file }}
           path: ${resultsDir}
           if-no-files-found: ignore
           retention-days: 1
@@ -328,7 +328,7 @@ monitor:plan:
   const childTail = `  script:
     - mkdir -p "$CI_PROJECT_DIR/results"
     - cd "$DIR"
-    - npx monitor diff --comment --json > "$CI_PROJECT_DIR/results/$PROJECT.json"
+    - npx monitor diff --comment --json > "$CI_PROJECT_DIR/results/$FILE.json"
   artifacts:
     when: always
     paths: [results/]

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import { basename, dirname, relative, resolve } from 'node:path';
 import { nearestWorkspace } from '@monitor/engine/config-location';
@@ -17,13 +18,30 @@ export interface MatrixArgs {
   json?: boolean | undefined;
 }
 
-/** One job of the matrix: a project and its directory from the workspace's root. */
+/**
+ * One job of the matrix: a project, its directory from the workspace's root, and a name for what
+ * the job keeps of it (its results file, its artifact) that any project name can be made into.
+ */
 export interface MatrixEntry {
   project: string;
   dir: string;
+  file: string;
 }
 
-/** GitHub Actions' `strategy.matrix`: `{"include":[{"project":…,"dir":…}]}`, on one line for `$GITHUB_OUTPUT`. */
+/**
+ * A project's name as the name of a file or a CI artifact: as it is when it is letters, digits,
+ * `.`, `_` and `-` (not starting with a dot); otherwise those kept, the rest `-`, and a short hash
+ * of the whole name, so that `web/api` and `web:api` stay apart. A `/` would make a directory,
+ * and GitHub refuses artifact names with `/ : < > | * ? " \`.
+ */
+export function matrixFileName(project: string): string {
+  if (/^[A-Za-z0-9_-][A-Za-z0-9._-]*$/.test(project)) return project;
+  const kept = project.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^[-.]+|-+$/g, '');
+  const hash = createHash('sha256').update(project).digest('hex').slice(0, 8);
+  return kept === '' ? `project-${hash}` : `${kept}-${hash}`;
+}
+
+/** GitHub Actions' `strategy.matrix`: `{"include":[{"project":…,"dir":…,"file":…}]}`, on one line for `$GITHUB_OUTPUT`. */
 export function githubMatrix(entries: readonly MatrixEntry[]): string {
   return JSON.stringify({ include: entries });
 }
@@ -35,7 +53,8 @@ export function githubMatrix(entries: readonly MatrixEntry[]): string {
 export function gitlabMatrix(entries: readonly MatrixEntry[]): string {
   if (entries.length === 0) return 'parallel:\n  matrix: []\n';
   const rows = entries.map(
-    (e) => `    - PROJECT: ${JSON.stringify(e.project)}\n      DIR: ${JSON.stringify(e.dir)}\n`,
+    (e) =>
+      `    - PROJECT: ${JSON.stringify(e.project)}\n      DIR: ${JSON.stringify(e.dir)}\n      FILE: ${JSON.stringify(e.file)}\n`,
   );
   return `parallel:\n  matrix:\n${rows.join('')}`;
 }
@@ -45,6 +64,7 @@ async function matrix(args: MatrixArgs, { io, out }: RunContext): Promise<ExitCo
   const entries = chosen.map(({ project }) => ({
     project: project.name,
     dir: relative(workspace.root, project.dir) || '.',
+    file: matrixFileName(project.name),
   }));
   out.result = { workspace: workspace.root, format: args.format ?? 'github', matrix: entries };
   if (out.json) return EXIT.ok;
