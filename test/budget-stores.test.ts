@@ -171,6 +171,28 @@ describe('the postgres budget', () => {
     await runs[1]?.close();
   });
 
+  it('opens a new connection when its own dies (the database restarted, an admin ended it)', async () => {
+    const where = place('postgres');
+    const run = budgetAt(where);
+    expect((await run.take(1)).granted).toBe(1);
+    // Every connection of the budget's user but psql's own, as a restart or pg_terminate_backend does.
+    pg.sql(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = 'monitor' AND pid <> pg_backend_pid()",
+    );
+    // The end is seen when it comes: a take before it fails at most once, the next connects again.
+    const after: string[] = [];
+    for (let i = 0; i < 3; i++) {
+      after.push(
+        await run.take(1).then(
+          (g) => `granted ${g.granted}`,
+          (e: Error) => `failed: ${e.message.split('\n')[0]}`,
+        ),
+      );
+    }
+    expect(after.slice(1)).toEqual(['granted 1', 'granted 1']);
+    await run.close();
+  });
+
   it('fails a take with the cause and the way out when the database cannot be reached', async () => {
     const run = budgetAt({ store: 'postgres', url: pg.urlFor({ password: 'wrong' }), accountId: ACCOUNT });
     await expect(run.take(1)).rejects.toThrow(/the password was refused/);

@@ -82,9 +82,13 @@ export class PostgresAccountBudget implements AccountBudget {
     this.location = `${redactUrl(options.url)} (account ${options.accountId})`;
   }
 
-  /** The connection, opened and migrated on the first take, with the account's row made. */
+  /**
+   * The connection, opened and migrated on the first take, with the account's row made; opened
+   * again after it ends (the database restarted, an admin ended it) or a take on it failed.
+   */
   #connection(): Promise<PgClient> {
-    this.#client ??= (async () => {
+    if (this.#client !== undefined) return this.#client;
+    const opening: Promise<PgClient> = (async () => {
       const { default: pg } = await import('pg');
       const client = new pg.Client({
         connectionString: this.#url,
@@ -92,7 +96,12 @@ export class PostgresAccountBudget implements AccountBudget {
         // A database that stops answering must not hold the deploy: the take fails, the run counts alone.
         query_timeout: 10_000,
       });
-      client.on('error', () => {});
+      // A connection that ended is not used again: the next take opens another.
+      const forget = () => {
+        if (this.#client === opening) this.#client = undefined;
+      };
+      client.on('error', forget);
+      client.on('end', forget);
       try {
         await client.connect();
         await migrate(client);
@@ -103,10 +112,18 @@ export class PostgresAccountBudget implements AccountBudget {
       }
       return client;
     })().catch((e: unknown) => {
-      this.#client = undefined;
+      if (this.#client === opening) this.#client = undefined;
       throw storageError(e, redactUrl(this.#url));
     });
-    return this.#client;
+    this.#client = opening;
+    return opening;
+  }
+
+  /** After a take failed on it, the connection is ended: its state is unknown (a timed-out query may still run). */
+  async #drop(client: PgClient): Promise<void> {
+    const current = this.#client;
+    if (current !== undefined && (await current.catch(() => undefined)) === client) this.#client = undefined;
+    await client.end().catch(() => {});
   }
 
   #exclusive<T>(body: (client: PgClient) => Promise<T>): Promise<T> {
@@ -134,6 +151,7 @@ export class PostgresAccountBudget implements AccountBudget {
         }
         return rows[0]?.last_take ?? { granted: 0, retryInMs: 100, otherRuns: 0 };
       } catch (e) {
+        await this.#drop(client);
         throw storageError(e, redactUrl(this.#url));
       }
     });
