@@ -357,7 +357,22 @@ describe('the workflows init writes for a workspace', () => {
       { PROJECT: 'team-payments', DIR: 'teams/payments', FILE: 'team-payments' },
       { PROJECT: 'team-search', DIR: 'teams/search', FILE: 'team-search' },
     ]);
-    expect(child['monitor:summary']).toMatchObject({ stage: 'summary', when: 'always' });
+    // The summary knows which plans to expect: the matrix as JSON, from the parent's matrix job.
+    expect(child['monitor:summary']).toMatchObject({
+      stage: 'summary',
+      when: 'always',
+      needs: [{ job: 'monitor:plan' }, { pipeline: '$PARENT_PIPELINE_ID', job: 'monitor:matrix' }],
+    });
+    expect((child['monitor:summary'] as { script: string[] }).script.join('\n')).toContain(
+      '--matrix "$(cat "$CI_PROJECT_DIR/matrix.json")"',
+    );
+    expect(
+      JSON.parse(readFileSync(join(dir, 'matrix.json'), 'utf8')).include.map(
+        (e: { project: string }) => e.project,
+      ),
+    ).toEqual(['platform', 'team-checkout', 'team-payments', 'team-search']);
+    const parent = parse(gitlab?.text ?? '') as Record<string, { variables?: Record<string, string> }>;
+    expect(parent['monitor:plans']?.variables?.PARENT_PIPELINE_ID).toBe('$CI_PIPELINE_ID');
   });
 
   it("GitLab's matrix job writes a pipeline of one job that says so when no project changed", async () => {

@@ -332,11 +332,16 @@ monitor:plan:
   artifacts:
     when: always
     paths: [results/]
+# The matrix (the parent's matrix.json): a project whose job left no plan is listed as failed.
 monitor:summary:
   stage: summary
   when: always
+  needs:
+    - job: monitor:plan
+    - pipeline: $PARENT_PIPELINE_ID
+      job: monitor:matrix
   script:
-    - npx monitor ci summary "$CI_PROJECT_DIR"/results/*.json --comment`;
+    - npx monitor ci summary "$CI_PROJECT_DIR"/results/*.json --matrix "$(cat "$CI_PROJECT_DIR/matrix.json")" --comment`;
   const text = `${header('gitlab', options, [
     "monitor's jobs for a workspace in GitLab CI: a merge request's plans, one child-pipeline job per",
     'project it touches and a summary of the workspace; deploy of what a push to the default branch',
@@ -367,6 +372,7 @@ monitor:matrix:
   script:
     - npx monitor validate --changed-since "$CI_MERGE_REQUEST_DIFF_BASE_SHA"
     - npx monitor ci matrix --changed-since "$CI_MERGE_REQUEST_DIFF_BASE_SHA" --format gitlab > "$CI_PROJECT_DIR/matrix.yml"
+    - npx monitor ci matrix --changed-since "$CI_MERGE_REQUEST_DIFF_BASE_SHA" > "$CI_PROJECT_DIR/matrix.json"
     - |
       if grep -qF 'matrix: []' "$CI_PROJECT_DIR/matrix.yml"; then
         cat > "$CI_PROJECT_DIR/monitor-plans.yml" <<'YAML'
@@ -384,7 +390,7 @@ ${indentLines(childTail, 0)}
         } > "$CI_PROJECT_DIR/monitor-plans.yml"
       fi
   artifacts:
-    paths: [monitor-plans.yml]
+    paths: [monitor-plans.yml, matrix.json]
 
 monitor:plans:
   stage: plan
@@ -395,6 +401,8 @@ monitor:plans:
   # the comments need to know which merge request they are for.
   variables:
     CI_MERGE_REQUEST_IID: $CI_MERGE_REQUEST_IID
+    # Its summary job takes the matrix from this pipeline's matrix job.
+    PARENT_PIPELINE_ID: $CI_PIPELINE_ID
   trigger:
     include:
       - artifact: monitor-plans.yml
