@@ -104,6 +104,23 @@ describe('module loading', () => {
     expect(urls.filter((u) => /\/undici\.js$|\/node_modules\/(diff|pg|undici)\//.test(u))).toEqual([]);
   });
 
+  it('checks new payloads on a Node that cannot require an ES module (22.0 to 22.11)', async () => {
+    const project = writeProject({
+      'a.monitor.ts':
+        "import { CheckGroup } from '@monitor/constructs';\nnew CheckGroup('g', { name: 'G', frequency: -1 } as never);\n",
+    });
+    try {
+      // As those versions are: require(esm) off. The schemas are imported before synthesis instead.
+      const env = { NODE_OPTIONS: '--no-experimental-require-module' };
+      const r = await monitor(['validate'], { cwd: project, env });
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(3);
+      expect(r.stdout).toMatch(/a\.monitor\.ts:2:\d+ +error +CheckGroup "g" +frequency:/);
+    } finally {
+      cleanup(project);
+    }
+  });
+
   it('validate searches for construct files with the vendored tinyglobby, and not again while nothing changed', async () => {
     const project = writeProject({
       'a.monitor.ts':

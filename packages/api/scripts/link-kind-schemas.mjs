@@ -27,11 +27,24 @@ writeFileSync(
   link,
   `// Written by scripts/link-kind-schemas.mjs from src/kinds/schemas-link.ts: the same exports.
 import { createRequire } from 'node:module';
+import { registeredKindSchemas } from './schema-registry.js';
 
 const require = createRequire(import.meta.url);
-let schemas;
 
-export const kindSchemas = () => (schemas ??= require('./kind-schemas.js').KIND_SCHEMAS);
+/** The schemas: registered once their module ran, else loaded now (it registers them). */
+export const kindSchemas = () => {
+  const registered = registeredKindSchemas();
+  if (registered !== undefined) return registered;
+  try {
+    // Relative to the bundled chunk this code ends up in, beside the kind-schemas.js entry.
+    return require('./kind-schemas.js').KIND_SCHEMAS;
+  } catch (e) {
+    if (e?.code !== 'ERR_REQUIRE_ESM') throw e;
+    throw new Error(
+      \`monitor's schemas could not be loaded: Node \${process.version} cannot require an ES module (Node 20.19+, 22.12+ or 23+ can); await kindSchemasReady() from @monitor/api/definitions first, or use a newer Node\`,
+    );
+  }
+};
 
 export const KIND_FACTS = ${json};
 `,

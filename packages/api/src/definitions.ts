@@ -29,6 +29,7 @@ export { naturalKeyOf, valuesAt } from './kinds/definition.js';
 export { fieldPaths, fieldsOf, isFieldPath, rulePathOf } from './kinds/fields.js';
 export { isResourceKind, KINDS, RESOURCE_KINDS } from './kinds/index.js';
 export { MAINTENANCE_WINDOW_DEFAULTS, STATUS_PAGE_VISIBILITY_DEFAULTS } from './kinds/maintenance-window.js';
+export { kindSchemasReady } from './kinds/schema-registry.js';
 export {
   isRecord,
   isSensitive,

@@ -67,6 +67,8 @@ export {
   type Timeouts,
 } from './http.js';
 export { type JsonPiecesOptions, JsonWhenWritten, jsonPieces, textRuns } from './json-pieces.js';
+// The client reads responses with them: loaded (and registered) with it, not on first use.
+export { KIND_SCHEMAS } from './kind-schemas.js';
 export { inSchemaOrder, lenient } from './lenient.js';
 export { collect, itemsOf, type Page } from './pagination.js';
 export {

@@ -3,6 +3,7 @@
 // when a schema is first asked for, so a run that only loads a project whose payloads passed
 // before (a warm `monitor validate`) neither loads zod nor builds a schema.
 
+import { registerKindSchemas } from './kinds/schema-registry.js';
 import {
   alertChannelCreateSchema,
   alertChannelSchema,
@@ -45,3 +46,5 @@ export const KIND_SCHEMAS = {
     response: alertChannelSchema,
   },
 } as const;
+
+registerKindSchemas(KIND_SCHEMAS);

@@ -1,6 +1,6 @@
 import { dirname, relative, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { formatIssuePath } from '@monitor/api/definitions';
+import { formatIssuePath, kindSchemasReady } from '@monitor/api/definitions';
 import {
   closeSession,
   createSession,
@@ -317,6 +317,8 @@ async function loadFrom(
       closeSession();
     }
     imported = performance.now();
+    // Synthesis reads the schemas synchronously, for a payload not checked before.
+    await kindSchemasReady();
     const validated = ValidationCache.open(cachePath(projectDir));
     const result = synth(
       {
