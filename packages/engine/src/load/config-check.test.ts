@@ -11,7 +11,15 @@ const records = (keys: string[], values: fc.Arbitrary<unknown>) =>
     fc.dictionary(fc.constantFrom(...keys), values, { maxKeys: 3 }),
     fc.constantFrom([], new Date(0), Object.create(null), null),
   );
-const edges = fc.oneof(fc.constantFrom(undefined, null, 0, true, [], {}), fc.anything({ maxDepth: 1 }));
+const edges = fc.oneof(
+  fc.constantFrom(undefined, null, 0, true, [], {}),
+  fc.anything({ maxDepth: 1 }),
+  fc.sparseArray(fc.oneof(strings, fc.constant(expectRoutes('api', { failure: [] }))), { maxLength: 3 }),
+  fc.constantFrom(
+    { [Symbol('s')]: 'off' },
+    Object.defineProperty({}, 'hidden', { value: 1, enumerable: false }),
+  ),
+);
 const FIELD_VALUES = {
   projectName: strings,
   include: fc.oneof(strings, fc.array(strings, { maxLength: 3 }), fc.constant([1])),
@@ -35,6 +43,9 @@ const FIELD_VALUES = {
   rateLimit: fc.constantFrom({ requests: 10, perSeconds: 60 }),
   api: fc.constantFrom({}),
   unknownField: fc.constantFrom(1),
+  constructor: fc.constantFrom('x', 1),
+  toString: fc.constantFrom('x'),
+  hasOwnProperty: fc.constantFrom('x'),
 };
 const field = (arb: fc.Arbitrary<unknown>) => fc.oneof({ arbitrary: arb, weight: 4 }, edges);
 const config = fc.record(
@@ -96,6 +107,18 @@ describe('isPlainlyValid', () => {
       { projectName: 'shop', defaults: { Check: {} } },
       { projectName: 'shop', routingTests: [{}] },
       Object.assign(Object.create({ inherited: true }), { projectName: 'shop' }),
+      // Holes: every() skips them, the schema reads each as undefined.
+      // biome-ignore lint/suspicious/noSparseArray: the hole is the case
+      { projectName: 'shop', include: ['a/**', , 'b/**'] },
+      // biome-ignore lint/suspicious/noSparseArray: the hole is the case
+      { projectName: 'shop', routingTests: [,] },
+      // Keys of Object.prototype, symbols, a field that is not enumerable.
+      { projectName: 'shop', constructor: 'x' },
+      { projectName: 'shop', toString: 'x' },
+      { projectName: 'shop', hasOwnProperty: 'x' },
+      { projectName: 'shop', policySeverity: { [Symbol('s')]: 'off' } },
+      { projectName: 'shop', defaults: { CheckGroup: { [Symbol('s')]: 1 } } },
+      Object.defineProperty({ projectName: 'shop' }, 'state', { value: 5, enumerable: false }),
     ]) {
       expect(isPlainlyValid(value)).toBe(false);
     }
