@@ -62,18 +62,36 @@ describe('lineAndColumn', () => {
     ] as const) {
       const { file, sites } = placedByV8(name, text);
       expect(sites.length).toBe(13);
+      // V8 is asked about the first position only: the others come from the text.
+      let asked = 0;
       for (const [position, line, column] of sites) {
-        expect(lineAndColumn(file, position), `position ${position}`).toEqual({ line, column });
+        const v8 = () => {
+          asked++;
+          return { line, column };
+        };
+        expect(lineAndColumn(file, position, v8), `position ${position}`).toEqual({ line, column });
       }
+      expect(asked).toBe(1);
     }
   });
 
   it('places nothing it cannot read, nor a position past the end of the text', () => {
-    expect(lineAndColumn(join(dir, 'missing.mjs'), 0)).toBeUndefined();
+    const unused = () => ({ line: 0, column: 0 });
+    expect(lineAndColumn(join(dir, 'missing.mjs'), 0, unused)).toBeUndefined();
     const file = join(dir, 'short.mjs');
     writeFileSync(file, 'a\nb');
-    expect(lineAndColumn(file, 2)).toEqual({ line: 2, column: 1 });
-    expect(lineAndColumn(file, 3)).toEqual({ line: 2, column: 2 });
-    expect(lineAndColumn(file, 4)).toBeUndefined();
+    expect(lineAndColumn(file, 2, () => ({ line: 2, column: 1 }))).toEqual({ line: 2, column: 1 });
+    expect(lineAndColumn(file, 3, unused)).toEqual({ line: 2, column: 2 });
+    expect(lineAndColumn(file, 4, unused)).toBeUndefined();
+  });
+
+  it('leaves a file to V8 when its text is no longer what V8 ran (rebuilt since)', () => {
+    const { file, sites } = placedByV8('rebuilt.mjs', `${RECORDER}cap();\ncap();\n`);
+    // A line added at the top once it ran: the text no longer agrees with where V8 put the calls.
+    writeFileSync(file, `// a new first line\n${RECORDER}cap();\ncap();\n`);
+    const first = sites[0] as [number, number, number];
+    const second = sites[1] as [number, number, number];
+    expect(lineAndColumn(file, first[0], () => ({ line: first[1], column: first[2] }))).toBeUndefined();
+    expect(lineAndColumn(file, second[0], () => ({ line: second[1], column: second[2] }))).toBeUndefined();
   });
 });

@@ -6,16 +6,34 @@ import { readFileSync } from 'node:fs';
  * script's own text. V8 in Node 20 finds a call site's line by scanning its script from the start,
  * for each call site anew: ~6 µs a site of a bundle of 1,000 constructs, most of what placing a
  * validate's findings cost. Here each script is read once and its line starts kept.
+ *
+ * The file is read when the first of its positions is asked for, which may be after it ran: the
+ * first position is placed by V8 too (`placedByV8`), and a file whose text no longer agrees (a
+ * library rebuilt meanwhile) is left to V8. Undefined: ask V8.
  */
-export function lineAndColumn(path: string, position: number): { line: number; column: number } | undefined {
+export function lineAndColumn(
+  path: string,
+  position: number,
+  placedByV8: () => { line: number; column: number },
+): { line: number; column: number } | undefined {
   let starts = LINE_STARTS.get(path);
   if (starts === undefined) {
     if (LINE_STARTS.size >= KEPT_SCRIPTS) LINE_STARTS.clear();
     starts = lineStartsOf(path);
+    if (starts !== null) {
+      const ours = placed(starts, position);
+      const v8 = placedByV8();
+      if (ours?.line !== v8.line || ours.column !== v8.column) starts = null;
+    }
     LINE_STARTS.set(path, starts);
   }
+  return starts === null ? undefined : placed(starts, position);
+}
+
+/** `position` in the text of `starts`; undefined past its end. */
+function placed(starts: Int32Array, position: number): { line: number; column: number } | undefined {
   // The last entry is the script's length: a position past it is not of this text.
-  if (starts === null || position < 0 || position > (starts.at(-1) as number)) return undefined;
+  if (position < 0 || position > (starts.at(-1) as number)) return undefined;
   let low = 0;
   let high = starts.length - 2;
   while (low < high) {

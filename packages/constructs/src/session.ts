@@ -217,7 +217,12 @@ function locationOf(site: NodeJS.CallSite): SourceLocation | undefined {
   // A module's position, placed in its own text (script-lines.ts); anything else as V8 places it.
   const position = (site as { getPosition?: () => number }).getPosition?.();
   const at =
-    name.startsWith('file://') && typeof position === 'number' ? lineAndColumn(file, position) : undefined;
+    name.startsWith('file://') && typeof position === 'number'
+      ? lineAndColumn(file, position, () => ({
+          line: site.getLineNumber() ?? 0,
+          column: site.getColumnNumber() ?? 0,
+        }))
+      : undefined;
   return at === undefined
     ? { file, line: site.getLineNumber() ?? 0, column: site.getColumnNumber() ?? 0 }
     : { file, line: at.line, column: at.column };
