@@ -512,13 +512,18 @@ const KEYED_LISTS = new WeakMap<KindDefinition, KeyedList[]>();
 function keyedLists(definition: KindDefinition): KeyedList[] {
   let lists = KEYED_LISTS.get(definition);
   if (lists === undefined) {
-    lists = Object.entries(definition.keyed).map(([path, keyField]) => ({
-      steps: path.split('.').map((segment) => {
-        const each = segment.endsWith('[]');
-        return { field: each ? segment.slice(0, -2) : segment, each };
-      }),
-      keyField,
-    }));
+    lists = Object.entries(definition.keyed).map(([path, keyField]) => {
+      // A kind's definition names lists: `cards`, `cards[].services`, never the items of one.
+      if (path.endsWith('[]'))
+        throw new Error(`${definition.kind}: keyed list "${path}" names the items of a list, not a list`);
+      return {
+        steps: path.split('.').map((segment) => {
+          const each = segment.endsWith('[]');
+          return { field: each ? segment.slice(0, -2) : segment, each };
+        }),
+        keyField,
+      };
+    });
     KEYED_LISTS.set(definition, lists);
   }
   return lists;

@@ -46,6 +46,14 @@ const kinds = Object.values(KINDS) as KindDefinition[];
 
 describe('kind definitions', () => {
   it.each(kinds.map((k) => [k.kind, k] as const))(
+    '%s: every keyed list is named as a list, not its items',
+    (_, def) => {
+      // Synthesis walks to each keyed list by these paths (duplicate keys): `cards[]` would be its items.
+      for (const list of Object.keys(def.keyed)) expect(list).not.toMatch(/\[\]$/);
+    },
+  );
+
+  it.each(kinds.map((k) => [k.kind, k] as const))(
     '%s: every declared path exists in its create schema',
     (_, def) => {
       const paths = [

@@ -1,4 +1,5 @@
 import { readdir, readdirSync, realpath, realpathSync, stat, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { resolve } from 'node:path';
 import type { FileSystemAdapter } from 'tinyglobby';
 import { statOf } from '../build/bundle-cache.js';
@@ -21,10 +22,17 @@ export interface IncludedFiles {
   read: Record<string, string | null>;
 }
 
-/** What a search of `include` (less `ignore`) from `projectDir` depends on, as text. */
+/**
+ * What a search of `include` (less `ignore`) from `projectDir` depends on, as text: with the
+ * engine's version, whose glob may match otherwise.
+ */
 export function searchKey(projectDir: string, include: readonly string[], ignore: readonly string[]): string {
-  return JSON.stringify({ projectDir, include, ignore });
+  ENGINE_VERSION ??= (createRequire(import.meta.url)('@monitor/engine/package.json') as { version: string })
+    .version;
+  return JSON.stringify({ engine: ENGINE_VERSION, projectDir, include, ignore });
 }
+
+let ENGINE_VERSION: string | undefined;
 
 /** Whether `kept` is a search of `key` of which nothing it read has changed since: its files are still those. */
 export function stillTrue(kept: IncludedFiles | undefined, key: string): kept is IncludedFiles {
