@@ -1,6 +1,7 @@
 import type { AlertChannelType } from '../schemas/common.js';
 import { type KindDefinition, nonEmptyString, type SensitivePath } from './definition.js';
-import { KIND_FACTS, kindSchemas } from './schemas-link.js';
+import { KIND_FACTS } from './schemas-link.js';
+import { withSchemas } from './with-schemas.js';
 
 /** The documented create defaults of an alert channel, as its schema declares them. */
 export const ALERT_CHANNEL_DEFAULTS = KIND_FACTS.defaults.ALERT_CHANNEL_DEFAULTS;
@@ -26,18 +27,8 @@ const sensitive: SensitivePath[] = Object.entries(ALERT_CHANNEL_TYPE_DEFINITIONS
     })),
 );
 
-export const alertChannelKind: KindDefinition = {
-  kind: 'AlertChannel',
+export const alertChannelKind: KindDefinition = withSchemas('AlertChannel', {
   noun: 'alert channel',
-  get createSchema() {
-    return kindSchemas().AlertChannel.create;
-  },
-  get updateSchema() {
-    return kindSchemas().AlertChannel.update;
-  },
-  get responseSchema() {
-    return kindSchemas().AlertChannel.response;
-  },
   defaults: ALERT_CHANNEL_DEFAULTS,
   displayName: (p) => {
     const config = (p.config ?? {}) as Record<string, unknown>;
@@ -68,4 +59,4 @@ export const alertChannelKind: KindDefinition = {
     idParam: 'id',
     idType: 'int',
   },
-};
+});

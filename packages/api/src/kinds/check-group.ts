@@ -1,5 +1,6 @@
 import { fieldName, type KindDefinition } from './definition.js';
-import { KIND_FACTS, kindSchemas } from './schemas-link.js';
+import { KIND_FACTS } from './schemas-link.js';
+import { withSchemas } from './with-schemas.js';
 
 /** Defaults of a group's `apiCheckDefaults`; fields left out of a sent object take these. */
 export const API_CHECK_DEFAULTS_DEFAULT = KIND_FACTS.defaults.API_CHECK_DEFAULTS_DEFAULT;
@@ -16,18 +17,8 @@ export const SUBSCRIPTION_DEFAULTS = KIND_FACTS.defaults.SUBSCRIPTION_DEFAULTS;
 /** The documented create defaults of a check group (spec + addendum §3), as its schema declares them. */
 export const CHECK_GROUP_DEFAULTS = KIND_FACTS.defaults.CHECK_GROUP_DEFAULTS;
 
-export const checkGroupKind: KindDefinition = {
-  kind: 'CheckGroup',
+export const checkGroupKind: KindDefinition = withSchemas('CheckGroup', {
   noun: 'check group',
-  get createSchema() {
-    return kindSchemas().CheckGroup.create;
-  },
-  get updateSchema() {
-    return kindSchemas().CheckGroup.update;
-  },
-  get responseSchema() {
-    return kindSchemas().CheckGroup.response;
-  },
   defaults: CHECK_GROUP_DEFAULTS,
   displayName: fieldName('name'),
   naturalKey: { fields: ['name'] },
@@ -73,4 +64,4 @@ export const checkGroupKind: KindDefinition = {
     // A group created with no subscriptions would otherwise be subscribed to every channel.
     createQuery: { autoAssignAlerts: false },
   },
-};
+});

@@ -1,21 +1,12 @@
 import { type KindDefinition, nonEmptyString } from './definition.js';
-import { KIND_FACTS, kindSchemas } from './schemas-link.js';
+import { KIND_FACTS } from './schemas-link.js';
+import { withSchemas } from './with-schemas.js';
 
 /** The documented create defaults of a dashboard, as its schema declares them. */
 export const DASHBOARD_DEFAULTS = KIND_FACTS.defaults.DASHBOARD_DEFAULTS;
 
-export const dashboardKind: KindDefinition = {
-  kind: 'Dashboard',
+export const dashboardKind: KindDefinition = withSchemas('Dashboard', {
   noun: 'dashboard',
-  get createSchema() {
-    return kindSchemas().Dashboard.create;
-  },
-  get updateSchema() {
-    return kindSchemas().Dashboard.update;
-  },
-  get responseSchema() {
-    return kindSchemas().Dashboard.response;
-  },
   defaults: DASHBOARD_DEFAULTS,
   displayName: (p) =>
     nonEmptyString(p.header) ?? nonEmptyString(p.customUrl) ?? nonEmptyString(p.customDomain),
@@ -40,4 +31,4 @@ export const dashboardKind: KindDefinition = {
     idField: 'dashboardId',
     idType: 'string',
   },
-};
+});

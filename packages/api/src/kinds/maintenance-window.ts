@@ -1,5 +1,6 @@
 import { fieldName, type KindDefinition } from './definition.js';
-import { KIND_FACTS, kindSchemas } from './schemas-link.js';
+import { KIND_FACTS } from './schemas-link.js';
+import { withSchemas } from './with-schemas.js';
 
 /** Defaults of a window's `statusPageVisibility`. */
 export const STATUS_PAGE_VISIBILITY_DEFAULTS = KIND_FACTS.defaults.STATUS_PAGE_VISIBILITY_DEFAULTS;
@@ -7,18 +8,8 @@ export const STATUS_PAGE_VISIBILITY_DEFAULTS = KIND_FACTS.defaults.STATUS_PAGE_V
 /** The documented create defaults of a maintenance window, as its schema declares them; `repeatUnit: null` is a one-off. */
 export const MAINTENANCE_WINDOW_DEFAULTS = KIND_FACTS.defaults.MAINTENANCE_WINDOW_DEFAULTS;
 
-export const maintenanceWindowKind: KindDefinition = {
-  kind: 'MaintenanceWindow',
+export const maintenanceWindowKind: KindDefinition = withSchemas('MaintenanceWindow', {
   noun: 'maintenance window',
-  get createSchema() {
-    return kindSchemas().MaintenanceWindow.create;
-  },
-  get updateSchema() {
-    return kindSchemas().MaintenanceWindow.update;
-  },
-  get responseSchema() {
-    return kindSchemas().MaintenanceWindow.response;
-  },
   defaults: MAINTENANCE_WINDOW_DEFAULTS,
   displayName: fieldName('name'),
   naturalKey: { fields: ['name'] },
@@ -45,4 +36,4 @@ export const maintenanceWindowKind: KindDefinition = {
     idParam: 'id',
     idType: 'int',
   },
-};
+});

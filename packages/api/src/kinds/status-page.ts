@@ -1,23 +1,14 @@
 import { fieldName, type KindDefinition } from './definition.js';
-import { KIND_FACTS, kindSchemas } from './schemas-link.js';
+import { KIND_FACTS } from './schemas-link.js';
+import { withSchemas } from './with-schemas.js';
 
 /** The documented create defaults of a status page, as its schema declares them. */
 export const STATUS_PAGE_DEFAULTS = KIND_FACTS.defaults.STATUS_PAGE_DEFAULTS;
 /** Response-only fields of a status page the service sets. */
 export const STATUS_PAGE_SERVER_DEFAULTS = KIND_FACTS.defaults.STATUS_PAGE_SERVER_DEFAULTS;
 
-export const statusPageKind: KindDefinition = {
-  kind: 'StatusPage',
+export const statusPageKind: KindDefinition = withSchemas('StatusPage', {
   noun: 'status page',
-  get createSchema() {
-    return kindSchemas().StatusPage.create;
-  },
-  get updateSchema() {
-    return kindSchemas().StatusPage.update;
-  },
-  get responseSchema() {
-    return kindSchemas().StatusPage.response;
-  },
   defaults: STATUS_PAGE_DEFAULTS,
   // The service lower-cases urls.
   displayName: fieldName('name'),
@@ -38,20 +29,10 @@ export const statusPageKind: KindDefinition = {
     idParam: 'statusPageId',
     idType: 'string',
   },
-};
+});
 
-export const statusPageServiceKind: KindDefinition = {
-  kind: 'StatusPageService',
+export const statusPageServiceKind: KindDefinition = withSchemas('StatusPageService', {
   noun: 'status page service',
-  get createSchema() {
-    return kindSchemas().StatusPageService.create;
-  },
-  get updateSchema() {
-    return kindSchemas().StatusPageService.update;
-  },
-  get responseSchema() {
-    return kindSchemas().StatusPageService.response;
-  },
   defaults: {},
   displayName: fieldName('name'),
   naturalKey: { fields: ['name'] },
@@ -72,4 +53,4 @@ export const statusPageServiceKind: KindDefinition = {
     // Services are small: the whole list in one answer, where pages would be read one after another.
     listQuery: { paginated: false },
   },
-};
+});

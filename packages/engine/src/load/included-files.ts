@@ -68,30 +68,14 @@ function recordingFs(projectDir: string, read: Record<string, string | null>): F
     const absolute = resolve(projectDir, String(path));
     if (!(absolute in read)) read[absolute] = statOf(absolute) ?? null;
   };
-  return {
-    readdir: ((path: string, ...rest: unknown[]) => {
+  const functions = { readdir, readdirSync, realpath, realpathSync, stat, statSync };
+  const noting: Record<string, unknown> = {};
+  for (const [name, f] of Object.entries(functions)) {
+    const call = f as (path: unknown, ...rest: unknown[]) => unknown;
+    noting[name] = (path: unknown, ...rest: unknown[]) => {
       note(path);
-      return (readdir as (...args: unknown[]) => void)(path, ...rest);
-    }) as typeof readdir,
-    readdirSync: ((path: string, ...rest: unknown[]) => {
-      note(path);
-      return (readdirSync as (...args: unknown[]) => unknown)(path, ...rest);
-    }) as typeof readdirSync,
-    realpath: ((path: string, ...rest: unknown[]) => {
-      note(path);
-      return (realpath as (...args: unknown[]) => void)(path, ...rest);
-    }) as typeof realpath,
-    realpathSync: ((path: string, ...rest: unknown[]) => {
-      note(path);
-      return (realpathSync as (...args: unknown[]) => unknown)(path, ...rest);
-    }) as typeof realpathSync,
-    stat: ((path: string, ...rest: unknown[]) => {
-      note(path);
-      return (stat as (...args: unknown[]) => void)(path, ...rest);
-    }) as typeof stat,
-    statSync: ((path: string, ...rest: unknown[]) => {
-      note(path);
-      return (statSync as (...args: unknown[]) => unknown)(path, ...rest);
-    }) as typeof statSync,
-  };
+      return call(path, ...rest);
+    };
+  }
+  return noting as FileSystemAdapter;
 }
