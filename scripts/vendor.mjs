@@ -73,14 +73,16 @@ const zodEnglishOnly = {
 // fdir (under tinyglobby) loads picomatch with `require` when it is installed, for a glob API of
 // its own that tinyglobby never calls (it brings picomatch bundled, and passes fdir its filters):
 // a second copy, through the CommonJS loader, ~4 ms of every project load.
-const FDIR_OPTIONAL_PICOMATCH = /\ntry \{\n\t__require\.resolve\("picomatch"\);\n\tpm = __require\("picomatch"\);\n\} catch \{\}\n/;
+const FDIR_OPTIONAL_PICOMATCH =
+  /\ntry \{\n\t__require\.resolve\("picomatch"\);\n\tpm = __require\("picomatch"\);\n\} catch \{\}\n/;
 const fdirWithoutPicomatch = {
   name: 'fdir-without-picomatch',
   setup(b) {
     b.onLoad({ filter: /[\\/]node_modules[\\/]fdir[\\/]dist[\\/]index\.mjs$/ }, ({ path }) => {
       const source = readFileSync(path, 'utf8');
       // A newer fdir that loads it otherwise must be looked at again, not bundled as it is.
-      if (!FDIR_OPTIONAL_PICOMATCH.test(source)) throw new Error(`${path}: fdir no longer loads picomatch as vendor.mjs expects`);
+      if (!FDIR_OPTIONAL_PICOMATCH.test(source))
+        throw new Error(`${path}: fdir no longer loads picomatch as vendor.mjs expects`);
       return { contents: source.replace(FDIR_OPTIONAL_PICOMATCH, '\n'), loader: 'js' };
     });
   },

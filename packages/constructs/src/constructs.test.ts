@@ -289,7 +289,10 @@ describe('diagnostics', () => {
       cards: [
         { name: 'Core', services: [api, web] },
         { name: 'Edge', services: [web, api, web] },
-        { name: 'Core', services: [api, StatusPageService.fromId('svc-1'), StatusPageService.fromId('svc-1')] },
+        {
+          name: 'Core',
+          services: [api, StatusPageService.fromId('svc-1'), StatusPageService.fromId('svc-1')],
+        },
       ],
     });
     new CheckGroup('g', {
@@ -299,7 +302,12 @@ describe('diagnostics', () => {
         { key: 'B', value: '2' },
         { key: 'A', value: '3' },
       ],
-      apiCheckDefaults: { headers: [{ key: 'x', value: '1' }, { key: 'x', value: '2' }] },
+      apiCheckDefaults: {
+        headers: [
+          { key: 'x', value: '1' },
+          { key: 'x', value: '2' },
+        ],
+      },
     });
     expect(
       synth()

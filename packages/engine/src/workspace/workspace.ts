@@ -2,10 +2,10 @@ import { existsSync } from 'node:fs';
 import { dirname, join, relative, sep } from 'node:path';
 import { formatIssuePath } from '@monitor/api';
 import { z } from '@monitor/api/zod';
-import { glob } from '../tinyglobby.js';
 import { ProjectLoadError } from '../errors.js';
 import { CONFIG_FILE_NAMES, nearestWorkspace } from '../load/config-location.js';
 import { importConfigModule, loadConfig } from '../load/load.js';
+import { glob } from '../tinyglobby.js';
 import { InvalidWorkspaceError, WorkspaceNotFoundError } from './errors.js';
 
 /** A project of a workspace, as its config names it. */
