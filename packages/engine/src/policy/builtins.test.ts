@@ -351,6 +351,17 @@ describe('what the built-ins read', () => {
     expect(new ResourceView(frozen, undefined, noSource, false).payload).toEqual(
       redactPayload(KINDS.AlertChannel, hook.payload),
     );
+    // So does one whose secret-holding field alone cannot be changed (a custom synthesize may make
+    // it so): a view could not read that field otherwise than it is.
+    const fixed = Object.defineProperty({ ...hook.payload }, 'config', {
+      value: hook.payload.config,
+      writable: false,
+      configurable: false,
+      enumerable: true,
+    });
+    const read = new ResourceView({ ...hook, payload: fixed }, undefined, noSource, false).payload;
+    expect(read.config).toEqual(redactPayload(KINDS.AlertChannel, hook.payload).config);
+    expect(JSON.stringify(read)).not.toContain('whsec-secret');
   });
 });
 

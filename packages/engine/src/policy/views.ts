@@ -63,9 +63,16 @@ function secretHolders(kind: ResourceKind): ReadonlySet<string> {
 export function maskedOnRead(kind: ResourceKind, payload: Record<string, unknown>): Record<string, unknown> {
   const holders = secretHolders(kind);
   if (holders.size === 0) return payload;
-  // A frozen payload's fields cannot read differently through a view (a proxy's invariants).
-  if (Object.isFrozen(payload)) return redactPayload(KINDS[kind], payload);
+  // A field that cannot be changed cannot read differently through a view (a proxy's invariants):
+  // a frozen payload, or one whose secret-holding field is fixed, is masked whole.
+  if (!Object.isExtensible(payload) || [...holders].some((field) => isFixed(payload, field)))
+    return redactPayload(KINDS[kind], payload);
   return new Proxy(payload, new MaskedFields(kind, payload, holders));
+}
+
+/** Whether `field` of `value` is its own and cannot be configured: a view must read it as it is. */
+function isFixed(value: object, field: string): boolean {
+  return Object.getOwnPropertyDescriptor(value, field)?.configurable === false;
 }
 
 /** What `maskedOnRead`'s view does: one object a payload, its methods shared. */
