@@ -43,6 +43,11 @@ export function stillTrue(kept: IncludedFiles | undefined, key: string): kept is
   return true;
 }
 
+/** The construct files a search found: each once, sorted, the config not among them. */
+export function includedFiles(search: IncludedFiles, configPath: string): string[] {
+  return [...new Set(search.matches.flat())].filter((f) => f !== configPath).sort();
+}
+
 /** Search each pattern of `include` from `projectDir`, without `ignore`, and record what was read. */
 export async function searchIncluded(
   projectDir: string,

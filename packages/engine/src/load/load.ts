@@ -30,7 +30,7 @@ import { locatedTests } from '../routing-tests/located.js';
 import { isPlainlyValid } from './config-check.js';
 import { findConfig, type ResolvedConfig, resolveConfig } from './config-file.js';
 import { EnvironmentError, PolicyConfigError } from './errors.js';
-import { searchIncluded, searchKey, stillTrue } from './included-files.js';
+import { includedFiles, searchIncluded, searchKey, stillTrue } from './included-files.js';
 import { lastIncluded, rememberIncluded } from './prefetch.js';
 
 export interface LoadOptions {
@@ -275,7 +275,7 @@ async function loadFrom(
   // Each pattern on its own: one that matches nothing is almost always a typo, and a project that
   // silently loads fewer files plans to delete what the missing ones declared.
   const ignore = [...config.exclude, '**/node_modules/**', '**/.monitor/**'];
-  const kept = lastIncluded(projectDir, configPath)?.search;
+  const kept = lastIncluded(projectDir, configPath);
   const searched = stillTrue(kept, searchKey(projectDir, config.include, ignore))
     ? kept
     : await searchIncluded(projectDir, config.include, ignore);
@@ -290,8 +290,8 @@ async function loadFrom(
       `patterns are relative to ${projectDir}; fix the pattern or remove it (a project that loads fewer files would plan to delete what they declare)`,
     );
   }
-  const files = [...new Set(matches.flat())].filter((f) => f !== configPath).sort();
-  rememberIncluded(projectDir, configPath, files, searched);
+  const files = includedFiles(searched, configPath);
+  rememberIncluded(projectDir, configPath, searched);
 
   const started = performance.now();
   let b: Bundle;

@@ -1,24 +1,19 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cacheDirectory, cachePath, configEntry, constructsEntry, earlyBuilds } from '../build/bundle.js';
-import type { IncludedFiles } from './included-files.js';
+import { type IncludedFiles, includedFiles } from './included-files.js';
 
 /** The file in the cache directory where a load records the construct files it included. */
 const INCLUDED_RECORD = 'included.json';
 
 /**
- * Remember the construct files a load of `configPath` included, and the search that found them
- * (written only when they changed). Nothing is trusted from it later but a guess of what to build
- * (a build is used only when its entry is exactly the one the next load makes) and a search that
- * `unchangedMatches` finds still true.
+ * Remember the search that found the construct files a load of `configPath` included (written
+ * only when it changed). Nothing is trusted from it later but a guess of what to build (a build is
+ * used only when its entry is exactly the one the next load makes) and a search that `stillTrue`
+ * finds still true.
  */
-export function rememberIncluded(
-  projectDir: string,
-  configPath: string,
-  files: readonly string[],
-  search: IncludedFiles,
-): void {
-  const text = `${JSON.stringify({ config: configPath, files, search })}\n`;
+export function rememberIncluded(projectDir: string, configPath: string, search: IncludedFiles): void {
+  const text = `${JSON.stringify({ config: configPath, search })}\n`;
   try {
     const path = join(cacheDirectory(projectDir), INCLUDED_RECORD);
     if (existsSync(path) && readFileSync(path, 'utf8') === text) return;
@@ -28,18 +23,13 @@ export function rememberIncluded(
   }
 }
 
-/** What the last load of `configPath` included, and the search that found it, if it is on record. */
-export function lastIncluded(
-  projectDir: string,
-  configPath: string,
-): { files: string[]; search: IncludedFiles | undefined } | undefined {
+/** The search of the last load of `configPath`, if it is on record. */
+export function lastIncluded(projectDir: string, configPath: string): IncludedFiles | undefined {
   try {
     const record = JSON.parse(readFileSync(join(cachePath(projectDir), INCLUDED_RECORD), 'utf8')) as unknown;
     if (record === null || typeof record !== 'object') return undefined;
-    const { config, files, search } = record as { config?: unknown; files?: unknown; search?: unknown };
-    if (config !== configPath || !Array.isArray(files) || !files.every((f) => typeof f === 'string'))
-      return undefined;
-    return { files, search: isIncludedFiles(search) ? search : undefined };
+    const { config, search } = record as { config?: unknown; search?: unknown };
+    return config === configPath && isIncludedFiles(search) ? search : undefined;
   } catch {
     return undefined;
   }
@@ -70,6 +60,7 @@ function isIncludedFiles(value: unknown): value is IncludedFiles {
 export function prefetchProject(configPath: string): void {
   const projectDir = dirname(configPath);
   earlyBuilds.start('config', configEntry(configPath), projectDir);
-  const files = lastIncluded(projectDir, configPath)?.files;
-  if (files !== undefined) earlyBuilds.start('constructs', constructsEntry(files), projectDir);
+  const search = lastIncluded(projectDir, configPath);
+  if (search !== undefined)
+    earlyBuilds.start('constructs', constructsEntry(includedFiles(search, configPath)), projectDir);
 }
