@@ -1,15 +1,16 @@
 #!/usr/bin/env node
-import { writeFileSync } from 'node:fs';
-import { fileURLToPath, pathToFileURL } from 'node:url';
 // Usage: node scripts/link-kind-schemas.mjs   (in packages/api, after tsc, before bundling)
 //
 // Rewrites tsc's dist/kinds/schemas-link.js, which imports the kinds' schemas (and zod) and
 // derives their defaults and field paths when it loads, into a module that holds those facts as a
-// literal and loads the schemas on first use: `require('./kind-schemas.js')`, from the bundled
-// chunk beside that entry (Node ≥ 20.19 loads an ES module synchronously so, the instance an
-// `import` of it gets). A run that only reads defaults and kind definitions (a warm
-// `monitor validate`: its payloads passed their schemas before) then loads neither zod nor a
-// schema: ~40 ms of its ~290.
+// literal and takes the schemas from the registry kind-schemas.js fills as it loads, else loads them
+// on first use with `require('./kind-schemas.js')`, from the bundled chunk beside that entry (Node
+// ≥ 20.19 and ≥ 22.12 load an ES module synchronously so, the instance an `import` of it gets). A
+// run that only reads defaults and kind definitions (a warm `monitor validate`: its payloads
+// passed their schemas before) then loads neither zod nor a schema: ~40 ms of its ~290.
+
+import { writeFileSync } from 'node:fs';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isDeepStrictEqual } from 'node:util';
 
 const link = fileURLToPath(new URL('../dist/kinds/schemas-link.js', import.meta.url));
